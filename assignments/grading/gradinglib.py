@@ -1,0 +1,133 @@
+"""Shared helpers for the hidden checks of every assignment (instructor-only; never released).
+
+A hidden test cell in a source notebook is a short call such as::
+
+    from a1_attention_checks import check_sdpa
+    _failure = check_sdpa(scaled_dot_product_attention)
+    assert _failure is None, _failure
+
+A check returns None when the student's code passes every case, else one message that says which
+case failed and how (shapes, the largest error), never how the reference computes it. The assert
+sits in the notebook cell, so the traceback shown in feedback contains only that cell's lines,
+never this module's source.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import torch
+from torch import Tensor
+
+ATOL = 1e-5
+RTOL = 1e-4
+
+
+class CheckFailed(Exception):
+    """A student's answer disagrees with the reference on one case."""
+
+
+def fresh_generator() -> torch.Generator:
+    """A generator seeded from the OS: each grading run draws new inputs."""
+    return torch.Generator().manual_seed(int.from_bytes(os.urandom(8), "little") & (2**63 - 1))
+
+
+def describe(**tensors: Any) -> str:
+    """``q (2, 4, 8), mask (4, 6)``: the shapes of a case, for messages."""
+    parts = []
+    for name, t in tensors.items():
+        parts.append(f"{name} {tuple(t.shape)}" if isinstance(t, Tensor) else f"{name}={t!r}")
+    return ", ".join(parts)
+
+
+def expect_tensor(value: Any, shape: tuple[int, ...], what: str, case: str, dtype: torch.dtype | None = None) -> Tensor:
+    """Fail unless ``value`` is a tensor of ``shape`` (and ``dtype``, if given)."""
+    if not isinstance(value, Tensor):
+        raise CheckFailed(f"{what} should be a torch.Tensor, got {type(value).__name__} ({case})")
+    if tuple(value.shape) != tuple(shape):
+        raise CheckFailed(f"{what} has shape {tuple(value.shape)}, expected {tuple(shape)} ({case})")
+    if dtype is not None and value.dtype != dtype:
+        raise CheckFailed(f"{what} has dtype {value.dtype}, expected {dtype} ({case})")
+    return value
+
+
+def expect_close(actual: Any, expected: Tensor, what: str, case: str, atol: float = ATOL, rtol: float = RTOL) -> None:
+    """Fail unless ``actual`` has ``expected``'s shape and is within ``atol + rtol*|expected|``."""
+    actual = expect_tensor(actual, tuple(expected.shape), what, case)
+    actual = actual.detach().to(torch.float64)
+    expected = expected.detach().to(torch.float64)
+    if bool(torch.isnan(actual).any()) and not bool(torch.isnan(expected).any()):
+        raise CheckFailed(f"{what} contains NaN ({case})")
+    if bool(torch.isinf(actual).any()) and not bool(torch.isinf(expected).any()):
+        raise CheckFailed(f"{what} contains inf ({case})")
+    err = (actual - expected).abs()
+    bad = err > atol + rtol * expected.abs()
+    if bool(bad.any()):
+        raise CheckFailed(f"{what} differs from the expected values (max abs error {err.max().item():.3g}) ({case})")
+
+
+def expect_equal(actual: Any, expected: Tensor, what: str, case: str) -> None:
+    """Fail unless ``actual`` equals ``expected`` exactly, with the same shape and dtype."""
+    actual = expect_tensor(actual, tuple(expected.shape), what, case, dtype=expected.dtype)
+    if not bool(torch.equal(actual, expected)):
+        wrong = int((actual != expected).sum())
+        raise CheckFailed(f"{what} has {wrong} wrong entries ({case})")
+
+
+def expect_unchanged(before: dict[str, Tensor], after: dict[str, Tensor], case: str) -> None:
+    """Fail if the student's code modified an input tensor in place."""
+    for name, t in before.items():
+        if not torch.equal(t, after[name]):
+            raise CheckFailed(f"the input {name} was modified in place ({case})")
+
+
+@contextlib.contextmanager
+def forbidden(owner: Any, attr: str, message: str) -> Iterator[None]:
+    """Make ``owner.attr`` raise while the student's code runs (e.g. torch's own attention)."""
+    original = getattr(owner, attr)
+
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise CheckFailed(message)
+
+    setattr(owner, attr, refuse)
+    try:
+        yield
+    finally:
+        setattr(owner, attr, original)
+
+
+@contextlib.contextmanager
+def substituted(namespace: dict[str, Any], replacements: dict[str, Any]) -> Iterator[None]:
+    """Swap names in the student's notebook namespace for reference versions, then restore them.
+
+    Grading one part with the reference versions of the parts it calls means that a bug in an
+    earlier part costs that part's points only.
+    """
+    missing = object()
+    saved = {name: namespace.get(name, missing) for name in replacements}
+    namespace.update(replacements)
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is missing:
+                namespace.pop(name, None)
+            else:
+                namespace[name] = value
+
+
+def run_cases(part: str, cases: list[Callable[[], None]]) -> str | None:
+    """Run each case; return None if all pass, else the first failure's message."""
+    for case in cases:
+        try:
+            case()
+        except CheckFailed as failure:
+            return f"{part}: {failure}"
+        except NotImplementedError:
+            return f"{part}: not implemented yet (raises NotImplementedError)"
+        except Exception as error:  # the student's code raised
+            return f"{part}: raised {type(error).__name__}: {error}"
+    return None

@@ -1,0 +1,276 @@
+"""Attention: scores, masks, scaled dot-product attention and multi-head attention.
+
+Notation (the same as the book's notation page):
+
+* ``B`` batch size, ``T_q`` query length, ``T_k`` key/value length, ``T`` when they are equal;
+* ``d_model`` model width, ``h = n_heads`` heads, ``d_head = d_model // n_heads``;
+* ``d_k`` width of queries and keys, ``d_v`` width of values.
+
+Masks are boolean and follow torch's convention: **True means "may attend"**, False means "masked
+out". Masks broadcast against the scores, whose shape is ``(..., T_q, T_k)``. A query row whose keys
+are all masked out gets all-zero attention weights and a zero output (torch's own functions give NaN
+there); this is what a padded query position in a batch needs.
+"""
+
+from __future__ import annotations
+
+import math
+
+import torch
+import torch.nn.functional as F
+from torch import Tensor, nn
+
+__all__ = [
+    "AdditiveAttention",
+    "MultiHeadAttention",
+    "additive_attention_scores",
+    "causal_mask",
+    "combine_masks",
+    "merge_heads",
+    "padding_mask",
+    "scaled_dot_product_attention",
+    "split_heads",
+]
+
+
+# --------------------------------------------------------------------------------------- masks
+
+
+def causal_mask(T_q: int, T_k: int | None = None, *, device: torch.device | str | None = None) -> Tensor:
+    """Boolean causal mask of shape ``(T_q, T_k)``: True where the query may see the key.
+
+    The queries are taken to be the *last* ``T_q`` positions of a sequence of length ``T_k``
+    (``T_k`` defaults to ``T_q``), so query ``i`` may attend key ``j`` iff ``j <= i + T_k - T_q``.
+    With ``T_q == T_k`` this is the lower triangle including the diagonal.
+    """
+    T_k = T_q if T_k is None else T_k
+    if T_q < 1 or T_k < T_q:
+        raise ValueError(f"causal_mask needs 1 <= T_q <= T_k, got T_q={T_q}, T_k={T_k}")
+    ones = torch.ones(T_q, T_k, dtype=torch.bool, device=device)
+    return torch.tril(ones, diagonal=T_k - T_q)
+
+
+def padding_mask(lengths: Tensor, T: int) -> Tensor:
+    """Boolean key-padding mask of shape ``(B, 1, T)`` from the true lengths ``(B,)``.
+
+    Entry ``[b, 0, j]`` is True iff key position ``j < lengths[b]``. The singleton axis lets the
+    mask broadcast against scores of shape ``(B, T_q, T_k)``; add one more axis,
+    ``mask.unsqueeze(1)``, for per-head scores ``(B, h, T_q, T_k)``.
+    """
+    if lengths.ndim != 1:
+        raise ValueError(f"lengths must have shape (B,), got {tuple(lengths.shape)}")
+    if bool((lengths < 0).any()) or bool((lengths > T).any()):
+        raise ValueError(f"lengths must lie in [0, {T}], got {lengths.tolist()}")
+    positions = torch.arange(T, device=lengths.device)  # (T,)
+    return (positions[None, :] < lengths[:, None]).unsqueeze(1)  # (B, 1, T)
+
+
+def combine_masks(*masks: Tensor | None) -> Tensor | None:
+    """Logical AND of boolean masks with broadcasting; ``None`` entries are skipped.
+
+    A position may be attended only if every mask allows it, e.g.
+    ``combine_masks(causal_mask(T), padding_mask(lengths, T))`` has shape ``(B, T, T)``.
+    Returns None when every mask is None.
+    """
+    result: Tensor | None = None
+    for mask in masks:
+        if mask is None:
+            continue
+        if mask.dtype != torch.bool:
+            raise ValueError(f"masks must be boolean (True = may attend), got {mask.dtype}")
+        result = mask if result is None else result & mask
+    return result
+
+
+def _check_mask(mask: Tensor, scores_shape: torch.Size) -> None:
+    """Raise ValueError unless ``mask`` is boolean and broadcasts to ``scores_shape``."""
+    if mask.dtype != torch.bool:
+        raise ValueError(f"mask must be boolean (True = may attend), got dtype {mask.dtype}")
+    if mask.ndim > len(scores_shape):
+        raise ValueError(
+            f"mask of shape {tuple(mask.shape)} has more dimensions than the scores "
+            f"{tuple(scores_shape)} (..., T_q, T_k)"
+        )
+    try:
+        shape = torch.broadcast_shapes(mask.shape, scores_shape)
+    except RuntimeError:
+        shape = None
+    if shape != scores_shape:
+        raise ValueError(
+            f"mask of shape {tuple(mask.shape)} does not broadcast to the scores' shape "
+            f"{tuple(scores_shape)} (..., T_q, T_k)"
+        )
+
+
+# ---------------------------------------------------------------------- additive attention
+
+
+def additive_attention_scores(query: Tensor, keys: Tensor, W_q: Tensor, W_k: Tensor, w: Tensor) -> Tensor:
+    """Additive (Bahdanau) scores ``a(k_i, q_n) = w^T tanh(W_q q_n + W_k k_i)``.
+
+    Shapes: query ``(..., T_q, d_q)``, keys ``(..., T_k, d_k)``, ``W_q (d_q, d_a)``,
+    ``W_k (d_k, d_a)``, ``w (d_a,)``; returns scores ``(..., T_q, T_k)``. The vectors are rows, so
+    ``W_q q_n`` is written ``q_n @ W_q``.
+    """
+    if query.shape[-1] != W_q.shape[0] or keys.shape[-1] != W_k.shape[0]:
+        raise ValueError(
+            f"W_q {tuple(W_q.shape)} / W_k {tuple(W_k.shape)} do not match query width "
+            f"{query.shape[-1]} / key width {keys.shape[-1]}"
+        )
+    if W_q.shape[1] != W_k.shape[1] or w.shape != (W_q.shape[1],):
+        raise ValueError(f"W_q, W_k and w must share the hidden width d_a; got {W_q.shape}, {W_k.shape}, {w.shape}")
+    hidden = (query @ W_q).unsqueeze(-2) + (keys @ W_k).unsqueeze(-3)  # (..., T_q, T_k, d_a)
+    return torch.tanh(hidden) @ w  # (..., T_q, T_k)
+
+
+class AdditiveAttention(nn.Module):
+    """Additive attention (Bahdanau et al., 2015) with learned ``W_q``, ``W_k`` and ``w``.
+
+    ``forward(query (B, T_q, d_q), keys (B, T_k, d_k), values (B, T_k, d_v), mask)`` returns the
+    context ``(B, T_q, d_v)`` and the weights ``(B, T_q, T_k)``.
+    """
+
+    def __init__(self, d_q: int, d_k: int, d_attn: int) -> None:
+        super().__init__()
+        self.W_q = nn.Parameter(torch.randn(d_q, d_attn) / math.sqrt(d_q))
+        self.W_k = nn.Parameter(torch.randn(d_k, d_attn) / math.sqrt(d_k))
+        self.w = nn.Parameter(torch.randn(d_attn) / math.sqrt(d_attn))
+
+    def forward(self, query: Tensor, keys: Tensor, values: Tensor, mask: Tensor | None = None) -> tuple[Tensor, Tensor]:
+        if keys.shape[-2] != values.shape[-2]:
+            raise ValueError(f"keys and values must have the same length, got {keys.shape[-2]} and {values.shape[-2]}")
+        scores = additive_attention_scores(query, keys, self.W_q, self.W_k, self.w)  # (B, T_q, T_k)
+        if mask is not None:
+            _check_mask(mask, scores.shape)
+        weights = _masked_softmax(scores, mask)
+        return weights @ values, weights
+
+
+# ----------------------------------------------------------------- scaled dot-product attention
+
+
+def _masked_softmax(scores: Tensor, mask: Tensor | None) -> Tensor:
+    """Softmax over the last axis (the keys), giving masked keys weight 0 and fully masked rows all 0."""
+    if mask is None:
+        return torch.softmax(scores, dim=-1)
+    row_has_key = mask.any(dim=-1, keepdim=True)  # (..., T_q, 1)
+    # Fully masked rows are softmaxed unmasked (no NaN, finite gradients), then zeroed.
+    scores = scores.masked_fill(~mask & row_has_key, float("-inf"))
+    return torch.softmax(scores, dim=-1).masked_fill(~row_has_key, 0.0)
+
+
+def _check_qkv(q: Tensor, k: Tensor, v: Tensor) -> None:
+    if q.ndim < 2 or k.ndim < 2 or v.ndim < 2:
+        raise ValueError(f"q, k, v need at least 2 dimensions (..., T, d); got {q.ndim}, {k.ndim}, {v.ndim}")
+    if q.shape[-1] != k.shape[-1]:
+        raise ValueError(f"queries and keys must have the same width d_k, got {q.shape[-1]} and {k.shape[-1]}")
+    if k.shape[-2] != v.shape[-2]:
+        raise ValueError(f"keys and values must have the same length T_k, got {k.shape[-2]} and {v.shape[-2]}")
+
+
+def scaled_dot_product_attention(
+    q: Tensor,
+    k: Tensor,
+    v: Tensor,
+    mask: Tensor | None = None,
+    *,
+    dropout_p: float = 0.0,
+    need_weights: bool = True,
+) -> tuple[Tensor, Tensor | None]:
+    """``softmax(q k^T / sqrt(d_k)) v``, returning the output and the attention weights.
+
+    Shapes: q ``(..., T_q, d_k)``, k ``(..., T_k, d_k)``, v ``(..., T_k, d_v)``, mask boolean and
+    broadcastable to ``(..., T_q, T_k)`` (True = may attend). Returns the output ``(..., T_q, d_v)``
+    and the weights ``(..., T_q, T_k)`` (after dropout, as used), each row summing to 1, or to 0 for a
+    fully masked query.
+
+    With ``need_weights=False`` the weights are not formed: the computation goes through torch's
+    fused ``F.scaled_dot_product_attention`` (same result, less memory) and None is returned in
+    their place. ``dropout_p`` drops attention weights; pass 0 at evaluation time.
+    """
+    _check_qkv(q, k, v)
+    scores_shape = torch.Size(torch.broadcast_shapes(q.shape[:-1], k.shape[:-2] + (1,)) + (k.shape[-2],))
+    if mask is not None:
+        _check_mask(mask, scores_shape)
+    if not need_weights:
+        return _fused_attention(q, k, v, mask, dropout_p), None
+    scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])  # (..., T_q, T_k)
+    weights = _masked_softmax(scores, mask)
+    if dropout_p > 0.0:
+        weights = F.dropout(weights, p=dropout_p)
+    return weights @ v, weights  # (..., T_q, d_v), (..., T_q, T_k)
+
+
+def _fused_attention(q: Tensor, k: Tensor, v: Tensor, mask: Tensor | None, dropout_p: float) -> Tensor:
+    """The fast path: torch's fused kernel, with fully masked query rows set to zero, not NaN."""
+    if mask is None:
+        return F.scaled_dot_product_attention(q, k, v, dropout_p=dropout_p)
+    row_has_key = mask.any(dim=-1, keepdim=True)  # (..., T_q, 1)
+    out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask | ~row_has_key, dropout_p=dropout_p)
+    return out.masked_fill(~row_has_key, 0.0)
+
+
+# ----------------------------------------------------------------------- multi-head attention
+
+
+def split_heads(x: Tensor, n_heads: int) -> Tensor:
+    """``(B, T, d_model) -> (B, h, T, d_head)``: head ``i`` gets features ``i*d_head:(i+1)*d_head``."""
+    B, T, d_model = x.shape
+    if d_model % n_heads != 0:
+        raise ValueError(f"d_model={d_model} is not divisible by n_heads={n_heads}")
+    return x.view(B, T, n_heads, d_model // n_heads).transpose(1, 2)
+
+
+def merge_heads(x: Tensor) -> Tensor:
+    """``(B, h, T, d_head) -> (B, T, h * d_head)``, the inverse of :func:`split_heads`."""
+    B, h, T, d_head = x.shape
+    return x.transpose(1, 2).reshape(B, T, h * d_head)
+
+
+class MultiHeadAttention(nn.Module):
+    """Multi-head attention for self-attention (``context=None``) and cross-attention.
+
+    Queries come from ``x``; keys and values from ``context`` (cross-attention) or from ``x``
+    (self-attention). Each of the ``n_heads`` heads attends in its own ``d_head``-wide subspace; the
+    heads' outputs are concatenated and mixed by ``out_proj``. The projections are ``nn.Linear``
+    layers named ``q_proj``, ``k_proj``, ``v_proj`` and ``out_proj``.
+    """
+
+    def __init__(self, d_model: int, n_heads: int, *, bias: bool = True, dropout: float = 0.0) -> None:
+        super().__init__()
+        if d_model % n_heads != 0:
+            raise ValueError(f"d_model={d_model} is not divisible by n_heads={n_heads}")
+        self.d_model, self.n_heads, self.dropout = d_model, n_heads, dropout
+        self.q_proj = nn.Linear(d_model, d_model, bias=bias)
+        self.k_proj = nn.Linear(d_model, d_model, bias=bias)
+        self.v_proj = nn.Linear(d_model, d_model, bias=bias)
+        self.out_proj = nn.Linear(d_model, d_model, bias=bias)
+
+    def forward(
+        self,
+        x: Tensor,
+        context: Tensor | None = None,
+        mask: Tensor | None = None,
+        *,
+        need_weights: bool = False,
+    ) -> tuple[Tensor, Tensor | None]:
+        """Attend from ``x (B, T_q, d_model)`` to ``context (B, T_k, d_model)`` (default ``x``).
+
+        ``mask`` is boolean, True = may attend, of shape ``(T_q, T_k)``, ``(B, T_q, T_k)``,
+        ``(B, 1, T_k)`` or ``(B, h, T_q, T_k)``. Returns the output ``(B, T_q, d_model)`` and, if
+        ``need_weights``, the per-head weights ``(B, h, T_q, T_k)`` (else None).
+        """
+        context = x if context is None else context
+        for name, t in (("x", x), ("context", context)):
+            if t.ndim != 3 or t.shape[-1] != self.d_model:
+                raise ValueError(f"{name} must have shape (B, T, d_model={self.d_model}), got {tuple(t.shape)}")
+        if context.shape[0] != x.shape[0]:
+            raise ValueError(f"x and context have different batch sizes: {x.shape[0]} and {context.shape[0]}")
+        if mask is not None and mask.ndim == 3:
+            mask = mask.unsqueeze(1)  # (B, 1, T_q or 1, T_k): the same mask for every head
+        q = split_heads(self.q_proj(x), self.n_heads)  # (B, h, T_q, d_head)
+        k = split_heads(self.k_proj(context), self.n_heads)  # (B, h, T_k, d_head)
+        v = split_heads(self.v_proj(context), self.n_heads)  # (B, h, T_k, d_head)
+        dropout_p = self.dropout if self.training else 0.0
+        out, weights = scaled_dot_product_attention(q, k, v, mask, dropout_p=dropout_p, need_weights=need_weights)
+        return self.out_proj(merge_heads(out)), weights  # (B, T_q, d_model)
