@@ -63,10 +63,15 @@ def fixtures(assignment: str) -> list[Fixture]:
     return [load_fixture(p) for p in sorted((FIXTURES / assignment).glob("*.py"))]
 
 
-def submission_notebook(assignment: str, fixture: Fixture | None) -> nbformat.NotebookNode:
-    """The answer key with the fixture's cells swapped in, as a student would submit it."""
-    nb = source_notebook(assignment)
-    key = answer_cells(nb)
+def release_notebook(assignment: str) -> nbformat.NotebookNode:
+    return nbformat.read(ASSIGNMENTS / "release" / assignment / f"{assignment}.ipynb", as_version=4)
+
+
+def submission_notebook(assignment: str, fixture: Fixture | None, base: nbformat.NotebookNode | None = None) -> nbformat.NotebookNode:
+    """``base`` (default: the source notebook) with every answer cell filled in from the answer key,
+    then the fixture's cells swapped in: a submission as a student would make it."""
+    nb = nbformat.from_dict(base) if base is not None else source_notebook(assignment)
+    key = answer_cells(source_notebook(assignment))
     for cell in nb.cells:
         gid = grade_id(cell)
         if gid in key:

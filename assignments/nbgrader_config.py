@@ -1,0 +1,34 @@
+"""nbgrader configuration of the course (nbgrader 0.9).
+
+nbgrader reads this file only from the current directory, so run nbgrader from ``assignments/``,
+or load it by path as ``course_grading.assignments`` does. The course root is this folder wherever
+it is copied to.
+"""
+
+import os
+from pathlib import Path
+
+c = get_config()  # noqa: F821 (defined by nbgrader when it loads this file)
+HERE = Path(__file__).resolve().parent
+
+c.CourseDirectory.root = str(HERE)
+c.CourseDirectory.course_id = "pretraining-transformers"
+
+c.ClearSolutions.code_stub = {"python": "# YOUR CODE HERE\nraise NotImplementedError()"}
+c.ClearSolutions.text_stub = "YOUR ANSWER HERE"
+
+# Seconds per cell while autograding: the slowest hidden check of a1 takes about 1 s.
+c.Execute.timeout = 60
+
+# Feedback shows neither the hidden tests nor tracebacks quoting them.
+c.GenerateFeedback.preprocessors = [
+    "nbgrader.preprocessors.GetGrades",
+    "course_grading.feedback.ScrubHiddenTracebacks",
+    "nbgrader.preprocessors.ClearHiddenTests",
+    "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
+]
+
+# The hidden checks (grading/*.py) are importable by the grading kernel, and only there.
+_grading = str(HERE / "grading")
+if _grading not in os.environ.get("PYTHONPATH", "").split(os.pathsep):
+    os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (_grading, os.environ.get("PYTHONPATH")) if p)

@@ -1,0 +1,102 @@
+"""Generate the student versions and answer keys of the assignments, and autograde through nbgrader.
+
+``assignments/source/<id>/<id>.ipynb`` is the single source of truth. From it:
+
+* ``assignments/release/<id>/<id>.ipynb``: the student version, made by ``nbgrader
+  generate_assignment`` (solutions replaced by stubs, hidden tests removed);
+* ``solutions/<id>/<id>.ipynb``: the answer key, a plain notebook with the solution code, the
+  visible tests, and no hidden test.
+
+Generation runs in a scratch copy of the course folder, so the repository never holds a gradebook.
+Run ``python -m course_grading.assignments [ID ...]`` (``make assignments``) after editing a source.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+import nbformat
+from traitlets.config import Config
+from traitlets.config.loader import PyFileConfigLoader
+
+REPO = Path(__file__).resolve().parents[1]
+COURSE = REPO / "assignments"
+SOLUTIONS = REPO / "solutions"
+
+_SOLUTION_MARK = re.compile(r"^[ \t]*### (BEGIN|END) SOLUTION[ \t]*\n", re.MULTILINE)
+_HIDDEN_BLOCK = re.compile(r"^[ \t]*### BEGIN HIDDEN TESTS.*?### END HIDDEN TESTS[ \t]*\n?", re.MULTILINE | re.DOTALL)
+
+
+def assignment_ids(course: Path = COURSE) -> list[str]:
+    """The ids of the assignments that have a source notebook."""
+    return sorted(p.parent.name for p in (course / "source").glob("*/*.ipynb") if p.stem == p.parent.name)
+
+
+def copy_course(dest: Path, course: Path = COURSE) -> Path:
+    """Copy what grading needs (config, sources, hidden checks) into ``dest``; return it."""
+    dest.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(course / "nbgrader_config.py", dest / "nbgrader_config.py")
+    for folder in ("source", "grading"):
+        shutil.copytree(course / folder, dest / folder, dirs_exist_ok=True, ignore=shutil.ignore_patterns("__pycache__", ".ipynb_checkpoints"))
+    return dest
+
+
+def load_config(course: Path) -> Config:
+    """The course's nbgrader config, rooted at ``course``."""
+    config = PyFileConfigLoader("nbgrader_config.py", path=str(course)).load_config()
+    config.CourseDirectory.root = str(course)
+    return config
+
+
+def nbgrader_api(course: Path):  # -> nbgrader.apps.NbGraderAPI (imported lazily: it is slow)
+    """nbgrader's Python API on ``course``, with the venv's tools (alembic) on PATH."""
+    bin_dir = str(Path(sys.executable).parent)
+    if bin_dir not in os.environ.get("PATH", "").split(os.pathsep):
+        os.environ["PATH"] = os.pathsep.join([bin_dir, os.environ.get("PATH", "")])
+    from nbgrader.apps import NbGraderAPI
+    from nbgrader.coursedir import CourseDirectory
+
+    config = load_config(course)
+    return NbGraderAPI(CourseDirectory(config=config), config=config)
+
+
+def answer_key(source: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """The source notebook as an answer key: solution markers and hidden tests removed, no outputs."""
+    key = nbformat.from_dict(source)
+    for cell in key.cells:
+        cell.metadata.pop("nbgrader", None)
+        if cell.cell_type == "code":
+            cell.source = _HIDDEN_BLOCK.sub("", _SOLUTION_MARK.sub("", cell.source)).strip("\n")
+            cell.outputs, cell.execution_count = [], None
+    key.cells.insert(0, nbformat.v4.new_markdown_cell("**Answer key, for instructors. Do not publish.** Generated from the source notebook by `make assignments`."))
+    key.cells[0].id = "answer-key-banner"
+    return key
+
+
+def generate(assignment: str, release_dir: Path, solutions_dir: Path, course: Path = COURSE) -> None:
+    """Write the student version of ``assignment`` under ``release_dir`` and its key under ``solutions_dir``."""
+    with tempfile.TemporaryDirectory() as tmp:
+        scratch = copy_course(Path(tmp) / "course", course)
+        result = nbgrader_api(scratch).generate_assignment(assignment, force=True)
+        if not result["success"]:
+            raise RuntimeError(f"nbgrader could not generate {assignment}:\n{result['log']}")
+        shutil.rmtree(release_dir / assignment, ignore_errors=True)
+        shutil.copytree(scratch / "release" / assignment, release_dir / assignment)
+    source = nbformat.read(course / "source" / assignment / f"{assignment}.ipynb", as_version=4)
+    (solutions_dir / assignment).mkdir(parents=True, exist_ok=True)
+    nbformat.write(answer_key(source), solutions_dir / assignment / f"{assignment}.ipynb")
+
+
+def main(argv: list[str]) -> None:
+    for assignment in argv or assignment_ids():
+        generate(assignment, COURSE / "release", SOLUTIONS)
+        print(f"{assignment}: release/{assignment}/ and solutions/{assignment}/ written")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
