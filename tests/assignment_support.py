@@ -26,6 +26,8 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 GRADING = ASSIGNMENTS / "grading"
 
 _SOLUTION = re.compile(r"^[ \t]*### (BEGIN|END) SOLUTION[ \t]*\n", re.MULTILINE)
+_HIDDEN_BLOCK = re.compile(r"### BEGIN HIDDEN TESTS\n(.*?)### END HIDDEN TESTS", re.DOTALL)
+_SOLUTION_BLOCK = re.compile(r"### BEGIN SOLUTION\n(.*?)### END SOLUTION", re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -41,6 +43,25 @@ def source_notebook(assignment: str) -> nbformat.NotebookNode:
 
 def grade_id(cell: nbformat.NotebookNode) -> str | None:
     return cell.metadata.get("nbgrader", {}).get("grade_id")
+
+
+def _block_lines(assignment: str, block: re.Pattern, min_length: int) -> set[str]:
+    text = "\n".join(c.source for c in source_notebook(assignment).cells)
+    return {line.strip() for found in block.findall(text) for line in found.splitlines() if len(line.strip()) >= min_length}
+
+
+def hidden_lines(assignment: str) -> set[str]:
+    """Every non-blank line of the source's hidden tests: none may reach a student."""
+    return _block_lines(assignment, _HIDDEN_BLOCK, 1)
+
+
+def solution_lines(assignment: str) -> set[str]:
+    """The distinctive lines of the source's solutions (short ones like ``return x`` tell nothing)."""
+    return _block_lines(assignment, _SOLUTION_BLOCK, 24)
+
+
+def assignment_ids() -> list[str]:
+    return sorted(p.name for p in (ASSIGNMENTS / "source").iterdir() if p.is_dir())
 
 
 def answer_cells(nb: nbformat.NotebookNode) -> dict[str, str]:

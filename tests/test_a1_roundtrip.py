@@ -7,34 +7,25 @@ feedback, and checks the scores cell by cell and that nothing hidden reaches a s
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
-
 import nbformat
 import pytest
 
-from assignment_support import ASSIGNMENTS, ROOT, answer_cells, fixtures, release_notebook, source_notebook, submission_notebook
+from assignment_support import (
+    ASSIGNMENTS,
+    ROOT,
+    answer_cells,
+    fixtures,
+    hidden_lines,
+    release_notebook,
+    solution_lines,
+    source_notebook,
+    submission_notebook,
+)
 from course_grading.assignments import answer_key, copy_course, nbgrader_api
 
 pytestmark = pytest.mark.slow
 ASSIGNMENT = "a1_attention"
 FIXTURES = {f.name: f for f in fixtures(ASSIGNMENT)}
-HIDDEN_BLOCK = re.compile(r"### BEGIN HIDDEN TESTS\n(.*?)### END HIDDEN TESTS", re.DOTALL)
-SOLUTION_BLOCK = re.compile(r"### BEGIN SOLUTION\n(.*?)### END SOLUTION", re.DOTALL)
-
-
-def hidden_lines() -> set[str]:
-    """Every non-blank line of the source's hidden tests."""
-    text = "\n".join(c.source for c in source_notebook(ASSIGNMENT).cells)
-    return {line.strip() for block in HIDDEN_BLOCK.findall(text) for line in block.splitlines() if line.strip()}
-
-
-def solution_lines() -> set[str]:
-    """The distinctive lines of the source's solutions (short ones like ``return x`` are not telling)."""
-    text = "\n".join(c.source for c in source_notebook(ASSIGNMENT).cells)
-    return {line.strip() for block in SOLUTION_BLOCK.findall(text) for line in block.splitlines() if len(line.strip()) >= 24}
-
-
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory: pytest.TempPathFactory) -> dict:
     """Generate, submit, autograde and give feedback for every submission; return what came out."""
@@ -94,20 +85,20 @@ def test_submission_loses_exactly_its_part(graded: dict, name: str) -> None:
 
 def test_release_reveals_no_solution_or_hidden_test() -> None:
     text = (ASSIGNMENTS / "release" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb").read_text()
-    leaked = {line for line in hidden_lines() | solution_lines() if line in text}
+    leaked = {line for line in hidden_lines(ASSIGNMENT) | solution_lines(ASSIGNMENT) if line in text}
     assert not leaked
     assert "_checks" not in text and "BEGIN HIDDEN" not in text and "BEGIN SOLUTION" not in text
 
 
 def test_answer_key_file_has_no_hidden_test() -> None:
     text = (ROOT / "solutions" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb").read_text()
-    assert not {line for line in hidden_lines() if line in text}
+    assert not {line for line in hidden_lines(ASSIGNMENT) if line in text}
 
 
 def test_feedback_reveals_no_hidden_test(graded: dict) -> None:
     pages = sorted((graded["course"] / "feedback").glob(f"*/{ASSIGNMENT}/{ASSIGNMENT}.html"))
     assert len(pages) == len(graded["scores"])
-    markers = hidden_lines() | {"a1_attention_checks", "HIDDEN TESTS"}
+    markers = hidden_lines(ASSIGNMENT) | {"a1_attention_checks", "HIDDEN TESTS"}
     for page in pages:
         text = page.read_text()
         assert not {m for m in markers if m in text}, page

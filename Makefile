@@ -1,0 +1,40 @@
+# Pretraining Transformers. Two commands set everything up on a fresh clone:
+#   make book   create .venv, install, build and execute the book
+#   make test   create .venv, install, run the whole test suite
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+# nbgrader shells out to alembic and jupyter: the venv's tools must be on PATH.
+export PATH := $(CURDIR)/$(BIN):$(PATH)
+export MPLBACKEND := Agg
+
+.PHONY: help install book test assignments clean
+
+help:
+	@echo "make book         build and execute the book (HTML in _build/html)"
+	@echo "make test         run the whole test suite (library, book, assignments through nbgrader)"
+	@echo "make assignments  regenerate the student versions and answer keys from assignments/source"
+	@echo "make clean        remove the built book"
+
+# Reinstall only when the requirements or the package metadata change.
+$(VENV)/.installed: requirements.txt pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -r requirements.txt
+	$(BIN)/python -m pip install --quiet --no-deps -e .
+	touch $@
+
+install: $(VENV)/.installed
+
+book: install
+	$(BIN)/jupyter-book build -W -n --keep-going .
+	@echo "The book is at file://$(CURDIR)/_build/html/index.html"
+
+test: install
+	$(BIN)/python -m pytest
+
+assignments: install
+	$(BIN)/python -m course_grading.assignments
+
+clean:
+	rm -rf _build

@@ -1,0 +1,103 @@
+"""The book builds with every chapter executed, a failing or hanging cell fails the build, and the
+built HTML reveals no solution or hidden test."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from assignment_support import ASSIGNMENTS, ROOT, assignment_ids, hidden_lines, solution_lines
+
+pytestmark = pytest.mark.slow
+JUPYTER_BOOK = str(Path(sys.executable).parent / "jupyter-book")
+
+
+def build(source: Path, output: Path) -> subprocess.CompletedProcess:
+    """``make book``'s build command, writing to ``output``."""
+    env = os.environ | {"PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ["PATH"]])}
+    command = [JUPYTER_BOOK, "build", "-W", "-n", "--keep-going", str(source), "--path-output", str(output)]
+    return subprocess.run(command, capture_output=True, text=True, env=env, timeout=900)
+
+
+def chapters() -> list[str]:
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    return [toc["root"]] + [c["file"] for c in toc.get("chapters", [])]
+
+
+@pytest.fixture(scope="module")
+def html(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("book")
+    result = build(ROOT, out)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    return out / "_build" / "html"
+
+
+def test_every_chapter_is_built_and_executed(html: Path) -> None:
+    for chapter in chapters():
+        page = (html / f"{chapter}.html").read_text()
+        assert "cell_output" in page or chapter == "book/intro", f"{chapter} shows no executed output"
+        assert "Traceback" not in page and "NameError" not in page, chapter
+
+
+def test_glued_numbers_are_filled_in(html: Path) -> None:
+    page = (html / "book" / "01_attention.html").read_text()
+    text = re.sub(r"<[^>]+>", "", page)
+    match = re.search(r"additive attention was\s+(\d+) times slower", text)
+    assert match and int(match.group(1)) > 1
+
+
+def test_assignment_link_serves_the_student_version(html: Path) -> None:
+    downloads = list((html / "_downloads").rglob("*.ipynb"))
+    assert [p.name for p in downloads] == ["a1_attention.ipynb"]
+    assert downloads[0].read_bytes() == (ASSIGNMENTS / "release" / "a1_attention" / "a1_attention.ipynb").read_bytes()
+
+
+def test_book_reveals_no_solution_or_hidden_test(html: Path) -> None:
+    hidden = set().union(*(hidden_lines(a) for a in assignment_ids()))
+    solution = set().union(*(solution_lines(a) for a in assignment_ids()))
+    assert hidden and solution
+    for path in html.rglob("*"):
+        if path.suffix in {".html", ".ipynb", ".md", ".txt", ".js", ".py"} and path.is_file():
+            text = path.read_text(errors="ignore")
+            leaked = {line for line in hidden | solution if line in text}
+            assert not leaked, (path, leaked)
+            assert "_checks" not in text, path
+
+
+def scratch_book(tmp_path: Path, cell: str, timeout: int | None = None) -> Path:
+    """A one-page book with the project's configuration and a single code cell."""
+    tmp_path.mkdir(parents=True)
+    config = yaml.safe_load((ROOT / "_config.yml").read_text())
+    if timeout is not None:
+        config["execute"]["timeout"] = timeout
+    (tmp_path / "_config.yml").write_text(yaml.safe_dump(config))
+    (tmp_path / "_toc.yml").write_text("format: jb-book\nroot: page\n")
+    front = "---\njupytext:\n  text_representation:\n    extension: .md\n    format_name: myst\nkernelspec:\n  display_name: Python 3\n  language: python\n  name: python3\n---\n"
+    (tmp_path / "page.md").write_text(f"{front}\n# Page\n\n```{{code-cell}} ipython3\n{cell}\n```\n")
+    return tmp_path
+
+
+def test_a_scratch_book_with_a_good_cell_builds(tmp_path: Path) -> None:
+    """The control for the two tests below: the scratch book itself is sound."""
+    result = build(scratch_book(tmp_path / "src", "print(6 * 7)"), tmp_path / "out")
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
+    assert "42" in (tmp_path / "out" / "_build" / "html" / "page.html").read_text()
+
+
+def test_a_cell_that_raises_fails_the_build(tmp_path: Path) -> None:
+    result = build(scratch_book(tmp_path / "src", "raise RuntimeError('boom')"), tmp_path / "out")
+    assert result.returncode != 0
+    assert "ExecutionError" in result.stdout + result.stderr
+
+
+def test_a_cell_that_hangs_fails_the_build(tmp_path: Path) -> None:
+    result = build(scratch_book(tmp_path / "src", "import time\ntime.sleep(60)", timeout=3), tmp_path / "out")
+    assert result.returncode != 0
+    assert "CellTimeoutError" in result.stdout + result.stderr

@@ -1,0 +1,48 @@
+"""course_lib.plotting: the heatmaps label the right axes and refuse mismatched input."""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+import torch  # noqa: E402
+
+from course_lib.plotting import plot_attention, plot_attention_heads  # noqa: E402
+
+
+def test_plot_attention_labels_queries_on_rows_and_keys_on_columns() -> None:
+    weights = torch.softmax(torch.randn(2, 3), dim=-1)
+    ax = plot_attention(weights, ["a", "b"], ["x", "y", "z"], title="t", annotate=True)
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["a", "b"]
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["x", "y", "z"]
+    np.testing.assert_allclose(ax.images[0].get_array(), weights.numpy())
+    assert len(ax.texts) == 6 and ax.get_title() == "t"
+    plt.close("all")
+
+
+@pytest.mark.parametrize(
+    "weights, queries, keys, message",
+    [
+        (torch.rand(2, 3), ["a"], None, "query_labels has 1 labels for 2 positions"),
+        (torch.rand(2, 3), None, ["x", "y"], "key_labels has 2 labels for 3 positions"),
+        (torch.rand(1, 2, 3), None, None, r"shape \(T_q, T_k\)"),
+    ],
+)
+def test_plot_attention_rejects_mismatches(weights, queries, keys, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        plot_attention(weights, queries, keys)
+
+
+def test_plot_attention_heads_draws_one_panel_per_head() -> None:
+    weights = torch.softmax(torch.randn(5, 3, 3), dim=-1)
+    fig = plot_attention_heads(weights, ncols=2)
+    drawn = [ax for ax in fig.axes if ax.images]
+    assert len(drawn) == 5 and len(fig.axes) == 6
+    assert [ax.get_title() for ax in drawn] == [f"head {i}" for i in range(5)]
+    with pytest.raises(ValueError, match=r"\(h, T_q, T_k\)"):
+        plot_attention_heads(torch.rand(3, 3))
+    plt.close("all")
