@@ -8,8 +8,8 @@ Notation (the same as the book's notation page):
 
 Masks are boolean and follow torch's convention: **True means "may attend"**, False means "masked
 out". Masks broadcast against the scores, whose shape is ``(..., T_q, T_k)``. A query row whose keys
-are all masked out gets all-zero attention weights and a zero output (torch's own functions give NaN
-there); this is what a padded query position in a batch needs.
+are all masked out gets all-zero attention weights and a zero output, on every code path
+(``nn.MultiheadAttention`` gives NaN there); this is what a padded query position needs.
 """
 
 from __future__ import annotations

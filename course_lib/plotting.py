@@ -44,8 +44,10 @@ def plot_attention(
     if ax is None:
         _, ax = plt.subplots(figsize=(0.45 * T_k + 2.0, 0.45 * T_q + 1.2))
     image = ax.imshow(matrix, cmap="viridis", vmin=0.0, vmax=max(1e-9, float(matrix.max())), aspect="auto")
-    ax.set_xticks(range(T_k), labels=list(key_labels) if key_labels is not None else range(T_k), rotation=60, ha="right")
-    ax.set_yticks(range(T_q), labels=list(query_labels) if query_labels is not None else range(T_q))
+    x_labels = list(key_labels) if key_labels is not None else [str(j) for j in range(T_k)]
+    y_labels = list(query_labels) if query_labels is not None else [str(i) for i in range(T_q)]
+    ax.set_xticks(range(T_k), labels=x_labels, rotation=60, ha="right")
+    ax.set_yticks(range(T_q), labels=y_labels)
     ax.set_xlabel("key")
     ax.set_ylabel("query")
     if annotate:

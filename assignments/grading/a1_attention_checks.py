@@ -20,7 +20,6 @@ from gradinglib import (
     describe,
     expect_close,
     expect_equal,
-    expect_tensor,
     expect_unchanged,
     forbidden,
     fresh_generator,
