@@ -6,7 +6,6 @@ VENV := .venv
 BIN := $(VENV)/bin
 # nbgrader shells out to alembic and jupyter: the venv's tools must be on PATH.
 export PATH := $(CURDIR)/$(BIN):$(PATH)
-export MPLBACKEND := Agg
 
 .PHONY: help install book test assignments clean
 
