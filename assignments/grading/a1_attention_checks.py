@@ -24,20 +24,39 @@ from gradinglib import (
     forbidden,
     fresh_generator,
     run_cases,
+    forbidden_name,
     substituted,
 )
 from torch import Tensor, nn
 
 _TORCH_SDPA = F.scaled_dot_product_attention
-_TORCH_MHA_FORWARD = F.multi_head_attention_forward
 NO_TORCH_ATTENTION = "calls torch's own attention; implement it with matrix products and softmax"
+# torch's attention entry points, by owner and name; a student's alias of any of them is caught too.
+_TORCH_ATTENTION = [
+    (F, "scaled_dot_product_attention"),
+    (torch._C._nn, "scaled_dot_product_attention"),
+    (F, "multi_head_attention_forward"),
+]
+
+
+def _without_torch_attention(namespace: dict[str, Any]) -> contextlib.ExitStack:
+    """While the student's code runs, torch's attention raises, under its own names and any alias."""
+    stack = contextlib.ExitStack()
+    originals = [getattr(owner, name) for owner, name in _TORCH_ATTENTION]
+    for owner, name in _TORCH_ATTENTION:
+        stack.enter_context(forbidden(owner, name, NO_TORCH_ATTENTION))
+    aliases = [key for key, value in list(namespace.items()) if any(value is f for f in originals)]
+    for key in aliases:
+        stack.enter_context(forbidden_name(namespace, key, NO_TORCH_ATTENTION))
+    return stack
 
 
 # ----------------------------------------------------------------------------------- oracles
 
 
 def _ref_attention(q: Tensor, k: Tensor, v: Tensor, mask: Tensor | None = None) -> tuple[Tensor, Tensor]:
-    """Output and weights from torch's fused attention; fully masked query rows are zero."""
+    """Output and weights from torch's fused attention in float64; fully masked query rows are zero."""
+    q, k, v = q.double(), k.double(), v.double()
     batch = torch.broadcast_shapes(q.shape[:-2], k.shape[:-2])
     q, k, v = (t.expand(*batch, *t.shape[-2:]) for t in (q, k, v))
     eye = torch.eye(k.shape[-2], dtype=q.dtype).expand(*batch, k.shape[-2], k.shape[-2])
@@ -66,12 +85,13 @@ def _ref_mha(x_q: Tensor, x_kv: Tensor, W: dict[str, Tensor], n_heads: int, mask
     with torch.no_grad():
         mha.in_proj_weight.copy_(torch.cat([W["W_q"].T, W["W_k"].T, W["W_v"].T]))
         mha.out_proj.weight.copy_(W["W_o"].T)
-    attn_mask = None
-    if mask is not None:  # torch's convention is the opposite: True = masked out
-        B, T_q, T_k = x_q.shape[0], x_q.shape[1], x_kv.shape[1]
-        attn_mask = ~mask if mask.ndim == 2 else (~mask).expand(B, T_q, T_k).repeat_interleave(n_heads, 0)
-    out, _ = mha(x_q, x_kv, x_kv, attn_mask=attn_mask, need_weights=False)
-    return out
+    if mask is None:
+        return mha(x_q, x_kv, x_kv, need_weights=False)[0]
+    B, T_q, T_k = x_q.shape[0], x_q.shape[1], x_kv.shape[1]
+    mask = mask.expand(B, T_q, T_k)
+    attn_mask = (~mask).repeat_interleave(n_heads, 0)  # torch's convention: True = masked out
+    out = mha(x_q, x_kv, x_kv, attn_mask=attn_mask, need_weights=False)[0]
+    return out.masked_fill(~mask.any(-1, keepdim=True), 0.0)  # torch gives NaN for a query that sees nothing
 
 
 # ----------------------------------------------------------------------------------- inputs
@@ -97,47 +117,82 @@ def _randn(g: torch.Generator, *shape: int, scale: float = 1.0) -> Tensor:
 def check_sdpa(student: Callable[..., Any]) -> str | None:
     """``scaled_dot_product_attention(q, k, v, mask=None) -> (output, weights)``."""
     g = fresh_generator()
+    namespace = getattr(student, "__globals__", {})
 
-    def case(q_shape: tuple[int, ...], kv_len: int, d_v: int, mask: Tensor | None, label: str, scale: float = 1.0, grad: bool = False) -> Callable[[], None]:
+    def case(
+        q_shape: tuple[int, ...],
+        kv_len: int,
+        d_v: int,
+        mask: Tensor | None,
+        label: str,
+        scale: float = 1.0,
+        grad: bool = False,
+        dtype: torch.dtype = torch.float32,
+        tolerance: float = 1e-5,
+        masked_key_dominates: bool = False,
+    ) -> Callable[[], None]:
         def run() -> None:
-            q = _randn(g, *q_shape, scale=scale)
-            k = _randn(g, *q_shape[:-2], kv_len, q_shape[-1], scale=scale)
-            v = _randn(g, *q_shape[:-2], kv_len, d_v)
+            q = _randn(g, *q_shape, scale=scale).to(dtype)
+            k = _randn(g, *q_shape[:-2], kv_len, q_shape[-1], scale=scale).to(dtype)
+            v = _randn(g, *q_shape[:-2], kv_len, d_v).to(dtype)
+            if masked_key_dominates:  # key 0, masked out, outscores the others by hundreds
+                direction = _randn(g, q_shape[-1])
+                q = direction + 0.1 * q
+                k[..., 0, :] = 100 * direction
             inputs = {"q": q, "k": k, "v": v} | ({"mask": mask} if mask is not None else {})
             copies = {n: t.clone() for n, t in inputs.items()}
             where = f"{label}: " + describe(**inputs)
             if grad:
-                q.requires_grad_(True)
-            with forbidden(F, "scaled_dot_product_attention", NO_TORCH_ATTENTION):
+                for t in (q, k, v):
+                    t.requires_grad_(True)
+            with _without_torch_attention(namespace):
                 result = student(q, k, v, mask) if mask is not None else student(q, k, v)
             if not isinstance(result, tuple) or len(result) != 2:
                 raise CheckFailed(f"should return a tuple (output, weights), got {type(result).__name__} ({where})")
             out, weights = result
-            ref_out, ref_weights = _ref_attention(q.detach(), k, v, mask)
-            expect_close(weights, ref_weights, "the attention weights", where)
-            expect_close(out, ref_out, "the output", where)
+            ref_out, ref_weights = _ref_attention(q.detach(), k.detach(), v.detach(), mask)
+            expect_close(weights, ref_weights, "the attention weights", where, atol=tolerance, rtol=10 * tolerance)
+            expect_close(out, ref_out, "the output", where, atol=tolerance, rtol=10 * tolerance)
+            if out.dtype != dtype or weights.dtype != dtype:
+                raise CheckFailed(f"returns {out.dtype} / {weights.dtype} for {dtype} inputs; keep the inputs' dtype ({where})")
             expect_unchanged(copies, {n: t.detach() for n, t in inputs.items()}, where)
             if grad:
-                if not out.requires_grad:
-                    raise CheckFailed(f"the output does not depend differentiably on q; use torch operations ({where})")
-                (out * v.sum()).sum().backward()
-                q_ref = q.detach().clone().requires_grad_(True)
-                (_ref_attention(q_ref, k, v, mask)[0] * v.sum()).sum().backward()
-                expect_close(q.grad, q_ref.grad, "the gradient with respect to q", where, atol=1e-4, rtol=1e-3)
+                _expect_same_gradients(out, (q, k, v), mask, where)
 
         return run
 
+    padded = _random_mask(g, 3, 1, 6)
+    padded[int(torch.randint(0, 3, (1,), generator=g))] = False  # one sequence of length 0
     cases = [
         case((2, 4, 8), 6, 5, None, "no mask, T_q != T_k", grad=True),
         case((1, 1, 16), 1, 3, None, "a single query and key"),
         case((3, 5, 32), 5, 7, None, "wide heads (d_k = 32)"),
+        case((5, 8), 5, 3, _random_mask(g, 5, 5), "unbatched (T, d) inputs with a (T_q, T_k) mask"),
         case((2, 3, 5, 8), 7, 4, _random_mask(g, 2, 3, 5, 7), "a per-head mask (B, h, T_q, T_k)", grad=True),
         case((2, 3, 6, 4), 6, 4, torch.tril(torch.ones(6, 6, dtype=torch.bool)), "a causal mask (T, T) broadcast over batch and heads"),
         case((2, 5, 8), 6, 3, _random_mask(g, 2, 1, 6), "a padding mask (B, 1, T_k)"),
-        case((2, 4, 8), 5, 3, _random_mask(g, 2, 4, 5, fully_masked_rows=True), "a query whose keys are all masked: expect zero weights and zero output"),
-        case((2, 3, 8), 4, 2, None, "large scores: the softmax must be numerically stable", scale=30.0),
+        case((2, 4, 8), 5, 3, _random_mask(g, 2, 4, 5, fully_masked_rows=True), "a query whose keys are all masked: expect zero weights and zero output", grad=True),
+        case((3, 4, 8), 6, 3, padded, "a padding mask (B, 1, T_k) with an empty sequence: expect zeros for it", grad=True),
+        case((2, 3, 8), 4, 2, None, "large scores: the softmax must be numerically stable", scale=30.0, tolerance=1e-3),
+        case((2, 3, 8), 5, 2, _random_mask(g, 2, 3, 5), "large scores with a mask", scale=30.0, tolerance=1e-3),
+        case((2, 3, 8), 5, 2, torch.arange(5) > 0, "a masked-out key with by far the largest score", masked_key_dominates=True),
+        case((2, 4, 8), 6, 3, _random_mask(g, 2, 4, 6), "float64 inputs", dtype=torch.float64, tolerance=1e-9),
     ]
     return run_cases("scaled_dot_product_attention", cases)
+
+
+def _expect_same_gradients(out: Tensor, inputs: tuple[Tensor, Tensor, Tensor], mask: Tensor | None, where: str) -> None:
+    """The gradients of a fixed linear function of the output, with respect to q, k and v."""
+    if not out.requires_grad:
+        raise CheckFailed(f"the output does not depend differentiably on q, k, v; use torch operations ({where})")
+    probe = torch.linspace(-1, 1, out.numel(), dtype=out.dtype).view(out.shape)
+    grads = torch.autograd.grad((out * probe).sum(), inputs, allow_unused=True)
+    refs = [t.detach().double().requires_grad_(True) for t in inputs]
+    ref_grads = torch.autograd.grad((_ref_attention(*refs, mask)[0] * probe.double()).sum(), refs)
+    for name, grad, ref in zip("qkv", grads, ref_grads):
+        if grad is None:
+            raise CheckFailed(f"no gradient reaches {name}; use torch operations ({where})")
+        expect_close(grad, ref, f"the gradient with respect to {name}", where, atol=1e-4, rtol=1e-3)
 
 
 # ----------------------------------------------------------------------------- part 2: masks
@@ -254,12 +309,15 @@ def check_mha(student: Callable[..., Any]) -> str | None:
                 mask = _random_mask(g, B, T_q, T_k)
             elif mask_kind == "padding":
                 mask = _random_mask(g, B, 1, T_k)
+            elif mask_kind == "empty sequence":
+                mask = _random_mask(g, B, 1, T_k)
+                mask[B - 1] = False
             kind = "cross-attention" if cross else "self-attention"
             inputs = {"x_q": x_q, "x_kv": x_kv} | W | ({"mask": mask} if mask is not None else {})
             copies = {n: t.clone() for n, t in inputs.items()}
             where = f"{kind}, {mask_kind or 'no'} mask: " + describe(**inputs, n_heads=h)
             args = (x_q, x_kv, W["W_q"], W["W_k"], W["W_v"], W["W_o"], h)
-            with substituted(namespace, _reference_parts()), forbidden(F, "scaled_dot_product_attention", NO_TORCH_ATTENTION), forbidden(F, "multi_head_attention_forward", NO_TORCH_ATTENTION):
+            with substituted(namespace, _reference_parts()), _without_torch_attention(namespace):
                 out = student(*args, mask) if mask is not None else student(*args)
             expected = _ref_mha(x_q, x_kv, W, h, mask)
             expect_close(out, expected, "the output", where, atol=1e-5, rtol=1e-4)
@@ -275,5 +333,6 @@ def check_mha(student: Callable[..., Any]) -> str | None:
         case(2, 3, 5, 8, 2, "padding", cross=True),
         case(4, 4, 6, 16, 4, "per-example", cross=True),
         case(1, 1, 3, 6, 3, "padding", cross=True),
+        case(3, 4, 5, 8, 2, "empty sequence", cross=True),
     ]
     return run_cases("multi_head_attention", cases)

@@ -88,11 +88,7 @@ def expect_unchanged(before: dict[str, Tensor], after: dict[str, Tensor], case: 
 def forbidden(owner: Any, attr: str, message: str) -> Iterator[None]:
     """Make ``owner.attr`` raise while the student's code runs (e.g. torch's own attention)."""
     original = getattr(owner, attr)
-
-    def refuse(*args: Any, **kwargs: Any) -> Any:
-        raise CheckFailed(message)
-
-    setattr(owner, attr, refuse)
+    setattr(owner, attr, _refuser(message))
     try:
         yield
     finally:
@@ -100,13 +96,33 @@ def forbidden(owner: Any, attr: str, message: str) -> Iterator[None]:
 
 
 @contextlib.contextmanager
+def forbidden_name(namespace: dict[str, Any], name: str, message: str) -> Iterator[None]:
+    """Make the student's global ``name`` raise while their code runs (an alias of a forbidden function)."""
+    with substituted(namespace, {name: _refuser(message)}):
+        yield
+
+
+def _refuser(message: str) -> Callable[..., Any]:
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise CheckFailed(message)
+
+    return refuse
+
+
+@contextlib.contextmanager
 def substituted(namespace: dict[str, Any], replacements: dict[str, Any]) -> Iterator[None]:
     """Swap names in the student's notebook namespace for reference versions, then restore them.
 
     Grading one part with the reference versions of the parts it calls means that a bug in an
-    earlier part costs that part's points only.
+    earlier part costs that part's points only. Other names bound to the same object as a replaced
+    name (an alias such as ``attend = scaled_dot_product_attention``) are replaced too.
     """
     missing = object()
+    replacements = dict(replacements)
+    for name, new in list(replacements.items()):
+        old = namespace.get(name, missing)
+        if old is not missing and callable(old):
+            replacements |= {alias: new for alias, value in namespace.items() if value is old}
     saved = {name: namespace.get(name, missing) for name in replacements}
     namespace.update(replacements)
     try:
