@@ -22,9 +22,9 @@ from gradinglib import (
     expect_equal,
     expect_unchanged,
     forbidden,
+    forbidden_name,
     fresh_generator,
     run_cases,
-    forbidden_name,
     substituted,
 )
 from torch import Tensor, nn
