@@ -24,11 +24,12 @@ import nbformat
 from traitlets.config import Config
 from traitlets.config.loader import PyFileConfigLoader
 
+from .harness import SOLUTION_MARK
+
 REPO = Path(__file__).resolve().parents[1]
 COURSE = REPO / "assignments"
 SOLUTIONS = REPO / "solutions"
 
-_SOLUTION_MARK = re.compile(r"^[ \t]*### (BEGIN|END) SOLUTION[ \t]*\n", re.MULTILINE)
 _HIDDEN_BLOCK = re.compile(r"^[ \t]*### BEGIN HIDDEN TESTS.*?### END HIDDEN TESTS[ \t]*\n?", re.MULTILINE | re.DOTALL)
 
 
@@ -71,7 +72,7 @@ def answer_key(source: nbformat.NotebookNode) -> nbformat.NotebookNode:
     for cell in key.cells:
         cell.metadata.pop("nbgrader", None)
         if cell.cell_type == "code":
-            cell.source = _HIDDEN_BLOCK.sub("", _SOLUTION_MARK.sub("", cell.source)).strip("\n")
+            cell.source = _HIDDEN_BLOCK.sub("", SOLUTION_MARK.sub("", cell.source)).strip("\n")
             cell.outputs, cell.execution_count = [], None
     key.cells.insert(0, nbformat.v4.new_markdown_cell("**Answer key, for instructors. Do not publish.** Generated from the source notebook by `make assignments`."))
     key.cells[0].id = "answer-key-banner"

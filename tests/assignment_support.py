@@ -14,18 +14,18 @@ solution. ``expect`` names the parts whose points must be lost, or says ``full m
 from __future__ import annotations
 
 import re
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import nbformat
+
+from course_grading.harness import answer_code, with_answers
 
 ROOT = Path(__file__).resolve().parents[1]
 ASSIGNMENTS = ROOT / "assignments"
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 GRADING = ASSIGNMENTS / "grading"
 
-_SOLUTION = re.compile(r"^[ \t]*### (BEGIN|END) SOLUTION[ \t]*\n", re.MULTILINE)
 _HIDDEN_BLOCK = re.compile(r"### BEGIN HIDDEN TESTS\n(.*?)### END HIDDEN TESTS", re.DOTALL)
 _SOLUTION_BLOCK = re.compile(r"### BEGIN SOLUTION\n(.*?)### END SOLUTION", re.DOTALL)
 
@@ -64,11 +64,6 @@ def assignment_ids() -> list[str]:
     return sorted(p.name for p in (ASSIGNMENTS / "source").iterdir() if p.is_dir())
 
 
-def answer_cells(nb: nbformat.NotebookNode) -> dict[str, str]:
-    """The solution code of each answer cell, with the nbgrader delimiters removed."""
-    return {grade_id(c): _SOLUTION.sub("", c.source) for c in nb.cells if c.metadata.get("nbgrader", {}).get("solution") and c.cell_type == "code"}
-
-
 def load_fixture(path: Path) -> Fixture:
     text = path.read_text()
     header = re.match(r"# expect: (full marks|loses ([\w, ]+))", text)
@@ -91,16 +86,5 @@ def release_notebook(assignment: str) -> nbformat.NotebookNode:
 def submission_notebook(assignment: str, fixture: Fixture | None, base: nbformat.NotebookNode | None = None) -> nbformat.NotebookNode:
     """``base`` (default: the source notebook) with every answer cell filled in from the answer key,
     then the fixture's cells swapped in: a submission as a student would make it."""
-    nb = nbformat.from_dict(base) if base is not None else source_notebook(assignment)
-    key = answer_cells(source_notebook(assignment))
-    for cell in nb.cells:
-        gid = grade_id(cell)
-        if gid in key:
-            cell.source = fixture.cells.get(gid, key[gid]) if fixture else key[gid]
-    return nb
-
-
-def grading_on_path() -> None:
-    """Make the instructor-only check modules importable, as the autograder's kernel has them."""
-    if str(GRADING) not in sys.path:
-        sys.path.insert(0, str(GRADING))
+    answers = answer_code(source_notebook(assignment)) | (fixture.cells if fixture else {})
+    return with_answers(base if base is not None else source_notebook(assignment), answers)

@@ -13,7 +13,6 @@ import pytest
 from assignment_support import (
     ASSIGNMENTS,
     ROOT,
-    answer_cells,
     fixtures,
     hidden_lines,
     release_notebook,
@@ -22,6 +21,7 @@ from assignment_support import (
     submission_notebook,
 )
 from course_grading.assignments import answer_key, copy_course, nbgrader_api
+from course_grading.harness import answer_ids
 
 pytestmark = pytest.mark.slow
 ASSIGNMENT = "a1_attention"
@@ -71,7 +71,7 @@ def test_answer_key_gets_full_marks(graded: dict) -> None:
 
 def test_untouched_release_gets_zero_everywhere(graded: dict) -> None:
     scores = graded["scores"]["untouched"]
-    assert set(scores) == set(answer_cells(source_notebook(ASSIGNMENT)))
+    assert set(scores) == set(answer_ids(source_notebook(ASSIGNMENT)))
     assert all(score == 0 for score, _ in scores.values()), scores
 
 
