@@ -12,7 +12,7 @@ export PATH := $(CURDIR)/$(BIN):$(PATH)
 help:
 	@echo "make book         build and execute the book (HTML in _build/html)"
 	@echo "make test         run the whole test suite (library, book, assignments through nbgrader)"
-	@echo "make assignments  regenerate the student versions and answer keys from assignments/source"
+	@echo "make assignments  regenerate (and validate) the student versions and answer keys"
 	@echo "make clean        remove the built book"
 
 # Reinstall only when the requirements or the package metadata change.
@@ -33,7 +33,7 @@ test: install
 	$(BIN)/python -m pytest
 
 assignments: install
-	$(BIN)/python -m course_grading.assignments
+	$(BIN)/course release
 
 clean:
 	rm -rf _build

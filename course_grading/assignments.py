@@ -8,7 +8,7 @@
   visible tests, and no hidden test.
 
 Generation runs in a scratch copy of the course folder, so the repository never holds a gradebook.
-Run ``python -m course_grading.assignments [ID ...]`` (``make assignments``) after editing a source.
+Run ``course release [ID ...]`` (``make assignments``) after editing a source.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ import nbformat
 from traitlets.config import Config
 from traitlets.config.loader import PyFileConfigLoader
 
+from . import harness
 from .harness import SOLUTION_MARK
 
 REPO = Path(__file__).resolve().parents[1]
@@ -93,11 +94,15 @@ def generate(assignment: str, release_dir: Path, solutions_dir: Path, course: Pa
     nbformat.write(answer_key(source), solutions_dir / assignment / f"{assignment}.ipynb")
 
 
-def main(argv: list[str]) -> None:
-    for assignment in argv or assignment_ids():
-        generate(assignment, COURSE / "release", SOLUTIONS)
-        print(f"{assignment}: release/{assignment}/ and solutions/{assignment}/ written")
-
-
-if __name__ == "__main__":
-    main(sys.argv[1:])
+def validate(assignment: str, course: Path = COURSE) -> list[str]:
+    """Problems with a generated assignment: the answer key must pass every graded test cell, and
+    the untouched student version must pass none. Runs the instructor's own code, in-process."""
+    source = nbformat.read(course / "source" / assignment / f"{assignment}.ipynb", as_version=4)
+    release = nbformat.read(course / "release" / assignment / f"{assignment}.ipynb", as_version=4)
+    grading = course / "grading"
+    key = harness.run_tests(source, grading)
+    problems = [] if key else ["the source has no graded test cells"]
+    problems += [f"the answer key fails {part}: {error}" for part, error in key.items() if error]
+    untouched = harness.run_tests(harness.with_answers(source, harness.answer_code(release)), grading)
+    problems += [f"the untouched student version passes {part}" for part, error in untouched.items() if error is None]
+    return problems

@@ -9,6 +9,8 @@ submission: it runs the code in the calling process.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import re
 import sys
 from pathlib import Path
@@ -64,7 +66,8 @@ def run_tests(nb: nbformat.NotebookNode, grading_dir: Path) -> dict[str, str | N
         if cell.cell_type != "code" or not meta:
             continue
         try:
-            exec(compile(cell.source, f"<cell {meta.get('grade_id')}>", "exec"), namespace)
+            with contextlib.redirect_stdout(io.StringIO()):  # the cells' prints are not ours to show
+                exec(compile(cell.source, f"<cell {meta.get('grade_id')}>", "exec"), namespace)
             error = None
         except BaseException as exc:  # noqa: BLE001 (SystemExit included: a cell's failure, not ours)
             if isinstance(exc, KeyboardInterrupt):

@@ -1,0 +1,97 @@
+"""``course``: the instructors' and students' command.
+
+    course release [ID ...]     generate student versions and answer keys, and validate them
+    course check NOTEBOOK       run a notebook's visible tests and summarise them per part
+    course mutants ID           the grader self-test: do the hidden tests kill the key's mutants?
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+import nbformat
+
+from . import assignments, harness, mutants
+
+EXIT_FAILED = 1
+EXIT_BAD_INPUT = 2
+
+
+def _release(args: argparse.Namespace) -> int:
+    ids = args.ids or assignments.assignment_ids(args.course)
+    unknown = sorted(set(ids) - set(assignments.assignment_ids(args.course)))
+    if unknown:
+        print(f"no source notebook for: {', '.join(unknown)} (looked in {args.course / 'source'})", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    ok = True
+    for assignment in ids:
+        assignments.generate(assignment, args.course / "release", args.solutions, args.course)
+        problems = assignments.validate(assignment, args.course)
+        status = "ok" if not problems else "INVALID"
+        print(f"{assignment}: release/{assignment}/ and {args.solutions.name}/{assignment}/ written; validation {status}")
+        for problem in problems:
+            print(f"  - {problem}")
+        ok &= not problems
+    return 0 if ok else EXIT_FAILED
+
+
+def _check(args: argparse.Namespace) -> int:
+    from .check import check_notebook
+
+    try:
+        results = check_notebook(args.notebook, timeout=args.timeout)
+    except ValueError as error:
+        print(f"cannot check {args.notebook}: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    width = max([len(part) for part in results] + [4])
+    for part, error in results.items():
+        print(f"{part:<{width}}  {'passed' if error is None else 'FAILED  ' + error}")
+    failed = sum(error is not None for error in results.values())
+    print(f"{len(results) - failed} of {len(results)} parts pass their visible tests."
+          + (" Hidden tests run when your work is graded." if not failed else ""))
+    return EXIT_FAILED if failed else 0
+
+
+def _mutants(args: argparse.Namespace) -> int:
+    if args.id not in assignments.assignment_ids(args.course):
+        print(f"no source notebook for {args.id} (looked in {args.course / 'source'})", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    report = mutants.self_test(args.id, args.course, jobs=args.jobs)
+    print(report.render(show_diffs=not args.no_diffs))
+    return 0 if report.score >= mutants.THRESHOLD and not report.stale else EXIT_FAILED
+
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(prog="course", description="Release, check and self-test the course's assignments.")
+    top.add_argument("--course", type=Path, default=assignments.COURSE, help="the nbgrader course folder (default: %(default)s)")
+    commands = top.add_subparsers(dest="command", required=True)
+
+    release = commands.add_parser("release", help="generate the student versions and answer keys, and validate them")
+    release.add_argument("ids", nargs="*", help="assignment ids (default: all)")
+    release.add_argument("--solutions", type=Path, default=assignments.SOLUTIONS, help="where answer keys go (default: %(default)s)")
+    release.set_defaults(run=_release)
+
+    check = commands.add_parser("check", help="run the visible tests of a notebook and summarise them per part")
+    check.add_argument("notebook", type=Path)
+    check.add_argument("--timeout", type=int, default=120, help="seconds per cell (default: %(default)s)")
+    check.set_defaults(run=_check)
+
+    mutate = commands.add_parser("mutants", help="mutate the answer key and report which mutants the tests kill")
+    mutate.add_argument("id", help="assignment id")
+    mutate.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="parallel workers (default: %(default)s)")
+    mutate.add_argument("--no-diffs", action="store_true", help="list survivors without their diffs")
+    mutate.set_defaults(run=_mutants)
+    return top
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    args.course = args.course.resolve()
+    return args.run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,276 @@
+"""The grader self-test: mutate the answer key's solutions and check that the tests kill the mutants.
+
+A mutant is the answer key with one small change in one answer cell: an operator, a constant, an
+axis, a comparison, a method (``tril``/``triu``), a dropped operand, argument or statement, two
+statements swapped, a condition negated. Each mutant runs against the notebook's full tests
+(visible and hidden, in-process, see :mod:`course_grading.harness`); it is *killed* if the test cell
+of its part fails. A mutant that survives is either a gap in the tests or equivalent to the key;
+reviewed equivalent mutants are listed, with a reason each, in
+``assignments/grading/<id>_equivalent_mutants.txt`` as ``<mutant id> | <reason>``.
+"""
+
+from __future__ import annotations
+
+import ast
+import concurrent.futures
+import copy
+import difflib
+import multiprocessing
+import signal
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import nbformat
+
+from .harness import answer_code, run_tests, with_answers
+
+THRESHOLD = 0.90  # the share of non-equivalent mutants the tests must kill
+TIME_LIMIT_S = 20  # a mutant still running after this long counts as killed (a hang is a failure)
+
+_BINOP_SWAPS: dict[type, type] = {
+    ast.Add: ast.Sub, ast.Sub: ast.Add, ast.Mult: ast.Div, ast.Div: ast.Mult,
+    ast.MatMult: ast.Mult, ast.Pow: ast.Mult, ast.FloorDiv: ast.Div, ast.Mod: ast.FloorDiv,
+    ast.BitAnd: ast.BitOr, ast.BitOr: ast.BitAnd,
+}  # fmt: skip
+_COMPARE_SWAPS: dict[type, type] = {
+    ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt,
+    ast.Eq: ast.NotEq, ast.NotEq: ast.Eq, ast.Is: ast.IsNot, ast.IsNot: ast.Is,
+    ast.In: ast.NotIn, ast.NotIn: ast.In,
+}  # fmt: skip
+_NAME_SWAPS = {
+    "tril": "triu", "triu": "tril", "any": "all", "all": "any", "max": "min", "min": "max",
+    "amax": "amin", "amin": "amax", "softmax": "log_softmax", "log_softmax": "softmax",
+    "unsqueeze": "squeeze", "sin": "cos", "cos": "sin", "mean": "sum", "sum": "mean",
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Mutant:
+    part: str  # the answer cell's grade id
+    ident: str  # stable name: part:line:start-end column:what
+    code: str  # the mutated answer cell
+    diff: str  # what changed, as a unified diff of the normalised code
+
+
+@dataclass(frozen=True)
+class Outcome:
+    mutant: Mutant
+    killed: bool
+    reason: str  # the failing test's message, or "survived"
+
+
+# ----------------------------------------------------------------------------------- mutation
+
+
+def _changes(node: ast.AST) -> Iterator[tuple[str, object]]:
+    """The mutations possible at ``node``: (description, new node or a statement-list edit)."""
+    if isinstance(node, ast.BinOp):
+        if type(node.op) in _BINOP_SWAPS:
+            new = _BINOP_SWAPS[type(node.op)]
+            yield f"{type(node.op).__name__}->{new.__name__}", ast.BinOp(node.left, new(), node.right)
+        yield "keep left operand", node.left
+        yield "keep right operand", node.right
+    elif isinstance(node, ast.UnaryOp):
+        yield f"drop {type(node.op).__name__}", node.operand
+    elif isinstance(node, ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in _COMPARE_SWAPS:
+        new = _COMPARE_SWAPS[type(node.ops[0])]
+        yield f"{type(node.ops[0]).__name__}->{new.__name__}", ast.Compare(node.left, [new()], node.comparators)
+    elif isinstance(node, ast.Constant) and not isinstance(node.value, bool) and isinstance(node.value, (int, float)):
+        for value in ({node.value + 1, node.value - 1} if isinstance(node.value, int) else {node.value * 2, 0.0}) - {node.value}:
+            yield f"{node.value!r}->{value!r}", ast.Constant(value)
+    elif isinstance(node, ast.Constant) and isinstance(node.value, bool):
+        yield f"{node.value}->{not node.value}", ast.Constant(not node.value)
+    elif isinstance(node, ast.Constant) and node.value in ("-inf", "inf"):
+        yield f"{node.value!r} sign", ast.Constant("inf" if node.value == "-inf" else "-inf")
+    elif isinstance(node, ast.Attribute) and node.attr in _NAME_SWAPS:
+        yield f".{node.attr}->.{_NAME_SWAPS[node.attr]}", ast.Attribute(node.value, _NAME_SWAPS[node.attr], node.ctx)
+    elif isinstance(node, ast.Call):
+        if len(node.args) >= 2:
+            yield "drop last argument", ast.Call(node.func, node.args[:-1], node.keywords)
+        for i, keyword in enumerate(node.keywords):
+            yield f"drop {keyword.arg}=", ast.Call(node.func, node.args, node.keywords[:i] + node.keywords[i + 1 :])
+    elif isinstance(node, (ast.If, ast.IfExp)):
+        negated = ast.UnaryOp(ast.Not(), node.test)
+        yield "negate condition", (ast.If(negated, node.body, node.orelse) if isinstance(node, ast.If) else ast.IfExp(negated, node.body, node.orelse))
+    elif isinstance(node, ast.Return) and isinstance(node.value, ast.Tuple) and len(node.value.elts) == 2:
+        yield "swap returned pair", ast.Return(ast.Tuple(node.value.elts[::-1], ast.Load()))
+
+
+def _body_edits(body: list[ast.stmt]) -> Iterator[tuple[str, int, list[ast.stmt]]]:
+    """Statement deletions and swaps of adjacent statements in one block (docstrings left alone)."""
+    start = 1 if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str) else 0
+    for i in range(start, len(body)):
+        yield "delete statement", i, body[:i] + body[i + 1 :] or [ast.Pass()]
+    for i in range(start, len(body) - 1):
+        yield "swap with next statement", i, body[:i] + [body[i + 1], body[i]] + body[i + 2 :]
+
+
+def _replace(parent: ast.AST, old: ast.AST, new: ast.AST) -> None:
+    for field, value in ast.iter_fields(parent):
+        if value is old:
+            setattr(parent, field, new)
+        elif isinstance(value, list):
+            for i, item in enumerate(value):
+                if item is old:
+                    value[i] = new
+
+
+def _function_nodes(tree: ast.Module) -> list[tuple[ast.AST, ast.AST]]:
+    """(node, parent) for every node inside a function body, docstrings and signatures excluded."""
+    found: list[tuple[ast.AST, ast.AST]] = []
+
+    def visit(node: ast.AST) -> None:
+        for child in ast.iter_child_nodes(node):
+            found.append((child, node))
+            visit(child)
+
+    for func in (n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)):
+        body = func.body[1:] if ast.get_docstring(func) is not None else func.body
+        for statement in body:
+            found.append((statement, func))
+            visit(statement)
+    return found
+
+
+def mutants_of(part: str, code: str) -> list[Mutant]:
+    """Every distinct, compilable mutant of one answer cell's code."""
+    tree = ast.parse(code)
+    original = ast.unparse(tree)
+    n_sites = len(_function_nodes(tree))
+    seen = {original}
+    mutants: list[Mutant] = []
+
+    def add(where: ast.AST, what: str, mutated: ast.Module) -> None:
+        text = ast.unparse(ast.fix_missing_locations(mutated))
+        if text in seen:
+            return
+        seen.add(text)
+        diff = "\n".join(difflib.unified_diff(original.splitlines(), text.splitlines(), lineterm="", n=0))
+        span = f"{getattr(where, 'lineno', 0)}:{getattr(where, 'col_offset', 0)}-{getattr(where, 'end_col_offset', 0)}"
+        ident = f"{part}:{span}:{what}"
+        mutants.append(Mutant(part, ident, text, diff))
+
+    for index in range(n_sites):
+        node, _ = _function_nodes(tree)[index]
+        for what, _new in _changes(node):
+            mutated = copy.deepcopy(tree)
+            target, parent = _function_nodes(mutated)[index]
+            replacement = next(new for desc, new in _changes(target) if desc == what)
+            _replace(parent, target, replacement)  # type: ignore[arg-type]
+            add(node, what, mutated)
+        for field in ("body", "orelse"):
+            block = getattr(node, field, None)
+            if isinstance(block, list) and block and isinstance(block[0], ast.stmt) and not isinstance(node, ast.IfExp):
+                for what, i, _edited in _body_edits(block):
+                    mutated = copy.deepcopy(tree)
+                    target, _ = _function_nodes(mutated)[index]
+                    edited = next(e for d, j, e in _body_edits(getattr(target, field)) if d == what and j == i)
+                    setattr(target, field, edited)
+                    add(block[i], what, mutated)
+    for func in (n for n in tree.body if isinstance(n, ast.FunctionDef)):
+        for what, i, _edited in _body_edits(func.body):
+            mutated = copy.deepcopy(tree)
+            target = next(n for n in mutated.body if isinstance(n, ast.FunctionDef) and n.name == func.name)
+            target.body = next(e for d, j, e in _body_edits(target.body) if d == what and j == i)
+            add(func.body[i], what, mutated)
+    return mutants
+
+
+# ------------------------------------------------------------------------------------ running
+
+
+def _on_alarm(signum: int, frame: object) -> None:
+    raise TimeoutError(f"mutant ran longer than {TIME_LIMIT_S} s")
+
+
+def _run_one(args: tuple[nbformat.NotebookNode, Mutant, Path]) -> Outcome:
+    source, mutant, grading_dir = args
+    signal.signal(signal.SIGALRM, _on_alarm)
+    signal.alarm(TIME_LIMIT_S)
+    try:
+        result = run_tests(with_answers(source, {mutant.part: mutant.code}), grading_dir).get(mutant.part)
+    except TimeoutError as error:
+        result = str(error)
+    finally:
+        signal.alarm(0)
+    return Outcome(mutant, result is not None, result or "survived")
+
+
+def all_mutants(source: nbformat.NotebookNode) -> list[Mutant]:
+    return [m for part, code in answer_code(source).items() for m in mutants_of(part, code)]
+
+
+def run_mutants(source: nbformat.NotebookNode, grading_dir: Path, jobs: int = 1) -> list[Outcome]:
+    """Run every mutant of ``source``'s answer key against its full tests, ``jobs`` at a time."""
+    tasks = [(source, m, grading_dir) for m in all_mutants(source)]
+    context = multiprocessing.get_context("fork")
+    with concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+        return list(pool.map(_run_one, tasks, chunksize=4))
+
+
+def read_equivalents(path: Path) -> dict[str, str]:
+    """``<mutant id> | <reason>`` lines; blank lines and ``#`` comments skipped. A reason is required."""
+    if not path.exists():
+        return {}
+    equivalents = {}
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        ident, sep, reason = line.partition("|")
+        if not sep or not reason.strip():
+            raise ValueError(f"{path}:{number}: expected '<mutant id> | <reason>', got {line!r}")
+        equivalents[ident.strip()] = reason.strip()
+    return equivalents
+
+
+@dataclass(frozen=True)
+class Report:
+    outcomes: list[Outcome]
+    equivalents: dict[str, str]
+
+    @property
+    def survivors(self) -> list[Outcome]:
+        """Surviving mutants not reviewed as equivalent: the gaps to look at."""
+        return [o for o in self.outcomes if not o.killed and o.mutant.ident not in self.equivalents]
+
+    @property
+    def stale(self) -> list[str]:
+        """Listed equivalents that no longer exist or that the tests now kill."""
+        alive = {o.mutant.ident for o in self.outcomes if not o.killed}
+        return sorted(set(self.equivalents) - alive)
+
+    @property
+    def score(self) -> float:
+        counted = [o for o in self.outcomes if o.killed or o.mutant.ident not in self.equivalents]
+        return sum(o.killed for o in counted) / max(1, len(counted))
+
+    def by_part(self) -> dict[str, tuple[int, int, int]]:
+        """part -> (killed, equivalent, total)."""
+        table: dict[str, tuple[int, int, int]] = {}
+        for o in self.outcomes:
+            killed, equivalent, total = table.get(o.mutant.part, (0, 0, 0))
+            is_equivalent = not o.killed and o.mutant.ident in self.equivalents
+            table[o.mutant.part] = (killed + o.killed, equivalent + is_equivalent, total + 1)
+        return table
+
+    def render(self, show_diffs: bool = True) -> str:
+        lines = [f"{'part':<14}{'killed':>8}{'equivalent':>12}{'survived':>10}{'total':>8}"]
+        for part, (killed, equivalent, total) in self.by_part().items():
+            lines.append(f"{part:<14}{killed:>8}{equivalent:>12}{total - killed - equivalent:>10}{total:>8}")
+        lines.append(f"killed {self.score:.1%} of the mutants not reviewed as equivalent (threshold {THRESHOLD:.0%})")
+        for o in self.survivors:
+            lines.append(f"\nSURVIVED {o.mutant.ident}")
+            if show_diffs:
+                lines.append(o.mutant.diff)
+        for ident in self.stale:
+            lines.append(f"\nSTALE equivalent entry (no surviving mutant has this id): {ident}")
+        return "\n".join(lines)
+
+
+def self_test(assignment: str, course: Path, jobs: int = 1) -> Report:
+    """The grader self-test of one assignment of the course folder ``course``."""
+    source = nbformat.read(course / "source" / assignment / f"{assignment}.ipynb", as_version=4)
+    grading = course / "grading"
+    outcomes = run_mutants(source, grading, jobs)
+    return Report(outcomes, read_equivalents(grading / f"{assignment}_equivalent_mutants.txt"))

@@ -1,0 +1,96 @@
+"""The ``course`` command: release with validation, a student's check, the grader self-test's gate."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from assignment_support import ASSIGNMENTS, FIXTURES, load_fixture, release_notebook, submission_notebook
+from course_grading.assignments import copy_course
+
+pytestmark = pytest.mark.slow
+COURSE = str(Path(sys.executable).parent / "course")
+ASSIGNMENT = "a1_attention"
+
+
+def course(*args: str | Path) -> subprocess.CompletedProcess:
+    return subprocess.run([COURSE, *map(str, args)], capture_output=True, text=True, timeout=600)
+
+
+def test_help_lists_every_command() -> None:
+    result = course("--help")
+    assert result.returncode == 0
+    for command in ("release", "check", "mutants"):
+        assert command in result.stdout
+
+
+def test_release_generates_and_validates(tmp_path: Path) -> None:
+    scratch = copy_course(tmp_path / "course")
+    result = course("--course", scratch, "release", "--solutions", tmp_path / "solutions")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert f"{ASSIGNMENT}: release/{ASSIGNMENT}/ and solutions/{ASSIGNMENT}/ written; validation ok" in result.stdout
+    assert nbformat.read(scratch / "release" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb", as_version=4) == release_notebook(ASSIGNMENT)
+    assert (tmp_path / "solutions" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb").is_file()
+
+
+def test_release_refuses_an_answer_key_that_fails_its_tests(tmp_path: Path) -> None:
+    scratch = copy_course(tmp_path / "course")
+    path = scratch / "source" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
+    path.write_text(path.read_text().replace("/ math.sqrt(q.shape[-1])", "/ q.shape[-1]", 1))
+    result = course("--course", scratch, "release", "--solutions", tmp_path / "solutions")
+    assert result.returncode == 1
+    assert "validation INVALID" in result.stdout and "the answer key fails sdpa" in result.stdout
+
+
+def test_release_names_an_unknown_assignment(tmp_path: Path) -> None:
+    result = course("release", "a9_nothing", "--solutions", tmp_path)
+    assert result.returncode == 2 and "no source notebook for: a9_nothing" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "fixture, failing",
+    [("answer key", set()), ("untouched", {"sdpa", "masks", "split_merge", "mha"}), ("bug_sdpa_no_scale", {"sdpa"})],
+)
+def test_check_summarises_visible_tests_per_part(tmp_path: Path, fixture: str, failing: set[str]) -> None:
+    release = release_notebook(ASSIGNMENT)
+    if fixture == "untouched":
+        nb = release
+    else:
+        nb = submission_notebook(ASSIGNMENT, None if fixture == "answer key" else load_fixture(FIXTURES / ASSIGNMENT / f"{fixture}.py"), release)
+    path = tmp_path / f"{ASSIGNMENT}.ipynb"
+    nbformat.write(nb, path)
+    before = path.read_bytes()
+    result = course("check", path)
+    assert result.returncode == (1 if failing else 0), result.stdout + result.stderr
+    lines = {line.split()[0]: line for line in result.stdout.splitlines() if line and line.split()[0] in {"sdpa", "masks", "split_merge", "mha"}}
+    assert {part for part, line in lines.items() if "FAILED" in line} == failing
+    assert f"{4 - len(failing)} of 4 parts pass" in result.stdout
+    assert path.read_bytes() == before, "check must not modify the student's notebook"
+
+
+@pytest.mark.parametrize("content, message", [("", "the file is empty"), ('{"cells": [', "not a valid Jupyter notebook"), ('{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": []}', "no graded test cells")])
+def test_check_rejects_what_is_not_an_assignment_notebook(tmp_path: Path, content: str, message: str) -> None:
+    path = tmp_path / "submission.ipynb"
+    path.write_text(content)
+    result = course("check", path)
+    assert result.returncode == 2 and message in result.stderr
+
+
+def test_mutants_gate_fails_when_a_part_is_untested(tmp_path: Path) -> None:
+    """With part 3's test cell emptied, its mutants survive and the self-test fails, naming them."""
+    scratch = copy_course(tmp_path / "course")
+    path = scratch / "source" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
+    nb = nbformat.read(path, as_version=4)
+    for cell in nb.cells:
+        if cell.metadata.get("nbgrader", {}).get("grade_id") == "test_split_merge":
+            cell.source = "pass"
+    nbformat.write(nb, path)
+    result = course("--course", scratch, "mutants", ASSIGNMENT, "--jobs", "2")
+    assert result.returncode == 1
+    assert "SURVIVED split_merge:" in result.stdout
+    split_row = next(line for line in result.stdout.splitlines() if line.startswith("split_merge"))
+    assert split_row.split()[1] == "0"  # none killed

@@ -1,0 +1,88 @@
+"""The grader self-test: mutation operators, the report's arithmetic, and the gate every assignment
+must pass (its tests kill at least 90% of the answer key's mutants not reviewed as equivalent)."""
+
+from __future__ import annotations
+
+import pytest
+
+from assignment_support import ASSIGNMENTS, assignment_ids
+from course_grading.mutants import THRESHOLD, Mutant, Outcome, Report, mutants_of, read_equivalents, self_test
+
+SNIPPET = '''def attend(q, k, mask=None):
+    """Docstring: never mutated."""
+    scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])
+    if mask is not None:
+        scores = scores.masked_fill(~mask, float("-inf"))
+    weights = torch.softmax(scores, dim=-1)
+    return weights, torch.tril(weights)
+'''
+
+
+@pytest.fixture(scope="module")
+def snippet_mutants() -> dict[str, str]:
+    return {m.ident: m.code for m in mutants_of("part", SNIPPET)}
+
+
+@pytest.mark.parametrize(
+    "expected",
+    [
+        "scores = q @ k.transpose(-2, -1)\n",  # the missing scale
+        "scores = q @ k.transpose(-2, -1) * math.sqrt(q.shape[-1])",  # multiplied instead
+        "scores.masked_fill(mask, float('-inf'))",  # mask polarity
+        "torch.softmax(scores, dim=1)",  # the wrong axis
+        "torch.softmax(scores)\n",  # dim dropped
+        "if mask is None:",  # condition flipped
+        "return (torch.tril(weights), weights)",  # outputs swapped
+        "torch.triu(weights)",  # the other triangle
+        "float('inf')",  # the sign of the fill
+    ],
+)
+def test_mutation_operators_cover_the_classic_bugs(snippet_mutants: dict[str, str], expected: str) -> None:
+    assert any(expected in code for code in snippet_mutants.values()), expected
+
+
+def test_mutants_leave_docstrings_alone_and_compile(snippet_mutants: dict[str, str]) -> None:
+    assert len(snippet_mutants) == len(set(snippet_mutants.values())) > 20
+    for code in snippet_mutants.values():
+        assert "Docstring: never mutated." in code
+        compile(code, "<mutant>", "exec")
+
+
+def test_statement_deletion_and_swap(snippet_mutants: dict[str, str]) -> None:
+    kinds = {ident.split(":")[3] for ident in snippet_mutants}
+    assert {"delete statement", "swap with next statement"} <= kinds
+    deleted = [code for ident, code in snippet_mutants.items() if ident.startswith("part:5:") and ident.endswith("delete statement")]
+    assert len(deleted) == 1 and "masked_fill" not in deleted[0]
+
+
+def outcome(ident: str, killed: bool) -> Outcome:
+    return Outcome(Mutant(ident.split(":")[0], ident, "", ""), killed, "x" if killed else "survived")
+
+
+def test_report_counts_reviewed_equivalents_out_and_flags_stale_entries() -> None:
+    outcomes = [outcome(f"a:{i}:0-1:op", True) for i in range(8)] + [outcome("a:9:0-1:op", False), outcome("b:1:0-1:op", False)]
+    report = Report(outcomes, {"a:9:0-1:op": "same value", "b:7:0-1:gone": "no longer exists"})
+    assert report.score == pytest.approx(8 / 9)
+    assert [o.mutant.ident for o in report.survivors] == ["b:1:0-1:op"]
+    assert report.stale == ["b:7:0-1:gone"]
+    assert report.by_part() == {"a": (8, 1, 9), "b": (0, 0, 1)}
+    assert "SURVIVED b:1:0-1:op" in report.render() and "STALE" in report.render()
+
+
+def test_equivalents_file_needs_a_reason(tmp_path) -> None:
+    path = tmp_path / "x_equivalent_mutants.txt"
+    path.write_text("# comment\n\nsdpa:1:0-4:op | same values\n")
+    assert read_equivalents(path) == {"sdpa:1:0-4:op": "same values"}
+    path.write_text("sdpa:1:0-4:op\n")
+    with pytest.raises(ValueError, match="expected '<mutant id> | <reason>'"):
+        read_equivalents(path)
+
+
+@pytest.mark.parametrize("assignment", assignment_ids())
+def test_hidden_tests_kill_the_mutants_of_the_answer_key(assignment: str) -> None:
+    report = self_test(assignment, ASSIGNMENTS, jobs=2)
+    assert len(report.outcomes) >= 50
+    assert report.score >= THRESHOLD, report.render()
+    assert not report.stale, report.render()
+    for part, (killed, equivalent, total) in report.by_part().items():
+        assert killed / max(1, total - equivalent) >= THRESHOLD, (part, report.render())
