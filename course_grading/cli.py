@@ -2,6 +2,7 @@
 
     course release [ID ...]     generate student versions and answer keys, and validate them
     course check NOTEBOOK       run a notebook's visible tests and summarise them per part
+    course grade ID SUBMISSIONS autograde a class's submissions, each in a sandbox; report
     course mutants ID           the grader self-test: do the hidden tests kill the key's mutants?
 """
 
@@ -55,6 +56,24 @@ def _check(args: argparse.Namespace) -> int:
     return EXIT_FAILED if failed else 0
 
 
+def _grade(args: argparse.Namespace) -> int:
+    from .grade import Limits, grade
+
+    if args.id not in assignments.assignment_ids(args.course):
+        print(f"no source notebook for {args.id} (looked in {args.course / 'source'})", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    out = (args.out or args.course / "graded" / args.id).resolve()
+    limits = Limits(cell_s=args.cell_timeout, total_s=args.timeout)
+    try:
+        results, rejected = grade(args.course, args.id, args.submissions.resolve(), out, args.jobs, limits, progress=lambda line: print(line, file=sys.stderr))
+    except (ValueError, RuntimeError) as error:
+        print(f"cannot grade: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    print((out / "summary.txt").read_text(), end="")
+    print(f"grades: {out / 'grades.csv'}\nfeedback: {out / 'feedback'}/<student>.html\nfigure: {out / 'summary.png'}")
+    return 0
+
+
 def _mutants(args: argparse.Namespace) -> int:
     if args.id not in assignments.assignment_ids(args.course):
         print(f"no source notebook for {args.id} (looked in {args.course / 'source'})", file=sys.stderr)
@@ -78,6 +97,15 @@ def parser() -> argparse.ArgumentParser:
     check.add_argument("notebook", type=Path)
     check.add_argument("--timeout", type=int, default=120, help="seconds per cell (default: %(default)s)")
     check.set_defaults(run=_check)
+
+    grading = commands.add_parser("grade", help="autograde a folder or .zip of submissions, each in a sandbox, and report")
+    grading.add_argument("id", help="assignment id")
+    grading.add_argument("submissions", type=Path, help="a folder or .zip holding <student>.ipynb or <student>/<ID>.ipynb")
+    grading.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="submissions graded at once (default: %(default)s)")
+    grading.add_argument("--out", type=Path, help="where grades, feedback and the summary go (default: <course>/graded/<ID>)")
+    grading.add_argument("--cell-timeout", type=int, default=30, help="seconds per cell (default: %(default)s)")
+    grading.add_argument("--timeout", type=int, default=90, help="seconds per submission in all (default: %(default)s)")
+    grading.set_defaults(run=_grade)
 
     mutate = commands.add_parser("mutants", help="mutate the answer key and report which mutants the tests kill")
     mutate.add_argument("id", help="assignment id")

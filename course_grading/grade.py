@@ -1,0 +1,390 @@
+"""``course grade``: take in a class's submissions, autograde each in its own sandbox, report.
+
+For every submission:
+
+1. **Intake.** ``SUBMISSIONS`` is a folder or a .zip holding ``<student>.ipynb`` or
+   ``<student>/<ID>.ipynb`` entries; anything else is rejected with the reason.
+2. **Canonical notebook.** Only the student's *answer cells* are taken (by grade id) and put into a
+   fresh copy of the student version: edited, deleted or duplicated test cells, changed metadata or
+   duplicated cell ids cannot change what is graded; each is recorded as a note.
+3. **Sandbox.** nbgrader autogrades the canonical notebook in a scratch course folder of its own,
+   which holds no answer key, in a subprocess with limits on memory and file size and one time
+   limit for the whole submission. Its kernel runs in a private mount and PID namespace (``unshare``,
+   see :mod:`course_grading.jail`) where the scratch course is read-only and the real course folder,
+   the answer keys and the grades are hidden; every process the student's code starts dies with it.
+4. **Report.** Scores per part go to ``grades.csv``, feedback HTML (no hidden tests) per student, a
+   summary and a figure, under ``--out``. Results are cached by content: re-running on the same
+   input re-grades nothing, and a late submission is the only one graded.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import csv
+import hashlib
+import json
+import os
+import re
+import resource
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import zipfile
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import nbformat
+
+from . import assignments
+from .check import read_notebook
+from .harness import answer_ids, nbgrader_meta
+
+LAYOUTS = "<student>.ipynb or <student>/<ID>.ipynb"
+STUDENT_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.@+-]{0,63}$")
+MAX_NOTEBOOK_BYTES = 20 * 2**20
+
+
+@dataclass(frozen=True)
+class Limits:
+    cell_s: int = 30  # per cell, as nbgrader's Execute.timeout
+    total_s: int = 90  # the whole submission, kernel start included: a hang costs this once
+    memory_bytes: int = 6 * 2**30  # address space of the grading process and its kernel
+    file_bytes: int = 256 * 2**20  # the largest file any of them may write
+
+
+@dataclass
+class Result:
+    student: str
+    status: str  # graded | needs attention
+    scores: dict[str, float] = field(default_factory=dict)
+    max_scores: dict[str, float] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    key: str = ""  # content hash: the same key means the same grading input
+
+    @property
+    def total(self) -> float:
+        return sum(self.scores.values())
+
+
+# -------------------------------------------------------------------------------------- intake
+
+
+def intake(submissions: Path, assignment: str, unpack_to: Path) -> tuple[dict[str, Path], list[str]]:
+    """The notebook of each student in ``submissions`` (a folder or .zip), and the rejected entries."""
+    if submissions.is_file() and zipfile.is_zipfile(submissions):
+        submissions = _unzip(submissions, unpack_to)
+    elif not submissions.is_dir():
+        raise ValueError(f"{submissions} is neither a folder nor a .zip file")
+    found: dict[str, Path] = {}
+    rejected: list[str] = []
+    for entry in sorted(submissions.iterdir()):
+        if entry.name.startswith(".") or entry.name == "__MACOSX":
+            continue
+        if entry.is_file() and entry.suffix == ".ipynb":
+            student, notebook = entry.stem, entry
+        elif entry.is_dir() and (entry / f"{assignment}.ipynb").is_file() and not entry.is_symlink():
+            student, notebook = entry.name, entry / f"{assignment}.ipynb"
+        elif entry.is_dir():
+            inside = ", ".join(sorted(p.name for p in entry.iterdir())[:5]) or "nothing"
+            rejected.append(f"{entry.name}/: no {assignment}.ipynb inside (found {inside}); expected {LAYOUTS}")
+            continue
+        else:
+            rejected.append(f"{entry.name}: not a notebook; expected {LAYOUTS}")
+            continue
+        if not STUDENT_ID.match(student):
+            rejected.append(f"{entry.name}: {student!r} is not a usable student id (letters, digits, _.@+- only)")
+        elif notebook.is_symlink():
+            rejected.append(f"{entry.name}: a symbolic link, not a file")
+        elif student in found:
+            rejected.append(f"{entry.name}: a second submission of {student}")
+        else:
+            found[student] = notebook
+    return found, rejected
+
+
+def _unzip(archive: Path, dest: Path) -> Path:
+    """Extract the notebooks of an LMS export, refusing paths that leave ``dest``."""
+    dest.mkdir(parents=True, exist_ok=True)
+    with zipfile.ZipFile(archive) as zf:
+        for info in zf.infolist():
+            parts = Path(info.filename).parts
+            if info.is_dir() or not info.filename.endswith(".ipynb") or info.filename.startswith("/") or ".." in parts:
+                continue
+            if info.file_size > MAX_NOTEBOOK_BYTES:
+                continue  # reported as a missing notebook by intake
+            target = dest.joinpath(*parts)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(zf.read(info))
+    roots = [p for p in dest.iterdir() if not p.name.startswith((".", "__MACOSX"))]
+    # An export wrapped in one top folder: grade what is inside it.
+    if len(roots) == 1 and roots[0].is_dir() and not (roots[0] / f"{roots[0].name}.ipynb").exists():
+        inner = list(roots[0].iterdir())
+        if any(p.suffix == ".ipynb" or p.is_dir() for p in inner) and not any(p.name.endswith(".ipynb") and p.parent == dest for p in inner):
+            return roots[0]
+    return dest
+
+
+# ---------------------------------------------------------------------------- canonical notebook
+
+
+def canonical(path: Path, release: nbformat.NotebookNode) -> tuple[nbformat.NotebookNode | None, list[str]]:
+    """The student version with the student's answer cells in it, and notes on what else was off."""
+    if path.stat().st_size > MAX_NOTEBOOK_BYTES:
+        return None, [f"the notebook is larger than {MAX_NOTEBOOK_BYTES >> 20} MB"]
+    try:
+        raw = nbformat.reads(path.read_text(errors="replace"), as_version=4)
+    except Exception as error:  # noqa: BLE001 (any parse failure means "not a notebook")
+        try:
+            read_notebook(path)
+        except ValueError as reason:
+            return None, [str(reason)]
+        return None, [f"not a valid Jupyter notebook ({type(error).__name__})"]
+    notes = []
+    answers: dict[str, str] = {}
+    for cell in raw.get("cells", []):
+        meta = nbgrader_meta(cell) if isinstance(cell.get("metadata"), dict) else {}
+        gid = meta.get("grade_id") if isinstance(meta, dict) else None
+        if gid in answers:
+            notes.append(f"answer cell {gid} appears twice: the first is graded")
+        elif gid is not None and meta.get("solution") and cell.get("cell_type") == "code":
+            answers[gid] = str(cell.get("source", ""))
+    for gid in answer_ids(release):
+        if gid not in answers:
+            notes.append(f"answer cell {gid} is missing: graded as not answered")
+    originals = {nbgrader_meta(c)["grade_id"]: c.source for c in release.cells if nbgrader_meta(c).get("locked")}
+    kept = {nbgrader_meta(c).get("grade_id"): c.get("source") for c in raw.get("cells", []) if isinstance(c.get("metadata"), dict)}
+    changed = sorted(gid for gid, source in originals.items() if kept.get(gid) != source)
+    if changed:
+        notes.append(f"read-only cells edited or deleted ({', '.join(changed)}): the originals were graded")
+    nb = nbformat.from_dict(release)
+    for cell in nb.cells:
+        gid = nbgrader_meta(cell).get("grade_id")
+        if gid in answers and nbgrader_meta(cell).get("solution"):
+            cell.source = answers[gid]
+    return nb, notes
+
+
+# ------------------------------------------------------------------------------------ sandbox
+
+
+def sandbox_available() -> bool:
+    """Whether this machine can start kernels in private mount and PID namespaces."""
+    if shutil.which("unshare") is None or shutil.which("mount") is None:
+        return False
+    probe = ["unshare", "--user", "--map-root-user", "--mount", "--pid", "--fork", "--kill-child", "true"]
+    return subprocess.run(probe, capture_output=True).returncode == 0
+
+
+def prepare_template(course: Path, assignment: str, where: Path, hide: list[Path], limits: Limits) -> Path:
+    """A scratch course with the assignment generated in its gradebook and no answer key left in it."""
+    template = assignments.copy_course(where / "template", course)
+    result = assignments.nbgrader_api(template).generate_assignment(assignment, force=True)
+    if not result["success"]:
+        raise RuntimeError(f"nbgrader could not generate {assignment}:\n{result['log']}")
+    shutil.rmtree(template / "source")  # autograding needs the gradebook, not the solutions
+    with (template / "nbgrader_config.py").open("a") as config:
+        config.write(f"\nc.Execute.timeout = {limits.cell_s}\nc.Execute.interrupt_on_timeout = True\n")
+    (template / "hide.json").write_text(json.dumps([str(p) for p in hide]))
+    return template
+
+
+def _kernel_spec(scratch: Path, hide: list[Path]) -> None:
+    """The kernel nbgrader starts for this submission: ipykernel inside the jail."""
+    argv = ["unshare", "--user", "--map-root-user", "--mount", "--pid", "--fork", "--kill-child", sys.executable, "-m", "course_grading.jail", "--ro", str(scratch)]
+    for path in hide:
+        argv += ["--hide", str(path)]
+    argv += ["--", sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"]
+    spec_dir = scratch / "jupyter" / "kernels" / "python3"
+    spec_dir.mkdir(parents=True)
+    (spec_dir / "kernel.json").write_text(json.dumps({"argv": argv, "display_name": "Python 3 (sandboxed)", "language": "python"}))
+
+
+def _limit(limits: Limits) -> None:
+    """Resource limits for the grading subprocess; its kernel inherits them."""
+    resource.setrlimit(resource.RLIMIT_AS, (limits.memory_bytes, limits.memory_bytes))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (limits.file_bytes, limits.file_bytes))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+
+def _kill_everything_of(scratch: Path) -> None:
+    """Kill any process whose command line names this scratch folder (the jailed kernel's wrapper)."""
+    import psutil
+
+    marker = str(scratch)
+    for proc in psutil.process_iter(["cmdline"]):
+        try:
+            if any(marker in part for part in proc.info["cmdline"] or []):
+                proc.kill()
+        except (psutil.NoSuchProcess, psutil.AccessDenied):
+            continue
+
+
+def grade_one(template: Path, assignment: str, student: str, nb: nbformat.NotebookNode, limits: Limits, feedback_dir: Path) -> Result:
+    """Autograde one canonical notebook in a scratch copy of ``template``; never raises for its content."""
+    result = Result(student, "needs attention")
+    with tempfile.TemporaryDirectory(prefix=f"grade-{student}-") as tmp:
+        scratch = Path(tmp) / "course"
+        shutil.copytree(template, scratch)
+        hide = [Path(p) for p in json.loads((scratch / "hide.json").read_text())]
+        _kernel_spec(scratch, hide + [template.parent])
+        submitted = scratch / "submitted" / student / assignment
+        submitted.mkdir(parents=True)
+        nbformat.write(nb, submitted / f"{assignment}.ipynb")
+        home = Path(tmp) / "home"
+        home.mkdir()
+        env = {**os.environ, "JUPYTER_PATH": str(scratch / "jupyter"), "HOME": str(home), "IPYTHONDIR": str(home / ".ipython"), "MPLCONFIGDIR": str(home / "mpl"), "MPLBACKEND": "Agg"}
+        command = [sys.executable, "-m", "course_grading.grade", str(scratch), assignment, student]
+        process = subprocess.Popen(command, env=env, cwd=tmp, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True, preexec_fn=lambda: _limit(limits))
+        try:
+            _, stderr = process.communicate(timeout=limits.total_s)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            _kill_everything_of(scratch)
+            process.communicate()
+            result.notes.append(f"timed out: grading took longer than {limits.total_s} s in all; every part scores 0")
+            return result
+        finally:
+            _kill_everything_of(scratch)
+        outcome_file = scratch / "outcome.json"  # read-only to the kernel: only the worker can write it
+        if process.returncode != 0 or not outcome_file.exists():
+            tail = stderr.decode(errors="replace").strip().splitlines()[-1:] or ["no message"]
+            result.notes.append(f"grading crashed (exit {process.returncode}): {tail[0][:300]}")
+            return result
+        outcome = json.loads(outcome_file.read_text())
+        result.scores, result.max_scores = outcome["scores"], outcome["max_scores"]
+        result.notes += outcome["notes"]
+        result.status = "graded"
+        page = scratch / "feedback" / student / assignment / f"{assignment}.html"
+        if page.exists():
+            feedback_dir.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(page, feedback_dir / f"{student}.html")
+    return result
+
+
+def worker(scratch: Path, assignment: str, student: str) -> None:
+    """Runs in the grading subprocess: nbgrader autograde and feedback, then the scores as JSON."""
+    from nbgrader.api import Gradebook
+
+    api = assignments.nbgrader_api(scratch)
+    graded = api.autograde(assignment, student, force=True, create=True)
+    notes = [] if graded["success"] else ["nbgrader could not autograde the notebook: every part scores 0"]
+    scores: dict[str, float] = {}
+    max_scores: dict[str, float] = {}
+    if graded["success"]:
+        api.generate_feedback(assignment, student, force=True)
+        with Gradebook(api.coursedir.db_url) as gradebook:
+            for grade in gradebook.find_submission_notebook(assignment, assignment, student).grades:
+                part = grade.name.removeprefix("test_")
+                scores[part], max_scores[part] = float(grade.score), float(grade.max_score)
+        if "Timeout" in graded["log"] or "timed out" in graded["log"]:
+            notes.append("a cell ran past the per-cell time limit")
+        if "DeadKernelError" in graded["log"] or "Kernel died" in graded["log"]:
+            notes.append("the kernel died while running the notebook")
+    (scratch / "outcome.json").write_text(json.dumps({"scores": scores, "max_scores": max_scores, "notes": notes}))
+
+
+# ------------------------------------------------------------------------------------ the batch
+
+
+def content_key(nb: nbformat.NotebookNode | None, course: Path, assignment: str) -> str:
+    """What determines a grade: the canonical notebook, the source and the hidden checks."""
+    digest = hashlib.sha256(nbformat.writes(nb).encode() if nb is not None else b"unreadable")
+    digest.update((course / "source" / assignment / f"{assignment}.ipynb").read_bytes())
+    for check in sorted((course / "grading").glob("*.py")):
+        digest.update(check.read_bytes())
+    return digest.hexdigest()
+
+
+def grade(course: Path, assignment: str, submissions: Path, out: Path, jobs: int, limits: Limits = Limits(), progress=print) -> tuple[list[Result], list[str]]:
+    """Grade every submission (reusing cached results), write the reports; return results and rejections."""
+    if not sandbox_available():
+        raise RuntimeError("course grade runs each kernel in Linux namespaces, and `unshare --user --mount --pid` is not available here")
+    release = nbformat.read(course / "release" / assignment / f"{assignment}.ipynb", as_version=4)
+    cache = out / "results"
+    cache.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="course-grade-") as tmp:
+        found, rejected = intake(submissions, assignment, Path(tmp) / "unpacked")
+        todo: list[tuple[str, nbformat.NotebookNode | None, list[str], str]] = []
+        results: dict[str, Result] = {}
+        for student, path in found.items():
+            nb, notes = canonical(path, release)
+            key = content_key(nb, course, assignment)
+            cached = cache / f"{student}.json"
+            if cached.exists() and json.loads(cached.read_text()).get("key") == key:
+                results[student] = Result(**json.loads(cached.read_text()))
+            else:
+                todo.append((student, nb, notes, key))
+        hide = [course.resolve(), assignments.SOLUTIONS.resolve(), out.resolve()]
+        template = prepare_template(course, assignment, Path(tmp), hide, limits) if any(nb is not None for _, nb, _, _ in todo) else None
+        parts = answer_ids(release)
+
+        def run(item: tuple[str, nbformat.NotebookNode | None, list[str], str]) -> Result:
+            student, nb, notes, key = item
+            if nb is None or template is None:
+                result = Result(student, "needs attention", notes=notes + ["every part scores 0"])
+            else:
+                result = grade_one(template, assignment, student, nb, limits, out / "feedback")
+                result.notes = notes + result.notes
+            result.scores = {p: result.scores.get(p, 0.0) for p in parts}
+            result.key = key
+            (cache / f"{student}.json").write_text(json.dumps(asdict(result)))
+            return result
+
+        with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+            for done, result in enumerate(pool.map(run, todo), 1):
+                results[result.student] = result
+                progress(f"[{done}/{len(todo)}] {result.student}: {result.total:g}" + (f"  ({result.notes[-1]})" if result.notes else ""))
+    ordered = [results[s] for s in sorted(results)]
+    write_reports(ordered, parts, rejected, out)
+    return ordered, rejected
+
+
+def write_reports(results: list[Result], parts: list[str], rejected: list[str], out: Path) -> None:
+    """grades.csv, summary.txt and summary.png under ``out``."""
+    with (out / "grades.csv").open("w", newline="") as f:
+        writer = csv.writer(f)
+        writer.writerow(["student", *parts, "total", "status", "notes"])
+        for r in results:
+            writer.writerow([r.student, *(f"{r.scores.get(p, 0):g}" for p in parts), f"{r.total:g}", r.status, "; ".join(r.notes)])
+    (out / "summary.txt").write_text(summary(results, parts, rejected))
+    _figure(results, parts, out / "summary.png")
+
+
+def summary(results: list[Result], parts: list[str], rejected: list[str]) -> str:
+    lines = [f"{len(results)} submissions graded"]
+    for r in results:
+        lines.append(f"  {r.student:<24} {r.total:>6g}")
+    lines.append("pass rate per part:")
+    for p in parts:
+        passed = sum(1 for r in results if r.max_scores.get(p) and r.scores.get(p) == r.max_scores.get(p))
+        lines.append(f"  {p:<24} {passed}/{len(results)}")
+    attention = [r for r in results if r.status != "graded" or r.notes]
+    if attention:
+        lines.append("needing attention:")
+        lines += [f"  {r.student}: {'; '.join(r.notes)}" for r in attention]
+    if rejected:
+        lines.append("rejected entries:")
+        lines += [f"  {reason}" for reason in rejected]
+    return "\n".join(lines) + "\n"
+
+
+def _figure(results: list[Result], parts: list[str], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3.2), layout="constrained")
+    left.hist([r.total for r in results], bins=min(20, max(1, len(results))))
+    left.set(title="total scores", xlabel="points", ylabel="students")
+    rates = [sum(1 for r in results if r.max_scores.get(p) and r.scores.get(p) == r.max_scores[p]) / max(1, len(results)) for p in parts]
+    right.bar(parts, rates)
+    right.set(title="share of students with full marks, per part", ylim=(0, 1))
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+if __name__ == "__main__":
+    worker(Path(sys.argv[1]), sys.argv[2], sys.argv[3])
