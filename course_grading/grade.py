@@ -190,12 +190,12 @@ def prepare_template(course: Path, assignment: str, where: Path, hide: list[Path
     return template
 
 
-def _kernel_spec(scratch: Path, hide: list[Path]) -> None:
+def _kernel_spec(scratch: Path, home: Path, hide: list[Path]) -> None:
     """The kernel nbgrader starts for this submission: ipykernel inside the jail."""
-    argv = ["unshare", "--user", "--map-root-user", "--mount", "--pid", "--fork", "--kill-child", sys.executable, "-m", "course_grading.jail", "--ro", str(scratch)]
+    argv = ["unshare", "--user", "--map-root-user", "--mount", "--pid", "--fork", "--kill-child", sys.executable, "-m", "course_grading.jail"]
     for path in hide:
         argv += ["--hide", str(path)]
-    argv += ["--", sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"]
+    argv += ["--keep", str(scratch), "--keep-rw", str(home), "--", sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"]
     spec_dir = scratch / "jupyter" / "kernels" / "python3"
     spec_dir.mkdir(parents=True)
     (spec_dir / "kernel.json").write_text(json.dumps({"argv": argv, "display_name": "Python 3 (sandboxed)", "language": "python"}))
@@ -224,19 +224,20 @@ def _kill_everything_of(scratch: Path) -> None:
 def grade_one(template: Path, assignment: str, student: str, nb: nbformat.NotebookNode, limits: Limits, feedback_dir: Path) -> Result:
     """Autograde one canonical notebook in a scratch copy of ``template``; never raises for its content."""
     result = Result(student, "needs attention")
-    with tempfile.TemporaryDirectory(prefix=f"grade-{student}-") as tmp:
-        scratch = Path(tmp) / "course"
+    batch = template.parent  # holds the template, the unpacked submissions and every job: all hidden
+    job = batch / "jobs" / student
+    try:
+        scratch, home = job / "course", job / "home"
         shutil.copytree(template, scratch)
+        home.mkdir()
         hide = [Path(p) for p in json.loads((scratch / "hide.json").read_text())]
-        _kernel_spec(scratch, hide + [template.parent])
+        _kernel_spec(scratch, home, hide + [batch])
         submitted = scratch / "submitted" / student / assignment
         submitted.mkdir(parents=True)
         nbformat.write(nb, submitted / f"{assignment}.ipynb")
-        home = Path(tmp) / "home"
-        home.mkdir()
         env = {**os.environ, "JUPYTER_PATH": str(scratch / "jupyter"), "HOME": str(home), "IPYTHONDIR": str(home / ".ipython"), "MPLCONFIGDIR": str(home / "mpl"), "MPLBACKEND": "Agg"}
         command = [sys.executable, "-m", "course_grading.grade", str(scratch), assignment, student]
-        process = subprocess.Popen(command, env=env, cwd=tmp, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True, preexec_fn=lambda: _limit(limits))
+        process = subprocess.Popen(command, env=env, cwd=job, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True, preexec_fn=lambda: _limit(limits))
         try:
             _, stderr = process.communicate(timeout=limits.total_s)
         except subprocess.TimeoutExpired:
@@ -260,6 +261,8 @@ def grade_one(template: Path, assignment: str, student: str, nb: nbformat.Notebo
         if page.exists():
             feedback_dir.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(page, feedback_dir / f"{student}.html")
+    finally:
+        shutil.rmtree(job, ignore_errors=True)
     return result
 
 
