@@ -12,13 +12,14 @@ reviewed equivalent mutants are listed, with a reason each, in
 from __future__ import annotations
 
 import ast
-import concurrent.futures
 import copy
 import difflib
 import multiprocessing
-import signal
+import resource
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from multiprocessing.connection import Connection, wait
 from pathlib import Path
 
 import nbformat
@@ -180,21 +181,34 @@ def mutants_of(part: str, code: str) -> list[Mutant]:
 # ------------------------------------------------------------------------------------ running
 
 
-def _on_alarm(signum: int, frame: object) -> None:
-    raise TimeoutError(f"mutant ran longer than {TIME_LIMIT_S} s")
+MEMORY_LIMIT = 6 * 1024**3  # address space of a mutant's worker: a runaway allocation fails, not the machine
 
 
-def _run_one(args: tuple[nbformat.NotebookNode, Mutant, Path]) -> Outcome:
-    source, mutant, grading_dir = args
-    signal.signal(signal.SIGALRM, _on_alarm)
-    signal.alarm(TIME_LIMIT_S)
-    try:
-        result = run_tests(with_answers(source, {mutant.part: mutant.code}), grading_dir).get(mutant.part)
-    except TimeoutError as error:
-        result = str(error)
-    finally:
-        signal.alarm(0)
-    return Outcome(mutant, result is not None, result or "survived")
+@dataclass
+class _Worker:
+    """A spawned process that runs mutants one at a time (spawned, not forked: forking a process whose
+    torch has already run OpenMP threads can deadlock the child)."""
+
+    process: multiprocessing.process.BaseProcess
+    conn: Connection
+    task: int | None = None
+    deadline: float = 0.0
+
+
+def _serve(conn: Connection, grading_dir: str) -> None:
+    """Worker loop: receive (part, notebook JSON), send back that part's test result."""
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+    while (task := conn.recv()) is not None:
+        part, notebook = task
+        conn.send(run_tests(nbformat.reads(notebook, as_version=4), Path(grading_dir)).get(part, "no test cell"))
+
+
+def _start(grading_dir: Path) -> _Worker:
+    parent, child = multiprocessing.get_context("spawn").Pipe()
+    process = multiprocessing.get_context("spawn").Process(target=_serve, args=(child, str(grading_dir)), daemon=True)
+    process.start()
+    child.close()
+    return _Worker(process, parent)
 
 
 def all_mutants(source: nbformat.NotebookNode) -> list[Mutant]:
@@ -202,11 +216,48 @@ def all_mutants(source: nbformat.NotebookNode) -> list[Mutant]:
 
 
 def run_mutants(source: nbformat.NotebookNode, grading_dir: Path, jobs: int = 1) -> list[Outcome]:
-    """Run every mutant of ``source``'s answer key against its full tests, ``jobs`` at a time."""
-    tasks = [(source, m, grading_dir) for m in all_mutants(source)]
-    context = multiprocessing.get_context("fork")
-    with concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-        return list(pool.map(_run_one, tasks, chunksize=4))
+    """Run every mutant of ``source``'s answer key against its full tests, ``jobs`` at a time.
+
+    A mutant still running after ``TIME_LIMIT_S`` or one that kills its worker counts as killed (a
+    student's notebook that hangs or crashes gets no point either); its worker is replaced.
+    """
+    mutants = all_mutants(source)
+    results: dict[int, str | None] = {}
+    pending = list(range(len(mutants)))[::-1]
+    workers = [_start(grading_dir) for _ in range(max(1, min(jobs, len(mutants))))]
+    try:
+        while pending or any(w.task is not None for w in workers):
+            for w in workers:
+                if w.task is None and pending:
+                    w.task = pending.pop()
+                    w.deadline = time.monotonic() + TIME_LIMIT_S
+                    notebook = nbformat.writes(with_answers(source, {mutants[w.task].part: mutants[w.task].code}))
+                    w.conn.send((mutants[w.task].part, notebook))
+            busy = [w for w in workers if w.task is not None]
+            timeout = max(0.0, min(w.deadline for w in busy) - time.monotonic())
+            ready = set(wait([w.conn for w in busy], timeout))
+            for i, w in enumerate(workers):
+                if w.task is None:
+                    continue
+                if w.conn in ready:
+                    try:
+                        results[w.task] = w.conn.recv()
+                        w.task = None
+                        continue
+                    except (EOFError, OSError):
+                        results[w.task] = "the mutant killed its worker process"
+                elif time.monotonic() >= w.deadline:
+                    results[w.task] = f"mutant ran longer than {TIME_LIMIT_S} s"
+                else:
+                    continue
+                w.process.kill()
+                w.process.join()
+                workers[i] = _start(grading_dir)
+    finally:
+        for w in workers:
+            w.process.kill()
+            w.process.join()
+    return [Outcome(m, results[i] is not None, results[i] or "survived") for i, m in enumerate(mutants)]
 
 
 def read_equivalents(path: Path) -> dict[str, str]:
