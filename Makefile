@@ -7,11 +7,12 @@ BIN := $(VENV)/bin
 # nbgrader shells out to alembic and jupyter: the venv's tools must be on PATH.
 export PATH := $(CURDIR)/$(BIN):$(PATH)
 
-.PHONY: help install book test assignments clean
+.PHONY: help install book test bench assignments clean
 
 help:
 	@echo "make book         build and execute the book (HTML in _build/html)"
 	@echo "make test         run the whole test suite (library, book, assignments through nbgrader)"
+	@echo "make bench        benchmarks (not part of make test): grading throughput"
 	@echo "make assignments  regenerate (and validate) the student versions and answer keys"
 	@echo "make clean        remove the built book"
 
@@ -31,6 +32,9 @@ book: install
 
 test: install
 	$(BIN)/python -m pytest
+
+bench: install
+	$(BIN)/python benchmarks/grade_throughput.py
 
 assignments: install
 	$(BIN)/course release

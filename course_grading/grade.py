@@ -20,8 +20,11 @@ For every submission:
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import csv
 import hashlib
+import importlib
+import importlib.util
 import json
 import os
 import re
@@ -31,6 +34,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 import zipfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -38,6 +42,7 @@ from pathlib import Path
 import nbformat
 
 from . import assignments
+from .calls import RemoteStudent
 from .check import read_notebook
 from .harness import answer_ids, nbgrader_meta
 
@@ -52,6 +57,31 @@ class Limits:
     total_s: int = 90  # the whole submission, kernel start included: a hang costs this once
     memory_bytes: int = 6 * 2**30  # address space of the grading process and its kernel
     file_bytes: int = 256 * 2**20  # the largest file any of them may write
+    processes: int = 256  # processes and threads of one submission's grading, kernel included
+    output_bytes: int = 2**22  # what the notebook may print in all; the rest is dropped
+
+
+# Run by the kernel before the notebook: a notebook that prints a gigabyte must not drown the grader.
+CAP_OUTPUT = """
+import sys
+
+
+class _Capped:
+    def __init__(self, stream, limit):
+        self._stream, self._left = stream, limit
+
+    def write(self, text):
+        if self._left > 0:
+            self._stream.write(text[: self._left] if len(text) <= self._left else text[: self._left] + "\\n[output cut: the notebook printed more than {limit} bytes]\\n")
+        self._left -= len(text)
+        return len(text)
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
+sys.stdout, sys.stderr = _Capped(sys.stdout, {limit}), _Capped(sys.stderr, {limit})
+"""
 
 
 @dataclass
@@ -62,6 +92,7 @@ class Result:
     max_scores: dict[str, float] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     key: str = ""  # content hash: the same key means the same grading input
+    seconds: float = 0.0  # how long grading took
 
     @property
     def total(self) -> float:
@@ -173,11 +204,36 @@ def sandbox_available() -> bool:
     """Whether this machine can start kernels in private mount and PID namespaces."""
     if shutil.which("unshare") is None or shutil.which("mount") is None:
         return False
-    probe = ["unshare", "--user", "--map-root-user", "--mount", "--pid", "--fork", "--kill-child", "true"]
+    probe = ["unshare", "--user", "--map-root-user", "--mount", "--pid", "--fork", "--kill-child", "--mount-proc", "unshare", "--user", "--map-root-user", "--mount", "true"]
     return subprocess.run(probe, capture_output=True).returncode == 0
 
 
-def prepare_template(course: Path, assignment: str, where: Path, hide: list[Path], limits: Limits) -> Path:
+def jail_argv(hide: list[Path], keep: list[Path], keep_rw: list[Path], command: list[str]) -> list[str]:
+    """``command`` in private mount and PID namespaces where ``hide`` is covered, ``keep`` read-only."""
+    argv = ["unshare", "--user", "--map-root-user", "--mount", "--pid", "--fork", "--kill-child", "--mount-proc", sys.executable, "-m", "course_grading.jail"]
+    for flag, paths in (("--hide", hide), ("--keep", keep), ("--keep-rw", keep_rw)):
+        for path in paths:
+            argv += [flag, str(path)]
+    return [*argv, "--", *command]
+
+
+def what_to_hide(course: Path, out: Path, submissions: Path) -> tuple[list[Path], list[Path]]:
+    """Folders student code must not see (the project, hence its answer keys, tests and fixtures;
+    the course; the grades; the class's submissions) and, inside them, what Python needs to run
+    (read-only)."""
+    inbox = submissions.resolve() if submissions.is_dir() else submissions.resolve().parent
+    hide = [course.resolve().parent, course.resolve(), assignments.SOLUTIONS.resolve(), out.resolve(), inbox]
+    needed = [Path(sys.prefix).resolve(), Path(__file__).resolve().parent, *_package_dirs("course_lib")]
+    keep = [p for p in needed if p.exists() and any(p.is_relative_to(h) for h in hide)]
+    return hide, keep
+
+
+def _package_dirs(name: str) -> list[Path]:
+    spec = importlib.util.find_spec(name)
+    return [Path(p).resolve() for p in (spec.submodule_search_locations or [])] if spec else []
+
+
+def prepare_template(course: Path, assignment: str, where: Path, jail: tuple[list[Path], list[Path]], limits: Limits) -> Path:
     """A scratch course with the assignment generated in its gradebook and no answer key left in it."""
     template = assignments.copy_course(where / "template", course)
     result = assignments.nbgrader_api(template).generate_assignment(assignment, force=True)
@@ -186,23 +242,70 @@ def prepare_template(course: Path, assignment: str, where: Path, hide: list[Path
     shutil.rmtree(template / "source")  # autograding needs the gradebook, not the solutions
     with (template / "nbgrader_config.py").open("a") as config:
         config.write(f"\nc.Execute.timeout = {limits.cell_s}\nc.Execute.interrupt_on_timeout = True\n")
-    (template / "hide.json").write_text(json.dumps([str(p) for p in hide]))
+    hide, keep = jail
+    (template / "jail.json").write_text(json.dumps({"hide": [str(p) for p in hide], "keep": [str(p) for p in keep], "cell_s": limits.cell_s}))
     return template
 
 
-def _kernel_spec(scratch: Path, home: Path, hide: list[Path]) -> None:
+def _kernel_spec(scratch: Path, home: Path, hide: list[Path], keep: list[Path]) -> None:
     """The kernel nbgrader starts for this submission: ipykernel inside the jail."""
-    argv = ["unshare", "--user", "--map-root-user", "--mount", "--pid", "--fork", "--kill-child", sys.executable, "-m", "course_grading.jail"]
-    for path in hide:
-        argv += ["--hide", str(path)]
-    argv += ["--keep", str(scratch), "--keep-rw", str(home), "--", sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"]
+    argv = jail_argv(hide, [*keep, scratch], [home], [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"])
     spec_dir = scratch / "jupyter" / "kernels" / "python3"
     spec_dir.mkdir(parents=True)
     (spec_dir / "kernel.json").write_text(json.dumps({"argv": argv, "display_name": "Python 3 (sandboxed)", "language": "python"}))
 
 
-def _limit(limits: Limits) -> None:
+PIDS_CGROUPS = [Path("/sys/fs/cgroup/pids"), Path("/sys/fs/cgroup")]  # cgroup v1, then v2
+
+
+def pids_cgroup(name: str, limit: int) -> Path | None:
+    """A fresh pids cgroup capped at ``limit`` tasks, where the system lets us make one.
+
+    RLIMIT_NPROC does not bind root (CI containers often run as root); a pids cgroup does.
+    """
+    for root in PIDS_CGROUPS:
+        if root == Path("/sys/fs/cgroup") and "pids" not in _read(root / "cgroup.subtree_control"):
+            continue
+        group = root / f"course-grade-{name}-{os.getpid()}"
+        try:
+            group.mkdir()
+            (group / "pids.max").write_text(str(limit))
+            return group
+        except OSError:
+            with contextlib.suppress(OSError):
+                group.rmdir()
+    return None
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text()
+    except OSError:
+        return ""
+
+
+def _release_cgroup(group: Path | None) -> None:
+    """Kill what is left in ``group`` and remove it."""
+    if group is None:
+        return
+    for _ in range(50):
+        pids = [int(p) for p in _read(group / "cgroup.procs").split()]
+        if not pids:
+            break
+        for pid in pids:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        time.sleep(0.05)
+    with contextlib.suppress(OSError):
+        group.rmdir()
+
+
+def _limit(limits: Limits, group: Path | None) -> None:
     """Resource limits for the grading subprocess; its kernel inherits them."""
+    if group is not None:
+        (group / "cgroup.procs").write_text("0")
+    else:
+        resource.setrlimit(resource.RLIMIT_NPROC, (limits.processes, limits.processes))
     resource.setrlimit(resource.RLIMIT_AS, (limits.memory_bytes, limits.memory_bytes))
     resource.setrlimit(resource.RLIMIT_FSIZE, (limits.file_bytes, limits.file_bytes))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
@@ -224,20 +327,26 @@ def _kill_everything_of(scratch: Path) -> None:
 def grade_one(template: Path, assignment: str, student: str, nb: nbformat.NotebookNode, limits: Limits, feedback_dir: Path) -> Result:
     """Autograde one canonical notebook in a scratch copy of ``template``; never raises for its content."""
     result = Result(student, "needs attention")
+    started = time.monotonic()
     batch = template.parent  # holds the template, the unpacked submissions and every job: all hidden
     job = batch / "jobs" / student
     try:
         scratch, home = job / "course", job / "home"
         shutil.copytree(template, scratch)
-        home.mkdir()
-        hide = [Path(p) for p in json.loads((scratch / "hide.json").read_text())]
-        _kernel_spec(scratch, home, hide + [batch])
+        startup = home / ".ipython" / "profile_default" / "startup"
+        startup.mkdir(parents=True)
+        (startup / "00-cap-output.py").write_text(CAP_OUTPUT.format(limit=limits.output_bytes))
+        jail = json.loads((scratch / "jail.json").read_text())
+        hide, keep = [Path(p) for p in jail["hide"]] + [batch], [Path(p) for p in jail["keep"]]
+        _kernel_spec(scratch, home, hide, keep)
+        (scratch / "jail.json").write_text(json.dumps(jail | {"hide": [str(p) for p in hide], "home": str(home)}))
         submitted = scratch / "submitted" / student / assignment
         submitted.mkdir(parents=True)
         nbformat.write(nb, submitted / f"{assignment}.ipynb")
-        env = {**os.environ, "JUPYTER_PATH": str(scratch / "jupyter"), "HOME": str(home), "IPYTHONDIR": str(home / ".ipython"), "MPLCONFIGDIR": str(home / "mpl"), "MPLBACKEND": "Agg"}
+        env = {**os.environ, "JUPYTER_PATH": str(scratch / "jupyter"), "HOME": str(home), "IPYTHONDIR": str(home / ".ipython"), "MPLCONFIGDIR": str(home / "mpl"), "MPLBACKEND": "Agg", "TMPDIR": str(home)}
         command = [sys.executable, "-m", "course_grading.grade", str(scratch), assignment, student]
-        process = subprocess.Popen(command, env=env, cwd=job, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True, preexec_fn=lambda: _limit(limits))
+        group = pids_cgroup(student, limits.processes)
+        process = subprocess.Popen(command, env=env, cwd=job, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True, preexec_fn=lambda: _limit(limits, group))
         try:
             _, stderr = process.communicate(timeout=limits.total_s)
         except subprocess.TimeoutExpired:
@@ -248,6 +357,12 @@ def grade_one(template: Path, assignment: str, student: str, nb: nbformat.Notebo
             return result
         finally:
             _kill_everything_of(scratch)
+            if group is not None and _read(group / "pids.events").split()[-1:] not in (["0"], []):
+                result.notes.append(f"the notebook hit the limit of {limits.processes} processes and threads")
+            _release_cgroup(group)
+        if (scratch / "nbgrader.log").exists():
+            (feedback_dir.parent / "logs").mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(scratch / "nbgrader.log", feedback_dir.parent / "logs" / f"{student}.log")
         outcome_file = scratch / "outcome.json"  # read-only to the kernel: only the worker can write it
         if process.returncode != 0 or not outcome_file.exists():
             tail = stderr.decode(errors="replace").strip().splitlines()[-1:] or ["no message"]
@@ -255,7 +370,7 @@ def grade_one(template: Path, assignment: str, student: str, nb: nbformat.Notebo
             return result
         outcome = json.loads(outcome_file.read_text())
         result.scores, result.max_scores = outcome["scores"], outcome["max_scores"]
-        result.notes += outcome["notes"]
+        result.notes = outcome["notes"] + result.notes
         result.status = "graded"
         page = scratch / "feedback" / student / assignment / f"{assignment}.html"
         if page.exists():
@@ -263,6 +378,7 @@ def grade_one(template: Path, assignment: str, student: str, nb: nbformat.Notebo
             shutil.copyfile(page, feedback_dir / f"{student}.html")
     finally:
         shutil.rmtree(job, ignore_errors=True)
+        result.seconds = round(time.monotonic() - started, 1)
     return result
 
 
@@ -272,6 +388,7 @@ def worker(scratch: Path, assignment: str, student: str) -> None:
 
     api = assignments.nbgrader_api(scratch)
     graded = api.autograde(assignment, student, force=True, create=True)
+    (scratch / "nbgrader.log").write_text(graded["log"])
     notes = [] if graded["success"] else ["nbgrader could not autograde the notebook: every part scores 0"]
     scores: dict[str, float] = {}
     max_scores: dict[str, float] = {}
@@ -283,9 +400,52 @@ def worker(scratch: Path, assignment: str, student: str) -> None:
                 scores[part], max_scores[part] = float(grade.score), float(grade.max_score)
         if "Timeout" in graded["log"] or "timed out" in graded["log"]:
             notes.append("a cell ran past the per-cell time limit")
-        if "DeadKernelError" in graded["log"] or "Kernel died" in graded["log"]:
-            notes.append("the kernel died while running the notebook")
+    if "DeadKernelError" in graded["log"] or "Kernel died" in graded["log"]:
+        notes.append("the kernel died while running the notebook")
+    if "IOPub" in graded["log"]:
+        notes.append("the notebook's output flooded the grader")
+    if graded["success"]:
+        autograded = nbformat.read(scratch / "autograded" / student / assignment / f"{assignment}.ipynb", as_version=4)
+        errors = {o.get("ename") for c in autograded.cells if c.cell_type == "code" for o in c.get("outputs", []) if o.get("output_type") == "error"}
+        if "MemoryError" in errors:
+            notes.append("a cell ran out of memory")
+        for test_id, failure in recheck(scratch, assignment, student, {p for p, v in scores.items() if v}).items():
+            part = test_id.removeprefix("test_")
+            if failure is not None:
+                notes.append(f"{part}: passed in the notebook but failed the trusted re-check ({failure}); 0 points")
+                scores[part] = 0.0
     (scratch / "outcome.json").write_text(json.dumps({"scores": scores, "max_scores": max_scores, "notes": notes}))
+
+
+def recheck(scratch: Path, assignment: str, student: str, parts: set[str]) -> dict[str, str | None]:
+    """Each test cell's hidden check, run here, with the student's code in a jailed process of its own.
+
+    In the kernel, the student's code and the hidden checks share an interpreter, so a notebook can
+    patch what the checks rely on. Here the checks, their oracles and comparisons run in this
+    (trusted) process, and the student's functions in :mod:`course_grading.student_server`, which
+    sees neither the course nor the checks and returns only values. Only ``parts`` (those that
+    scored in the notebook) are re-checked.
+    """
+    jail = json.loads((scratch / "jail.json").read_text())
+    sys.path.insert(0, str(scratch / "grading"))
+    checks = {t: c for t, c in importlib.import_module(f"{assignment}_checks").CHECKS.items() if t.removeprefix("test_") in parts}
+    if not checks:
+        return {}
+    nb = nbformat.read(scratch / "submitted" / student / assignment / f"{assignment}.ipynb", as_version=4)
+    cells = [c.source for c in nb.cells if c.cell_type == "code" and not (nbgrader_meta(c).get("grade") and not nbgrader_meta(c).get("solution"))]
+    argv = jail_argv([Path(p) for p in jail["hide"]], [Path(p) for p in jail["keep"]], [Path(jail["home"])], [sys.executable, "-m", "course_grading.student_server"])
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    remote = RemoteStudent(argv, cells, timeout_s=jail["cell_s"], env=env)
+    verdicts: dict[str, str | None] = {}
+    try:
+        for test_id, check in checks.items():
+            try:
+                verdicts[test_id] = check(remote)
+            except Exception as error:  # noqa: BLE001 (a reply the check could not use: no point)
+                verdicts[test_id] = f"the check could not use the reply ({type(error).__name__}: {error})"
+    finally:
+        remote.close()
+    return verdicts
 
 
 # ------------------------------------------------------------------------------------ the batch
@@ -302,6 +462,7 @@ def content_key(nb: nbformat.NotebookNode | None, course: Path, assignment: str)
 
 def grade(course: Path, assignment: str, submissions: Path, out: Path, jobs: int, limits: Limits = Limits(), progress=print) -> tuple[list[Result], list[str]]:
     """Grade every submission (reusing cached results), write the reports; return results and rejections."""
+    out = out.resolve()
     if not sandbox_available():
         raise RuntimeError("course grade runs each kernel in Linux namespaces, and `unshare --user --mount --pid` is not available here")
     release = nbformat.read(course / "release" / assignment / f"{assignment}.ipynb", as_version=4)
@@ -319,8 +480,7 @@ def grade(course: Path, assignment: str, submissions: Path, out: Path, jobs: int
                 results[student] = Result(**json.loads(cached.read_text()))
             else:
                 todo.append((student, nb, notes, key))
-        hide = [course.resolve(), assignments.SOLUTIONS.resolve(), out.resolve()]
-        template = prepare_template(course, assignment, Path(tmp), hide, limits) if any(nb is not None for _, nb, _, _ in todo) else None
+        template = prepare_template(course, assignment, Path(tmp), what_to_hide(course, out, submissions), limits) if any(nb is not None for _, nb, _, _ in todo) else None
         parts = answer_ids(release)
 
         def run(item: tuple[str, nbformat.NotebookNode | None, list[str], str]) -> Result:

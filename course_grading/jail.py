@@ -2,26 +2,41 @@
 
 Used as the ``argv`` of the kernel spec that ``course grade`` gives nbgrader::
 
-    unshare --user --map-root-user --mount --pid --fork --kill-child \\
+    unshare --user --map-root-user --mount --pid --fork --kill-child --mount-proc \\
         python -m course_grading.jail --hide DIR ... --keep DIR ... --keep-rw DIR ... -- python -m ipykernel_launcher -f FILE
 
 ``--hide`` folders get an empty tmpfs on top: the real course folder, the answer keys, the grades,
 and the batch folder that holds every other student's files. ``--keep`` folders (this submission's
 scratch course) stay visible at their path, read-only, even inside a hidden folder; ``--keep-rw``
-folders (the kernel's home) stay writable. The kernel, and everything the student's code starts,
-sees only that view, and all of it dies with the kernel (``--pid --kill-child``).
+folders (the kernel's home) stay writable; every other file system is remounted read-only, and
+``/tmp`` and ``/dev/shm`` are private, empty and small. The kernel, and everything the student's code starts,
+sees only that view, and all of it dies with the kernel (``--pid --kill-child``). ``/proc`` shows only
+the jail's processes (``--mount-proc``), so no ``/proc/<pid>/root`` leads back to the real files, and
+the command runs in a nested user namespace, where the mounts are locked: root there cannot unmount
+what hides the course.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
 import subprocess
 import sys
 
 
+PRIVATE = ("/tmp", "/dev/shm")  # get a small empty tmpfs of their own: scratch space, private
+
+
 def _mount(*args: str, fds: tuple[int, ...] = ()) -> None:
     subprocess.run(["mount", *args], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, pass_fds=fds)
+
+
+def _mount_points() -> list[str]:
+    """Every mount point of this namespace, as /proc/self/mountinfo lists them (octal escapes decoded)."""
+    with open("/proc/self/mountinfo") as info:
+        points = [line.split()[4] for line in info]
+    return [re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), p) for p in points]
 
 
 def main(argv: list[str]) -> None:
@@ -37,13 +52,26 @@ def main(argv: list[str]) -> None:
     for path in args.hide:
         if os.path.isdir(path):
             _mount("-t", "tmpfs", "-o", "size=1m,mode=000", "tmpfs", path)
-    for path, fd, read_only in kept:
+    for path in PRIVATE:
+        if os.path.isdir(path):
+            _mount("-t", "tmpfs", "-o", "size=64m,mode=1777", "tmpfs", path)
+    for path, _, _ in kept:  # their mount points, in the hiding tmpfs where need be
         os.makedirs(path, exist_ok=True)
+    # Everything else read-only: the notebook may write only to its home (and the private tmpfs).
+    for point in _mount_points():
+        if point == "/proc" or point.startswith("/proc/") or point in PRIVATE:
+            continue
+        try:
+            _mount("-o", "remount,bind,ro", point)
+        except subprocess.CalledProcessError:
+            if point == "/":
+                raise
+    for path, fd, read_only in kept:
         _mount("--no-canonicalize", "--bind", f"/proc/self/fd/{fd}", path, fds=(fd,))
-        if read_only:
-            _mount("-o", "remount,bind,ro", path)
+        _mount("-o", f"remount,bind,{'ro' if read_only else 'rw'}", path)
         os.close(fd)
-    os.execvp(command[0], command)
+    # A nested user and mount namespace locks these mounts: root in it cannot unmount them.
+    os.execvp("unshare", ["unshare", "--user", "--map-root-user", "--mount", "--", *command])
 
 
 if __name__ == "__main__":

@@ -9,46 +9,33 @@ and explicit slicing for the head split. Nothing is compared with the student's 
 from __future__ import annotations
 
 import contextlib
-import math
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import torch
 import torch.nn.functional as F
+from course_grading.calls import Reply, Student, probe, swapped
 from gradinglib import (
     CheckFailed,
+    as_student,
     describe,
     expect_close,
     expect_equal,
     expect_unchanged,
-    forbidden,
-    forbidden_name,
     fresh_generator,
     run_cases,
-    substituted,
 )
 from torch import Tensor, nn
 
 _TORCH_SDPA = F.scaled_dot_product_attention
-NO_TORCH_ATTENTION = "calls torch's own attention; implement it with matrix products and softmax"
-# torch's attention entry points, by owner and name; a student's alias of any of them is caught too.
-_TORCH_ATTENTION = [
-    (F, "scaled_dot_product_attention"),
-    (torch._C._nn, "scaled_dot_product_attention"),
-    (F, "multi_head_attention_forward"),
+# torch's attention entry points: they raise while the student's code runs (aliases included).
+NO_TORCH_ATTENTION = [
+    ("torch.nn.functional", "scaled_dot_product_attention"),
+    ("torch._C._nn", "scaled_dot_product_attention"),
+    ("torch.nn.functional", "multi_head_attention_forward"),
 ]
-
-
-def _without_torch_attention(namespace: dict[str, Any]) -> contextlib.ExitStack:
-    """While the student's code runs, torch's attention raises, under its own names and any alias."""
-    stack = contextlib.ExitStack()
-    originals = [getattr(owner, name) for owner, name in _TORCH_ATTENTION]
-    for owner, name in _TORCH_ATTENTION:
-        stack.enter_context(forbidden(owner, name, NO_TORCH_ATTENTION))
-    aliases = [key for key, value in list(namespace.items()) if any(value is f for f in originals)]
-    for key in aliases:
-        stack.enter_context(forbidden_name(namespace, key, NO_TORCH_ATTENTION))
-    return stack
+REFERENCE_PARTS = Path(__file__).with_name("a1_attention_reference_parts.py").read_text()
 
 
 # ----------------------------------------------------------------------------------- oracles
@@ -114,10 +101,10 @@ def _randn(g: torch.Generator, *shape: int, scale: float = 1.0) -> Tensor:
 # ------------------------------------------------------------------------------ part 1: SDPA
 
 
-def check_sdpa(student: Callable[..., Any]) -> str | None:
+def check_sdpa(notebook: Student | dict[str, Any]) -> str | None:
     """``scaled_dot_product_attention(q, k, v, mask=None) -> (output, weights)``."""
     g = fresh_generator()
-    namespace = getattr(student, "__globals__", {})
+    student = as_student(notebook)
 
     def case(
         q_shape: tuple[int, ...],
@@ -140,24 +127,21 @@ def check_sdpa(student: Callable[..., Any]) -> str | None:
                 q = direction + 0.1 * q
                 k[..., 0, :] = 100 * direction
             inputs = {"q": q, "k": k, "v": v} | ({"mask": mask} if mask is not None else {})
-            copies = {n: t.clone() for n, t in inputs.items()}
             where = f"{label}: " + describe(**inputs)
-            if grad:
-                for t in (q, k, v):
-                    t.requires_grad_(True)
-            with _without_torch_attention(namespace):
-                result = student(q, k, v, mask) if mask is not None else student(q, k, v)
+            args = (q, k, v, mask) if mask is not None else (q, k, v)
+            reply = student.call("scaled_dot_product_attention", args, grad_args=(0, 1, 2) if grad else (), forbid=NO_TORCH_ATTENTION)
+            result = reply.value
             if not isinstance(result, tuple) or len(result) != 2:
                 raise CheckFailed(f"should return a tuple (output, weights), got {type(result).__name__} ({where})")
             out, weights = result
-            ref_out, ref_weights = _ref_attention(q.detach(), k.detach(), v.detach(), mask)
+            ref_out, ref_weights = _ref_attention(q, k, v, mask)
             expect_close(weights, ref_weights, "the attention weights", where, atol=tolerance, rtol=10 * tolerance)
             expect_close(out, ref_out, "the output", where, atol=tolerance, rtol=10 * tolerance)
             if out.dtype != dtype or weights.dtype != dtype:
                 raise CheckFailed(f"returns {out.dtype} / {weights.dtype} for {dtype} inputs; keep the inputs' dtype ({where})")
-            expect_unchanged(copies, {n: t.detach() for n, t in inputs.items()}, where)
+            expect_unchanged(inputs, dict(zip(inputs, reply.inputs_after)), where)
             if grad:
-                _expect_same_gradients(out, (q, k, v), mask, where)
+                _expect_same_gradients(reply, (q, k, v), mask, where)
 
         return run
 
@@ -181,15 +165,14 @@ def check_sdpa(student: Callable[..., Any]) -> str | None:
     return run_cases("scaled_dot_product_attention", cases)
 
 
-def _expect_same_gradients(out: Tensor, inputs: tuple[Tensor, Tensor, Tensor], mask: Tensor | None, where: str) -> None:
+def _expect_same_gradients(reply: Reply, inputs: tuple[Tensor, Tensor, Tensor], mask: Tensor | None, where: str) -> None:
     """The gradients of a fixed linear function of the output, with respect to q, k and v."""
-    if not out.requires_grad:
+    if not reply.differentiable or reply.grads is None:
         raise CheckFailed(f"the output does not depend differentiably on q, k, v; use torch operations ({where})")
-    probe = torch.linspace(-1, 1, out.numel(), dtype=out.dtype).view(out.shape)
-    grads = torch.autograd.grad((out * probe).sum(), inputs, allow_unused=True)
     refs = [t.detach().double().requires_grad_(True) for t in inputs]
-    ref_grads = torch.autograd.grad((_ref_attention(*refs, mask)[0] * probe.double()).sum(), refs)
-    for name, grad, ref in zip("qkv", grads, ref_grads):
+    ref_out = _ref_attention(*refs, mask)[0]
+    ref_grads = torch.autograd.grad((ref_out * probe(ref_out.to(inputs[0].dtype)).double()).sum(), refs)
+    for name, grad, ref in zip("qkv", reply.grads, ref_grads):
         if grad is None:
             raise CheckFailed(f"no gradient reaches {name}; use torch operations ({where})")
         expect_close(grad, ref, f"the gradient with respect to {name}", where, atol=1e-4, rtol=1e-3)
@@ -198,23 +181,24 @@ def _expect_same_gradients(out: Tensor, inputs: tuple[Tensor, Tensor, Tensor], m
 # ----------------------------------------------------------------------------- part 2: masks
 
 
-def check_masks(causal_mask: Callable[[int], Any], padding_mask: Callable[[Tensor, int], Any]) -> str | None:
+def check_masks(notebook: Student | dict[str, Any]) -> str | None:
     """``causal_mask(T) -> (T, T)`` and ``padding_mask(lengths, T) -> (B, 1, T)``, both boolean."""
     g = fresh_generator()
+    student = as_student(notebook)
 
     def causal(T: int) -> Callable[[], None]:
         def run() -> None:
             expected = torch.ones(T, T).tril().bool()
-            expect_equal(causal_mask(T), expected, "causal_mask(T)", f"T={T}")
+            expect_equal(student.call("causal_mask", (T,)).value, expected, "causal_mask(T)", f"T={T}")
 
         return run
 
     def padding(lengths: list[int], T: int) -> Callable[[], None]:
         def run() -> None:
             expected = (torch.arange(T)[None, :] < torch.tensor(lengths)[:, None])[:, None, :]
-            lengths_t = torch.tensor(lengths)
-            expect_equal(padding_mask(lengths_t, T), expected, "padding_mask(lengths, T)", f"lengths={lengths}, T={T}")
-            if lengths_t.tolist() != lengths:
+            reply = student.call("padding_mask", (torch.tensor(lengths), T))
+            expect_equal(reply.value, expected, "padding_mask(lengths, T)", f"lengths={lengths}, T={T}")
+            if not torch.equal(reply.inputs_after[0], torch.tensor(lengths)):
                 raise CheckFailed("padding_mask modified lengths in place")
 
         return run
@@ -228,17 +212,18 @@ def check_masks(causal_mask: Callable[[int], Any], padding_mask: Callable[[Tenso
 # ------------------------------------------------------------------- part 3: split and merge
 
 
-def check_split_merge(split_heads: Callable[[Tensor, int], Any], merge_heads: Callable[[Tensor], Any]) -> str | None:
+def check_split_merge(notebook: Student | dict[str, Any]) -> str | None:
     """``split_heads(x, n_heads)``: (B, T, d_model) -> (B, h, T, d_head); ``merge_heads`` inverts it."""
     g = fresh_generator()
+    student = as_student(notebook)
 
     def split(B: int, T: int, h: int, d_head: int) -> Callable[[], None]:
         def run() -> None:
             x = _randn(g, B, T, h * d_head)
-            copy = x.clone()
             where = describe(x=x, n_heads=h)
-            expect_close(split_heads(x, h), _ref_split(x, h), "split_heads(x, n_heads)", where, atol=0, rtol=0)
-            expect_unchanged({"x": copy}, {"x": x}, where)
+            reply = student.call("split_heads", (x, h))
+            expect_close(reply.value, _ref_split(x, h), "split_heads(x, n_heads)", where, atol=0, rtol=0)
+            expect_unchanged({"x": x}, {"x": reply.inputs_after[0]}, where)
 
         return run
 
@@ -246,7 +231,7 @@ def check_split_merge(split_heads: Callable[[Tensor, int], Any], merge_heads: Ca
         def run() -> None:
             y = _randn(g, B, h, T, d_head)
             where = describe(x=y)
-            expect_close(merge_heads(y), _ref_merge(y), "merge_heads(x)", where, atol=0, rtol=0)
+            expect_close(student.call("merge_heads", (y,)).value, _ref_merge(y), "merge_heads(x)", where, atol=0, rtol=0)
 
         return run
 
@@ -257,45 +242,19 @@ def check_split_merge(split_heads: Callable[[Tensor, int], Any], merge_heads: Ca
 # ---------------------------------------------------------------- part 4: multi-head attention
 
 
-def _reference_parts() -> dict[str, Callable[..., Any]]:
-    """Correct versions of parts 1-3, swapped in while multi_head_attention runs."""
-
-    def scaled_dot_product_attention(q: Tensor, k: Tensor, v: Tensor, mask: Tensor | None = None) -> tuple[Tensor, Tensor]:
-        scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])
-        if mask is not None:
-            has_key = mask.any(-1, keepdim=True)
-            scores = scores.masked_fill(~mask & has_key, float("-inf"))
-            weights = torch.softmax(scores, -1).masked_fill(~has_key, 0.0)
-        else:
-            weights = torch.softmax(scores, -1)
-        return weights @ v, weights
-
-    def causal_mask(T: int) -> Tensor:
-        return torch.ones(T, T).tril().bool()
-
-    def padding_mask(lengths: Tensor, T: int) -> Tensor:
-        return (torch.arange(T)[None, :] < lengths[:, None])[:, None, :]
-
-    return {
-        "scaled_dot_product_attention": scaled_dot_product_attention,
-        "causal_mask": causal_mask,
-        "padding_mask": padding_mask,
-        "split_heads": _ref_split,
-        "merge_heads": _ref_merge,
-    }
-
-
 def use_reference_parts(namespace: dict[str, Any]) -> Callable[[], None]:
     """Swap correct parts 1-3 into the notebook for part 4's visible tests; returns the undo."""
+    parts: dict[str, Any] = {}
+    exec(compile(REFERENCE_PARTS, "<reference parts>", "exec"), parts)
     stack = contextlib.ExitStack()
-    stack.enter_context(substituted(namespace, _reference_parts()))
+    stack.enter_context(swapped(namespace, {k: v for k, v in parts.items() if callable(v) and not k.startswith("_")}))
     return stack.close
 
 
-def check_mha(student: Callable[..., Any]) -> str | None:
+def check_mha(notebook: Student | dict[str, Any]) -> str | None:
     """``multi_head_attention(x_q, x_kv, W_q, W_k, W_v, W_o, n_heads, mask=None) -> (B, T_q, d_model)``."""
     g = fresh_generator()
-    namespace = getattr(student, "__globals__", {})
+    student = as_student(notebook)
 
     def case(B: int, T_q: int, T_k: int, d_model: int, h: int, mask_kind: str | None, cross: bool) -> Callable[[], None]:
         def run() -> None:
@@ -314,14 +273,13 @@ def check_mha(student: Callable[..., Any]) -> str | None:
                 mask[B - 1] = False
             kind = "cross-attention" if cross else "self-attention"
             inputs = {"x_q": x_q, "x_kv": x_kv} | W | ({"mask": mask} if mask is not None else {})
-            copies = {n: t.clone() for n, t in inputs.items()}
             where = f"{kind}, {mask_kind or 'no'} mask: " + describe(**inputs, n_heads=h)
-            args = (x_q, x_kv, W["W_q"], W["W_k"], W["W_v"], W["W_o"], h)
-            with substituted(namespace, _reference_parts()), _without_torch_attention(namespace):
-                out = student(*args, mask) if mask is not None else student(*args)
+            args = (x_q, x_kv, W["W_q"], W["W_k"], W["W_v"], W["W_o"], h) + ((mask,) if mask is not None else ())
+            reply = student.call("multi_head_attention", args, forbid=NO_TORCH_ATTENTION, references=REFERENCE_PARTS)
             expected = _ref_mha(x_q, x_kv, W, h, mask)
-            expect_close(out, expected, "the output", where, atol=1e-5, rtol=1e-4)
-            expect_unchanged(copies, inputs, where)
+            expect_close(reply.value, expected, "the output", where, atol=1e-5, rtol=1e-4)
+            names = ["x_q", "x_kv", "W_q", "W_k", "W_v", "W_o", "n_heads", "mask"]
+            expect_unchanged({n: t for n, t in inputs.items()}, {n: a for n, a in zip(names, reply.inputs_after) if n in inputs}, where)
 
         return run
 
@@ -336,3 +294,13 @@ def check_mha(student: Callable[..., Any]) -> str | None:
         case(3, 4, 5, 8, 2, "empty sequence", cross=True),
     ]
     return run_cases("multi_head_attention", cases)
+
+
+# The hidden check of each test cell, by the cell's grade id: course grade re-runs them outside the
+# student's process.
+CHECKS: dict[str, Callable[[Student], str | None]] = {
+    "test_sdpa": check_sdpa,
+    "test_masks": check_masks,
+    "test_split_merge": check_split_merge,
+    "test_mha": check_mha,
+}

@@ -3,8 +3,13 @@
 A hidden test cell in a source notebook is a short call such as::
 
     from a1_attention_checks import check_sdpa
-    _failure = check_sdpa(scaled_dot_product_attention)
+    _failure = check_sdpa(globals())
     assert _failure is None, _failure
+
+A check reaches the student's functions only through a :class:`course_grading.calls.Student`:
+in the kernel the notebook's ``globals()``, in ``course grade``'s trusted re-check a process that
+holds the student's code and returns values. Each assignment's checks module maps the grade id of
+each test cell to its check in ``CHECKS``.
 
 A check returns None when the student's code passes every case, else one message that says which
 case failed and how (shapes, the largest error), never how the reference computes it. The assert
@@ -14,12 +19,12 @@ never this module's source.
 
 from __future__ import annotations
 
-import contextlib
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import torch
+from course_grading.calls import LocalStudent, Opaque, Student, StudentRaised
 from torch import Tensor
 
 ATOL = 1e-5
@@ -46,7 +51,8 @@ def describe(**tensors: Any) -> str:
 def expect_tensor(value: Any, shape: tuple[int, ...], what: str, case: str, dtype: torch.dtype | None = None) -> Tensor:
     """Fail unless ``value`` is a tensor of ``shape`` (and ``dtype``, if given)."""
     if not isinstance(value, Tensor):
-        raise CheckFailed(f"{what} should be a torch.Tensor, got {type(value).__name__} ({case})")
+        kind = value.type_name if isinstance(value, Opaque) else type(value).__name__
+        raise CheckFailed(f"{what} should be a torch.Tensor, got {kind} ({case})")
     if tuple(value.shape) != tuple(shape):
         raise CheckFailed(f"{what} has shape {tuple(value.shape)}, expected {tuple(shape)} ({case})")
     if dtype is not None and value.dtype != dtype:
@@ -84,55 +90,9 @@ def expect_unchanged(before: dict[str, Tensor], after: dict[str, Tensor], case: 
             raise CheckFailed(f"the input {name} was modified in place ({case})")
 
 
-@contextlib.contextmanager
-def forbidden(owner: Any, attr: str, message: str) -> Iterator[None]:
-    """Make ``owner.attr`` raise while the student's code runs (e.g. torch's own attention)."""
-    original = getattr(owner, attr)
-    setattr(owner, attr, _refuser(message))
-    try:
-        yield
-    finally:
-        setattr(owner, attr, original)
-
-
-@contextlib.contextmanager
-def forbidden_name(namespace: dict[str, Any], name: str, message: str) -> Iterator[None]:
-    """Make the student's global ``name`` raise while their code runs (an alias of a forbidden function)."""
-    with substituted(namespace, {name: _refuser(message)}):
-        yield
-
-
-def _refuser(message: str) -> Callable[..., Any]:
-    def refuse(*args: Any, **kwargs: Any) -> Any:
-        raise CheckFailed(message)
-
-    return refuse
-
-
-@contextlib.contextmanager
-def substituted(namespace: dict[str, Any], replacements: dict[str, Any]) -> Iterator[None]:
-    """Swap names in the student's notebook namespace for reference versions, then restore them.
-
-    Grading one part with the reference versions of the parts it calls means that a bug in an
-    earlier part costs that part's points only. Other names bound to the same object as a replaced
-    name (an alias such as ``attend = scaled_dot_product_attention``) are replaced too.
-    """
-    missing = object()
-    replacements = dict(replacements)
-    for name, new in list(replacements.items()):
-        old = namespace.get(name, missing)
-        if old is not missing and callable(old):
-            replacements |= {alias: new for alias, value in namespace.items() if value is old}
-    saved = {name: namespace.get(name, missing) for name in replacements}
-    namespace.update(replacements)
-    try:
-        yield
-    finally:
-        for name, value in saved.items():
-            if value is missing:
-                namespace.pop(name, None)
-            else:
-                namespace[name] = value
+def as_student(student: Student | dict[str, Any]) -> Student:
+    """A notebook's ``globals()`` (in the kernel) or a :class:`Student` (the trusted re-check)."""
+    return LocalStudent(student) if isinstance(student, dict) else student
 
 
 def run_cases(part: str, cases: list[Callable[[], None]]) -> str | None:
@@ -142,8 +102,10 @@ def run_cases(part: str, cases: list[Callable[[], None]]) -> str | None:
             case()
         except CheckFailed as failure:
             return f"{part}: {failure}"
-        except NotImplementedError:
-            return f"{part}: not implemented yet (raises NotImplementedError)"
-        except Exception as error:  # the student's code raised
-            return f"{part}: raised {type(error).__name__}: {error}"
+        except StudentRaised as error:
+            if error.type_name == "NotImplementedError":
+                return f"{part}: not implemented yet (raises NotImplementedError)"
+            if error.type_name == "Refused":
+                return f"{part}: {error.message}"
+            return f"{part}: raised {error}"
     return None

@@ -1,0 +1,52 @@
+"""Throughput of ``course grade``: 40 a1 submissions (correct, buggy, hostile), --jobs 1 against --jobs 2.
+
+Run with ``make bench``. Prints wall time and submissions per minute for each; the target on a
+2-core machine is at least 10 per minute with 2 jobs, and at least 1.6x the throughput of 1 job.
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+
+from assignment_support import ASSIGNMENTS, fixtures, submission_notebook  # noqa: E402
+from hostile_submissions import hostile_cases  # noqa: E402
+
+import nbformat  # noqa: E402
+from course_grading import grade as grading  # noqa: E402
+
+HOSTILE = ["loop_in_function", "fakes_checks_module", "patches_torch", "steals_reference", "vandal", "duplicates_cell", "not_json", "memory_bomb"]
+
+
+def build_inbox(inbox: Path) -> int:
+    inbox.mkdir()
+    cases = hostile_cases(str(ASSIGNMENTS), str(inbox.parent / "out"), str(inbox))
+    for name in HOSTILE:
+        (inbox / cases[name].filename).write_bytes(cases[name].content)
+    for fixture in fixtures("a1_attention")[: 40 - len(HOSTILE) - 4]:
+        nbformat.write(submission_notebook("a1_attention", fixture), inbox / f"{fixture.name}.ipynb")
+    for i in range(4):
+        nbformat.write(submission_notebook("a1_attention", None), inbox / f"correct{i}.ipynb")
+    return len(list(inbox.iterdir()))
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        count = build_inbox(Path(tmp) / "inbox")
+        rates = {}
+        for jobs in (2, 1):
+            start = time.monotonic()
+            results, _ = grading.grade(ASSIGNMENTS, "a1_attention", Path(tmp) / "inbox", Path(tmp) / f"out{jobs}", jobs=jobs, progress=lambda m: None)
+            seconds = time.monotonic() - start
+            rates[jobs] = len(results) / seconds * 60
+            print(f"--jobs {jobs}: {len(results)} of {count} submissions in {seconds:.0f} s, {rates[jobs]:.1f} per minute", flush=True)
+        print(f"speed-up of 2 jobs over 1: {rates[2] / rates[1]:.2f}x (targets: >= 10 per minute with 2 jobs, >= 1.6x)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,139 @@
+"""A class's worth of a1 submissions for ``course grade``: correct, buggy, and hostile.
+
+Each entry is a file to put in the submissions folder and what grading must make of it: the most
+points each part may get, and a pattern that the student's notes must match (the recorded reason).
+The hostile ones are the attacks that plain ``nbgrader autograde`` falls for (see issue 3).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import nbformat
+
+from assignment_support import ASSIGNMENTS, submission_notebook
+from course_grading.harness import answer_code, nbgrader_meta
+
+ASSIGNMENT = "a1_attention"
+FULL = {"sdpa": 4.0, "masks": 2.0, "split_merge": 2.0, "mha": 4.0}
+KEY = answer_code(submission_notebook(ASSIGNMENT, None))
+MISSING_SCALE = KEY["sdpa"].replace(" / math.sqrt(q.shape[-1])", "")
+assert MISSING_SCALE != KEY["sdpa"]
+
+
+@dataclass(frozen=True)
+class Case:
+    filename: str
+    content: bytes
+    points: dict[str, float]  # exactly these points per part
+    notes: str = ""  # regex the notes must match ("" = no requirement)
+
+
+def notebook(answers: dict[str, str] | None = None, edit: Callable[[nbformat.NotebookNode], None] | None = None) -> bytes:
+    """The student version with the key's answers, ``answers`` replacing some, then ``edit`` applied."""
+    nb = submission_notebook(ASSIGNMENT, None)
+    for cell in nb.cells:
+        gid = nbgrader_meta(cell).get("grade_id")
+        if gid in (answers or {}):
+            cell.source = answers[gid]  # type: ignore[index]
+    release = nbformat.read(ASSIGNMENTS / "release" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb", as_version=4)
+    by_id = {nbgrader_meta(c).get("grade_id"): c.source for c in release.cells}
+    for cell in nb.cells:  # what a student downloads: the release's read-only cells, no hidden tests
+        gid = nbgrader_meta(cell).get("grade_id")
+        if gid in by_id and not nbgrader_meta(cell).get("solution"):
+            cell.source = by_id[gid]
+    if edit is not None:
+        edit(nb)
+    return nbformat.writes(nb).encode()
+
+
+def without(*lost: str) -> dict[str, float]:
+    return {p: 0.0 if p in lost else v for p, v in FULL.items()}
+
+
+ZERO = without(*FULL)
+# Wrong in a way only the hidden tests see (no gradient flows back): what a cheat would hide.
+WRONG_SDPA = KEY["sdpa"].replace("return weights @ v, weights", "return (weights @ v).detach(), weights.detach()")
+assert WRONG_SDPA != KEY["sdpa"]
+
+
+def _cell(nb: nbformat.NotebookNode, gid: str) -> nbformat.NotebookNode:
+    return next(c for c in nb.cells if nbgrader_meta(c).get("grade_id") == gid)
+
+
+def _edit_test_cell(nb: nbformat.NotebookNode) -> None:
+    cell = _cell(nb, "test_sdpa")
+    cell.source = "pass"
+    cell.metadata["nbgrader"]["points"] = 100
+
+
+def _delete_test_cells(nb: nbformat.NotebookNode) -> None:
+    nb.cells = [c for c in nb.cells if not nbgrader_meta(c).get("grade_id", "").startswith("test_")]
+
+
+def _duplicate_answer(nb: nbformat.NotebookNode) -> None:
+    cell = _cell(nb, "sdpa")
+    twin = nbformat.from_dict(json.loads(json.dumps(cell)))
+    cell.source = WRONG_SDPA  # the first copy, which is graded, is wrong
+    nb.cells.insert(nb.cells.index(cell) + 1, twin)
+
+
+def _strip_metadata(nb: nbformat.NotebookNode) -> None:
+    for cell in nb.cells:
+        cell.metadata.pop("nbgrader", None)
+
+
+def hostile_cases(course: str, out: str, inbox: str) -> dict[str, Case]:
+    """Student id -> case. The attacks know where the course, the grades and the submissions are."""
+    steal = (
+        "import ctypes, glob, json\n"
+        "for _m in glob.glob({course!r} + '/**', recursive=True)[:50] + [{course!r}]:\n"
+        "    ctypes.CDLL(None).umount2(_m.encode(), 2)\n"
+        "for _path in glob.glob({course!r} + '/source/*/*.ipynb') + glob.glob('../../../source/*/*.ipynb') + glob.glob('/proc/*/root' + {course!r} + '/source/*/*.ipynb'):\n"
+        "    for _c in json.load(open(_path))['cells']:\n"
+        "        if 'BEGIN SOLUTION' in ''.join(_c['source']):\n"
+        "            exec(''.join(_c['source']))\n"
+    ).format(course=course)
+    vandal = (
+        "import glob\n"
+        "for _p in [_q for _root in ({course!r}, {out!r}, {inbox!r}, '../../..', '/tmp') for _q in glob.glob(_root + '/**', recursive=True)]:\n"
+        "    try:\n"
+        "        open(_p, 'w').write('{{}}')\n"
+        "    except OSError:\n"
+        "        pass\n"
+    ).format(course=course, out=out, inbox=inbox)
+    spin = "while True:\n    pass\n"
+    cases = {
+        "correct": Case("correct.ipynb", notebook(), FULL),
+        "buggy": Case("buggy.ipynb", notebook({"sdpa": MISSING_SCALE}), without("sdpa")),
+        "loop_top_level": Case("loop_top_level.ipynb", notebook({"masks": spin + KEY["masks"]}), without("masks"), "time limit"),
+        "loop_in_function": Case("loop_in_function.ipynb", notebook({"split_merge": "def split_heads(x, n_heads):\n    " + spin.replace("\n    ", "\n        ") + "\n\ndef merge_heads(x):\n    " + spin.replace("\n    ", "\n        ")}), without("split_merge"), "time limit"),
+        "sys_exit": Case("sys_exit.ipynb", notebook({"sdpa": "import sys\n\ndef scaled_dot_product_attention(q, k, v, mask=None):\n    sys.exit(0)\n"}), without("sdpa")),
+        "os_exit": Case("os_exit.ipynb", notebook({"masks": "import os\nos._exit(0)\n"}), ZERO, "kernel died|crashed|could not autograde|timed out"),
+        "kills_kernel": Case("kills_kernel.ipynb", notebook({"split_merge": "import ctypes\nctypes.string_at(0)\n"}), ZERO, "kernel died|crashed|could not autograde|timed out"),
+        "memory_bomb": Case("memory_bomb.ipynb", notebook({"sdpa": WRONG_SDPA + "\n_hog = [bytearray(2**30) for _ in range(64)]\n"}), ZERO, "out of memory"),
+        "fork_bomb": Case("fork_bomb.ipynb", notebook({"sdpa": WRONG_SDPA + "\nimport subprocess\n_procs = []\ntry:\n    for _ in range(2000):\n        _procs.append(subprocess.Popen(['sleep', '600']))\nexcept OSError:\n    pass\n"}), ZERO, "limit of .* processes"),
+        "patches_allclose": Case("patches_allclose.ipynb", notebook({"sdpa": WRONG_SDPA + "\nimport numpy\ntorch.allclose = lambda *a, **k: True\ntorch.equal = lambda *a, **k: True\nnumpy.testing.assert_allclose = lambda *a, **k: None\n"}), without("sdpa")),
+        "fakes_checks_module": Case("fakes_checks_module.ipynb", notebook({"sdpa": WRONG_SDPA + "\nimport sys, types\n_fake = types.ModuleType('a1_attention_checks')\n_fake.check_sdpa = _fake.check_masks = _fake.check_split_merge = _fake.check_mha = lambda *a, **k: None\n_fake.use_reference_parts = lambda *a: (lambda: None)\nsys.modules['a1_attention_checks'] = _fake\n"}), without("sdpa"), "trusted re-check"),
+        "patches_gradinglib": Case("patches_gradinglib.ipynb", notebook({"sdpa": WRONG_SDPA + "\nimport gradinglib\ngradinglib.run_cases = lambda *a, **k: None\n"}), without("sdpa"), "trusted re-check"),
+        "patches_torch": Case("patches_torch.ipynb", notebook({"sdpa": WRONG_SDPA + "\n_sub = torch.Tensor.__sub__\ntorch.Tensor.__sub__ = lambda a, b: _sub(a, a)\n"}), without("sdpa")),
+        "steals_reference": Case("steals_reference.ipynb", notebook({"sdpa": "from a1_attention_reference_parts import scaled_dot_product_attention\n"}), without("sdpa"), "trusted re-check"),
+        "redefines_test_names": Case("redefines_test_names.ipynb", notebook({"sdpa": WRONG_SDPA + "\nimport builtins\n_real_import = builtins.__import__\nclass _Fake:\n    def __getattr__(self, name):\n        return lambda *a, **k: None\ndef _import(name, *a, **k):\n    return _Fake() if name == 'a1_attention_checks' else _real_import(name, *a, **k)\nbuiltins.__import__ = _import\n"}), without("sdpa"), "trusted re-check"),
+        "reads_answer_key": Case("reads_answer_key.ipynb", notebook({"sdpa": steal}), without("sdpa")),
+        "vandal": Case("vandal.ipynb", notebook({"masks": KEY["masks"] + "\n" + vandal}), FULL),
+        "edits_test_cell": Case("edits_test_cell.ipynb", notebook({"sdpa": WRONG_SDPA}, _edit_test_cell), without("sdpa"), "read-only cells edited"),
+        "deletes_test_cells": Case("deletes_test_cells.ipynb", notebook(None, _delete_test_cells), FULL, "read-only cells edited or deleted"),
+        "strips_metadata": Case("strips_metadata.ipynb", notebook(None, _strip_metadata), ZERO, "missing"),
+        "duplicates_cell": Case("duplicates_cell.ipynb", notebook(None, _duplicate_answer), without("sdpa"), "appears twice"),
+        "not_json": Case("not_json.ipynb", b'{"cells": [', ZERO, "not a valid|JSON"),
+        "empty": Case("empty.ipynb", b"", ZERO, "empty|not a valid"),
+        "prints_a_lot": Case("prints_a_lot.ipynb", notebook({"masks": KEY["masks"] + "\nfor _ in range(1024):\n    print('x' * 2**20)\n"}), FULL),
+    }
+    return cases
+
+
+REJECTED_FILES = {"notes.txt": b"my notes", "dave/wrong_name.ipynb": notebook()}
+REJECTED_PATTERNS = [re.compile(r"notes\.txt: not a notebook"), re.compile(r"dave/: no a1_attention\.ipynb inside")]

@@ -1,0 +1,124 @@
+"""``course grade`` on a class of correct, buggy and hostile a1 submissions (tests/hostile_submissions.py).
+
+One batch is graded for the whole module (about two minutes on 2 cores): every submission must get
+exactly the points it deserves, with a recorded reason where it needed attention; the course, the
+answer keys, the other submissions and the grades must come out intact; no hidden test may reach a
+feedback page; nothing the notebooks started may outlive the batch; and a second run must grade
+only what is new.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import re
+import shutil
+from pathlib import Path
+
+import psutil
+import pytest
+
+from assignment_support import ASSIGNMENTS, ROOT, hidden_lines
+from course_grading import grade as grading
+from hostile_submissions import ASSIGNMENT, REJECTED_FILES, REJECTED_PATTERNS, Case, hostile_cases, notebook
+
+pytestmark = pytest.mark.skipif(not grading.sandbox_available(), reason="needs Linux user, mount and PID namespaces (unshare)")
+
+LIMITS = grading.Limits(cell_s=10, total_s=60, memory_bytes=4 * 2**30)
+GUARDED = [ASSIGNMENTS / "source", ASSIGNMENTS / "release", ASSIGNMENTS / "grading", ROOT / "solutions", ROOT / "tests" / "fixtures"]
+
+
+def digest(*folders: Path) -> dict[str, str]:
+    return {str(p): hashlib.sha256(p.read_bytes()).hexdigest() for folder in folders for p in sorted(folder.rglob("*")) if p.is_file() and "__pycache__" not in p.parts}
+
+
+class Batch:
+    def __init__(self, root: Path) -> None:
+        self.inbox, self.out = root / "inbox", root / "out"
+        self.inbox.mkdir()
+        self.cases: dict[str, Case] = hostile_cases(str(ASSIGNMENTS), str(self.out), str(self.inbox))
+        for case in self.cases.values():
+            (self.inbox / case.filename).write_bytes(case.content)
+        for name, content in REJECTED_FILES.items():
+            (self.inbox / name).parent.mkdir(exist_ok=True)
+            (self.inbox / name).write_bytes(content)
+        self.inbox_before = digest(self.inbox)
+        self.course_before = digest(*GUARDED)
+        self.progress: list[str] = []
+        self.results, self.rejected = grading.grade(ASSIGNMENTS, ASSIGNMENT, self.inbox, self.out, jobs=2, limits=LIMITS, progress=self.progress.append)
+        self.by_student = {r.student: r for r in self.results}
+
+
+@pytest.fixture(scope="module")
+def batch(tmp_path_factory: pytest.TempPathFactory) -> Batch:
+    return Batch(tmp_path_factory.mktemp("grade"))
+
+
+@pytest.mark.parametrize("student", list(hostile_cases("c", "o", "i")))
+def test_each_submission_gets_exactly_its_points_and_a_reason(batch: Batch, student: str) -> None:
+    case, result = batch.cases[student], batch.by_student[student]
+    assert result.scores == case.points, result.notes
+    notes = "; ".join(result.notes)
+    if case.notes:
+        assert re.search(case.notes, notes), notes
+
+
+def test_wrong_entries_are_rejected_with_the_layouts_named(batch: Batch) -> None:
+    for pattern in REJECTED_PATTERNS:
+        assert any(pattern.search(r) for r in batch.rejected), batch.rejected
+    assert all("<student>.ipynb or <student>/<ID>.ipynb" in r for r in batch.rejected)
+    assert "dave" not in batch.by_student and "notes" not in batch.by_student
+
+
+def test_nothing_outside_the_grades_folder_changed(batch: Batch) -> None:
+    assert digest(*GUARDED) == batch.course_before
+    assert digest(batch.inbox) == batch.inbox_before
+
+
+def test_grades_csv_summary_and_figure(batch: Batch) -> None:
+    with (batch.out / "grades.csv").open() as f:
+        rows = {row["student"]: row for row in csv.DictReader(f)}
+    assert set(rows) == set(batch.cases)
+    for student, case in batch.cases.items():
+        assert float(rows[student]["total"]) == sum(case.points.values())
+    summary = (batch.out / "summary.txt").read_text()
+    assert "needing attention:" in summary and "rejected entries:" in summary
+    assert re.search(r"sdpa\s+\d+/\d+", summary)
+    assert (batch.out / "summary.png").stat().st_size > 5000
+
+
+def test_feedback_reveals_no_hidden_test(batch: Batch) -> None:
+    pages = list((batch.out / "feedback").glob("*.html"))
+    assert len(pages) >= len(batch.cases) - 6  # unreadable notebooks and dead kernels get none
+    secret = [line for line in hidden_lines(ASSIGNMENT) if len(line) > 12]
+    for page in pages:
+        text = page.read_text()
+        leaked = [line for line in secret if line in text]
+        assert not leaked, (page.name, leaked[:3])
+
+
+def test_a_hang_costs_its_time_limit_once(batch: Batch) -> None:
+    for student in ("loop_top_level", "loop_in_function"):
+        assert batch.by_student[student].seconds <= LIMITS.total_s + 10
+        assert batch.by_student[student].seconds >= LIMITS.cell_s
+
+
+def test_nothing_the_notebooks_started_is_left_running(batch: Batch) -> None:
+    leftovers = [p.info["cmdline"] for p in psutil.process_iter(["cmdline"]) if any("course-grade-" in part or part == "600" for part in p.info["cmdline"] or [])]
+    assert not leftovers
+    assert not [g for root in grading.PIDS_CGROUPS if root.is_dir() for g in root.glob("course-grade-*")]
+
+
+def test_rerun_grades_nothing_and_a_late_submission_only_itself(batch: Batch, tmp_path: Path) -> None:
+    before = (batch.out / "grades.csv").read_text()
+    progress: list[str] = []
+    results, _ = grading.grade(ASSIGNMENTS, ASSIGNMENT, batch.inbox, batch.out, jobs=2, limits=LIMITS, progress=progress.append)
+    assert progress == []
+    assert (batch.out / "grades.csv").read_text() == before
+    late = tmp_path / "inbox"
+    shutil.copytree(batch.inbox, late)
+    (late / "late.ipynb").write_bytes(notebook())
+    progress = []
+    results, _ = grading.grade(ASSIGNMENTS, ASSIGNMENT, late, batch.out, jobs=2, limits=LIMITS, progress=progress.append)
+    assert len(progress) == 1 and progress[0].startswith("[1/1] late: 12")
+    assert {r.student for r in results} == set(batch.cases) | {"late"}
