@@ -14,11 +14,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from assignment_support import ASSIGNMENTS, fixtures, submission_notebook  # noqa: E402
-from hostile_submissions import hostile_cases  # noqa: E402
+import nbformat
+from assignment_support import ASSIGNMENTS, fixtures, submission_notebook
+from hostile_submissions import hostile_cases
 
-import nbformat  # noqa: E402
-from course_grading import grade as grading  # noqa: E402
+from course_grading import grade as grading
 
 HOSTILE = ["loop_in_function", "fakes_checks_module", "patches_torch", "steals_reference", "vandal", "duplicates_cell", "not_json", "memory_bomb"]
 

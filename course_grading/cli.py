@@ -13,9 +13,7 @@ import os
 import sys
 from pathlib import Path
 
-import nbformat
-
-from . import assignments, harness, mutants
+from . import assignments, mutants
 
 EXIT_FAILED = 1
 EXIT_BAD_INPUT = 2
@@ -48,9 +46,9 @@ def _check(args: argparse.Namespace) -> int:
         print(f"cannot check {args.notebook}: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
     width = max([len(part) for part in results] + [4])
-    for part, error in results.items():
-        print(f"{part:<{width}}  {'passed' if error is None else 'FAILED  ' + error}")
-    failed = sum(error is not None for error in results.values())
+    for part, failure in results.items():
+        print(f"{part:<{width}}  {'passed' if failure is None else 'FAILED  ' + failure}")
+    failed = sum(failure is not None for failure in results.values())
     print(f"{len(results) - failed} of {len(results)} parts pass their visible tests."
           + (" Hidden tests run when your work is graded." if not failed else ""))
     return EXIT_FAILED if failed else 0
@@ -65,7 +63,7 @@ def _grade(args: argparse.Namespace) -> int:
     out = (args.out or args.course / "graded" / args.id).resolve()
     limits = Limits(cell_s=args.cell_timeout, total_s=args.timeout)
     try:
-        results, rejected = grade(args.course, args.id, args.submissions.resolve(), out, args.jobs, limits, progress=lambda line: print(line, file=sys.stderr))
+        grade(args.course, args.id, args.submissions.resolve(), out, args.jobs, limits, progress=lambda line: print(line, file=sys.stderr))
     except (ValueError, RuntimeError) as error:
         print(f"cannot grade: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT

@@ -24,7 +24,6 @@ import re
 import subprocess
 import sys
 
-
 PRIVATE = ("/tmp", "/dev/shm")  # get a small empty tmpfs of their own: scratch space, private
 
 

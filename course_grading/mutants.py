@@ -237,17 +237,18 @@ def run_mutants(source: nbformat.NotebookNode, grading_dir: Path, jobs: int = 1)
             timeout = max(0.0, min(w.deadline for w in busy) - time.monotonic())
             ready = set(wait([w.conn for w in busy], timeout))
             for i, w in enumerate(workers):
-                if w.task is None:
+                task = w.task
+                if task is None:
                     continue
                 if w.conn in ready:
                     try:
-                        results[w.task] = w.conn.recv()
+                        results[task] = w.conn.recv()
                         w.task = None
                         continue
                     except (EOFError, OSError):
-                        results[w.task] = "the mutant killed its worker process"
+                        results[task] = "the mutant killed its worker process"
                 elif time.monotonic() >= w.deadline:
-                    results[w.task] = f"mutant ran longer than {TIME_LIMIT_S} s"
+                    results[task] = f"mutant ran longer than {TIME_LIMIT_S} s"
                 else:
                     continue
                 w.process.kill()

@@ -13,8 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import nbformat
-
 from assignment_support import ASSIGNMENTS, submission_notebook
+
 from course_grading.harness import answer_code, nbgrader_meta
 
 ASSIGNMENT = "a1_attention"
@@ -114,14 +114,14 @@ def hostile_cases(course: str, out: str, inbox: str) -> dict[str, Case]:
         "sys_exit": Case("sys_exit.ipynb", notebook({"sdpa": "import sys\n\ndef scaled_dot_product_attention(q, k, v, mask=None):\n    sys.exit(0)\n"}), without("sdpa")),
         "os_exit": Case("os_exit.ipynb", notebook({"masks": "import os\nos._exit(0)\n"}), ZERO, "kernel died|crashed|could not autograde|timed out"),
         "kills_kernel": Case("kills_kernel.ipynb", notebook({"split_merge": "import ctypes\nctypes.string_at(0)\n"}), ZERO, "kernel died|crashed|could not autograde|timed out"),
-        "memory_bomb": Case("memory_bomb.ipynb", notebook({"sdpa": WRONG_SDPA + "\n_hog = [bytearray(2**30) for _ in range(64)]\n"}), ZERO, "out of memory"),
+        "memory_bomb": Case("memory_bomb.ipynb", notebook({"sdpa": WRONG_SDPA + "\n_hog = [bytearray(2**30) for _ in range(64)]\n"}), without("sdpa"), "out of memory"),
         "fork_bomb": Case("fork_bomb.ipynb", notebook({"sdpa": WRONG_SDPA + "\nimport subprocess\n_procs = []\ntry:\n    for _ in range(2000):\n        _procs.append(subprocess.Popen(['sleep', '600']))\nexcept OSError:\n    pass\n"}), ZERO, "limit of .* processes"),
         "patches_allclose": Case("patches_allclose.ipynb", notebook({"sdpa": WRONG_SDPA + "\nimport numpy\ntorch.allclose = lambda *a, **k: True\ntorch.equal = lambda *a, **k: True\nnumpy.testing.assert_allclose = lambda *a, **k: None\n"}), without("sdpa")),
         "fakes_checks_module": Case("fakes_checks_module.ipynb", notebook({"sdpa": WRONG_SDPA + "\nimport sys, types\n_fake = types.ModuleType('a1_attention_checks')\n_fake.check_sdpa = _fake.check_masks = _fake.check_split_merge = _fake.check_mha = lambda *a, **k: None\n_fake.use_reference_parts = lambda *a: (lambda: None)\nsys.modules['a1_attention_checks'] = _fake\n"}), without("sdpa"), "trusted re-check"),
         "patches_gradinglib": Case("patches_gradinglib.ipynb", notebook({"sdpa": WRONG_SDPA + "\nimport gradinglib\ngradinglib.run_cases = lambda *a, **k: None\n"}), without("sdpa"), "trusted re-check"),
         "patches_torch": Case("patches_torch.ipynb", notebook({"sdpa": WRONG_SDPA + "\n_sub = torch.Tensor.__sub__\ntorch.Tensor.__sub__ = lambda a, b: _sub(a, a)\n"}), without("sdpa")),
         "steals_reference": Case("steals_reference.ipynb", notebook({"sdpa": "from a1_attention_reference_parts import scaled_dot_product_attention\n"}), without("sdpa"), "trusted re-check"),
-        "redefines_test_names": Case("redefines_test_names.ipynb", notebook({"sdpa": WRONG_SDPA + "\nimport builtins\n_real_import = builtins.__import__\nclass _Fake:\n    def __getattr__(self, name):\n        return lambda *a, **k: None\ndef _import(name, *a, **k):\n    return _Fake() if name == 'a1_attention_checks' else _real_import(name, *a, **k)\nbuiltins.__import__ = _import\n"}), without("sdpa"), "trusted re-check"),
+        "redefines_test_names": Case("redefines_test_names.ipynb", notebook({"sdpa": WRONG_SDPA + "\nimport builtins\n_real_import = builtins.__import__\nclass _Fake:\n    def __getattr__(self, name):\n        return lambda *a, **k: None\ndef _import(name, *a, **k):\n    return _Fake() if name == 'a1_attention_checks' else _real_import(name, *a, **k)\nbuiltins.__import__ = _import\n"}), without("sdpa", "mha"), "trusted re-check"),
         "reads_answer_key": Case("reads_answer_key.ipynb", notebook({"sdpa": steal}), without("sdpa")),
         "vandal": Case("vandal.ipynb", notebook({"masks": KEY["masks"] + "\n" + vandal}), FULL),
         "edits_test_cell": Case("edits_test_cell.ipynb", notebook({"sdpa": WRONG_SDPA}, _edit_test_cell), without("sdpa"), "read-only cells edited"),

@@ -17,10 +17,17 @@ from pathlib import Path
 
 import psutil
 import pytest
-
 from assignment_support import ASSIGNMENTS, ROOT, hidden_lines
+from hostile_submissions import (
+    ASSIGNMENT,
+    REJECTED_FILES,
+    REJECTED_PATTERNS,
+    Case,
+    hostile_cases,
+    notebook,
+)
+
 from course_grading import grade as grading
-from hostile_submissions import ASSIGNMENT, REJECTED_FILES, REJECTED_PATTERNS, Case, hostile_cases, notebook
 
 pytestmark = pytest.mark.skipif(not grading.sandbox_available(), reason="needs Linux user, mount and PID namespaces (unshare)")
 

@@ -15,7 +15,6 @@ from typing import Any
 
 import torch
 import torch.nn.functional as F
-from course_grading.calls import Reply, Student, probe, swapped
 from gradinglib import (
     CheckFailed,
     as_student,
@@ -27,6 +26,8 @@ from gradinglib import (
     run_cases,
 )
 from torch import Tensor, nn
+
+from course_grading.calls import Reply, Student, probe, swapped
 
 _TORCH_SDPA = F.scaled_dot_product_attention
 # torch's attention entry points: they raise while the student's code runs (aliases included).

@@ -24,8 +24,9 @@ from collections.abc import Callable
 from typing import Any
 
 import torch
-from course_grading.calls import LocalStudent, Opaque, Student, StudentRaised
 from torch import Tensor
+
+from course_grading.calls import LocalStudent, Opaque, Student, StudentRaised
 
 ATOL = 1e-5
 RTOL = 1e-4
