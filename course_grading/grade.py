@@ -7,12 +7,18 @@ For every submission:
 2. **Canonical notebook.** Only the student's *answer cells* are taken (by grade id) and put into a
    fresh copy of the student version: edited, deleted or duplicated test cells, changed metadata or
    duplicated cell ids cannot change what is graded; each is recorded as a note.
-3. **Sandbox.** nbgrader autogrades the canonical notebook in a scratch course folder of its own,
-   which holds no answer key, in a subprocess with limits on memory and file size and one time
-   limit for the whole submission. Its kernel runs in a private mount and PID namespace (``unshare``,
-   see :mod:`course_grading.jail`) where the scratch course is read-only and the real course folder,
-   the answer keys and the grades are hidden; every process the student's code starts dies with it.
-4. **Report.** Scores per part go to ``grades.csv``, feedback HTML (no hidden tests) per student, a
+3. **Hidden tests, outside the kernel.** The hidden checks run in the grading process, against the
+   student's functions in a jailed process that returns only values (:func:`recheck`); neither the
+   checks nor the reference code is ever where the notebook could read or patch them. In the scratch
+   gradebook, each test cell's hidden tests are replaced by their outcome: a comment if they
+   passed, ``raise AssertionError(message)`` if not.
+4. **Sandbox.** nbgrader autogrades the canonical notebook (visible tests and that outcome) in a
+   scratch course folder of its own, which holds no answer key, in a subprocess with limits on
+   memory, file size, processes and one time limit for the whole submission. Its kernel runs in
+   private user, mount and PID namespaces (``unshare``, see :mod:`course_grading.jail`) where the
+   scratch course is read-only and the project, the course, the submissions and the grades are
+   hidden; every process the student's code starts dies with it.
+5. **Report.** Scores per part go to ``grades.csv``, feedback HTML (no hidden tests) per student, a
    summary and a figure, under ``--out``. Results are cached by content: re-running on the same
    input re-grades nothing, and a late submission is the only one graded.
 """
@@ -37,8 +43,10 @@ import tempfile
 import time
 import warnings
 import zipfile
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 import nbformat
 
@@ -243,11 +251,49 @@ def prepare_template(course: Path, assignment: str, where: Path, jail: tuple[lis
     if not result["success"]:
         raise RuntimeError(f"nbgrader could not generate {assignment}:\n{result['log']}")
     shutil.rmtree(template / "source")  # autograding needs the gradebook, not the solutions
+    grading = shutil.move(template / "grading", where / "grading")  # out of every kernel's sight
+    checks = _checks(Path(grading), assignment)
+    from nbgrader.api import Gradebook
+
+    with Gradebook(assignments.nbgrader_api(template).coursedir.db_url) as gradebook:
+        for cell in gradebook.find_notebook(assignment, assignment).source_cells:
+            if HIDDEN_BLOCK.search(cell.source or ""):
+                if cell.name not in checks:
+                    raise RuntimeError(f"test cell {cell.name} of {assignment} has hidden tests but no entry in {assignment}_checks.CHECKS")
+                _set_source(gradebook, assignment, cell, HIDDEN_BLOCK.sub("", cell.source).rstrip() + "\n" + VERDICT)
+        gradebook.db.commit()
     with (template / "nbgrader_config.py").open("a") as config:
         config.write(f"\nc.Execute.timeout = {limits.cell_s}\nc.Execute.interrupt_on_timeout = True\n")
     hide, keep = jail
-    (template / "jail.json").write_text(json.dumps({"hide": [str(p) for p in hide], "keep": [str(p) for p in keep], "cell_s": limits.cell_s}))
+    (template / "jail.json").write_text(json.dumps({"hide": [str(p) for p in hide], "keep": [str(p) for p in keep], "cell_s": limits.cell_s, "grading": str(grading)}))
     return template
+
+
+HIDDEN_BLOCK = re.compile(r"^[ \t]*### BEGIN HIDDEN TESTS\n.*?^[ \t]*### END HIDDEN TESTS[ \t]*\n?", re.DOTALL | re.MULTILINE)
+VERDICT = "__HIDDEN_TESTS_VERDICT__"  # replaced, per submission, by the outcome of the trusted check
+
+
+def _set_source(gradebook: Any, assignment: str, cell: Any, source: str) -> None:
+    """Change a test cell's source in the gradebook, and its checksum with it (nbgrader compares them)."""
+    from nbgrader.utils import compute_checksum
+
+    points = gradebook.find_grade_cell(cell.name, assignment, assignment).max_score
+    meta = {"grade": True, "solution": False, "locked": cell.locked, "grade_id": cell.name, "points": points}
+    cell.source = source
+    cell.checksum = compute_checksum(nbformat.from_dict({"cell_type": cell.cell_type, "source": source, "metadata": {"nbgrader": meta}}))
+
+
+def verdict_line(failure: str | None) -> str:
+    """What a test cell runs in place of its hidden tests: the outcome of :func:`recheck`."""
+    if failure is None:
+        return "# Hidden tests: passed (they run outside this notebook)."
+    return f"raise AssertionError({failure!r})  # hidden tests (they run outside this notebook)"
+
+
+def _checks(grading: Path, assignment: str) -> dict[str, Callable[..., str | None]]:
+    if str(grading) not in sys.path:
+        sys.path.insert(0, str(grading))
+    return importlib.import_module(f"{assignment}_checks").CHECKS
 
 
 def _kernel_spec(scratch: Path, home: Path, hide: list[Path], keep: list[Path]) -> None:
@@ -390,6 +436,12 @@ def worker(scratch: Path, assignment: str, student: str) -> None:
     from nbgrader.api import Gradebook
 
     api = assignments.nbgrader_api(scratch)
+    verdicts = recheck(scratch, assignment, student)
+    with Gradebook(api.coursedir.db_url) as gradebook:
+        for cell in gradebook.find_notebook(assignment, assignment).source_cells:
+            if cell.name in verdicts:
+                _set_source(gradebook, assignment, cell, cell.source.replace(VERDICT, verdict_line(verdicts[cell.name])))
+        gradebook.db.commit()
     graded = api.autograde(assignment, student, force=True, create=True)
     (scratch / "nbgrader.log").write_text(graded["log"])
     notes = [] if graded["success"] else ["nbgrader could not autograde the notebook: every part scores 0"]
@@ -412,28 +464,19 @@ def worker(scratch: Path, assignment: str, student: str) -> None:
         errors = {o.get("ename") for c in autograded.cells if c.cell_type == "code" for o in c.get("outputs", []) if o.get("output_type") == "error"}
         if "MemoryError" in errors:
             notes.append("a cell ran out of memory")
-        for test_id, failure in recheck(scratch, assignment, student, {p for p, v in scores.items() if v}).items():
-            part = test_id.removeprefix("test_")
-            if failure is not None:
-                notes.append(f"{part}: passed in the notebook but failed the trusted re-check ({failure}); 0 points")
-                scores[part] = 0.0
     (scratch / "outcome.json").write_text(json.dumps({"scores": scores, "max_scores": max_scores, "notes": notes}))
 
 
-def recheck(scratch: Path, assignment: str, student: str, parts: set[str]) -> dict[str, str | None]:
+def recheck(scratch: Path, assignment: str, student: str) -> dict[str, str | None]:
     """Each test cell's hidden check, run here, with the student's code in a jailed process of its own.
 
-    In the kernel, the student's code and the hidden checks share an interpreter, so a notebook can
-    patch what the checks rely on. Here the checks, their oracles and comparisons run in this
+    Were the hidden checks run in the kernel, as plain nbgrader does, the notebook could read them
+    and patch what they rely on. Here the checks, their oracles and comparisons run in this
     (trusted) process, and the student's functions in :mod:`course_grading.student_server`, which
-    sees neither the course nor the checks and returns only values. Only ``parts`` (those that
-    scored in the notebook) are re-checked.
+    sees neither the course nor the checks and returns only values.
     """
     jail = json.loads((scratch / "jail.json").read_text())
-    sys.path.insert(0, str(scratch / "grading"))
-    checks = {t: c for t, c in importlib.import_module(f"{assignment}_checks").CHECKS.items() if t.removeprefix("test_") in parts}
-    if not checks:
-        return {}
+    checks = _checks(Path(jail["grading"]), assignment)
     nb = nbformat.read(scratch / "submitted" / student / assignment / f"{assignment}.ipynb", as_version=4)
     cells = [c.source for c in nb.cells if c.cell_type == "code" and not (nbgrader_meta(c).get("grade") and not nbgrader_meta(c).get("solution"))]
     argv = jail_argv([Path(p) for p in jail["hide"]], [Path(p) for p in jail["keep"]], [Path(jail["home"])], [sys.executable, "-m", "course_grading.student_server"])

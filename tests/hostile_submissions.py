@@ -97,6 +97,11 @@ def hostile_cases(course: str, out: str, inbox: str) -> dict[str, Case]:
         "        if 'BEGIN SOLUTION' in ''.join(_c['source']):\n"
         "            exec(''.join(_c['source']))\n"
     ).format(course=course)
+    snoop = (
+        "import glob\n"
+        "for _p in glob.glob({course!r} + '/grading/*.py') + glob.glob('../../../grading/*.py') + glob.glob('../../../../*/grading/*.py') + glob.glob('/tmp/**/grading/*.py', recursive=True):\n"
+        "    print(open(_p).read())\n"
+    ).format(course=course)
     vandal = (
         "import glob\n"
         "for _p in [_q for _root in ({course!r}, {out!r}, {inbox!r}, '../../..', '/tmp') for _q in glob.glob(_root + '/**', recursive=True)]:\n"
@@ -109,20 +114,20 @@ def hostile_cases(course: str, out: str, inbox: str) -> dict[str, Case]:
     cases = {
         "correct": Case("correct.ipynb", notebook(), FULL),
         "buggy": Case("buggy.ipynb", notebook({"sdpa": MISSING_SCALE}), without("sdpa")),
-        "loop_top_level": Case("loop_top_level.ipynb", notebook({"masks": spin + KEY["masks"]}), without("masks"), "time limit"),
-        "loop_in_function": Case("loop_in_function.ipynb", notebook({"split_merge": "def split_heads(x, n_heads):\n    " + spin.replace("\n    ", "\n        ") + "\n\ndef merge_heads(x):\n    " + spin.replace("\n    ", "\n        ")}), without("split_merge"), "time limit"),
-        "sys_exit": Case("sys_exit.ipynb", notebook({"sdpa": "import sys\n\ndef scaled_dot_product_attention(q, k, v, mask=None):\n    sys.exit(0)\n"}), without("sdpa")),
+        "loop_top_level": Case("loop_top_level.ipynb", notebook({"masks": spin + KEY["masks"]}), without("masks", "mha"), "time limit"),
+        "loop_in_function": Case("loop_in_function.ipynb", notebook({"split_merge": "def split_heads(x, n_heads):\n    " + spin.replace("\n    ", "\n        ") + "\n\ndef merge_heads(x):\n    " + spin.replace("\n    ", "\n        ")}), without("split_merge", "mha"), "time limit"),
+        "sys_exit": Case("sys_exit.ipynb", notebook({"sdpa": "import sys\n\ndef scaled_dot_product_attention(q, k, v, mask=None):\n    sys.exit(0)\n"}), without("sdpa", "mha")),
         "os_exit": Case("os_exit.ipynb", notebook({"masks": "import os\nos._exit(0)\n"}), ZERO, "kernel died|crashed|could not autograde|timed out"),
         "kills_kernel": Case("kills_kernel.ipynb", notebook({"split_merge": "import ctypes\nctypes.string_at(0)\n"}), ZERO, "kernel died|crashed|could not autograde|timed out"),
         "memory_bomb": Case("memory_bomb.ipynb", notebook({"sdpa": WRONG_SDPA + "\n_hog = [bytearray(2**30) for _ in range(64)]\n"}), without("sdpa"), "out of memory"),
         "fork_bomb": Case("fork_bomb.ipynb", notebook({"sdpa": WRONG_SDPA + "\nimport subprocess\n_procs = []\ntry:\n    for _ in range(2000):\n        _procs.append(subprocess.Popen(['sleep', '600']))\nexcept OSError:\n    pass\n"}), ZERO, "limit of .* processes"),
         "patches_allclose": Case("patches_allclose.ipynb", notebook({"sdpa": WRONG_SDPA + "\nimport numpy\ntorch.allclose = lambda *a, **k: True\ntorch.equal = lambda *a, **k: True\nnumpy.testing.assert_allclose = lambda *a, **k: None\n"}), without("sdpa")),
-        "fakes_checks_module": Case("fakes_checks_module.ipynb", notebook({"sdpa": WRONG_SDPA + "\nimport sys, types\n_fake = types.ModuleType('a1_attention_checks')\n_fake.check_sdpa = _fake.check_masks = _fake.check_split_merge = _fake.check_mha = lambda *a, **k: None\n_fake.use_reference_parts = lambda *a: (lambda: None)\nsys.modules['a1_attention_checks'] = _fake\n"}), without("sdpa"), "trusted re-check"),
-        "patches_gradinglib": Case("patches_gradinglib.ipynb", notebook({"sdpa": WRONG_SDPA + "\nimport gradinglib\ngradinglib.run_cases = lambda *a, **k: None\n"}), without("sdpa"), "trusted re-check"),
+        "fakes_checks_module": Case("fakes_checks_module.ipynb", notebook({"sdpa": WRONG_SDPA + "\nimport sys, types\n_fake = types.ModuleType('a1_attention_checks')\n_fake.check_sdpa = _fake.check_masks = _fake.check_split_merge = _fake.check_mha = lambda *a, **k: None\n_fake.use_reference_parts = lambda *a: (lambda: None)\nsys.modules['a1_attention_checks'] = _fake\n"}), without("sdpa")),
+        "patches_gradinglib": Case("patches_gradinglib.ipynb", notebook({"sdpa": WRONG_SDPA + "\nimport gradinglib\ngradinglib.run_cases = lambda *a, **k: None\n"}), without("sdpa")),
         "patches_torch": Case("patches_torch.ipynb", notebook({"sdpa": WRONG_SDPA + "\n_sub = torch.Tensor.__sub__\ntorch.Tensor.__sub__ = lambda a, b: _sub(a, a)\n"}), without("sdpa")),
-        "steals_reference": Case("steals_reference.ipynb", notebook({"sdpa": "from a1_attention_reference_parts import scaled_dot_product_attention\n"}), without("sdpa"), "trusted re-check"),
-        "redefines_test_names": Case("redefines_test_names.ipynb", notebook({"sdpa": WRONG_SDPA + "\nimport builtins\n_real_import = builtins.__import__\nclass _Fake:\n    def __getattr__(self, name):\n        return lambda *a, **k: None\ndef _import(name, *a, **k):\n    return _Fake() if name == 'a1_attention_checks' else _real_import(name, *a, **k)\nbuiltins.__import__ = _import\n"}), without("sdpa", "mha"), "trusted re-check"),
-        "reads_answer_key": Case("reads_answer_key.ipynb", notebook({"sdpa": steal}), without("sdpa")),
+        "steals_reference": Case("steals_reference.ipynb", notebook({"sdpa": "from a1_attention_reference_parts import scaled_dot_product_attention\n"}), without("sdpa", "mha")),
+        "redefines_test_names": Case("redefines_test_names.ipynb", notebook({"sdpa": WRONG_SDPA + "\nimport builtins\n_real_import = builtins.__import__\nclass _Fake:\n    def __getattr__(self, name):\n        return lambda *a, **k: None\ndef _import(name, *a, **k):\n    return _Fake() if name == 'a1_attention_checks' else _real_import(name, *a, **k)\nbuiltins.__import__ = _import\n"}), without("sdpa")),
+        "reads_answer_key": Case("reads_answer_key.ipynb", notebook({"sdpa": steal}), without("sdpa", "mha")),
         "vandal": Case("vandal.ipynb", notebook({"masks": KEY["masks"] + "\n" + vandal}), FULL),
         "edits_test_cell": Case("edits_test_cell.ipynb", notebook({"sdpa": WRONG_SDPA}, _edit_test_cell), without("sdpa"), "read-only cells edited"),
         "deletes_test_cells": Case("deletes_test_cells.ipynb", notebook(None, _delete_test_cells), FULL, "read-only cells edited or deleted"),
@@ -130,6 +135,7 @@ def hostile_cases(course: str, out: str, inbox: str) -> dict[str, Case]:
         "duplicates_cell": Case("duplicates_cell.ipynb", notebook(None, _duplicate_answer), without("sdpa"), "appears twice"),
         "not_json": Case("not_json.ipynb", b'{"cells": [', ZERO, "not a valid|JSON"),
         "empty": Case("empty.ipynb", b"", ZERO, "empty|not a valid"),
+        "prints_hidden_checks": Case("prints_hidden_checks.ipynb", notebook({"masks": KEY["masks"] + "\n" + snoop}), FULL),
         "prints_a_lot": Case("prints_a_lot.ipynb", notebook({"masks": KEY["masks"] + "\nfor _ in range(1024):\n    print('x' * 2**20)\n"}), FULL),
     }
     return cases

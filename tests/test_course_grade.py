@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import html
 import re
 import shutil
 from pathlib import Path
@@ -94,12 +95,13 @@ def test_grades_csv_summary_and_figure(batch: Batch) -> None:
     assert (batch.out / "summary.png").stat().st_size > 5000
 
 
-def test_feedback_reveals_no_hidden_test(batch: Batch) -> None:
+def test_feedback_reveals_no_hidden_test_or_grading_code(batch: Batch) -> None:
     pages = list((batch.out / "feedback").glob("*.html"))
     assert len(pages) >= len(batch.cases) - 6  # unreadable notebooks and dead kernels get none
-    secret = [line for line in hidden_lines(ASSIGNMENT) if len(line) > 12]
+    grading_code = [line.strip() for f in (ASSIGNMENTS / "grading").glob("*.py") for line in f.read_text().splitlines()]
+    secret = [line for line in [*hidden_lines(ASSIGNMENT), *grading_code] if len(line) > 30]
     for page in pages:
-        text = page.read_text()
+        text = html.unescape(re.sub(r"<[^>]+>", "", page.read_text()))  # what the student reads
         leaked = [line for line in secret if line in text]
         assert not leaked, (page.name, leaked[:3])
 

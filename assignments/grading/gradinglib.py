@@ -73,7 +73,7 @@ def expect_close(actual: Any, expected: Tensor, what: str, case: str, atol: floa
     err = (actual - expected).abs()
     bad = err > atol + rtol * expected.abs()
     if bool(bad.any()):
-        raise CheckFailed(f"{what} differs from the expected values (max abs error {err.max().item():.3g}) ({case})")
+        raise CheckFailed(f"{what} {'differ' if what.endswith('weights') else 'differs'} from the expected values (max abs error {err.max().item():.3g}) ({case})")
 
 
 def expect_equal(actual: Any, expected: Tensor, what: str, case: str) -> None:
