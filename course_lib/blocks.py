@@ -1,0 +1,298 @@
+"""Transformer blocks: the pieces GPT, BERT and T5 are assembled from.
+
+Shapes: ``B`` batch, ``T`` sequence length (``T_q`` queries, ``T_k`` keys), ``d_model`` the width of
+the residual stream, ``d_ff`` the feed-forward width. Masks follow :mod:`course_lib.attention`:
+boolean, True = may attend.
+
+Block arrangements (``Arrangement``):
+
+* ``"post_ln"`` (Vaswani et al. 2017): ``x = LN(x + Attn(x))``, then ``x = LN(x + FFN(x))``;
+* ``"pre_ln"`` (GPT-2): ``x = x + Attn(LN(x))``, then ``x = x + FFN(LN(x))``;
+* ``"parallel"`` (GPT-J, ViT-22B): ``x = x + Attn(LN(x)) + FFN(LN(x))`` with one shared LN.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Literal
+
+import torch
+import torch.nn.functional as F
+from torch import Tensor, nn
+
+from .attention import MultiHeadAttention, causal_mask
+
+Arrangement = Literal["post_ln", "pre_ln", "parallel"]
+ARRANGEMENTS: tuple[Arrangement, ...] = ("post_ln", "pre_ln", "parallel")
+
+
+# ------------------------------------------------------------------------------------ norms
+
+
+class LayerNorm(nn.Module):
+    """LayerNorm from its definition (Ba et al. 2016), over the last axis of ``x (..., d)``.
+
+    ``y = gain * (x - mean) / sqrt(var + eps) + bias``, with the *biased* variance (divide by ``d``,
+    not ``d - 1``) and ``eps`` inside the square root, as ``nn.LayerNorm`` computes it.
+    """
+
+    def __init__(self, d: int, eps: float = 1e-5) -> None:
+        super().__init__()
+        self.eps = eps
+        self.weight = nn.Parameter(torch.ones(d))  # the gain
+        self.bias = nn.Parameter(torch.zeros(d))
+
+    def forward(self, x: Tensor) -> Tensor:
+        _check_last_dim(x, self.weight.shape[0], "LayerNorm")
+        mean = x.mean(dim=-1, keepdim=True)  # (..., 1)
+        var = ((x - mean) ** 2).mean(dim=-1, keepdim=True)  # (..., 1), biased
+        return self.weight * (x - mean) / torch.sqrt(var + self.eps) + self.bias
+
+
+class RMSNorm(nn.Module):
+    """RMSNorm (Zhang and Sennrich 2019; used by T5): ``y = gain * x / sqrt(mean(x^2) + eps)``.
+
+    No centring and no bias: cheaper than LayerNorm and, in practice, as good.
+    """
+
+    def __init__(self, d: int, eps: float = 1e-6) -> None:
+        super().__init__()
+        self.eps = eps
+        self.weight = nn.Parameter(torch.ones(d))
+
+    def forward(self, x: Tensor) -> Tensor:
+        _check_last_dim(x, self.weight.shape[0], "RMSNorm")
+        return self.weight * x * torch.rsqrt(x.pow(2).mean(dim=-1, keepdim=True) + self.eps)
+
+
+def _check_last_dim(x: Tensor, d: int, what: str) -> None:
+    if x.shape[-1] != d:
+        raise ValueError(f"{what} expects inputs whose last dimension is {d}, got shape {tuple(x.shape)}")
+
+
+# ---------------------------------------------------------------------------- feed-forward
+
+
+class FeedForward(nn.Module):
+    """The position-wise network ``linear2(dropout(act(linear1(x))))``: ``(..., d_model) -> (..., d_model)``."""
+
+    def __init__(self, d_model: int, d_ff: int, activation: Literal["relu", "gelu"] = "relu", dropout: float = 0.0) -> None:
+        super().__init__()
+        if activation not in ("relu", "gelu"):
+            raise ValueError(f"activation must be 'relu' or 'gelu', got {activation!r}")
+        self.linear1 = nn.Linear(d_model, d_ff)
+        self.linear2 = nn.Linear(d_ff, d_model)
+        self.activation = F.relu if activation == "relu" else F.gelu
+        self.dropout = nn.Dropout(dropout)
+
+    def forward(self, x: Tensor) -> Tensor:
+        return self.linear2(self.dropout(self.activation(self.linear1(x))))
+
+
+# ------------------------------------------------------------------------------- positions
+
+
+def sinusoidal_encoding(T: int, d_model: int) -> Tensor:
+    """``(T, d_model)``: ``PE[t, 2i] = sin(t / 10000^(2i/d_model))``, ``PE[t, 2i+1] = cos(...)``."""
+    if d_model % 2:
+        raise ValueError(f"sinusoidal encodings need an even d_model, got {d_model}")
+    position = torch.arange(T, dtype=torch.float32)[:, None]  # (T, 1)
+    inv_freq = torch.exp(torch.arange(0, d_model, 2, dtype=torch.float32) * (-math.log(10000.0) / d_model))  # (d_model/2,)
+    pe = torch.empty(T, d_model)
+    pe[:, 0::2] = torch.sin(position * inv_freq)
+    pe[:, 1::2] = torch.cos(position * inv_freq)
+    return pe
+
+
+class SinusoidalPositions(nn.Module):
+    """Fixed encodings added to ``x (B, T, d_model)``, for ``T <= max_len``; no parameters."""
+
+    pe: Tensor
+
+    def __init__(self, max_len: int, d_model: int) -> None:
+        super().__init__()
+        self.register_buffer("pe", sinusoidal_encoding(max_len, d_model), persistent=False)
+
+    def forward(self, x: Tensor) -> Tensor:
+        return x + self.pe[: _check_length(x, self.pe.shape[0])].to(x.dtype)
+
+
+class LearnedPositions(nn.Module):
+    """A learned embedding per position (GPT, BERT), added to ``x (B, T, d_model)``."""
+
+    def __init__(self, max_len: int, d_model: int) -> None:
+        super().__init__()
+        self.embedding = nn.Embedding(max_len, d_model)
+
+    def forward(self, x: Tensor) -> Tensor:
+        T = _check_length(x, self.embedding.num_embeddings)
+        return x + self.embedding(torch.arange(T, device=x.device))
+
+
+def _check_length(x: Tensor, max_len: int) -> int:
+    if x.ndim != 3:
+        raise ValueError(f"expected x of shape (B, T, d_model), got {tuple(x.shape)}")
+    if x.shape[1] > max_len:
+        raise ValueError(f"sequence length {x.shape[1]} is longer than the {max_len} positions this model has")
+    return x.shape[1]
+
+
+# ---------------------------------------------------------------------------------- blocks
+
+
+class EncoderBlock(nn.Module):
+    """Bidirectional self-attention and a feed-forward network, in one of three arrangements.
+
+    Submodules (named as ``nn.TransformerEncoderLayer``'s, so weights copy across one to one):
+    ``self_attn``, ``ff`` (``linear1``, ``linear2``), ``norm1``, ``norm2`` (``parallel`` uses
+    ``norm1`` for both branches and has no ``norm2``).
+    """
+
+    def __init__(self, d_model: int, n_heads: int, d_ff: int, arrangement: Arrangement = "pre_ln", activation: Literal["relu", "gelu"] = "relu", dropout: float = 0.0) -> None:
+        super().__init__()
+        if arrangement not in ARRANGEMENTS:
+            raise ValueError(f"arrangement must be one of {ARRANGEMENTS}, got {arrangement!r}")
+        self.arrangement = arrangement
+        self.self_attn = MultiHeadAttention(d_model, n_heads, dropout=dropout)
+        self.ff = FeedForward(d_model, d_ff, activation, dropout)
+        self.norm1 = LayerNorm(d_model)
+        self.norm2 = LayerNorm(d_model) if arrangement != "parallel" else None
+        self.dropout = nn.Dropout(dropout)
+
+    def forward(self, x: Tensor, mask: Tensor | None = None) -> Tensor:
+        """``x (B, T, d_model)``, ``mask`` (e.g. padding ``(B, 1, T)``) -> ``(B, T, d_model)``."""
+
+        def attn(h: Tensor) -> Tensor:
+            return self.dropout(self.self_attn(h, mask=mask)[0])
+
+        def ff(h: Tensor) -> Tensor:
+            return self.dropout(self.ff(h))
+
+        if self.arrangement == "parallel":
+            h = self.norm1(x)
+            return x + attn(h) + ff(h)
+        assert self.norm2 is not None
+        if self.arrangement == "post_ln":
+            x = self.norm1(x + attn(x))
+            return self.norm2(x + ff(x))
+        x = x + attn(self.norm1(x))
+        return x + ff(self.norm2(x))
+
+
+class DecoderBlock(nn.Module):
+    """Causal self-attention, optional cross-attention to an encoder's output, feed-forward.
+
+    Submodules (named as ``nn.TransformerDecoderLayer``'s): ``self_attn``, ``cross_attn`` (if
+    ``cross_attention``), ``ff``, ``norm1``, ``norm2``, ``norm3`` (one norm per sub-layer; ``parallel``
+    is for decoder-only models and has ``norm1`` only).
+    """
+
+    def __init__(
+        self,
+        d_model: int,
+        n_heads: int,
+        d_ff: int,
+        arrangement: Arrangement = "pre_ln",
+        activation: Literal["relu", "gelu"] = "relu",
+        dropout: float = 0.0,
+        cross_attention: bool = True,
+    ) -> None:
+        super().__init__()
+        if arrangement not in ARRANGEMENTS:
+            raise ValueError(f"arrangement must be one of {ARRANGEMENTS}, got {arrangement!r}")
+        if arrangement == "parallel" and cross_attention:
+            raise ValueError("the parallel arrangement is for decoder-only blocks: use cross_attention=False")
+        self.arrangement = arrangement
+        self.self_attn = MultiHeadAttention(d_model, n_heads, dropout=dropout)
+        self.cross_attn = MultiHeadAttention(d_model, n_heads, dropout=dropout) if cross_attention else None
+        self.ff = FeedForward(d_model, d_ff, activation, dropout)
+        self.norm1 = LayerNorm(d_model)
+        self.norm2 = LayerNorm(d_model) if arrangement != "parallel" else None
+        self.norm3 = LayerNorm(d_model) if cross_attention else None
+        self.dropout = nn.Dropout(dropout)
+
+    def forward(self, x: Tensor, memory: Tensor | None = None, memory_mask: Tensor | None = None, self_mask: Tensor | None = None) -> Tensor:
+        """``x (B, T, d_model)`` attends causally to itself and, if this block has cross-attention,
+        to ``memory (B, S, d_model)`` under ``memory_mask`` (e.g. the encoder's padding, ``(B, 1, S)``).
+        ``self_mask`` is combined (and) with the causal mask, e.g. the decoder's own padding."""
+        if (memory is None) != (self.cross_attn is None):
+            raise ValueError("memory must be given exactly when the block has cross-attention")
+        T = x.shape[1]
+        causal = causal_mask(T, device=x.device)  # (T, T)
+        mask = causal if self_mask is None else causal & self_mask
+
+        def attn(h: Tensor) -> Tensor:
+            return self.dropout(self.self_attn(h, mask=mask)[0])
+
+        def ff(h: Tensor) -> Tensor:
+            return self.dropout(self.ff(h))
+
+        def cross(h: Tensor) -> Tensor:
+            assert self.cross_attn is not None
+            return self.dropout(self.cross_attn(h, memory, memory_mask)[0])
+
+        if self.arrangement == "parallel":
+            h = self.norm1(x)
+            return x + attn(h) + ff(h)
+        assert self.norm2 is not None
+        # The sub-layers in order, each with its norm: self-attention, cross-attention, feed-forward.
+        layers = [(attn, self.norm1)]
+        if self.cross_attn is not None:
+            assert self.norm3 is not None
+            layers += [(cross, self.norm2), (ff, self.norm3)]
+        else:
+            layers += [(ff, self.norm2)]
+        for sublayer, norm in layers:
+            x = norm(x + sublayer(x)) if self.arrangement == "post_ln" else x + sublayer(norm(x))
+        return x
+
+
+# ---------------------------------------------------------------------------------- stacks
+
+
+class Encoder(nn.Module):
+    """``n_layers`` encoder blocks and a final LayerNorm (as ``nn.TransformerEncoder`` with a norm)."""
+
+    def __init__(self, n_layers: int, d_model: int, n_heads: int, d_ff: int, arrangement: Arrangement = "pre_ln", activation: Literal["relu", "gelu"] = "relu", dropout: float = 0.0) -> None:
+        super().__init__()
+        self.layers = nn.ModuleList(EncoderBlock(d_model, n_heads, d_ff, arrangement, activation, dropout) for _ in range(n_layers))
+        self.norm = LayerNorm(d_model)
+
+    def forward(self, x: Tensor, mask: Tensor | None = None) -> Tensor:
+        for layer in self.layers:
+            x = layer(x, mask)
+        return self.norm(x)
+
+
+class Decoder(nn.Module):
+    """``n_layers`` decoder blocks with cross-attention and a final LayerNorm."""
+
+    def __init__(self, n_layers: int, d_model: int, n_heads: int, d_ff: int, arrangement: Arrangement = "pre_ln", activation: Literal["relu", "gelu"] = "relu", dropout: float = 0.0) -> None:
+        super().__init__()
+        self.layers = nn.ModuleList(DecoderBlock(d_model, n_heads, d_ff, arrangement, activation, dropout) for _ in range(n_layers))
+        self.norm = LayerNorm(d_model)
+
+    def forward(self, x: Tensor, memory: Tensor, memory_mask: Tensor | None = None, self_mask: Tensor | None = None) -> Tensor:
+        for layer in self.layers:
+            x = layer(x, memory, memory_mask, self_mask)
+        return self.norm(x)
+
+
+class EncoderDecoder(nn.Module):
+    """The original transformer's body: ``Encoder`` over the source, ``Decoder`` over the target.
+
+    Inputs are already embedded: ``src (B, S, d_model)``, ``tgt (B, T, d_model)``;
+    ``src_mask`` is the source's padding ``(B, 1, S)``, used by the encoder's self-attention and by
+    the decoder's cross-attention. Returns the decoder's output ``(B, T, d_model)``.
+    """
+
+    def __init__(self, n_layers: int, d_model: int, n_heads: int, d_ff: int, arrangement: Arrangement = "pre_ln", activation: Literal["relu", "gelu"] = "relu", dropout: float = 0.0) -> None:
+        super().__init__()
+        if arrangement == "parallel":
+            raise ValueError("EncoderDecoder supports 'post_ln' and 'pre_ln'")
+        self.encoder = Encoder(n_layers, d_model, n_heads, d_ff, arrangement, activation, dropout)
+        self.decoder = Decoder(n_layers, d_model, n_heads, d_ff, arrangement, activation, dropout)
+
+    def forward(self, src: Tensor, tgt: Tensor, src_mask: Tensor | None = None, tgt_mask: Tensor | None = None) -> Tensor:
+        memory = self.encoder(src, src_mask)  # (B, S, d_model)
+        return self.decoder(tgt, memory, src_mask, tgt_mask)  # (B, T, d_model)

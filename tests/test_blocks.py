@@ -1,0 +1,263 @@
+"""course_lib.blocks against torch's own modules with the same weights copied in.
+
+Oracles: ``nn.LayerNorm``, ``nn.RMSNorm``, ``nn.TransformerEncoderLayer`` /
+``nn.TransformerDecoderLayer`` (``norm_first=False`` is post-LN, ``True`` pre-LN) and
+``nn.Transformer``, all in eval mode with dropout 0 and torch's fast path off (it zeroes padded
+positions, which our blocks leave as computed).
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+import torch
+from torch import Tensor, nn
+
+from course_lib.attention import MultiHeadAttention, padding_mask
+from course_lib.blocks import (
+    Decoder,
+    DecoderBlock,
+    Encoder,
+    EncoderBlock,
+    EncoderDecoder,
+    FeedForward,
+    LayerNorm,
+    LearnedPositions,
+    RMSNorm,
+    SinusoidalPositions,
+    sinusoidal_encoding,
+)
+
+ATOL = 1e-5
+
+
+@pytest.fixture(autouse=True)
+def _no_fast_path():
+    torch.backends.mha.set_fastpath_enabled(False)
+    yield
+    torch.backends.mha.set_fastpath_enabled(True)
+
+
+def randomize(module: nn.Module, seed: int) -> None:
+    """Non-trivial values everywhere (norm gains and biases too), so a swapped weight shows."""
+    g = torch.Generator().manual_seed(seed)
+    with torch.no_grad():
+        for name, p in module.named_parameters():
+            gain = p.ndim == 1 and name.endswith("weight")  # a norm's gain: around 1
+            p.copy_(torch.randn(p.shape, generator=g) * (0.2 if p.ndim == 1 else 0.5) + (1.0 if gain else 0.0))
+
+
+def copy_mha(ours: MultiHeadAttention, theirs: nn.MultiheadAttention) -> None:
+    with torch.no_grad():
+        theirs.in_proj_weight.copy_(torch.cat([ours.q_proj.weight, ours.k_proj.weight, ours.v_proj.weight]))
+        theirs.in_proj_bias.copy_(torch.cat([ours.q_proj.bias, ours.k_proj.bias, ours.v_proj.bias]))
+        theirs.out_proj.weight.copy_(ours.out_proj.weight)
+        theirs.out_proj.bias.copy_(ours.out_proj.bias)
+
+
+def copy_norm(ours: LayerNorm, theirs: nn.LayerNorm) -> None:
+    with torch.no_grad():
+        theirs.weight.copy_(ours.weight)
+        theirs.bias.copy_(ours.bias)
+
+
+def copy_ff(ours: FeedForward, theirs: nn.Module) -> None:
+    with torch.no_grad():
+        for name in ("linear1", "linear2"):
+            getattr(theirs, name).weight.copy_(getattr(ours, name).weight)
+            getattr(theirs, name).bias.copy_(getattr(ours, name).bias)
+
+
+def copy_encoder_layer(ours: EncoderBlock, theirs: nn.TransformerEncoderLayer) -> None:
+    copy_mha(ours.self_attn, theirs.self_attn)
+    copy_ff(ours.ff, theirs)
+    copy_norm(ours.norm1, theirs.norm1)
+    assert ours.norm2 is not None
+    copy_norm(ours.norm2, theirs.norm2)
+
+
+def copy_decoder_layer(ours: DecoderBlock, theirs: nn.TransformerDecoderLayer) -> None:
+    assert ours.cross_attn is not None and ours.norm2 is not None and ours.norm3 is not None
+    copy_mha(ours.self_attn, theirs.self_attn)
+    copy_mha(ours.cross_attn, theirs.multihead_attn)
+    copy_ff(ours.ff, theirs)
+    for a, b in ((ours.norm1, theirs.norm1), (ours.norm2, theirs.norm2), (ours.norm3, theirs.norm3)):
+        copy_norm(a, b)
+
+
+def torch_causal(T: int) -> Tensor:
+    return torch.ones(T, T, dtype=torch.bool).triu(1)  # torch's convention: True = may not attend
+
+
+# ------------------------------------------------------------------------------------ norms
+
+
+@pytest.mark.parametrize("shape", [(2, 5, 8), (7, 3), (1, 1, 1, 16)])
+def test_layernorm_equals_torch(shape: tuple[int, ...]) -> None:
+    d = shape[-1]
+    ours, theirs = LayerNorm(d), nn.LayerNorm(d)
+    randomize(ours, 0)
+    copy_norm(ours, theirs)
+    x = torch.randn(*shape) * 3 + 1
+    torch.testing.assert_close(ours(x), theirs(x), atol=ATOL, rtol=1e-5)
+
+
+def test_layernorm_uses_biased_variance_and_eps_inside_the_root() -> None:
+    x = torch.tensor([[1.0, 3.0]])  # mean 2, biased variance 1
+    ln = LayerNorm(2, eps=3.0)
+    expected = torch.tensor([[-1.0, 1.0]]) / math.sqrt(1.0 + 3.0)
+    torch.testing.assert_close(ln(x), expected)
+
+
+def test_layernorm_gradients_are_right() -> None:
+    ln = LayerNorm(6).double()
+    randomize(ln, 1)
+    x = torch.randn(3, 6, dtype=torch.float64, requires_grad=True)
+    assert torch.autograd.gradcheck(ln, (x,))
+
+
+def test_rmsnorm_equals_torch() -> None:
+    ours, theirs = RMSNorm(12, eps=1e-6), nn.RMSNorm(12, eps=1e-6)
+    randomize(ours, 2)
+    with torch.no_grad():
+        theirs.weight.copy_(ours.weight)
+    x = torch.randn(4, 5, 12)
+    torch.testing.assert_close(ours(x), theirs(x), atol=ATOL, rtol=1e-5)
+
+
+def test_norms_name_a_wrong_width() -> None:
+    with pytest.raises(ValueError, match="last dimension is 8"):
+        LayerNorm(8)(torch.randn(2, 7))
+    with pytest.raises(ValueError, match="last dimension is 8"):
+        RMSNorm(8)(torch.randn(2, 7))
+
+
+# ---------------------------------------------------------------------------- feed-forward
+
+
+@pytest.mark.parametrize("activation", ["relu", "gelu"])
+def test_feedforward_is_linear_act_linear(activation: str) -> None:
+    ff = FeedForward(6, 10, activation)  # type: ignore[arg-type]
+    x = torch.randn(2, 3, 6)
+    act = torch.relu if activation == "relu" else nn.functional.gelu
+    expected = act(x @ ff.linear1.weight.T + ff.linear1.bias) @ ff.linear2.weight.T + ff.linear2.bias
+    torch.testing.assert_close(ff(x), expected)
+    with pytest.raises(ValueError, match="activation"):
+        FeedForward(6, 10, "tanh")  # type: ignore[arg-type]
+
+
+# ------------------------------------------------------------------------------- positions
+
+
+def test_sinusoidal_encoding_follows_the_formula() -> None:
+    T, d = 50, 16
+    pe = sinusoidal_encoding(T, d)
+    for t in (0, 1, 7, 49):
+        for i in range(d // 2):
+            angle = t / 10000 ** (2 * i / d)
+            assert pe[t, 2 * i].item() == pytest.approx(math.sin(angle), abs=1e-5)
+            assert pe[t, 2 * i + 1].item() == pytest.approx(math.cos(angle), abs=1e-5)
+    with pytest.raises(ValueError, match="even d_model"):
+        sinusoidal_encoding(4, 5)
+
+
+@pytest.mark.parametrize("positions", [SinusoidalPositions, LearnedPositions])
+def test_positions_add_one_vector_per_position_and_refuse_long_inputs(positions: type) -> None:
+    module = positions(10, 8)
+    x = torch.zeros(2, 6, 8)
+    out = module(x)
+    assert out.shape == (2, 6, 8)
+    torch.testing.assert_close(out[0], out[1])  # the same for every sequence
+    assert not torch.allclose(out[0, 0], out[0, 1])  # different for each position
+    with pytest.raises(ValueError, match="longer than the 10 positions"):
+        module(torch.zeros(1, 11, 8))
+
+
+# ---------------------------------------------------------------------------------- blocks
+
+
+@pytest.mark.parametrize("arrangement", ["post_ln", "pre_ln"])
+@pytest.mark.parametrize("activation", ["relu", "gelu"])
+def test_encoder_block_equals_torch(arrangement: str, activation: str) -> None:
+    d_model, h, d_ff = 12, 3, 20
+    ours = EncoderBlock(d_model, h, d_ff, arrangement, activation).eval()  # type: ignore[arg-type]
+    theirs = nn.TransformerEncoderLayer(d_model, h, d_ff, dropout=0.0, activation=activation, batch_first=True, norm_first=arrangement == "pre_ln").eval()
+    randomize(ours, 3)
+    copy_encoder_layer(ours, theirs)
+    x = torch.randn(3, 7, d_model)
+    lengths = torch.tensor([7, 4, 1])
+    torch.testing.assert_close(ours(x), theirs(x), atol=ATOL, rtol=1e-4)
+    torch.testing.assert_close(ours(x, padding_mask(lengths, 7)), theirs(x, src_key_padding_mask=~padding_mask(lengths, 7)[:, 0]), atol=ATOL, rtol=1e-4)
+
+
+@pytest.mark.parametrize("arrangement", ["post_ln", "pre_ln"])
+def test_decoder_block_equals_torch(arrangement: str) -> None:
+    d_model, h, d_ff = 8, 2, 16
+    ours = DecoderBlock(d_model, h, d_ff, arrangement).eval()  # type: ignore[arg-type]
+    theirs = nn.TransformerDecoderLayer(d_model, h, d_ff, dropout=0.0, batch_first=True, norm_first=arrangement == "pre_ln").eval()
+    randomize(ours, 4)
+    copy_decoder_layer(ours, theirs)
+    x, memory = torch.randn(2, 5, d_model), torch.randn(2, 6, d_model)
+    src = padding_mask(torch.tensor([6, 2]), 6)  # (B, 1, S)
+    expected = theirs(x, memory, tgt_mask=torch_causal(5), memory_key_padding_mask=~src[:, 0])
+    torch.testing.assert_close(ours(x, memory, src), expected, atol=ATOL, rtol=1e-4)
+
+
+def test_decoder_block_is_causal_and_reads_memory() -> None:
+    block = DecoderBlock(8, 2, 16).eval()
+    randomize(block, 5)
+    x, memory = torch.randn(1, 6, 8), torch.randn(1, 4, 8)
+    out = block(x, memory)
+    changed_future = x.clone()
+    changed_future[:, 4:] += 1.0
+    torch.testing.assert_close(block(changed_future, memory)[:, :4], out[:, :4])  # the past ignores the future
+    assert not torch.allclose(block(x, memory + 1.0), out)  # cross-attention reads the memory
+
+
+def test_parallel_block_adds_both_branches_of_one_norm() -> None:
+    block = EncoderBlock(8, 2, 16, "parallel").eval()
+    randomize(block, 6)
+    x = torch.randn(2, 5, 8)
+    h = block.norm1(x)
+    torch.testing.assert_close(block(x), x + block.self_attn(h)[0] + block.ff(h))
+    decoder_only = DecoderBlock(8, 2, 16, "parallel", cross_attention=False).eval()
+    randomize(decoder_only, 7)
+    h = decoder_only.norm1(x)
+    causal = torch.ones(5, 5, dtype=torch.bool).tril()
+    torch.testing.assert_close(decoder_only(x), x + decoder_only.self_attn(h, mask=causal)[0] + decoder_only.ff(h))
+
+
+@pytest.mark.filterwarnings("ignore:enable_nested_tensor")
+@pytest.mark.parametrize("arrangement", ["post_ln", "pre_ln"])
+def test_encoder_decoder_equals_nn_transformer(arrangement: str) -> None:
+    n, d_model, h, d_ff = 2, 8, 2, 24
+    ours = EncoderDecoder(n, d_model, h, d_ff, arrangement).eval()  # type: ignore[arg-type]
+    theirs = nn.Transformer(d_model, h, n, n, d_ff, dropout=0.0, batch_first=True, norm_first=arrangement == "pre_ln").eval()
+    randomize(ours, 8)
+    for a, b in zip(ours.encoder.layers, theirs.encoder.layers):
+        copy_encoder_layer(a, b)  # type: ignore[arg-type]
+    for a, b in zip(ours.decoder.layers, theirs.decoder.layers):
+        copy_decoder_layer(a, b)  # type: ignore[arg-type]
+    copy_norm(ours.encoder.norm, theirs.encoder.norm)  # type: ignore[arg-type]
+    copy_norm(ours.decoder.norm, theirs.decoder.norm)  # type: ignore[arg-type]
+    src, tgt = torch.randn(3, 7, d_model), torch.randn(3, 5, d_model)
+    src_mask = padding_mask(torch.tensor([7, 3, 5]), 7)
+    tgt_mask = padding_mask(torch.tensor([5, 5, 2]), 5)
+    expected = theirs(
+        src, tgt, tgt_mask=torch_causal(5), src_key_padding_mask=~src_mask[:, 0], tgt_key_padding_mask=~tgt_mask[:, 0], memory_key_padding_mask=~src_mask[:, 0]
+    )
+    torch.testing.assert_close(ours(src, tgt, src_mask, tgt_mask), expected, atol=ATOL, rtol=1e-4)
+
+
+def test_stacks_and_blocks_name_bad_configurations() -> None:
+    with pytest.raises(ValueError, match="arrangement"):
+        EncoderBlock(8, 2, 16, "sandwich")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="not divisible"):
+        Encoder(1, 10, 3, 16)
+    with pytest.raises(ValueError, match="parallel"):
+        DecoderBlock(8, 2, 16, "parallel")
+    with pytest.raises(ValueError, match="memory must be given"):
+        Decoder(1, 8, 2, 16)(torch.randn(1, 3, 8), None)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="last dimension is 8"):
+        EncoderBlock(8, 2, 16)(torch.randn(1, 3, 6))
