@@ -30,6 +30,7 @@ import torch
 from torch import Tensor
 
 MAX_FRAME = 256 * 2**20  # the largest reply accepted from a student's process
+OPAQUE = "__opaque__"  # marks a value that could not cross: {OPAQUE: its type's name}
 
 
 class Refused(Exception):
@@ -53,7 +54,7 @@ class Opaque:
 
 @dataclass
 class Reply:
-    value: Any  # what the function returned, tensors detached
+    value: Any  # what the function returned (tensors detached, inside tuples, lists, dicts too)
     inputs_after: tuple[Any, ...]  # the arguments after the call (in-place changes show here)
     grads: tuple[Tensor | None, ...] | None  # d(probe . output)/d(args[i]) for the asked i, if any
     differentiable: bool  # whether the output carried a gradient back to the asked arguments
@@ -117,11 +118,8 @@ def _forbidden(namespace: dict[str, Any], forbid: Sequence[tuple[str, str]]) -> 
 
 def call_in(namespace: dict[str, Any], name: str, args: Sequence[Any], grad_args: Sequence[int] = (), forbid: Sequence[tuple[str, str]] = (), references: str | None = None) -> Reply:
     """Call ``namespace[name](*args)`` as :meth:`Student.call` describes; the student's exceptions propagate."""
-    copies: dict[int, Tensor] = {}  # the student gets copies (the caller's tensors stay as they were), aliases kept
-    for a in args:
-        if isinstance(a, Tensor) and id(a) not in copies:
-            copies[id(a)] = a.detach().clone()
-    args = [copies[id(a)] if isinstance(a, Tensor) else a for a in args]
+    memo: dict[int, Any] = {}  # the student gets copies (the caller's tensors stay as they were), aliases kept
+    args = [_copy(a, memo) for a in args]
     args = [a.requires_grad_(True) if i in grad_args and isinstance(a, Tensor) and a.is_floating_point() else a for i, a in enumerate(args)]
     replacements: dict[str, Any] = {}
     if references is not None:
@@ -140,11 +138,26 @@ def call_in(namespace: dict[str, Any], name: str, args: Sequence[Any], grad_args
     return Reply(_detached(value), tuple(_detached(a) for a in args), grads, differentiable)
 
 
+def _copy(value: Any, memo: dict[int, Any]) -> Any:
+    """Tensors cloned, inside tuples, lists and dicts too; one clone per original tensor."""
+    if isinstance(value, Tensor):
+        if id(value) not in memo:
+            memo[id(value)] = value.detach().clone()
+        return memo[id(value)]
+    if isinstance(value, (tuple, list)):
+        return type(value)(_copy(v, memo) for v in value)
+    if isinstance(value, dict):
+        return {k: _copy(v, memo) for k, v in value.items()}
+    return value
+
+
 def _detached(value: Any) -> Any:
     if isinstance(value, Tensor):
         return value.detach()
     if isinstance(value, (tuple, list)):
         return type(value)(_detached(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _detached(v) for k, v in value.items()}
     return value
 
 
@@ -167,17 +180,21 @@ class LocalStudent:
 def wire(value: Any, depth: int = 0) -> Any:
     """``value`` made of what ``torch.load(weights_only=True)`` accepts; anything else becomes a marker."""
     if isinstance(value, Tensor):
-        return value.detach().cpu().clone() if value.layout == torch.strided else {"__opaque__": "sparse tensor"}
+        return value.detach().cpu().clone() if value.layout == torch.strided else {OPAQUE: "sparse tensor"}
     if value is None or isinstance(value, (bool, int, float, str)):
         return value
     if isinstance(value, (tuple, list)) and depth < 4:
         return type(value)(wire(v, depth + 1) for v in value)
-    return {"__opaque__": type(value).__name__}
+    if isinstance(value, dict) and depth < 4 and all(isinstance(k, str) and k != OPAQUE for k in value):
+        return {k: wire(v, depth + 1) for k, v in value.items()}
+    return {OPAQUE: type(value).__name__}
 
 
 def unwire(value: Any) -> Any:
     if isinstance(value, dict):
-        return Opaque(str(value.get("__opaque__", "dict")))
+        if OPAQUE in value:
+            return Opaque(str(value[OPAQUE]))
+        return {str(k): unwire(v) for k, v in value.items()}
     if isinstance(value, (tuple, list)):
         return type(value)(unwire(v) for v in value)
     return value

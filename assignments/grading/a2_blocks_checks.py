@@ -1,0 +1,222 @@
+"""Hidden checks for assignment a2 (transformer blocks). Instructor-only; never released.
+
+Oracles are torch's own modules with the student's weights copied in, in float64 and eval mode:
+``F.layer_norm`` for LayerNorm, ``nn.TransformerEncoderLayer`` / ``nn.TransformerDecoderLayer`` with
+``norm_first=True`` for the pre-LN blocks (torch's layers compute ``x @ W.T + b``: the checks pass
+``W.T``), and the formula itself, in float64, for the sinusoidal encodings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import torch
+import torch.nn.functional as F
+from course_grading.calls import Student, probe
+from gradinglib import CheckFailed, as_student, describe, expect_close, expect_tensor, expect_unchanged, fresh_generator, run_cases
+from torch import Tensor, nn
+
+REFERENCE_PARTS = Path(__file__).with_name("a2_blocks_reference_parts.py").read_text()
+NO_TORCH_LAYERS = [
+    ("torch.nn.functional", "layer_norm"),
+    ("torch", "layer_norm"),
+    ("torch.nn", "LayerNorm"),
+    ("torch.nn", "TransformerEncoderLayer"),
+    ("torch.nn", "TransformerDecoderLayer"),
+    ("torch.nn.functional", "scaled_dot_product_attention"),
+]
+
+
+def _randn(g: torch.Generator, *shape: int, scale: float = 1.0, shift: float = 0.0) -> Tensor:
+    return torch.randn(*shape, generator=g) * scale + shift
+
+
+# ------------------------------------------------------------------------- part 1: LayerNorm
+
+
+def check_layer_norm(notebook: Student | dict[str, Any]) -> str | None:
+    """``layer_norm(x, gain, bias, eps=1e-5)`` against ``F.layer_norm`` in float64, values and gradients."""
+    g = fresh_generator()
+    student = as_student(notebook)
+
+    def case(shape: tuple[int, ...], label: str, eps: float | None = None, scale: float = 1.0, shift: float = 0.0, grad: bool = False, dtype: torch.dtype = torch.float32) -> Callable[[], None]:
+        def run() -> None:
+            d = shape[-1]
+            x = _randn(g, *shape, scale=scale, shift=shift).to(dtype)
+            gain, bias = _randn(g, d, scale=0.5, shift=1.0).to(dtype), _randn(g, d, scale=0.5).to(dtype)
+            args = (x, gain, bias) if eps is None else (x, gain, bias, eps)
+            where = f"{label}: " + describe(x=x) + ("" if eps is None else f", eps={eps}")
+            reply = student.call("layer_norm", args, grad_args=(0, 1, 2) if grad else (), forbid=NO_TORCH_LAYERS)
+            xs = [t.double().requires_grad_(grad) for t in (x, gain, bias)]
+            expected = F.layer_norm(xs[0], (d,), xs[1], xs[2], 1e-5 if eps is None else eps)
+            tolerance = 1e-9 if dtype == torch.float64 else 1e-4
+            expect_close(reply.value, expected, "layer_norm(x, gain, bias)", where, atol=tolerance, rtol=tolerance)
+            if expect_tensor(reply.value, tuple(x.shape), "layer_norm(x, gain, bias)", where).dtype != dtype:
+                raise CheckFailed(f"returns {reply.value.dtype} for {dtype} inputs; keep the input's dtype ({where})")
+            expect_unchanged({"x": x, "gain": gain, "bias": bias}, dict(zip(("x", "gain", "bias"), reply.inputs_after)), where)
+            if grad:
+                if not reply.differentiable or reply.grads is None:
+                    raise CheckFailed(f"the output does not depend differentiably on x, gain, bias; use torch operations ({where})")
+                refs = torch.autograd.grad((expected * probe(expected.to(dtype)).double()).sum(), xs)
+                for name, got, ref in zip(("x", "gain", "bias"), reply.grads, refs):
+                    if got is None:
+                        raise CheckFailed(f"no gradient reaches {name}; use torch operations ({where})")
+                    expect_close(got, ref, f"the gradient with respect to {name}", where, atol=1e-4, rtol=1e-3)
+
+        return run
+
+    d_rand = int(torch.randint(2, 40, (1,), generator=g))
+    cases = [
+        case((2, 5, 8), "a batch of sequences", grad=True),
+        case((7, 16), "(T, d) input: normalise each row, not each column"),
+        case((3, 4, 2, d_rand), f"four axes, d = {d_rand}"),
+        case((4, 6), "eps given", eps=0.5),
+        case((5, 12), "small variance: eps matters", scale=0.03, eps=1e-2),
+        case((2, 3, 32), "large offset and scale", scale=20.0, shift=100.0),
+        case((3, 10), "float64 inputs", dtype=torch.float64),
+        case((4, 3), "d = 3, gradients", grad=True),
+    ]
+    return run_cases("layer_norm", cases)
+
+
+# --------------------------------------------------------------------- part 2: sinusoidal
+
+
+def _ref_sinusoidal(T: int, d: int) -> Tensor:
+    t = torch.arange(T, dtype=torch.float64)[:, None]
+    i = torch.arange(d // 2, dtype=torch.float64)[None, :]
+    angle = t / torch.pow(torch.tensor(10000.0, dtype=torch.float64), 2 * i / d)
+    return torch.stack([torch.sin(angle), torch.cos(angle)], dim=-1).reshape(T, d)
+
+
+def check_sinusoidal(notebook: Student | dict[str, Any]) -> str | None:
+    """``sinusoidal_encoding(T, d_model)`` against the formula in float64."""
+    g = fresh_generator()
+    student = as_student(notebook)
+
+    def case(T: int, d: int) -> Callable[[], None]:
+        def run() -> None:
+            reply = student.call("sinusoidal_encoding", (T, d))
+            value = expect_tensor(reply.value, (T, d), "sinusoidal_encoding(T, d_model)", f"T={T}, d_model={d}")
+            if not value.is_floating_point():
+                raise CheckFailed(f"returns {value.dtype}; expected floating-point values (T={T}, d_model={d})")
+            expect_close(value, _ref_sinusoidal(T, d), "sinusoidal_encoding(T, d_model)", f"T={T}, d_model={d}", atol=2e-5, rtol=1e-4)
+
+        return run
+
+    T_rand, d_rand = int(torch.randint(2, 80, (1,), generator=g)), 2 * int(torch.randint(1, 40, (1,), generator=g))
+    cases = [case(1, 2), case(4, 2), case(10, 8), case(64, 16), case(7, 64), case(T_rand, d_rand)]
+    return run_cases("sinusoidal_encoding", cases)
+
+
+# ---------------------------------------------------------------------- parts 3 and 4: blocks
+
+
+def _weights(g: torch.Generator, d: int, d_ff: int, cross: bool) -> dict[str, Tensor]:
+    names = ["W_q", "W_k", "W_v", "W_o"] + (["C_q", "C_k", "C_v", "C_o"] if cross else [])
+    p = {n: _randn(g, d, d, scale=d**-0.5) for n in names}
+    for i in (1, 2, 3) if cross else (1, 2):
+        p[f"ln{i}_gain"], p[f"ln{i}_bias"] = _randn(g, d, scale=0.3, shift=1.0), _randn(g, d, scale=0.3)
+    p["W_1"], p["b_1"] = _randn(g, d, d_ff, scale=d**-0.5), _randn(g, d_ff, scale=0.3)
+    p["W_2"], p["b_2"] = _randn(g, d_ff, d, scale=d_ff**-0.5), _randn(g, d, scale=0.3)
+    return p
+
+
+def _copy_attention(mha: nn.MultiheadAttention, W_q: Tensor, W_k: Tensor, W_v: Tensor, W_o: Tensor) -> None:
+    mha.in_proj_weight.copy_(torch.cat([W_q.T, W_k.T, W_v.T]))
+    mha.in_proj_bias.zero_()
+    mha.out_proj.weight.copy_(W_o.T)
+    mha.out_proj.bias.zero_()
+
+
+def _copy_common(layer: nn.Module, p: dict[str, Tensor], n_norms: int) -> None:
+    _copy_attention(layer.self_attn, p["W_q"], p["W_k"], p["W_v"], p["W_o"])  # type: ignore[arg-type]
+    layer.linear1.weight.copy_(p["W_1"].T)  # type: ignore[operator, union-attr]
+    layer.linear1.bias.copy_(p["b_1"])  # type: ignore[operator, union-attr]
+    layer.linear2.weight.copy_(p["W_2"].T)  # type: ignore[operator, union-attr]
+    layer.linear2.bias.copy_(p["b_2"])  # type: ignore[operator, union-attr]
+    for i in range(1, n_norms + 1):
+        getattr(layer, f"norm{i}").weight.copy_(p[f"ln{i}_gain"])
+        getattr(layer, f"norm{i}").bias.copy_(p[f"ln{i}_bias"])
+
+
+@torch.no_grad()
+def _ref_encoder(x: Tensor, p: dict[str, Tensor], h: int, mask: Tensor | None) -> Tensor:
+    d, d_ff = x.shape[-1], p["W_1"].shape[1]
+    layer = nn.TransformerEncoderLayer(d, h, d_ff, dropout=0.0, batch_first=True, norm_first=True).double().eval()
+    _copy_common(layer, {k: v.double() for k, v in p.items()}, 2)
+    padding = None if mask is None else ~mask[:, 0]  # (B, 1, T) True = keep -> (B, T) True = pad
+    return layer(x.double(), src_key_padding_mask=padding)
+
+
+@torch.no_grad()
+def _ref_decoder(x: Tensor, memory: Tensor, p: dict[str, Tensor], h: int, memory_mask: Tensor | None) -> Tensor:
+    d, d_ff, T = x.shape[-1], p["W_1"].shape[1], x.shape[1]
+    layer = nn.TransformerDecoderLayer(d, h, d_ff, dropout=0.0, batch_first=True, norm_first=True).double().eval()
+    p64 = {k: v.double() for k, v in p.items()}
+    _copy_common(layer, p64, 3)
+    _copy_attention(layer.multihead_attn, p64["C_q"], p64["C_k"], p64["C_v"], p64["C_o"])
+    causal = torch.ones(T, T, dtype=torch.bool).triu(1)  # torch: True = may not attend
+    padding = None if memory_mask is None else ~memory_mask[:, 0]
+    return layer(x.double(), memory.double(), tgt_mask=causal, memory_key_padding_mask=padding)
+
+
+def _padding(g: torch.Generator, B: int, T: int) -> Tensor:
+    lengths = torch.randint(1, T + 1, (B,), generator=g)
+    lengths[0] = T
+    return (torch.arange(T)[None, :] < lengths[:, None])[:, None, :]  # (B, 1, T), never empty
+
+
+def check_pre_ln_block(notebook: Student | dict[str, Any]) -> str | None:
+    """``pre_ln_block(x, p, n_heads, mask=None)`` against ``nn.TransformerEncoderLayer(norm_first=True)``."""
+    g = fresh_generator()
+    student = as_student(notebook)
+    torch.backends.mha.set_fastpath_enabled(False)  # the fast path zeroes padded positions
+
+    def case(B: int, T: int, d: int, h: int, d_ff: int, masked: bool) -> Callable[[], None]:
+        def run() -> None:
+            x, p = _randn(g, B, T, d), _weights(g, d, d_ff, cross=False)
+            mask = _padding(g, B, T) if masked else None
+            args = (x, p, h) + ((mask,) if mask is not None else ())
+            where = describe(x=x, n_heads=h, d_ff=d_ff) + (", padding mask (B, 1, T)" if masked else "")
+            reply = student.call("pre_ln_block", args, forbid=NO_TORCH_LAYERS, references=REFERENCE_PARTS)
+            expect_close(reply.value, _ref_encoder(x, p, h, mask), "pre_ln_block(x, p, n_heads)", where, atol=1e-4, rtol=1e-4)
+            expect_unchanged({"x": x} | p, {"x": reply.inputs_after[0]} | reply.inputs_after[1], where)
+
+        return run
+
+    cases = [case(2, 5, 8, 2, 16, False), case(1, 1, 4, 1, 8, False), case(3, 6, 12, 3, 20, True), case(2, 7, 16, 4, 32, True)]
+    return run_cases("pre_ln_block", cases)
+
+
+def check_decoder_block(notebook: Student | dict[str, Any]) -> str | None:
+    """``decoder_block(x, memory, p, n_heads, memory_mask=None)`` against ``nn.TransformerDecoderLayer(norm_first=True)``."""
+    g = fresh_generator()
+    student = as_student(notebook)
+    torch.backends.mha.set_fastpath_enabled(False)
+
+    def case(B: int, T: int, S: int, d: int, h: int, d_ff: int, masked: bool) -> Callable[[], None]:
+        def run() -> None:
+            x, memory, p = _randn(g, B, T, d), _randn(g, B, S, d, scale=2.0, shift=0.5), _weights(g, d, d_ff, cross=True)
+            mask = _padding(g, B, S) if masked else None
+            args = (x, memory, p, h) + ((mask,) if mask is not None else ())
+            where = describe(x=x, memory=memory, n_heads=h) + (", memory_mask (B, 1, S)" if masked else "")
+            reply = student.call("decoder_block", args, forbid=NO_TORCH_LAYERS, references=REFERENCE_PARTS)
+            expect_close(reply.value, _ref_decoder(x, memory, p, h, mask), "decoder_block(x, memory, p, n_heads)", where, atol=1e-4, rtol=1e-4)
+            expect_unchanged({"x": x, "memory": memory} | p, {"x": reply.inputs_after[0], "memory": reply.inputs_after[1]} | reply.inputs_after[2], where)
+
+        return run
+
+    cases = [case(2, 5, 7, 8, 2, 16, False), case(1, 1, 1, 4, 1, 8, False), case(3, 6, 4, 12, 3, 20, True), case(2, 4, 9, 16, 4, 32, True)]
+    return run_cases("decoder_block", cases)
+
+
+# The hidden check of each test cell, by the cell's grade id (course grade runs them outside the kernel).
+CHECKS: dict[str, Callable[[Student], str | None]] = {
+    "test_layer_norm": check_layer_norm,
+    "test_sinusoidal": check_sinusoidal,
+    "test_pre_ln": check_pre_ln_block,
+    "test_decoder": check_decoder_block,
+}

@@ -1,0 +1,42 @@
+"""Fast, in-process run of each assignment's test cells (visible and hidden) on every submission fixture.
+
+Each fixture is a plausible wrong answer that must lose exactly the points of the part it breaks, or
+a correct answer in another style that must get full marks. The same fixtures go through nbgrader
+for real in test_a1_roundtrip.py; here they run in milliseconds, so each is checked several times
+on fresh random inputs.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from assignment_support import GRADING, Fixture, assignment_ids, fixtures, source_notebook, submission_notebook
+from course_grading.harness import answer_ids, run_tests
+
+REPEATS = 3  # fresh random inputs on every run: a fixture must fail (or pass) on every draw
+
+
+def failed_parts(assignment: str, fixture: Fixture | None) -> dict[str, str]:
+    results = run_tests(submission_notebook(assignment, fixture), GRADING)
+    return {part: error for part, error in results.items() if error is not None}
+
+
+@pytest.mark.parametrize("assignment, fixture", [(a, f) for a in assignment_ids() for f in fixtures(a)], ids=lambda x: x if isinstance(x, str) else x.name)
+def test_fixture_loses_exactly_its_part(assignment: str, fixture: Fixture) -> None:
+    for _ in range(REPEATS):
+        failed = failed_parts(assignment, fixture)
+        assert set(failed) == set(fixture.loses), failed
+
+
+@pytest.mark.parametrize("assignment", assignment_ids())
+def test_answer_key_passes_every_part(assignment: str) -> None:
+    for _ in range(REPEATS):
+        assert failed_parts(assignment, None) == {}
+
+
+@pytest.mark.parametrize("assignment", assignment_ids())
+def test_fixtures_cover_every_part_and_both_kinds(assignment: str) -> None:
+    all_fixtures = fixtures(assignment)
+    broken = set().union(*(f.loses for f in all_fixtures))
+    assert broken == set(answer_ids(source_notebook(assignment)))
+    assert sum(not f.loses for f in all_fixtures) >= 2

@@ -1,0 +1,130 @@
+"""Every assignment end to end through plain nbgrader, in a scratch course directory.
+
+Generates the student version from the source, autogrades the answer key, the untouched student
+version, every buggy and alternative submission under tests/fixtures/<id>/, generates the feedback,
+and checks the scores cell by cell and that nothing hidden reaches a student.
+"""
+
+from __future__ import annotations
+
+import nbformat
+import pytest
+
+from assignment_support import (
+    ASSIGNMENTS,
+    ROOT,
+    assignment_ids,
+    fixtures,
+    hidden_lines,
+    release_notebook,
+    solution_lines,
+    source_notebook,
+    submission_notebook,
+)
+from course_grading.assignments import answer_key, copy_course, nbgrader_api
+from course_grading.harness import answer_ids
+
+pytestmark = pytest.mark.slow
+IDS = assignment_ids()
+FIXTURES = {a: {f.name: f for f in fixtures(a)} for a in IDS}
+# A buggy submission per assignment and what its feedback must say about the failed hidden check.
+FEEDBACK_EXAMPLE = {
+    "a1_attention": ("bug_mha_mask_ignored", "multi_head_attention: the output differs from the expected values"),
+    "a2_blocks": ("bug_dec_no_causal", "decoder_block: decoder_block(x, memory, p, n_heads) differs from the expected values"),
+}
+
+
+@pytest.fixture(scope="module", params=IDS)
+def graded(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """Generate, submit, autograde and give feedback for every submission; return what came out."""
+    assignment = request.param
+    course = copy_course(tmp_path_factory.mktemp("course"))
+    api = nbgrader_api(course)
+    assert api.generate_assignment(assignment, force=True)["success"]
+    release = nbformat.read(course / "release" / assignment / f"{assignment}.ipynb", as_version=4)
+    submissions = {"answer_key": submission_notebook(assignment, None, release), "untouched": release}
+    submissions |= {name: submission_notebook(assignment, fixture, release) for name, fixture in FIXTURES[assignment].items()}
+    for student, nb in submissions.items():
+        folder = course / "submitted" / student / assignment
+        folder.mkdir(parents=True)
+        nbformat.write(nb, folder / f"{assignment}.ipynb")
+    for student in submissions:
+        result = api.autograde(assignment, student, force=True, create=True)
+        assert result["success"], result["log"]
+    assert api.generate_feedback(assignment, force=True)["success"]
+
+    from nbgrader.api import Gradebook
+
+    scores = {}
+    with Gradebook(api.coursedir.db_url) as gradebook:
+        for student in submissions:
+            notebook = gradebook.find_submission_notebook(assignment, assignment, student)
+            scores[student] = {g.name.removeprefix("test_"): (g.score, g.max_score) for g in notebook.grades}
+    return {"assignment": assignment, "course": course, "scores": scores, "release": release}
+
+
+def test_release_is_committed_and_in_sync(graded: dict) -> None:
+    """The committed student version is what nbgrader generates from the source now."""
+    assert release_notebook(graded["assignment"]) == graded["release"], "run `make assignments` and commit the result"
+
+
+@pytest.mark.parametrize("assignment", IDS)
+def test_answer_key_file_is_in_sync(assignment: str) -> None:
+    committed = nbformat.read(ROOT / "solutions" / assignment / f"{assignment}.ipynb", as_version=4)
+    assert committed == answer_key(source_notebook(assignment)), "run `make assignments` and commit the result"
+
+
+def test_answer_key_gets_full_marks(graded: dict) -> None:
+    scores = graded["scores"]["answer_key"]
+    assert scores and all(score == max_score for score, max_score in scores.values()), scores
+
+
+def test_untouched_release_gets_zero_everywhere(graded: dict) -> None:
+    scores = graded["scores"]["untouched"]
+    assert set(scores) == set(answer_ids(source_notebook(graded["assignment"])))
+    assert all(score == 0 for score, _ in scores.values()), scores
+
+
+def test_each_submission_loses_exactly_its_part(graded: dict) -> None:
+    wrong = {}
+    for name, fixture in FIXTURES[graded["assignment"]].items():
+        scores = graded["scores"][name]
+        lost = {part for part, (score, max_score) in scores.items() if score < max_score}
+        if lost != set(fixture.loses) or not all(score in (0, max_score) for score, max_score in scores.values()):
+            wrong[name] = scores
+    assert not wrong
+
+
+@pytest.mark.parametrize("assignment", IDS)
+def test_release_reveals_no_solution_or_hidden_test(assignment: str) -> None:
+    text = (ASSIGNMENTS / "release" / assignment / f"{assignment}.ipynb").read_text()
+    leaked = {line for line in hidden_lines(assignment) | solution_lines(assignment) if line in text}
+    assert not leaked
+    assert "_checks" not in text and "BEGIN HIDDEN" not in text and "BEGIN SOLUTION" not in text
+
+
+@pytest.mark.parametrize("assignment", IDS)
+def test_answer_key_file_has_no_hidden_test(assignment: str) -> None:
+    text = (ROOT / "solutions" / assignment / f"{assignment}.ipynb").read_text()
+    assert not {line for line in hidden_lines(assignment) if line in text}
+
+
+def test_feedback_reveals_no_hidden_test(graded: dict) -> None:
+    assignment = graded["assignment"]
+    pages = sorted((graded["course"] / "feedback").glob(f"*/{assignment}/{assignment}.html"))
+    assert len(pages) == len(graded["scores"])
+    markers = hidden_lines(assignment) | {f"{assignment}_checks", "HIDDEN TESTS"}
+    for page in pages:
+        text = page.read_text()
+        assert not {m for m in markers if m in text}, page
+    # A failing hidden check still tells the student what went wrong.
+    student, message = FEEDBACK_EXAMPLE[assignment]
+    assert message in (graded["course"] / "feedback" / student / assignment / f"{assignment}.html").read_text()
+
+
+def test_hidden_checks_ship_with_nothing_students_get() -> None:
+    """The checks live in assignments/grading/, which is neither released nor part of course_lib."""
+    for path in list((ROOT / "course_lib").rglob("*.py")) + list((ASSIGNMENTS / "release").rglob("*")):
+        if path.is_file():
+            assert "_checks" not in path.read_text(), path
+    assert not list((ASSIGNMENTS / "release").rglob("*.py"))
