@@ -244,23 +244,31 @@ class RemoteStudent:
     def __init__(self, argv: list[str], cells: list[str], timeout_s: float, env: dict[str, str] | None = None) -> None:
         self.argv, self.cells, self.timeout_s, self.env = argv, cells, timeout_s, env
         self.process: subprocess.Popen[bytes] | None = None
+        self.ready = False
 
     STARTUP_S = 60.0
 
-    def _start(self) -> subprocess.Popen[bytes]:
-        self.process = process = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=self.env)
-        assert process.stdin is not None and process.stdout is not None
-        send_frame(process.stdin.fileno(), {"cells": self.cells, "cell_s": self.timeout_s})
+    def start(self) -> None:
+        """Start the server and hand it the cells, without waiting: it starts up while the caller works."""
+        self.process = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=self.env)
+        assert self.process.stdin is not None
+        send_frame(self.process.stdin.fileno(), {"cells": self.cells, "cell_s": self.timeout_s})
+        self.ready = False
+
+    def _wait_ready(self) -> None:
+        assert self.process is not None and self.process.stdout is not None
         # Start-up (torch's import) plus each cell's time limit, and a margin for a busy machine.
-        receive_frame(process.stdout.fileno(), self.STARTUP_S + self.timeout_s * (len(self.cells) + 1))
-        return process
+        receive_frame(self.process.stdout.fileno(), self.STARTUP_S + self.timeout_s * (len(self.cells) + 1))
+        self.ready = True
 
     def call(self, name: str, args: Sequence[Any], *, grad_args: Sequence[int] = (), forbid: Sequence[tuple[str, str]] = (), references: str | None = None) -> Reply:
         request = {"name": name, "args": wire(tuple(args)), "grad_args": list(grad_args), "forbid": [list(f) for f in forbid], "references": references}
         try:
             if self.process is None:
-                self.process = self._start()
-            assert self.process.stdin is not None and self.process.stdout is not None
+                self.start()
+            if not self.ready:
+                self._wait_ready()
+            assert self.process is not None and self.process.stdin is not None and self.process.stdout is not None
             send_frame(self.process.stdin.fileno(), request)
             reply = receive_frame(self.process.stdout.fileno(), self.timeout_s)
             if not isinstance(reply, dict):

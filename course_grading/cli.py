@@ -82,7 +82,9 @@ def _mutants(args: argparse.Namespace) -> int:
 
 
 def parser() -> argparse.ArgumentParser:
-    top = argparse.ArgumentParser(prog="course", description="Release, check and self-test the course's assignments.")
+    from .grade import Limits
+
+    top = argparse.ArgumentParser(prog="course", description="Release, check, grade and self-test the course's assignments.")
     top.add_argument("--course", type=Path, default=assignments.COURSE, help="the nbgrader course folder (default: %(default)s)")
     commands = top.add_subparsers(dest="command", required=True)
 
@@ -101,8 +103,8 @@ def parser() -> argparse.ArgumentParser:
     grading.add_argument("submissions", type=Path, help="a folder or .zip holding <student>.ipynb or <student>/<ID>.ipynb")
     grading.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="submissions graded at once (default: %(default)s)")
     grading.add_argument("--out", type=Path, help="where grades, feedback and the summary go (default: <course>/graded/<ID>)")
-    grading.add_argument("--cell-timeout", type=int, default=30, help="seconds per cell (default: %(default)s)")
-    grading.add_argument("--timeout", type=int, default=90, help="seconds per submission in all (default: %(default)s)")
+    grading.add_argument("--cell-timeout", type=int, default=Limits.cell_s, help="seconds per cell and per hidden-check call (default: %(default)s)")
+    grading.add_argument("--timeout", type=int, default=Limits.total_s, help="seconds per submission in all (default: %(default)s)")
     grading.set_defaults(run=_grade)
 
     mutate = commands.add_parser("mutants", help="mutate the answer key and report which mutants the tests kill")

@@ -62,8 +62,8 @@ MAX_NOTEBOOK_BYTES = 20 * 2**20
 
 @dataclass(frozen=True)
 class Limits:
-    cell_s: int = 30  # per cell, as nbgrader's Execute.timeout
-    total_s: int = 90  # the whole submission, kernel start included: a hang costs this once
+    cell_s: int = 15  # per cell and per call of a hidden check; a1's slowest cell takes about 1 s
+    total_s: int = 60  # the whole submission, kernel start included: a hang costs this once
     memory_bytes: int = 6 * 2**30  # address space of the grading process and its kernel
     file_bytes: int = 256 * 2**20  # the largest file any of them may write
     processes: int = 256  # processes and threads of one submission's grading, kernel included
@@ -201,6 +201,8 @@ def canonical(path: Path, release: nbformat.NotebookNode) -> tuple[nbformat.Note
     if changed:
         notes.append(f"read-only cells edited or deleted ({', '.join(changed)}): the originals were graded")
     nb = nbformat.from_dict(release)
+    # Ungraded code cells (optional plots) are the release's own, not the student's: grading skips them.
+    nb.cells = [c for c in nb.cells if c.cell_type != "code" or nbgrader_meta(c)]
     for cell in nb.cells:
         gid = nbgrader_meta(cell).get("grade_id")
         if gid in answers and nbgrader_meta(cell).get("solution"):
@@ -435,8 +437,10 @@ def worker(scratch: Path, assignment: str, student: str) -> None:
     """Runs in the grading subprocess: nbgrader autograde and feedback, then the scores as JSON."""
     from nbgrader.api import Gradebook
 
+    remote = student_process(scratch, student, assignment)
+    remote.start()  # the jailed process imports torch and runs the notebook while nbgrader loads
     api = assignments.nbgrader_api(scratch)
-    verdicts = recheck(scratch, assignment, student)
+    verdicts = recheck(remote, scratch, assignment)
     with Gradebook(api.coursedir.db_url) as gradebook:
         for cell in gradebook.find_notebook(assignment, assignment).source_cells:
             if cell.name in verdicts:
@@ -467,7 +471,17 @@ def worker(scratch: Path, assignment: str, student: str) -> None:
     (scratch / "outcome.json").write_text(json.dumps({"scores": scores, "max_scores": max_scores, "notes": notes}))
 
 
-def recheck(scratch: Path, assignment: str, student: str) -> dict[str, str | None]:
+def student_process(scratch: Path, student: str, assignment: str) -> RemoteStudent:
+    """The student's code (the notebook's code cells, test cells excluded) in a jailed server process."""
+    jail = json.loads((scratch / "jail.json").read_text())
+    nb = nbformat.read(scratch / "submitted" / student / assignment / f"{assignment}.ipynb", as_version=4)
+    cells = [c.source for c in nb.cells if c.cell_type == "code" and not (nbgrader_meta(c).get("grade") and not nbgrader_meta(c).get("solution"))]
+    argv = jail_argv([Path(p) for p in jail["hide"]], [Path(p) for p in jail["keep"]], [Path(jail["home"])], [sys.executable, "-m", "course_grading.student_server"])
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    return RemoteStudent(argv, cells, timeout_s=jail["cell_s"], env=env)
+
+
+def recheck(remote: RemoteStudent, scratch: Path, assignment: str) -> dict[str, str | None]:
     """Each test cell's hidden check, run here, with the student's code in a jailed process of its own.
 
     Were the hidden checks run in the kernel, as plain nbgrader does, the notebook could read them
@@ -475,13 +489,7 @@ def recheck(scratch: Path, assignment: str, student: str) -> dict[str, str | Non
     (trusted) process, and the student's functions in :mod:`course_grading.student_server`, which
     sees neither the course nor the checks and returns only values.
     """
-    jail = json.loads((scratch / "jail.json").read_text())
-    checks = _checks(Path(jail["grading"]), assignment)
-    nb = nbformat.read(scratch / "submitted" / student / assignment / f"{assignment}.ipynb", as_version=4)
-    cells = [c.source for c in nb.cells if c.cell_type == "code" and not (nbgrader_meta(c).get("grade") and not nbgrader_meta(c).get("solution"))]
-    argv = jail_argv([Path(p) for p in jail["hide"]], [Path(p) for p in jail["keep"]], [Path(jail["home"])], [sys.executable, "-m", "course_grading.student_server"])
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    remote = RemoteStudent(argv, cells, timeout_s=jail["cell_s"], env=env)
+    checks = _checks(Path(json.loads((scratch / "jail.json").read_text())["grading"]), assignment)
     verdicts: dict[str, str | None] = {}
     try:
         for test_id, check in checks.items():
