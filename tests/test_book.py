@@ -52,10 +52,19 @@ def test_glued_numbers_are_filled_in(html: Path) -> None:
     assert match and int(match.group(1)) > 1
 
 
-def test_assignment_link_serves_the_student_version(html: Path) -> None:
-    downloads = list((html / "_downloads").rglob("*.ipynb"))
-    assert [p.name for p in downloads] == ["a1_attention.ipynb"]
-    assert downloads[0].read_bytes() == (ASSIGNMENTS / "release" / "a1_attention" / "a1_attention.ipynb").read_bytes()
+def test_chapter_2_numbers_show_what_its_prose_says(html: Path) -> None:
+    text = re.sub(r"<[^>]+>", "", (html / "book" / "02_blocks.html").read_text())
+    match = re.search(r"single pass was\s+(\d+) times faster", text)
+    assert match and int(match.group(1)) > 1
+    match = re.search(r"once each position\s+adds its own vector to its token, they differ by ([\d.]+)", text)
+    assert match and float(match.group(1)) > 0.01
+
+
+def test_assignment_links_serve_the_student_versions(html: Path) -> None:
+    downloads = {p.name: p for p in (html / "_downloads").rglob("*.ipynb")}
+    assert set(downloads) == {f"{a}.ipynb" for a in assignment_ids()}
+    for a in assignment_ids():
+        assert downloads[f"{a}.ipynb"].read_bytes() == (ASSIGNMENTS / "release" / a / f"{a}.ipynb").read_bytes()
 
 
 def test_book_reveals_no_solution_or_hidden_test(html: Path) -> None:
