@@ -335,6 +335,17 @@ def _read(path: Path) -> str:
         return ""
 
 
+def remove_stale_cgroups() -> None:
+    """Remove the pids cgroups of grading runs that were killed before they could clean up."""
+    import psutil
+
+    for root in PIDS_CGROUPS:
+        for group in root.glob("course-grade-*") if root.is_dir() else []:
+            owner = group.name.rsplit("-", 1)[-1]
+            if owner.isdigit() and not psutil.pid_exists(int(owner)):
+                _release_cgroup(group)
+
+
 def _release_cgroup(group: Path | None) -> None:
     """Kill what is left in ``group`` and remove it."""
     if group is None:
@@ -517,6 +528,7 @@ def content_key(nb: nbformat.NotebookNode | None, course: Path, assignment: str)
 def grade(course: Path, assignment: str, submissions: Path, out: Path, jobs: int, limits: Limits = Limits(), progress=print) -> tuple[list[Result], list[str]]:
     """Grade every submission (reusing cached results), write the reports; return results and rejections."""
     out = out.resolve()
+    remove_stale_cgroups()
     if not sandbox_available():
         raise RuntimeError("course grade runs each kernel in Linux namespaces, and `unshare --user --mount --pid` is not available here")
     release = nbformat.read(course / "release" / assignment / f"{assignment}.ipynb", as_version=4)
