@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
 import nbformat
-from assignment_support import ASSIGNMENTS, fixtures, submission_notebook
+from assignment_support import ASSIGNMENTS, fixtures, release_notebook, submission_notebook
 from hostile_submissions import hostile_cases
 
 from course_grading import grade as grading
@@ -25,13 +25,14 @@ HOSTILE = ["loop_in_function", "fakes_checks_module", "patches_torch", "steals_r
 
 def build_inbox(inbox: Path) -> int:
     inbox.mkdir()
+    release = release_notebook("a1_attention")  # students fill in the student version
     cases = hostile_cases(str(ASSIGNMENTS), str(inbox.parent / "out"), str(inbox))
     for name in HOSTILE:
         (inbox / cases[name].filename).write_bytes(cases[name].content)
     for fixture in fixtures("a1_attention")[: 40 - len(HOSTILE) - 4]:
-        nbformat.write(submission_notebook("a1_attention", fixture), inbox / f"{fixture.name}.ipynb")
+        nbformat.write(submission_notebook("a1_attention", fixture, release), inbox / f"{fixture.name}.ipynb")
     for i in range(4):
-        nbformat.write(submission_notebook("a1_attention", None), inbox / f"correct{i}.ipynb")
+        nbformat.write(submission_notebook("a1_attention", None, release), inbox / f"correct{i}.ipynb")
     return len(list(inbox.iterdir()))
 
 
@@ -41,7 +42,7 @@ def main() -> None:
         rates = {}
         for jobs in (2, 1):
             start = time.monotonic()
-            results, _ = grading.grade(ASSIGNMENTS, "a1_attention", Path(tmp) / "inbox", Path(tmp) / f"out{jobs}", jobs=jobs, progress=lambda m: None)
+            results, _ = grading.grade(ASSIGNMENTS, "a1_attention", Path(tmp) / "inbox", Path(tmp) / f"out{jobs}", jobs=jobs, progress=lambda done, total, line: None)
             seconds = time.monotonic() - start
             rates[jobs] = len(results) / seconds * 60
             print(f"--jobs {jobs}: {len(results)} of {count} submissions in {seconds:.0f} s, {rates[jobs]:.1f} per minute", flush=True)

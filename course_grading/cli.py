@@ -11,7 +11,9 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import time
 from pathlib import Path
+from typing import TextIO
 
 from . import assignments, mutants
 
@@ -54,6 +56,25 @@ def _check(args: argparse.Namespace) -> int:
     return EXIT_FAILED if failed else 0
 
 
+class ProgressBar:
+    """Each graded submission's line, and on a terminal a bar below them that redraws in place."""
+
+    def __init__(self, stream: TextIO = sys.stderr) -> None:
+        self.stream, self.started = stream, time.monotonic()
+        self.tty = stream.isatty()
+
+    def __call__(self, done: int, total: int, line: str) -> None:
+        if not self.tty:
+            print(line, file=self.stream, flush=True)
+            return
+        elapsed = time.monotonic() - self.started
+        left = elapsed / done * (total - done)
+        filled = round(30 * done / total)
+        bar = f"grading [{'#' * filled}{'.' * (30 - filled)}] {done}/{total}, {elapsed:.0f} s, about {left:.0f} s left"
+        self.stream.write(f"\r\033[K{line}\n{bar}" + ("\n" if done == total else ""))
+        self.stream.flush()
+
+
 def _grade(args: argparse.Namespace) -> int:
     from .grade import Limits, grade
 
@@ -63,7 +84,7 @@ def _grade(args: argparse.Namespace) -> int:
     out = (args.out or args.course / "graded" / args.id).resolve()
     limits = Limits(cell_s=args.cell_timeout, total_s=args.timeout)
     try:
-        grade(args.course, args.id, args.submissions.resolve(), out, args.jobs, limits, progress=lambda line: print(line, file=sys.stderr))
+        grade(args.course, args.id, args.submissions.resolve(), out, args.jobs, limits, progress=ProgressBar())
     except (ValueError, RuntimeError) as error:
         print(f"cannot grade: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT

@@ -13,8 +13,10 @@ For every submission:
    gradebook, each test cell's hidden tests are replaced by their outcome: a comment if they
    passed, ``raise AssertionError(message)`` if not.
 4. **Sandbox.** nbgrader autogrades the canonical notebook (visible tests and that outcome) in a
-   scratch course folder of its own, which holds no answer key, in a subprocess with limits on
-   memory, file size, processes and one time limit for the whole submission. Its kernel runs in
+   scratch course folder of its own, which holds no answer key. A trusted :class:`Worker` process
+   per job drives nbgrader for one submission after another; every process that runs student code
+   (the kernel, the student server) starts under the submission's limits on memory, file size and
+   processes (:data:`LAUNCHER`), and one time limit covers the whole submission. The kernel runs in
    private user, mount and PID namespaces (``unshare``, see :mod:`course_grading.jail`) where the
    scratch course is read-only and the project, the course, the submissions and the grades are
    hidden; every process the student's code starts dies with it.
@@ -33,8 +35,9 @@ import importlib
 import importlib.util
 import json
 import os
+import queue
 import re
-import resource
+import select
 import shutil
 import signal
 import subprocess
@@ -64,9 +67,9 @@ MAX_NOTEBOOK_BYTES = 20 * 2**20
 class Limits:
     cell_s: int = 15  # per cell and per call of a hidden check; a1's slowest cell takes about 1 s
     total_s: int = 60  # the whole submission, kernel start included: a hang costs this once
-    memory_bytes: int = 6 * 2**30  # address space of the grading process and its kernel
+    memory_bytes: int = 6 * 2**30  # address space of each process that runs student code
     file_bytes: int = 256 * 2**20  # the largest file any of them may write
-    processes: int = 256  # processes and threads of one submission's grading, kernel included
+    processes: int = 256  # processes and threads of one submission's kernel and student server together
     output_bytes: int = 2**22  # what the notebook may print in all; the rest is dropped
 
 
@@ -298,9 +301,9 @@ def _checks(grading: Path, assignment: str) -> dict[str, Callable[..., str | Non
     return importlib.import_module(f"{assignment}_checks").CHECKS
 
 
-def _kernel_spec(scratch: Path, home: Path, hide: list[Path], keep: list[Path]) -> None:
-    """The kernel nbgrader starts for this submission: ipykernel inside the jail."""
-    argv = jail_argv(hide, [*keep, scratch], [home], [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"])
+def _kernel_spec(scratch: Path, home: Path, hide: list[Path], keep: list[Path], launch: list[str]) -> None:
+    """The kernel nbgrader starts for this submission: ipykernel inside the jail, under the limits."""
+    argv = launch + jail_argv(hide, [*keep, scratch], [home], [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"])
     spec_dir = scratch / "jupyter" / "kernels" / "python3"
     spec_dir.mkdir(parents=True)
     (spec_dir / "kernel.json").write_text(json.dumps({"argv": argv, "display_name": "Python 3 (sandboxed)", "language": "python"}))
@@ -362,15 +365,28 @@ def _release_cgroup(group: Path | None) -> None:
         group.rmdir()
 
 
-def _limit(limits: Limits, group: Path | None) -> None:
-    """Resource limits for the grading subprocess; its kernel inherits them."""
-    if group is not None:
-        (group / "cgroup.procs").write_text("0")
-    else:
-        resource.setrlimit(resource.RLIMIT_NPROC, (limits.processes, limits.processes))
-    resource.setrlimit(resource.RLIMIT_AS, (limits.memory_bytes, limits.memory_bytes))
-    resource.setrlimit(resource.RLIMIT_FSIZE, (limits.file_bytes, limits.file_bytes))
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+# Run (``python -S -c``) in front of every process that runs student code: it joins the
+# submission's pids cgroup (or, where there is none, caps processes with RLIMIT_NPROC), sets the
+# memory, file-size and core limits, then execs the rest of its argv. The trusted grading worker
+# itself stays unlimited, so that it can serve one submission after another.
+LAUNCHER = """
+import os, resource, sys
+group, memory, files, processes = sys.argv[1:5]
+if group:
+    with open(os.path.join(group, "cgroup.procs"), "w") as procs:
+        procs.write("0")
+else:
+    resource.setrlimit(resource.RLIMIT_NPROC, (int(processes), int(processes)))
+resource.setrlimit(resource.RLIMIT_AS, (int(memory), int(memory)))
+resource.setrlimit(resource.RLIMIT_FSIZE, (int(files), int(files)))
+resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+os.execvp(sys.argv[5], sys.argv[5:])
+"""
+
+
+def limited(limits: Limits, group: Path | None, argv: list[str]) -> list[str]:
+    """``argv`` run under the submission's limits (see :data:`LAUNCHER`)."""
+    return [sys.executable, "-S", "-c", LAUNCHER, str(group or ""), str(limits.memory_bytes), str(limits.file_bytes), str(limits.processes), *argv]
 
 
 def _kill_everything_of(scratch: Path) -> None:
@@ -386,12 +402,70 @@ def _kill_everything_of(scratch: Path) -> None:
             continue
 
 
-def grade_one(template: Path, assignment: str, student: str, nb: nbformat.NotebookNode, limits: Limits, feedback_dir: Path) -> Result:
+class Worker:
+    """A trusted grading process (``python -m course_grading.grade --serve``) that autogrades one
+    scratch course after another, so that nbgrader and torch are imported once per job slot, not
+    once per submission. Student code never runs in it: it runs in the jailed kernel and the jailed
+    student server that the worker starts for each submission, under that submission's limits."""
+
+    def __init__(self, log: Path, threads: int) -> None:
+        self.log = log
+        self.threads = {"OMP_NUM_THREADS": str(threads), "MKL_NUM_THREADS": str(threads)}  # for it and its children: jobs share the cores
+        self.process: subprocess.Popen[str] | None = None
+
+    def run(self, request: dict[str, Any], timeout_s: float) -> str | None:
+        """Grade one scratch course; None when done, else what went wrong. Raises TimeoutError."""
+        if self.process is None or self.process.poll() is not None:
+            with self.log.open("a") as log:
+                command = [sys.executable, "-m", "course_grading.grade", "--serve"]
+                self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log, text=True, start_new_session=True, env=os.environ | self.threads)
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write(json.dumps(request) + "\n")
+        self.process.stdin.flush()
+        ready, _, _ = select.select([self.process.stdout], [], [], timeout_s)
+        if not ready:
+            self.stop()
+            raise TimeoutError
+        line = self.process.stdout.readline()
+        if not line:
+            code = self.process.wait()
+            self.process = None
+            tail = self.log.read_text(errors="replace").strip().splitlines()[-1:] or ["no message"]
+            return f"exit {code}: {tail[0][:300]}"
+        return json.loads(line).get("error")
+
+    def stop(self) -> None:
+        if self.process is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+            self.process = None
+
+
+def serve() -> None:
+    """The loop of a :class:`Worker`: one JSON request per line on stdin, one reply per line."""
+    replies = os.fdopen(os.dup(1), "w", buffering=1)
+    os.dup2(2, 1)  # whatever nbgrader prints goes to the log, not into the replies
+    for line in sys.stdin:
+        request = json.loads(line)
+        os.environ.clear()
+        os.environ.update(request["env"])
+        os.chdir(request["cwd"])
+        tempfile.tempdir = None  # chosen afresh from this submission's TMPDIR
+        try:
+            worker(Path(request["scratch"]), request["assignment"], request["student"])
+            replies.write(json.dumps({"error": None}) + "\n")
+        except Exception as error:
+            replies.write(json.dumps({"error": f"{type(error).__name__}: {error}"}) + "\n")
+
+
+def grade_one(template: Path, assignment: str, student: str, nb: nbformat.NotebookNode, limits: Limits, feedback_dir: Path, grader: Worker) -> Result:
     """Autograde one canonical notebook in a scratch copy of ``template``; never raises for its content."""
     result = Result(student, "needs attention")
     started = time.monotonic()
     batch = template.parent  # holds the template, the unpacked submissions and every job: all hidden
     job = batch / "jobs" / student
+    group = pids_cgroup(student, limits.processes)
     try:
         scratch, home = job / "course", job / "home"
         shutil.copytree(template, scratch)
@@ -400,35 +474,28 @@ def grade_one(template: Path, assignment: str, student: str, nb: nbformat.Notebo
         (startup / "00-cap-output.py").write_text(CAP_OUTPUT.format(limit=limits.output_bytes))
         jail = json.loads((scratch / "jail.json").read_text())
         hide, keep = [Path(p) for p in jail["hide"]] + [batch], [Path(p) for p in jail["keep"]]
-        _kernel_spec(scratch, home, hide, keep)
-        (scratch / "jail.json").write_text(json.dumps(jail | {"hide": [str(p) for p in hide], "home": str(home)}))
+        launch = limited(limits, group, [])
+        _kernel_spec(scratch, home, hide, keep, launch)
+        (scratch / "jail.json").write_text(json.dumps(jail | {"hide": [str(p) for p in hide], "home": str(home), "launch": launch}))
         submitted = scratch / "submitted" / student / assignment
         submitted.mkdir(parents=True)
         nbformat.write(nb, submitted / f"{assignment}.ipynb")
-        env = {**os.environ, "JUPYTER_PATH": str(scratch / "jupyter"), "HOME": str(home), "IPYTHONDIR": str(home / ".ipython"), "MPLCONFIGDIR": str(home / "mpl"), "MPLBACKEND": "Agg", "TMPDIR": str(home)}
-        command = [sys.executable, "-m", "course_grading.grade", str(scratch), assignment, student]
-        group = pids_cgroup(student, limits.processes)
-        process = subprocess.Popen(command, env=env, cwd=job, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True, preexec_fn=lambda: _limit(limits, group))
+        env = {**os.environ, "JUPYTER_PATH": str(scratch / "jupyter"), "HOME": str(home), "IPYTHONDIR": str(home / ".ipython"), "MPLCONFIGDIR": str(home / "mpl"), "MPLBACKEND": "Agg", "TMPDIR": str(home)} | grader.threads
         try:
-            _, stderr = process.communicate(timeout=limits.total_s)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            _kill_everything_of(scratch)
-            process.communicate()
+            crashed = grader.run({"scratch": str(scratch), "assignment": assignment, "student": student, "env": env, "cwd": str(job)}, limits.total_s)
+        except TimeoutError:
             result.notes.append(f"timed out: grading took longer than {limits.total_s} s in all; every part scores 0")
             return result
         finally:
             _kill_everything_of(scratch)
             if group is not None and _read(group / "pids.events").split()[-1:] not in (["0"], []):
                 result.notes.append(f"the notebook hit the limit of {limits.processes} processes and threads")
-            _release_cgroup(group)
         if (scratch / "nbgrader.log").exists():
             (feedback_dir.parent / "logs").mkdir(parents=True, exist_ok=True)
             shutil.copyfile(scratch / "nbgrader.log", feedback_dir.parent / "logs" / f"{student}.log")
         outcome_file = scratch / "outcome.json"  # read-only to the kernel: only the worker can write it
-        if process.returncode != 0 or not outcome_file.exists():
-            tail = stderr.decode(errors="replace").strip().splitlines()[-1:] or ["no message"]
-            result.notes.append(f"grading crashed (exit {process.returncode}): {tail[0][:300]}")
+        if crashed is not None or not outcome_file.exists():
+            result.notes.append(f"grading crashed ({crashed or 'no outcome'})")
             return result
         outcome = json.loads(outcome_file.read_text())
         result.scores, result.max_scores = outcome["scores"], outcome["max_scores"]
@@ -439,13 +506,14 @@ def grade_one(template: Path, assignment: str, student: str, nb: nbformat.Notebo
             feedback_dir.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(page, feedback_dir / f"{student}.html")
     finally:
+        _release_cgroup(group)
         shutil.rmtree(job, ignore_errors=True)
         result.seconds = round(time.monotonic() - started, 1)
     return result
 
 
 def worker(scratch: Path, assignment: str, student: str) -> None:
-    """Runs in the grading subprocess: nbgrader autograde and feedback, then the scores as JSON."""
+    """Autograde one scratch course: nbgrader autograde and feedback, then the scores as JSON."""
     from nbgrader.api import Gradebook
 
     remote = student_process(scratch, student, assignment)
@@ -487,7 +555,7 @@ def student_process(scratch: Path, student: str, assignment: str) -> RemoteStude
     jail = json.loads((scratch / "jail.json").read_text())
     nb = nbformat.read(scratch / "submitted" / student / assignment / f"{assignment}.ipynb", as_version=4)
     cells = [c.source for c in nb.cells if c.cell_type == "code" and not (nbgrader_meta(c).get("grade") and not nbgrader_meta(c).get("solution"))]
-    argv = jail_argv([Path(p) for p in jail["hide"]], [Path(p) for p in jail["keep"]], [Path(jail["home"])], [sys.executable, "-m", "course_grading.student_server"])
+    argv = jail["launch"] + jail_argv([Path(p) for p in jail["hide"]], [Path(p) for p in jail["keep"]], [Path(jail["home"])], [sys.executable, "-m", "course_grading.student_server"])
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     return RemoteStudent(argv, cells, timeout_s=jail["cell_s"], env=env)
 
@@ -525,8 +593,11 @@ def content_key(nb: nbformat.NotebookNode | None, course: Path, assignment: str)
     return digest.hexdigest()
 
 
-def grade(course: Path, assignment: str, submissions: Path, out: Path, jobs: int, limits: Limits = Limits(), progress=print) -> tuple[list[Result], list[str]]:
-    """Grade every submission (reusing cached results), write the reports; return results and rejections."""
+def grade(course: Path, assignment: str, submissions: Path, out: Path, jobs: int, limits: Limits = Limits(), progress: Callable[[int, int, str], None] = lambda done, total, line: print(line)) -> tuple[list[Result], list[str]]:
+    """Grade every submission (reusing cached results), write the reports; return results and rejections.
+
+    ``progress(done, total, line)`` is called as each submission is graded.
+    """
     out = out.resolve()
     remove_stale_cgroups()
     if not sandbox_available():
@@ -549,22 +620,35 @@ def grade(course: Path, assignment: str, submissions: Path, out: Path, jobs: int
         template = prepare_template(course, assignment, Path(tmp), what_to_hide(course, out, submissions), limits) if any(nb is not None for _, nb, _, _ in todo) else None
         parts = answer_ids(release)
 
+        (Path(tmp) / "workers").mkdir()
+        graders: queue.Queue[Worker] = queue.Queue()
+        for slot in range(max(1, jobs)):
+            graders.put(Worker(Path(tmp) / "workers" / f"{slot}.log", threads=max(1, (os.cpu_count() or 1) // max(1, jobs))))
+
         def run(item: tuple[str, nbformat.NotebookNode | None, list[str], str]) -> Result:
             student, nb, notes, key = item
             if nb is None or template is None:
                 result = Result(student, "needs attention", notes=notes + ["every part scores 0"])
             else:
-                result = grade_one(template, assignment, student, nb, limits, out / "feedback")
+                grader = graders.get()
+                try:
+                    result = grade_one(template, assignment, student, nb, limits, out / "feedback", grader)
+                finally:
+                    graders.put(grader)
                 result.notes = notes + result.notes
             result.scores = {p: result.scores.get(p, 0.0) for p in parts}
             result.key = key
             (cache / f"{student}.json").write_text(json.dumps(asdict(result)))
             return result
 
-        with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-            for done, result in enumerate(pool.map(run, todo), 1):
-                results[result.student] = result
-                progress(f"[{done}/{len(todo)}] {result.student}: {result.total:g}" + (f"  ({result.notes[-1]})" if result.notes else ""))
+        try:
+            with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+                for done, result in enumerate(pool.map(run, todo), 1):
+                    results[result.student] = result
+                    progress(done, len(todo), f"[{done}/{len(todo)}] {result.student}: {result.total:g}" + (f"  ({result.notes[-1]})" if result.notes else ""))
+        finally:
+            while not graders.empty():
+                graders.get().stop()
     ordered = [results[s] for s in sorted(results)]
     write_reports(ordered, parts, rejected, out)
     return ordered, rejected
@@ -616,4 +700,4 @@ def _figure(results: list[Result], parts: list[str], path: Path) -> None:
 
 
 if __name__ == "__main__":
-    worker(Path(sys.argv[1]), sys.argv[2], sys.argv[3])
+    serve()

@@ -1,4 +1,5 @@
-"""A class's worth of a1 submissions for ``course grade``: correct, buggy, and hostile.
+"""A class's worth of a1 submissions for ``course grade`` (correct, buggy, and hostile), and a few
+a2 attacks aimed at a2's own oracles.
 
 Each entry is a file to put in the submissions folder and what grading must make of it: the most
 points each part may get, and a pattern that the student's notes must match (the recorded reason).
@@ -32,14 +33,14 @@ class Case:
     notes: str = ""  # regex the notes must match ("" = no requirement)
 
 
-def notebook(answers: dict[str, str] | None = None, edit: Callable[[nbformat.NotebookNode], None] | None = None) -> bytes:
+def notebook(answers: dict[str, str] | None = None, edit: Callable[[nbformat.NotebookNode], None] | None = None, assignment: str = ASSIGNMENT) -> bytes:
     """The student version with the key's answers, ``answers`` replacing some, then ``edit`` applied."""
-    nb = submission_notebook(ASSIGNMENT, None)
+    nb = submission_notebook(assignment, None)
     for cell in nb.cells:
         gid = nbgrader_meta(cell).get("grade_id")
         if gid in (answers or {}):
             cell.source = answers[gid]  # type: ignore[index]
-    release = nbformat.read(ASSIGNMENTS / "release" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb", as_version=4)
+    release = nbformat.read(ASSIGNMENTS / "release" / assignment / f"{assignment}.ipynb", as_version=4)
     by_id = {nbgrader_meta(c).get("grade_id"): c.source for c in release.cells}
     for cell in nb.cells:  # what a student downloads: the release's read-only cells, no hidden tests
         gid = nbgrader_meta(cell).get("grade_id")
@@ -86,9 +87,9 @@ def _strip_metadata(nb: nbformat.NotebookNode) -> None:
         cell.metadata.pop("nbgrader", None)
 
 
-def hostile_cases(course: str, out: str, inbox: str) -> dict[str, Case]:
-    """Student id -> case. The attacks know where the course, the grades and the submissions are."""
-    steal = (
+def steal(course: str) -> str:
+    """Code that unmounts what hides the course and runs every solution cell of the answer keys."""
+    return (
         "import ctypes, glob, json\n"
         "for _m in glob.glob({course!r} + '/**', recursive=True)[:50] + [{course!r}]:\n"
         "    ctypes.CDLL(None).umount2(_m.encode(), 2)\n"
@@ -97,6 +98,10 @@ def hostile_cases(course: str, out: str, inbox: str) -> dict[str, Case]:
         "        if 'BEGIN SOLUTION' in ''.join(_c['source']):\n"
         "            exec(''.join(_c['source']))\n"
     ).format(course=course)
+
+
+def hostile_cases(course: str, out: str, inbox: str) -> dict[str, Case]:
+    """Student id -> case. The attacks know where the course, the grades and the submissions are."""
     snoop = (
         "import glob\n"
         "for _p in glob.glob({course!r} + '/grading/*.py') + glob.glob('../../../grading/*.py') + glob.glob('../../../../*/grading/*.py') + glob.glob('/tmp/**/grading/*.py', recursive=True):\n"
@@ -127,7 +132,7 @@ def hostile_cases(course: str, out: str, inbox: str) -> dict[str, Case]:
         "patches_torch": Case("patches_torch.ipynb", notebook({"sdpa": WRONG_SDPA + "\n_sub = torch.Tensor.__sub__\ntorch.Tensor.__sub__ = lambda a, b: _sub(a, a)\n"}), without("sdpa")),
         "steals_reference": Case("steals_reference.ipynb", notebook({"sdpa": "from a1_attention_reference_parts import scaled_dot_product_attention\n"}), without("sdpa", "mha")),
         "redefines_test_names": Case("redefines_test_names.ipynb", notebook({"sdpa": WRONG_SDPA + "\nimport builtins\n_real_import = builtins.__import__\nclass _Fake:\n    def __getattr__(self, name):\n        return lambda *a, **k: None\ndef _import(name, *a, **k):\n    return _Fake() if name == 'a1_attention_checks' else _real_import(name, *a, **k)\nbuiltins.__import__ = _import\n"}), without("sdpa")),
-        "reads_answer_key": Case("reads_answer_key.ipynb", notebook({"sdpa": steal}), without("sdpa", "mha")),
+        "reads_answer_key": Case("reads_answer_key.ipynb", notebook({"sdpa": steal(course)}), without("sdpa", "mha")),
         "vandal": Case("vandal.ipynb", notebook({"masks": KEY["masks"] + "\n" + vandal}), FULL),
         "edits_test_cell": Case("edits_test_cell.ipynb", notebook({"sdpa": WRONG_SDPA}, _edit_test_cell), without("sdpa"), "read-only cells edited"),
         "deletes_test_cells": Case("deletes_test_cells.ipynb", notebook(None, _delete_test_cells), FULL, "read-only cells edited or deleted"),
@@ -143,3 +148,46 @@ def hostile_cases(course: str, out: str, inbox: str) -> dict[str, Case]:
 
 REJECTED_FILES = {"notes.txt": b"my notes", "dave/wrong_name.ipynb": notebook()}
 REJECTED_PATTERNS = [re.compile(r"notes\.txt: not a notebook"), re.compile(r"dave/: no a1_attention\.ipynb inside")]
+
+
+A2 = "a2_blocks"
+A2_FULL = {"layer_norm": 2.0, "sinusoidal": 2.0, "pre_ln": 3.0, "decoder": 3.0}
+A2_KEY = answer_code(submission_notebook(A2, None))
+BESSEL = A2_KEY["layer_norm"].replace("((x - mean) ** 2).mean(dim=-1, keepdim=True)", "x.var(dim=-1, keepdim=True)")
+NO_CAUSAL_MASK = A2_KEY["decoder"].replace(", causal_mask(T))", ", None)")
+assert BESSEL != A2_KEY["layer_norm"] and NO_CAUSAL_MASK != A2_KEY["decoder"]
+
+
+def a2_without(*lost: str) -> dict[str, float]:
+    return {p: 0.0 if p in lost else v for p, v in A2_FULL.items()}
+
+
+def a2_cases(course: str) -> dict[str, Case]:
+    """a2 submissions that bend a2's oracles (F.layer_norm, nn.TransformerDecoderLayer) to their bugs."""
+    # The wrong LayerNorm, with torch's own made to agree with it.
+    bend_layer_norm = (
+        "\nimport torch.nn.functional as _F\n"
+        "_F.layer_norm = lambda x, shape, weight=None, bias=None, eps=1e-5: layer_norm(x, weight, bias, eps)\n"
+        "torch.layer_norm = _F.layer_norm\n"
+        "torch.nn.LayerNorm.forward = lambda self, x: layer_norm(x, self.weight, self.bias, self.eps)\n"
+    )
+    # The decoder without its causal mask, with torch's decoder layer and comparisons disabled.
+    bend_decoder = (
+        "\nimport torch.testing\n"
+        "torch.testing.assert_close = lambda *a, **k: None\n"
+        "torch.allclose = lambda *a, **k: True\n"
+        "torch.nn.TransformerDecoderLayer.forward = lambda self, tgt, *a, **k: tgt\n"
+    )
+    spin = "def sinusoidal_encoding(T, d_model):\n    while True:\n        pass\n"
+    def nb(answers: dict[str, str] | None = None) -> bytes:
+        return notebook(answers, assignment=A2)
+
+    return {
+        "correct": Case("correct.ipynb", nb(), A2_FULL),
+        "bessel_bends_layer_norm": Case("bessel_bends_layer_norm.ipynb", nb({"layer_norm": BESSEL + bend_layer_norm}), a2_without("layer_norm")),
+        "unmasked_bends_decoder": Case("unmasked_bends_decoder.ipynb", nb({"decoder": NO_CAUSAL_MASK + bend_decoder}), a2_without("decoder")),
+        "loop_in_sinusoidal": Case("loop_in_sinusoidal.ipynb", nb({"sinusoidal": spin}), a2_without("sinusoidal"), "time limit"),
+        # layer_norm is never defined, so the blocks built on it fail their visible tests too
+        "steals_reference": Case("steals_reference.ipynb", nb({"layer_norm": "from a2_blocks_reference_parts import layer_norm\n"}), a2_without("layer_norm", "pre_ln", "decoder")),
+        "reads_answer_key": Case("reads_answer_key.ipynb", nb({"layer_norm": steal(course)}), a2_without("layer_norm", "pre_ln", "decoder")),
+    }

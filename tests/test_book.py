@@ -58,6 +58,13 @@ def test_chapter_2_numbers_show_what_its_prose_says(html: Path) -> None:
     assert match and int(match.group(1)) > 1
     match = re.search(r"once each position\s+adds its own vector to its token, they differ by ([\d.]+)", text)
     assert match and float(match.group(1)) > 0.01
+    # reversal: both kinds of positions learn it; without them the loss stays at the bag-of-digits bound
+    match = re.search(r"sinusoidal\s+([\d.]+), learned ([\d.]+)\)\. Without any, it ends\s+at ([\d.]+):.*?which costs ([\d.]+) on average", text, re.DOTALL)
+    assert match, "the positions paragraph changed"
+    sinusoidal, learned, none, bound = map(float, match.groups())
+    assert max(sinusoidal, learned) < 0.1 and abs(none - bound) < 0.1
+    match = re.search(r"on average\s+([\d.]+) of each output position.s weight falls on the source", text)
+    assert match and float(match.group(1)) > 0.5
 
 
 def test_assignment_links_serve_the_student_versions(html: Path) -> None:

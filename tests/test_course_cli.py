@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import subprocess
 import sys
 from pathlib import Path
@@ -11,6 +12,7 @@ import pytest
 
 from assignment_support import ASSIGNMENTS, FIXTURES, load_fixture, release_notebook, submission_notebook
 from course_grading.assignments import copy_course
+from course_grading.cli import ProgressBar
 
 pytestmark = pytest.mark.slow
 COURSE = str(Path(sys.executable).parent / "course")
@@ -24,7 +26,7 @@ def course(*args: str | Path) -> subprocess.CompletedProcess:
 def test_help_lists_every_command() -> None:
     result = course("--help")
     assert result.returncode == 0
-    for command in ("release", "check", "mutants"):
+    for command in ("release", "check", "grade", "mutants"):
         assert command in result.stdout
 
 
@@ -94,3 +96,21 @@ def test_mutants_gate_fails_when_a_part_is_untested(tmp_path: Path) -> None:
     assert "SURVIVED split_merge:" in result.stdout
     split_row = next(line for line in result.stdout.splitlines() if line.startswith("split_merge"))
     assert split_row.split()[1] == "0"  # none killed
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_is_a_bar_on_a_terminal_and_lines_in_a_log() -> None:
+    log, terminal = io.StringIO(), Terminal()
+    for done in (1, 2, 4):
+        line = f"[{done}/4] student{done}: 12"
+        ProgressBar(log)(done, 4, line)
+        ProgressBar(terminal)(done, 4, line)
+    assert log.getvalue().splitlines() == ["[1/4] student1: 12", "[2/4] student2: 12", "[4/4] student4: 12"]
+    drawn = terminal.getvalue().split("\r\033[K")[1:]  # each redraw clears the bar's line first
+    assert len(drawn) == 3
+    assert drawn[1].startswith("[2/4] student2: 12\ngrading [" + "#" * 15 + "." * 15 + "] 2/4")
+    assert drawn[2].endswith("4/4, 0 s, about 0 s left\n")

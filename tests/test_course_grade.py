@@ -1,4 +1,5 @@
-"""``course grade`` on a class of correct, buggy and hostile a1 submissions (tests/hostile_submissions.py).
+"""``course grade`` on a class of correct, buggy and hostile a1 submissions, and on a2 attacks
+(tests/hostile_submissions.py).
 
 One batch is graded for the whole module (about two minutes on 2 cores): every submission must get
 exactly the points it deserves, with a recorded reason where it needed attention; the course, the
@@ -22,10 +23,12 @@ import psutil
 import pytest
 from assignment_support import ASSIGNMENTS, ROOT, hidden_lines
 from hostile_submissions import (
+    A2,
     ASSIGNMENT,
     REJECTED_FILES,
     REJECTED_PATTERNS,
     Case,
+    a2_cases,
     hostile_cases,
     notebook,
 )
@@ -55,7 +58,7 @@ class Batch:
         self.inbox_before = digest(self.inbox)
         self.course_before = digest(*GUARDED)
         self.progress: list[str] = []
-        self.results, self.rejected = grading.grade(ASSIGNMENTS, ASSIGNMENT, self.inbox, self.out, jobs=2, limits=LIMITS, progress=self.progress.append)
+        self.results, self.rejected = grading.grade(ASSIGNMENTS, ASSIGNMENT, self.inbox, self.out, jobs=2, limits=LIMITS, progress=lambda done, total, line: self.progress.append(line))
         self.by_student = {r.student: r for r in self.results}
 
 
@@ -138,13 +141,29 @@ def test_nothing_the_notebooks_started_is_left_running(batch: Batch) -> None:
 def test_rerun_grades_nothing_and_a_late_submission_only_itself(batch: Batch, tmp_path: Path) -> None:
     before = (batch.out / "grades.csv").read_text()
     progress: list[str] = []
-    results, _ = grading.grade(ASSIGNMENTS, ASSIGNMENT, batch.inbox, batch.out, jobs=2, limits=LIMITS, progress=progress.append)
+    results, _ = grading.grade(ASSIGNMENTS, ASSIGNMENT, batch.inbox, batch.out, jobs=2, limits=LIMITS, progress=lambda done, total, line: progress.append(line))
     assert progress == []
     assert (batch.out / "grades.csv").read_text() == before
     late = tmp_path / "inbox"
     shutil.copytree(batch.inbox, late)
     (late / "late.ipynb").write_bytes(notebook())
     progress = []
-    results, _ = grading.grade(ASSIGNMENTS, ASSIGNMENT, late, batch.out, jobs=2, limits=LIMITS, progress=progress.append)
+    results, _ = grading.grade(ASSIGNMENTS, ASSIGNMENT, late, batch.out, jobs=2, limits=LIMITS, progress=lambda done, total, line: progress.append(line))
     assert len(progress) == 1 and progress[0].startswith("[1/1] late: 12")
     assert {r.student for r in results} == set(batch.cases) | {"late"}
+
+
+def test_a2_attacks_on_its_oracles_get_no_undeserved_point(tmp_path: Path) -> None:
+    inbox, out = tmp_path / "inbox", tmp_path / "out"
+    inbox.mkdir()
+    cases = a2_cases(str(ASSIGNMENTS))
+    for case in cases.values():
+        (inbox / case.filename).write_bytes(case.content)
+    before = digest(*GUARDED)
+    results, rejected = grading.grade(ASSIGNMENTS, A2, inbox, out, jobs=2, limits=LIMITS, progress=lambda done, total, line: None)
+    assert not rejected
+    for result in results:
+        case = cases[result.student]
+        assert result.scores == case.points, (result.student, result.notes)
+        assert re.search(case.notes, "; ".join(result.notes)), (result.student, result.notes)
+    assert digest(*GUARDED) == before
