@@ -55,8 +55,8 @@ def load_config(course: Path) -> Config:
     return config
 
 
-def nbgrader_api(course: Path):  # -> nbgrader.apps.NbGraderAPI (imported lazily: it is slow)
-    """nbgrader's Python API on ``course``, with the venv's tools (alembic) on PATH."""
+def nbgrader_api(course: Path, db_url: str | None = None):  # -> nbgrader.apps.NbGraderAPI (imported lazily: it is slow)
+    """nbgrader's Python API on ``course`` (and its gradebook, or ``db_url``'s), with the venv's tools (alembic) on PATH."""
     bin_dir = str(Path(sys.executable).parent)
     if bin_dir not in os.environ.get("PATH", "").split(os.pathsep):
         os.environ["PATH"] = os.pathsep.join([bin_dir, os.environ.get("PATH", "")])
@@ -64,6 +64,8 @@ def nbgrader_api(course: Path):  # -> nbgrader.apps.NbGraderAPI (imported lazily
     from nbgrader.coursedir import CourseDirectory
 
     config = load_config(course)
+    if db_url is not None:
+        config.CourseDirectory.db_url = db_url
     return NbGraderAPI(CourseDirectory(config=config), config=config)
 
 

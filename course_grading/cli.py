@@ -84,12 +84,13 @@ def _grade(args: argparse.Namespace) -> int:
     out = (args.out or args.course / "graded" / args.id).resolve()
     limits = Limits(cell_s=args.cell_timeout, total_s=args.timeout)
     try:
-        grade(args.course, args.id, args.submissions.resolve(), out, args.jobs, limits, progress=ProgressBar())
+        grade(args.course, args.id, args.submissions.resolve(), out, args.jobs, limits, progress=ProgressBar(), record=True)
     except (ValueError, RuntimeError) as error:
         print(f"cannot grade: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
     print((out / "summary.txt").read_text(), end="")
     print(f"grades: {out / 'grades.csv'}\nfeedback: {out / 'feedback'}/<student>.html\nfigure: {out / 'summary.png'}")
+    print(f"nbgrader: scores in {args.course.resolve() / 'gradebook.db'}, notebooks in {args.course.resolve()}/{{submitted,autograded,feedback}}/<student>/{args.id}/")
     return 0
 
 

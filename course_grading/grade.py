@@ -505,6 +505,10 @@ def grade_one(template: Path, assignment: str, student: str, nb: nbformat.Notebo
         if page.exists():
             feedback_dir.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(page, feedback_dir / f"{student}.html")
+        autograded = scratch / "autograded" / student / assignment / f"{assignment}.ipynb"
+        if autograded.exists():  # read-only to the kernel, like outcome.json
+            (feedback_dir.parent / "autograded").mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(autograded, feedback_dir.parent / "autograded" / f"{student}.ipynb")
     finally:
         _release_cgroup(group)
         shutil.rmtree(job, ignore_errors=True)
@@ -593,10 +597,11 @@ def content_key(nb: nbformat.NotebookNode | None, course: Path, assignment: str)
     return digest.hexdigest()
 
 
-def grade(course: Path, assignment: str, submissions: Path, out: Path, jobs: int, limits: Limits = Limits(), progress: Callable[[int, int, str], None] = lambda done, total, line: print(line)) -> tuple[list[Result], list[str]]:
+def grade(course: Path, assignment: str, submissions: Path, out: Path, jobs: int, limits: Limits = Limits(), progress: Callable[[int, int, str], None] = lambda done, total, line: print(line), record: bool = False) -> tuple[list[Result], list[str]]:
     """Grade every submission (reusing cached results), write the reports; return results and rejections.
 
-    ``progress(done, total, line)`` is called as each submission is graded.
+    ``progress(done, total, line)`` is called as each submission is graded; with ``record``, the
+    newly graded submissions are imported into the course (:func:`record_in_course`).
     """
     out = out.resolve()
     remove_stale_cgroups()
@@ -651,7 +656,53 @@ def grade(course: Path, assignment: str, submissions: Path, out: Path, jobs: int
                 graders.get().stop()
     ordered = [results[s] for s in sorted(results)]
     write_reports(ordered, parts, rejected, out)
+    if record:
+        record_in_course(course, assignment, [(results[student], nb) for student, nb, _, _ in todo], out)
     return ordered, rejected
+
+
+def record_in_course(course: Path, assignment: str, graded: list[tuple[Result, nbformat.NotebookNode | None]], out: Path) -> None:
+    """Import newly graded submissions into the nbgrader course, so that nbgrader's own tools
+    (formgrader, ``nbgrader export``) see them: each student's scores as the auto scores of the
+    gradebook's grade cells, the canonical notebook under ``submitted/``, the autograded notebook
+    under ``autograded/`` and the feedback page under ``feedback/``."""
+    from nbgrader.api import Gradebook, MissingEntry
+
+    db_url = assignments.nbgrader_api(course).coursedir.db_url
+    with Gradebook(db_url) as gradebook:
+        try:
+            gradebook.find_assignment(assignment)
+        except MissingEntry:  # nbgrader records an assignment by generating it: do so in a scratch copy
+            with tempfile.TemporaryDirectory() as tmp:
+                scratch = assignments.copy_course(Path(tmp) / "course", course)
+                generated = assignments.nbgrader_api(scratch, db_url=db_url).generate_assignment(assignment, force=True)
+                if not generated["success"]:
+                    raise RuntimeError(f"nbgrader could not add {assignment} to {db_url}:\n{generated['log']}")
+        for result, nb in graded:
+            gradebook.update_or_create_student(result.student)
+            with contextlib.suppress(MissingEntry):
+                gradebook.remove_submission(assignment, result.student)
+            gradebook.add_submission(assignment, result.student)
+            for grade in gradebook.find_submission_notebook(assignment, assignment, result.student).grades:
+                grade.auto_score = result.scores.get(grade.name.removeprefix("test_"), 0.0)
+                grade.needs_manual_grade = False
+            gradebook.db.commit()
+            files = {
+                course / "submitted" / result.student / assignment / f"{assignment}.ipynb": nbformat.writes(nb).encode() if nb is not None else None,
+                course / "autograded" / result.student / assignment / f"{assignment}.ipynb": _bytes(out / "autograded" / f"{result.student}.ipynb"),
+                course / "feedback" / result.student / assignment / f"{assignment}.html": _bytes(out / "feedback" / f"{result.student}.html"),
+            }
+            for path, content in files.items():
+                if path.exists():
+                    path.chmod(0o644)  # nbgrader leaves autograded files read-only
+                    path.unlink()
+                if content is not None:
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                    path.write_bytes(content)
+
+
+def _bytes(path: Path) -> bytes | None:
+    return path.read_bytes() if path.exists() else None
 
 
 def write_reports(results: list[Result], parts: list[str], rejected: list[str], out: Path) -> None:

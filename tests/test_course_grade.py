@@ -16,6 +16,8 @@ import html
 import os
 import re
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import nbformat
@@ -34,6 +36,7 @@ from hostile_submissions import (
 )
 
 from course_grading import grade as grading
+from course_grading.assignments import copy_course
 
 pytestmark = pytest.mark.skipif(not grading.sandbox_available(), reason="needs Linux user, mount and PID namespaces (unshare)")
 
@@ -167,3 +170,29 @@ def test_a2_attacks_on_its_oracles_get_no_undeserved_point(tmp_path: Path) -> No
         assert result.scores == case.points, (result.student, result.notes)
         assert re.search(case.notes, "; ".join(result.notes)), (result.student, result.notes)
     assert digest(*GUARDED) == before
+
+
+def test_grades_go_into_the_nbgrader_course_for_its_own_tools(tmp_path: Path) -> None:
+    """With ``record``, nbgrader's gradebook and folders hold the results: ``nbgrader export`` sees
+    each student's score, and re-grading a changed submission replaces it."""
+    course = copy_course(tmp_path / "course", ASSIGNMENTS)
+    shutil.copytree(ASSIGNMENTS / "release", course / "release")
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    cases = hostile_cases(str(course), str(tmp_path / "out"), str(inbox))
+    for name in ("correct", "buggy", "not_json"):
+        (inbox / cases[name].filename).write_bytes(cases[name].content)
+
+    def export() -> dict[str, float]:
+        subprocess.run([str(Path(sys.executable).parent / "nbgrader"), "export", "--to", "export.csv"], cwd=course, check=True, capture_output=True)
+        with (course / "export.csv").open() as f:
+            return {row["student_id"]: float(row["score"]) for row in csv.DictReader(f) if row["assignment"] == ASSIGNMENT}
+
+    grading.grade(course, ASSIGNMENT, inbox, tmp_path / "out", jobs=2, limits=LIMITS, progress=lambda done, total, line: None, record=True)
+    assert export() == {name: sum(cases[name].points.values()) for name in ("correct", "buggy", "not_json")}
+    for folder, name in (("submitted", "ipynb"), ("autograded", "ipynb"), ("feedback", "html")):
+        assert (course / folder / "correct" / ASSIGNMENT / f"{ASSIGNMENT}.{name}").is_file(), folder
+    assert "raise AssertionError" in (course / "autograded" / "buggy" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb").read_text()
+    (inbox / "buggy.ipynb").write_bytes(cases["correct"].content)  # resubmitted, fixed
+    grading.grade(course, ASSIGNMENT, inbox, tmp_path / "out", jobs=2, limits=LIMITS, progress=lambda done, total, line: None, record=True)
+    assert export()["buggy"] == sum(cases["correct"].points.values())
