@@ -17,10 +17,11 @@ help:
 	@echo "make clean        remove the built book"
 
 # Reinstall only when the requirements or the package metadata change.
-$(VENV)/.installed: requirements.txt pyproject.toml
+$(VENV)/.installed: requirements.txt requirements-data.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -r requirements.txt
+	$(BIN)/python -m pip install --quiet --no-deps -r requirements-data.txt
 	$(BIN)/python -m pip install --quiet --no-deps -e .
 	touch $@
 

@@ -22,6 +22,7 @@ from torch import Tensor, nn
 
 __all__ = [
     "AdditiveAttention",
+    "KVCache",
     "MultiHeadAttention",
     "additive_attention_scores",
     "causal_mask",
@@ -213,6 +214,33 @@ def _fused_attention(q: Tensor, k: Tensor, v: Tensor, mask: Tensor | None, dropo
 # ----------------------------------------------------------------------- multi-head attention
 
 
+class KVCache:
+    """The keys and values one attention layer has computed so far, each ``(B, h, P, d_head)``.
+
+    Generating token ``P + 1`` needs the keys and values of positions ``0..P``; they do not change
+    once computed (the mask is causal), so they are kept and only the new position's are computed.
+    """
+
+    def __init__(self) -> None:
+        self.k: Tensor | None = None
+        self.v: Tensor | None = None
+
+    @property
+    def length(self) -> int:
+        """``P``, the number of positions held."""
+        return 0 if self.k is None else self.k.shape[-2]
+
+    def append(self, k: Tensor, v: Tensor) -> tuple[Tensor, Tensor]:
+        """Add ``k, v (B, h, T, d_head)`` after the held positions; return all ``(B, h, P + T, d_head)``."""
+        if self.k is None or self.v is None:
+            self.k, self.v = k, v
+        else:
+            if k.shape[:2] != self.k.shape[:2] or k.shape[-1] != self.k.shape[-1]:
+                raise ValueError(f"cannot append keys of shape {tuple(k.shape)} to a cache of shape {tuple(self.k.shape)}")
+            self.k, self.v = torch.cat([self.k, k], dim=-2), torch.cat([self.v, v], dim=-2)  # along time
+        return self.k, self.v
+
+
 def split_heads(x: Tensor, n_heads: int) -> Tensor:
     """``(B, T, d_model) -> (B, h, T, d_head)``: head ``i`` gets features ``i*d_head:(i+1)*d_head``."""
     B, T, d_model = x.shape
@@ -253,12 +281,17 @@ class MultiHeadAttention(nn.Module):
         mask: Tensor | None = None,
         *,
         need_weights: bool = False,
+        cache: KVCache | None = None,
     ) -> tuple[Tensor, Tensor | None]:
         """Attend from ``x (B, T_q, d_model)`` to ``context (B, T_k, d_model)`` (default ``x``).
 
         ``mask`` is boolean, True = may attend, of shape ``(T_q, T_k)``, ``(B, T_q, T_k)``,
         ``(B, 1, T_k)`` or ``(B, h, T_q, T_k)``. Returns the output ``(B, T_q, d_model)`` and, if
         ``need_weights``, the per-head weights ``(B, h, T_q, T_k)`` (else None).
+
+        With a ``cache`` (self-attention while generating), the keys and values of ``context`` are
+        appended to those of the ``P`` positions before it, and the queries attend to all
+        ``T_k = P + T`` of them: the mask must then be ``(T_q, P + T)``.
         """
         context = x if context is None else context
         for name, t in (("x", x), ("context", context)):
@@ -271,6 +304,8 @@ class MultiHeadAttention(nn.Module):
         q = split_heads(self.q_proj(x), self.n_heads)  # (B, h, T_q, d_head)
         k = split_heads(self.k_proj(context), self.n_heads)  # (B, h, T_k, d_head)
         v = split_heads(self.v_proj(context), self.n_heads)  # (B, h, T_k, d_head)
+        if cache is not None:
+            k, v = cache.append(k, v)  # (B, h, P + T_k, d_head)
         dropout_p = self.dropout if self.training else 0.0
         out, weights = scaled_dot_product_attention(q, k, v, mask, dropout_p=dropout_p, need_weights=need_weights)
         return self.out_proj(merge_heads(out)), weights  # (B, T_q, d_model)

@@ -14,16 +14,20 @@ Block arrangements (``Arrangement``):
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from functools import partial
 from typing import Literal
 
 import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
-from .attention import MultiHeadAttention, causal_mask
+from .attention import KVCache, MultiHeadAttention, causal_mask
 
 Arrangement = Literal["post_ln", "pre_ln", "parallel"]
 ARRANGEMENTS: tuple[Arrangement, ...] = ("post_ln", "pre_ln", "parallel")
+Activation = Literal["relu", "gelu", "gelu_tanh"]  # gelu_tanh: the tanh approximation GPT-2 uses
+ACTIVATIONS: dict[str, Callable[[Tensor], Tensor]] = {"relu": F.relu, "gelu": F.gelu, "gelu_tanh": partial(F.gelu, approximate="tanh")}
 
 
 # ------------------------------------------------------------------------------------ norms
@@ -76,13 +80,13 @@ def _check_last_dim(x: Tensor, d: int, what: str) -> None:
 class FeedForward(nn.Module):
     """The position-wise network ``linear2(dropout(act(linear1(x))))``: ``(..., d_model) -> (..., d_model)``."""
 
-    def __init__(self, d_model: int, d_ff: int, activation: Literal["relu", "gelu"] = "relu", dropout: float = 0.0) -> None:
+    def __init__(self, d_model: int, d_ff: int, activation: Activation = "relu", dropout: float = 0.0) -> None:
         super().__init__()
-        if activation not in ("relu", "gelu"):
-            raise ValueError(f"activation must be 'relu' or 'gelu', got {activation!r}")
+        if activation not in ACTIVATIONS:
+            raise ValueError(f"activation must be one of {tuple(ACTIVATIONS)}, got {activation!r}")
         self.linear1 = nn.Linear(d_model, d_ff)
         self.linear2 = nn.Linear(d_ff, d_model)
-        self.activation = F.relu if activation == "relu" else F.gelu
+        self.activation = ACTIVATIONS[activation]
         self.dropout = nn.Dropout(dropout)
 
     def forward(self, x: Tensor) -> Tensor:
@@ -113,8 +117,10 @@ class SinusoidalPositions(nn.Module):
         super().__init__()
         self.register_buffer("pe", sinusoidal_encoding(max_len, d_model), persistent=False)
 
-    def forward(self, x: Tensor) -> Tensor:
-        return x + self.pe[: _check_length(x, self.pe.shape[0])].to(x.dtype)
+    def forward(self, x: Tensor, offset: int = 0) -> Tensor:
+        """``x`` holds positions ``offset .. offset + T - 1`` (offset: tokens already seen, as with a KV cache)."""
+        T = _check_length(x, self.pe.shape[0], offset)
+        return x + self.pe[offset : offset + T].to(x.dtype)
 
 
 class LearnedPositions(nn.Module):
@@ -124,16 +130,18 @@ class LearnedPositions(nn.Module):
         super().__init__()
         self.embedding = nn.Embedding(max_len, d_model)
 
-    def forward(self, x: Tensor) -> Tensor:
-        T = _check_length(x, self.embedding.num_embeddings)
-        return x + self.embedding(torch.arange(T, device=x.device))
+    def forward(self, x: Tensor, offset: int = 0) -> Tensor:
+        """``x`` holds positions ``offset .. offset + T - 1`` (offset: tokens already seen, as with a KV cache)."""
+        T = _check_length(x, self.embedding.num_embeddings, offset)
+        return x + self.embedding(torch.arange(offset, offset + T, device=x.device))
 
 
-def _check_length(x: Tensor, max_len: int) -> int:
+def _check_length(x: Tensor, max_len: int, offset: int = 0) -> int:
     if x.ndim != 3:
         raise ValueError(f"expected x of shape (B, T, d_model), got {tuple(x.shape)}")
-    if x.shape[1] > max_len:
-        raise ValueError(f"sequence length {x.shape[1]} is longer than the {max_len} positions this model has")
+    if offset + x.shape[1] > max_len:
+        seen = f" after {offset} earlier positions" if offset else ""
+        raise ValueError(f"sequence length {x.shape[1]}{seen} is longer than the {max_len} positions this model has")
     return x.shape[1]
 
 
@@ -148,7 +156,7 @@ class EncoderBlock(nn.Module):
     ``norm1`` for both branches and has no ``norm2``).
     """
 
-    def __init__(self, d_model: int, n_heads: int, d_ff: int, arrangement: Arrangement = "pre_ln", activation: Literal["relu", "gelu"] = "relu", dropout: float = 0.0) -> None:
+    def __init__(self, d_model: int, n_heads: int, d_ff: int, arrangement: Arrangement = "pre_ln", activation: Activation = "relu", dropout: float = 0.0) -> None:
         super().__init__()
         if arrangement not in ARRANGEMENTS:
             raise ValueError(f"arrangement must be one of {ARRANGEMENTS}, got {arrangement!r}")
@@ -193,7 +201,7 @@ class DecoderBlock(nn.Module):
         n_heads: int,
         d_ff: int,
         arrangement: Arrangement = "pre_ln",
-        activation: Literal["relu", "gelu"] = "relu",
+        activation: Activation = "relu",
         dropout: float = 0.0,
         cross_attention: bool = True,
     ) -> None:
@@ -211,18 +219,23 @@ class DecoderBlock(nn.Module):
         self.norm3 = LayerNorm(d_model) if cross_attention else None
         self.dropout = nn.Dropout(dropout)
 
-    def forward(self, x: Tensor, memory: Tensor | None = None, memory_mask: Tensor | None = None, self_mask: Tensor | None = None) -> Tensor:
+    def forward(self, x: Tensor, memory: Tensor | None = None, memory_mask: Tensor | None = None, self_mask: Tensor | None = None, cache: KVCache | None = None) -> Tensor:
         """``x (B, T, d_model)`` attends causally to itself and, if this block has cross-attention,
         to ``memory (B, S, d_model)`` under ``memory_mask`` (e.g. the encoder's padding, ``(B, 1, S)``).
-        ``self_mask`` is combined (and) with the causal mask, e.g. the decoder's own padding."""
+        ``self_mask`` is combined (and) with the causal mask, e.g. the decoder's own padding.
+
+        With a ``cache`` holding the keys and values of ``P`` earlier positions, ``x`` is positions
+        ``P .. P + T - 1``: they attend to all earlier positions and to themselves causally, and
+        their keys and values are appended to the cache."""
         if (memory is None) != (self.cross_attn is None):
             raise ValueError("memory must be given exactly when the block has cross-attention")
         T = x.shape[1]
-        causal = causal_mask(T, device=x.device)  # (T, T)
+        past = cache.length if cache is not None else 0
+        causal = causal_mask(T, past + T, device=x.device)  # (T, P + T)
         mask = causal if self_mask is None else causal & self_mask
 
         def attn(h: Tensor) -> Tensor:
-            return self.dropout(self.self_attn(h, mask=mask)[0])
+            return self.dropout(self.self_attn(h, mask=mask, cache=cache)[0])
 
         def ff(h: Tensor) -> Tensor:
             return self.dropout(self.ff(h))
@@ -253,7 +266,7 @@ class DecoderBlock(nn.Module):
 class Encoder(nn.Module):
     """``n_layers`` encoder blocks and a final LayerNorm (as ``nn.TransformerEncoder`` with a norm)."""
 
-    def __init__(self, n_layers: int, d_model: int, n_heads: int, d_ff: int, arrangement: Arrangement = "pre_ln", activation: Literal["relu", "gelu"] = "relu", dropout: float = 0.0) -> None:
+    def __init__(self, n_layers: int, d_model: int, n_heads: int, d_ff: int, arrangement: Arrangement = "pre_ln", activation: Activation = "relu", dropout: float = 0.0) -> None:
         super().__init__()
         self.layers = nn.ModuleList(EncoderBlock(d_model, n_heads, d_ff, arrangement, activation, dropout) for _ in range(n_layers))
         self.norm = LayerNorm(d_model)
@@ -267,7 +280,7 @@ class Encoder(nn.Module):
 class Decoder(nn.Module):
     """``n_layers`` decoder blocks with cross-attention and a final LayerNorm."""
 
-    def __init__(self, n_layers: int, d_model: int, n_heads: int, d_ff: int, arrangement: Arrangement = "pre_ln", activation: Literal["relu", "gelu"] = "relu", dropout: float = 0.0) -> None:
+    def __init__(self, n_layers: int, d_model: int, n_heads: int, d_ff: int, arrangement: Arrangement = "pre_ln", activation: Activation = "relu", dropout: float = 0.0) -> None:
         super().__init__()
         self.layers = nn.ModuleList(DecoderBlock(d_model, n_heads, d_ff, arrangement, activation, dropout) for _ in range(n_layers))
         self.norm = LayerNorm(d_model)
@@ -286,7 +299,7 @@ class EncoderDecoder(nn.Module):
     the decoder's cross-attention. Returns the decoder's output ``(B, T, d_model)``.
     """
 
-    def __init__(self, n_layers: int, d_model: int, n_heads: int, d_ff: int, arrangement: Arrangement = "pre_ln", activation: Literal["relu", "gelu"] = "relu", dropout: float = 0.0) -> None:
+    def __init__(self, n_layers: int, d_model: int, n_heads: int, d_ff: int, arrangement: Arrangement = "pre_ln", activation: Activation = "relu", dropout: float = 0.0) -> None:
         super().__init__()
         if arrangement == "parallel":
             raise ValueError("EncoderDecoder supports 'post_ln' and 'pre_ln'")

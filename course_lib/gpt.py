@@ -1,0 +1,257 @@
+"""GPT: a decoder-only language model built from :mod:`course_lib.blocks`.
+
+The GPT-2 arrangement (Radford et al. 2019): token and learned position embeddings, ``n_layers``
+pre-LN decoder blocks without cross-attention, a final LayerNorm, and an LM head that shares its
+weight with the token embedding. GPT-1 (Radford et al. 2018) is the same stack with post-LN blocks
+and no final norm. Shapes: ``B`` batch, ``T`` tokens, ``V`` vocabulary, ``d_model`` width.
+
+Hugging Face's ``GPT2LMHeadModel`` stores the same parameters under other names, with the query,
+key and value projections fused into one ``c_attn`` and every linear map as a ``Conv1D`` (weight
+``(in, out)``, the transpose of ``nn.Linear``'s): :func:`from_hf_state_dict` and
+:func:`to_hf_state_dict` convert, so published GPT-2 checkpoints load (``GPT.from_hf``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import torch
+import torch.nn.functional as F
+from torch import Tensor, nn
+
+from .attention import KVCache
+from .blocks import Activation, Arrangement, DecoderBlock, LayerNorm, LearnedPositions
+
+
+@dataclass(frozen=True)
+class GPTConfig:
+    vocab_size: int = 50257
+    block_size: int = 1024  # the context: the most positions the model can see
+    n_layers: int = 12
+    n_heads: int = 12
+    d_model: int = 768
+    d_ff: int = 0  # 0 means 4 * d_model
+    dropout: float = 0.0
+    arrangement: Arrangement = "pre_ln"
+    activation: Activation = "gelu_tanh"
+
+    @property
+    def ff_width(self) -> int:
+        return self.d_ff or 4 * self.d_model
+
+
+# The published models. GPT-1's vocabulary is its 40,478 BPE tokens (Radford et al. 2018).
+PRESETS: dict[str, GPTConfig] = {
+    "gpt1": GPTConfig(vocab_size=40478, block_size=512, arrangement="post_ln"),
+    "gpt2": GPTConfig(),
+    "gpt2-medium": GPTConfig(n_layers=24, n_heads=16, d_model=1024),
+    "gpt2-large": GPTConfig(n_layers=36, n_heads=20, d_model=1280),
+    "gpt2-xl": GPTConfig(n_layers=48, n_heads=25, d_model=1600),
+}
+# The sizes the papers state. GPT-2's were counted differently from the released checkpoints
+# (whose true counts, with tied embeddings, are 124M, 355M, 774M and 1558M): see chapter 3.
+PUBLISHED_PARAMETERS = {"gpt1": 117e6, "gpt2": 117e6, "gpt2-medium": 345e6, "gpt2-large": 762e6, "gpt2-xl": 1542e6}
+
+
+class GPT(nn.Module):
+    """``forward(idx (B, T)) -> logits (B, T, V)``; see the module docstring."""
+
+    def __init__(self, config: GPTConfig) -> None:
+        super().__init__()
+        if config.d_model % config.n_heads:
+            raise ValueError(f"d_model={config.d_model} is not divisible by n_heads={config.n_heads}")
+        self.config = config
+        self.wte = nn.Embedding(config.vocab_size, config.d_model)
+        self.wpe = LearnedPositions(config.block_size, config.d_model)
+        self.drop = nn.Dropout(config.dropout)
+        self.blocks: list[DecoderBlock] = nn.ModuleList(  # type: ignore[assignment]
+            DecoderBlock(config.d_model, config.n_heads, config.ff_width, config.arrangement, config.activation, config.dropout, cross_attention=False)
+            for _ in range(config.n_layers)
+        )
+        self.ln_f = LayerNorm(config.d_model) if config.arrangement != "post_ln" else None
+        self.lm_head = nn.Linear(config.d_model, config.vocab_size, bias=False)
+        self.lm_head.weight = self.wte.weight  # tied: one matrix embeds tokens and scores them
+        self.apply(_init_weights)
+        # GPT-2: each residual branch's last projection scaled by 1/sqrt(2 n_layers), so that the
+        # residual stream's variance does not grow with depth (two branches per block).
+        for block in self.blocks:
+            for projection in (block.self_attn.out_proj, block.ff.linear2):
+                nn.init.normal_(projection.weight, std=0.02 / math.sqrt(2 * config.n_layers))
+
+    def num_parameters(self) -> int:
+        """Parameters counted once each (the tied LM head is the token embedding)."""
+        return sum(p.numel() for p in self.parameters())
+
+    def forward(self, idx: Tensor, caches: list[KVCache] | None = None) -> Tensor:
+        """Logits ``(B, T, V)`` for token ids ``idx (B, T)``.
+
+        With ``caches`` (one :class:`KVCache` per block, as :meth:`new_caches` makes), ``idx`` are the
+        positions after those the caches hold, and their keys and values are added to them.
+        """
+        if idx.ndim != 2:
+            raise ValueError(f"idx must have shape (B, T), got {tuple(idx.shape)}")
+        past = caches[0].length if caches else 0
+        if past + idx.shape[1] > self.config.block_size:
+            raise ValueError(f"{past + idx.shape[1]} positions do not fit in the context of {self.config.block_size} (block_size)")
+        if caches is not None and len(caches) != len(self.blocks):
+            raise ValueError(f"expected one cache per block ({len(self.blocks)}), got {len(caches)}")
+        x = self.drop(self.wpe(self.wte(idx), offset=past))  # (B, T, d_model)
+        for i, block in enumerate(self.blocks):
+            x = block(x, cache=caches[i] if caches is not None else None)
+        if self.ln_f is not None:
+            x = self.ln_f(x)
+        return self.lm_head(x)  # (B, T, V)
+
+    def new_caches(self) -> list[KVCache]:
+        return [KVCache() for _ in self.blocks]
+
+    @classmethod
+    def from_hf(cls, state_dict: Mapping[str, Tensor], config: GPTConfig) -> GPT:
+        """A model with the weights of a Hugging Face ``GPT2LMHeadModel`` state dict."""
+        model = cls(config)
+        model.load_state_dict(from_hf_state_dict(state_dict, config.n_layers))
+        return model
+
+
+def _init_weights(module: nn.Module) -> None:
+    """GPT-2's initialisation: N(0, 0.02) weights, zero biases, LayerNorm gain 1."""
+    if isinstance(module, nn.Linear | nn.Embedding):
+        nn.init.normal_(module.weight, std=0.02)
+    if isinstance(module, nn.Linear) and module.bias is not None:
+        nn.init.zeros_(module.bias)
+
+
+def lm_loss(logits: Tensor, idx: Tensor) -> Tensor:
+    """Next-token cross-entropy of ``logits (B, T, V)`` computed from ``idx (B, T)``: position ``t``
+    predicts ``idx[:, t + 1]``, so the last position has no target and is dropped."""
+    return F.cross_entropy(logits[:, :-1].flatten(0, 1), idx[:, 1:].flatten())
+
+
+# ----------------------------------------------------------------------------------- sampling
+
+
+def top_k_filter(logits: Tensor, k: int) -> Tensor:
+    """Keep the ``k`` largest logits of each row of ``(..., V)`` (and any tied with the k-th), the
+    rest set to -inf."""
+    if not 1 <= k:
+        raise ValueError(f"top_k must be at least 1, got {k}")
+    kth = torch.topk(logits, min(k, logits.shape[-1]), dim=-1).values[..., -1:]  # (..., 1)
+    return logits.masked_fill(logits < kth, float("-inf"))
+
+
+def top_p_filter(logits: Tensor, p: float) -> Tensor:
+    """Nucleus filtering (Holtzman et al. 2020): keep the smallest set of most likely tokens whose
+    probabilities sum to at least ``p``, the rest set to -inf. Rows ``(..., V)``."""
+    if not 0.0 < p <= 1.0:
+        raise ValueError(f"top_p must be in (0, 1], got {p}")
+    sorted_logits, order = torch.sort(logits, dim=-1, descending=True)
+    probs = sorted_logits.softmax(dim=-1)
+    before = F.pad(probs.cumsum(dim=-1)[..., :-1], (1, 0))  # probability of the tokens ranked above each one
+    drop_sorted = before >= p  # already reached p without this token
+    drop = drop_sorted.scatter(-1, order, drop_sorted)  # back to vocabulary order
+    return logits.masked_fill(drop, float("-inf"))
+
+
+def next_token(logits: Tensor, temperature: float = 1.0, top_k: int | None = None, top_p: float | None = None, generator: torch.Generator | None = None) -> Tensor:
+    """One token id per row of ``logits (B, V)``, as ``(B, 1)``. ``temperature == 0`` is greedy."""
+    if temperature < 0:
+        raise ValueError(f"temperature must be >= 0, got {temperature}")
+    if temperature == 0:
+        return logits.argmax(dim=-1, keepdim=True)
+    logits = logits / temperature  # before the softmax: it sharpens or flattens the distribution
+    if top_k is not None:
+        logits = top_k_filter(logits, top_k)
+    if top_p is not None:
+        logits = top_p_filter(logits, top_p)
+    return torch.multinomial(logits.softmax(dim=-1), 1, generator=generator)
+
+
+@torch.no_grad()
+def generate(
+    model: GPT,
+    idx: Tensor,
+    max_new_tokens: int,
+    *,
+    temperature: float = 1.0,
+    top_k: int | None = None,
+    top_p: float | None = None,
+    generator: torch.Generator | None = None,
+    use_cache: bool = True,
+) -> Tensor:
+    """``idx (B, T)`` followed by ``max_new_tokens`` sampled tokens: ``(B, T + max_new_tokens)``.
+
+    With ``use_cache`` each step feeds only the newest token and reuses the keys and values of the
+    earlier ones; without, each step recomputes the whole prefix. Both give the same tokens. The
+    whole sequence must fit in the context: a longer request is refused, not silently cropped.
+    """
+    total = idx.shape[1] + max_new_tokens
+    if total > model.config.block_size:
+        raise ValueError(f"{idx.shape[1]} prompt tokens + {max_new_tokens} new ones exceed the context of {model.config.block_size} (block_size)")
+    caches = model.new_caches() if use_cache else None
+    feed = idx
+    for _ in range(max_new_tokens):
+        logits = model(feed, caches)[:, -1]  # (B, V): the next token's distribution
+        token = next_token(logits, temperature, top_k, top_p, generator)  # (B, 1)
+        idx = torch.cat([idx, token], dim=1)
+        feed = token if use_cache else idx
+    return idx
+
+
+# ------------------------------------------------------------------------ Hugging Face weights
+
+
+def _hf_names(n_layers: int) -> list[tuple[str, str, str]]:
+    """(our name, HF name, how): ``copy``, ``transpose`` (Conv1D) or ``q``/``k``/``v`` (a third of c_attn)."""
+    names = [("wte.weight", "transformer.wte.weight", "copy"), ("wpe.embedding.weight", "transformer.wpe.weight", "copy")]
+    for i in range(n_layers):
+        ours, theirs = f"blocks.{i}.", f"transformer.h.{i}."
+        for part in ("weight", "bias"):
+            names += [
+                (f"{ours}norm1.{part}", f"{theirs}ln_1.{part}", "copy"),
+                (f"{ours}norm2.{part}", f"{theirs}ln_2.{part}", "copy"),
+                (f"{ours}self_attn.q_proj.{part}", f"{theirs}attn.c_attn.{part}", "q"),
+                (f"{ours}self_attn.k_proj.{part}", f"{theirs}attn.c_attn.{part}", "k"),
+                (f"{ours}self_attn.v_proj.{part}", f"{theirs}attn.c_attn.{part}", "v"),
+                (f"{ours}self_attn.out_proj.{part}", f"{theirs}attn.c_proj.{part}", "transpose"),
+                (f"{ours}ff.linear1.{part}", f"{theirs}mlp.c_fc.{part}", "transpose"),
+                (f"{ours}ff.linear2.{part}", f"{theirs}mlp.c_proj.{part}", "transpose"),
+            ]
+    return names + [("ln_f.weight", "transformer.ln_f.weight", "copy"), ("ln_f.bias", "transformer.ln_f.bias", "copy")]
+
+
+def from_hf_state_dict(hf: Mapping[str, Tensor], n_layers: int) -> dict[str, Tensor]:
+    """Our state dict from a ``GPT2LMHeadModel`` (or ``GPT2Model``, names without ``transformer.``) one."""
+    hf = {(k if k.startswith(("transformer.", "lm_head.")) else f"transformer.{k}"): v for k, v in hf.items()}
+    ours: dict[str, Tensor] = {}
+    for name, hf_name, how in _hf_names(n_layers):
+        if hf_name not in hf:
+            raise KeyError(f"{hf_name} is missing from the Hugging Face state dict (is it a GPT-2 with {n_layers} layers?)")
+        tensor = hf[hf_name]
+        if how in ("q", "k", "v"):
+            tensor = tensor.chunk(3, dim=-1)["qkv".index(how)]  # c_attn's columns: q | k | v
+        if how != "copy" and tensor.ndim == 2:
+            tensor = tensor.t()  # Conv1D (in, out) -> Linear (out, in)
+        ours[name] = tensor.contiguous()
+    ours["lm_head.weight"] = ours["wte.weight"]  # tied
+    return ours
+
+
+def to_hf_state_dict(model: GPT) -> dict[str, Tensor]:
+    """The ``GPT2LMHeadModel`` state dict of ``model`` (pre-LN with a final norm, as GPT-2)."""
+    if model.ln_f is None:
+        raise ValueError("only the GPT-2 arrangement (pre-LN, final LayerNorm) has a GPT2LMHeadModel layout")
+    ours = model.state_dict()
+    hf: dict[str, Tensor] = {}
+    fused: dict[str, dict[str, Tensor]] = {}
+    for name, hf_name, how in _hf_names(model.config.n_layers):
+        tensor = ours[name].t() if ours[name].ndim == 2 and how != "copy" else ours[name]
+        if how in ("q", "k", "v"):
+            fused.setdefault(hf_name, {})[how] = tensor
+        else:
+            hf[hf_name] = tensor.contiguous()
+    for hf_name, parts in fused.items():
+        hf[hf_name] = torch.cat([parts["q"], parts["k"], parts["v"]], dim=-1).contiguous()
+    hf["lm_head.weight"] = hf["transformer.wte.weight"]
+    return hf

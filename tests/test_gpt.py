@@ -1,0 +1,205 @@
+"""course_lib.gpt against Hugging Face's GPT-2 (weights copied both ways), its sampling warpers and
+its generation, and the properties a GPT must have (tied head, GPT-2 init, KV cache, context)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+import torch
+from transformers import GPT2Config, GPT2LMHeadModel, OpenAIGPTConfig, OpenAIGPTLMHeadModel
+from transformers.generation.logits_process import TopKLogitsWarper, TopPLogitsWarper
+
+from course_lib.gpt import (
+    GPT,
+    PRESETS,
+    PUBLISHED_PARAMETERS,
+    GPTConfig,
+    from_hf_state_dict,
+    generate,
+    lm_loss,
+    next_token,
+    to_hf_state_dict,
+    top_k_filter,
+    top_p_filter,
+)
+
+SMALL = [  # (n_layers, n_heads, d_model, vocab, context)
+    (1, 2, 16, 50, 16),
+    (2, 4, 32, 100, 32),
+    (3, 3, 48, 77, 24),
+]
+
+
+def hf_model(n_layers: int, n_heads: int, d_model: int, vocab: int, context: int) -> GPT2LMHeadModel:
+    torch.manual_seed(n_layers * 100 + d_model)
+    config = GPT2Config(vocab_size=vocab, n_positions=context, n_embd=d_model, n_layer=n_layers, n_head=n_heads, resid_pdrop=0.0, embd_pdrop=0.0, attn_pdrop=0.0, bos_token_id=0, eos_token_id=0)
+    model = GPT2LMHeadModel(config).eval()
+    with torch.no_grad():  # HF initialises biases and LayerNorms to constants: make every tensor count
+        for p in model.parameters():
+            p.add_(0.05 * torch.randn_like(p))
+    return model
+
+
+def ours_for(shape: tuple[int, int, int, int, int]) -> GPTConfig:
+    n_layers, n_heads, d_model, vocab, context = shape
+    return GPTConfig(vocab_size=vocab, block_size=context, n_layers=n_layers, n_heads=n_heads, d_model=d_model)
+
+
+@pytest.mark.parametrize("shape", SMALL)
+def test_hf_gpt2_weights_load_and_give_its_logits(shape: tuple[int, int, int, int, int]) -> None:
+    theirs = hf_model(*shape)
+    ours = GPT.from_hf(theirs.state_dict(), ours_for(shape)).eval()
+    idx = torch.randint(0, shape[3], (3, shape[4]))
+    with torch.no_grad():
+        expected = theirs(idx).logits
+        got = ours(idx)
+    torch.testing.assert_close(got, expected, atol=1e-5, rtol=1e-5)
+
+
+@pytest.mark.parametrize("shape", SMALL)
+def test_our_weights_save_as_an_hf_state_dict(shape: tuple[int, int, int, int, int]) -> None:
+    torch.manual_seed(1)
+    ours = GPT(ours_for(shape)).eval()
+    theirs = hf_model(*shape)
+    exported = to_hf_state_dict(ours)
+    assert set(exported) == set(theirs.state_dict())
+    theirs.load_state_dict(exported, strict=True)
+    idx = torch.randint(0, shape[3], (2, shape[4]))
+    with torch.no_grad():
+        torch.testing.assert_close(theirs(idx).logits, ours(idx), atol=1e-5, rtol=1e-5)
+    again = from_hf_state_dict(exported, shape[0])  # and back: the same tensors
+    for name, tensor in ours.state_dict().items():
+        torch.testing.assert_close(again[name], tensor, atol=0, rtol=0)
+
+
+def test_a_state_dict_of_the_wrong_depth_is_refused_by_name() -> None:
+    theirs = hf_model(*SMALL[0])
+    with pytest.raises(KeyError, match=r"transformer\.h\.1\..*2 layers"):
+        GPT.from_hf(theirs.state_dict(), GPTConfig(vocab_size=50, block_size=16, n_layers=2, n_heads=2, d_model=16))
+
+
+def test_loss_is_hf_next_token_loss() -> None:
+    shape = SMALL[1]
+    theirs = hf_model(*shape)
+    ours = GPT.from_hf(theirs.state_dict(), ours_for(shape)).eval()
+    idx = torch.randint(0, shape[3], (4, shape[4]))
+    with torch.no_grad():
+        expected = theirs(idx, labels=idx).loss  # HF shifts the labels inside
+        torch.testing.assert_close(lm_loss(ours(idx), idx), expected, atol=1e-5, rtol=1e-5)
+
+
+def test_greedy_generation_matches_hf_generate() -> None:
+    shape = SMALL[1]
+    theirs = hf_model(*shape)
+    ours = GPT.from_hf(theirs.state_dict(), ours_for(shape)).eval()
+    prompt = torch.randint(0, shape[3], (2, 5))
+    expected = theirs.generate(prompt, attention_mask=torch.ones_like(prompt), max_new_tokens=20, do_sample=False, pad_token_id=0, eos_token_id=None)
+    assert torch.equal(generate(ours, prompt, 20, temperature=0.0), expected)
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_presets_have_the_published_sizes(name: str) -> None:
+    """Exactly HF's count for the same architecture, and within 7% of the paper's figure (GPT-2
+    small is 124M counted, 117M published: the papers counted differently)."""
+    config = PRESETS[name]
+    with torch.device("meta"):
+        ours = GPT(config).num_parameters()
+        if name == "gpt1":
+            reference = OpenAIGPTLMHeadModel(OpenAIGPTConfig())
+        else:
+            reference = GPT2LMHeadModel(GPT2Config(n_layer=config.n_layers, n_head=config.n_heads, n_embd=config.d_model))
+    assert ours == sum(p.numel() for p in reference.parameters())
+    assert abs(ours - PUBLISHED_PARAMETERS[name]) / PUBLISHED_PARAMETERS[name] < 0.07
+
+
+def test_head_is_tied_to_the_embedding_and_learns_with_it() -> None:
+    model = GPT(GPTConfig(vocab_size=40, block_size=8, n_layers=1, n_heads=2, d_model=16))
+    assert model.lm_head.weight.data_ptr() == model.wte.weight.data_ptr()
+    idx = torch.randint(0, 40, (2, 8))
+    before = model.wte.weight.detach().clone()
+    lm_loss(model(idx), idx).backward()
+    torch.optim.SGD(model.parameters(), lr=1.0).step()
+    assert torch.equal(model.lm_head.weight, model.wte.weight) and not torch.equal(model.wte.weight, before)
+
+
+def test_gpt2_initialisation_scales_residual_projections() -> None:
+    torch.manual_seed(0)
+    n_layers = 8
+    model = GPT(GPTConfig(vocab_size=1000, block_size=64, n_layers=n_layers, n_heads=4, d_model=256))
+    block = model.blocks[3]
+    assert block.self_attn.out_proj.weight.std().item() == pytest.approx(0.02 / math.sqrt(2 * n_layers), rel=0.05)
+    assert block.ff.linear2.weight.std().item() == pytest.approx(0.02 / math.sqrt(2 * n_layers), rel=0.05)
+    assert block.self_attn.q_proj.weight.std().item() == pytest.approx(0.02, rel=0.05)
+    assert model.wte.weight.std().item() == pytest.approx(0.02, rel=0.05)
+    assert torch.all(block.ff.linear1.bias == 0)
+
+
+@pytest.mark.parametrize("arrangement", ["pre_ln", "post_ln", "parallel"])
+def test_kv_cache_gives_the_uncached_logits_and_tokens(arrangement: str) -> None:
+    torch.manual_seed(0)
+    model = GPT(GPTConfig(vocab_size=60, block_size=40, n_layers=2, n_heads=4, d_model=32, arrangement=arrangement)).eval()  # type: ignore[arg-type]
+    idx = torch.randint(0, 60, (3, 30))
+    with torch.no_grad():
+        full = model(idx)
+        caches = model.new_caches()
+        stepped = torch.cat([model(idx[:, :10], caches)] + [model(idx[:, t : t + 1], caches) for t in range(10, 30)], dim=1)
+    torch.testing.assert_close(stepped, full, atol=1e-5, rtol=1e-5)
+    assert caches[0].k is not None and caches[0].k.shape == (3, 4, 30, 8)  # (B, h, T, d_head): time on axis 2
+    prompt = idx[:, :4]
+    for kwargs in ({"temperature": 0.0}, {"temperature": 0.9, "top_k": 10}, {"temperature": 1.3, "top_p": 0.8}):
+        cached = generate(model, prompt, 30, generator=torch.Generator().manual_seed(7), use_cache=True, **kwargs)  # type: ignore[arg-type]
+        uncached = generate(model, prompt, 30, generator=torch.Generator().manual_seed(7), use_cache=False, **kwargs)  # type: ignore[arg-type]
+        assert torch.equal(cached, uncached), kwargs
+
+
+def test_context_is_enforced_with_a_clear_error() -> None:
+    model = GPT(GPTConfig(vocab_size=20, block_size=8, n_layers=1, n_heads=2, d_model=8))
+    with pytest.raises(ValueError, match=r"9 positions .* context of 8"):
+        model(torch.zeros(1, 9, dtype=torch.long))
+    with pytest.raises(ValueError, match=r"5 prompt tokens \+ 4 new ones exceed the context of 8"):
+        generate(model, torch.zeros(1, 5, dtype=torch.long), 4)
+    caches = model.new_caches()
+    model(torch.zeros(1, 6, dtype=torch.long), caches)
+    with pytest.raises(ValueError, match="context of 8"):
+        model(torch.zeros(1, 3, dtype=torch.long), caches)
+    with pytest.raises(ValueError, match="not divisible"):
+        GPT(GPTConfig(d_model=10, n_heads=3))
+
+
+def test_top_k_matches_hf_and_keeps_ties() -> None:
+    torch.manual_seed(0)
+    logits = torch.randn(5, 50)
+    for k in (1, 3, 10, 50):
+        expected = TopKLogitsWarper(top_k=k)(None, logits.clone())
+        assert torch.equal(top_k_filter(logits, k), expected)
+    tied = torch.tensor([[3.0, 1.0, 3.0, 2.0, 3.0]])
+    assert torch.isfinite(top_k_filter(tied, 2)).tolist() == [[True, False, True, False, True]]
+
+
+def test_top_p_matches_hf_and_keeps_exactly_the_nucleus() -> None:
+    torch.manual_seed(0)
+    logits = torch.randn(6, 40) * 2
+    for p in (0.1, 0.5, 0.9, 0.99):
+        expected = TopPLogitsWarper(top_p=p)(None, logits.clone())
+        assert torch.equal(torch.isfinite(top_p_filter(logits, p)), torch.isfinite(expected)), p
+    probs = torch.tensor([[0.5, 0.3, 0.15, 0.05]]).log()
+    assert torch.isfinite(top_p_filter(probs, 0.8)).tolist() == [[True, True, False, False]]  # 0.5 + 0.3 reaches 0.8
+    assert torch.isfinite(top_p_filter(probs, 0.81)).tolist() == [[True, True, True, False]]
+    assert torch.isfinite(top_p_filter(probs, 0.4)).tolist() == [[True, False, False, False]]  # never empty
+    exactly = probs.softmax(-1).cumsum(-1)[0, 1].item()  # the top two reach p exactly: the third is not needed
+    assert torch.isfinite(top_p_filter(probs, exactly)).tolist() == [[True, True, False, False]]
+
+
+def test_temperature_divides_the_logits_before_the_softmax() -> None:
+    torch.manual_seed(0)
+    logits = torch.randn(4, 30)
+    for temperature in (0.5, 2.0):
+        got = next_token(logits, temperature, generator=torch.Generator().manual_seed(3))
+        expected = torch.multinomial((logits / temperature).softmax(-1), 1, generator=torch.Generator().manual_seed(3))
+        assert torch.equal(got, expected)
+    assert torch.equal(next_token(logits, 0.0), logits.argmax(-1, keepdim=True))
+    with pytest.raises(ValueError, match="top_p"):
+        top_p_filter(logits, 0.0)
+    with pytest.raises(ValueError, match="top_k"):
+        top_k_filter(logits, 0)
