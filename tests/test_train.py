@@ -1,0 +1,121 @@
+"""course_lib.train: the schedule, one step against a hand-made AdamW step, learning, evaluation,
+and a resumed run that reproduces the uninterrupted one exactly."""
+
+from __future__ import annotations
+
+import copy
+import math
+from pathlib import Path
+
+import pytest
+import torch
+import torch.nn.functional as F
+from torch import Tensor
+
+from course_lib.gpt import GPT, GPTConfig
+from course_lib.train import TrainConfig, lr_at, param_groups, pick_device, train
+
+VOCAB, T = 12, 16
+
+
+def tiny_gpt(dropout: float = 0.0) -> GPT:
+    torch.manual_seed(0)
+    return GPT(GPTConfig(vocab_size=VOCAB, block_size=T, n_layers=2, n_heads=2, d_model=32, dropout=dropout))
+
+
+def counting(split: str, generator: torch.Generator) -> tuple[Tensor, Tensor]:
+    """Sequences that count up modulo VOCAB from a random start: the next token is learnable."""
+    start = torch.randint(0, VOCAB, (8, 1), generator=generator)
+    seq = (start + torch.arange(T + 1)) % VOCAB  # (8, T + 1)
+    return seq[:, :-1], seq[:, 1:]
+
+
+def test_warmup_then_cosine() -> None:
+    config = TrainConfig(steps=101, lr=1.0, min_lr=0.1, warmup_steps=10)
+    assert lr_at(0, config) == pytest.approx(0.1)
+    assert lr_at(4, config) == pytest.approx(0.5)
+    assert lr_at(9, config) == pytest.approx(1.0)
+    assert lr_at(10, config) == pytest.approx(1.0)
+    assert lr_at(55, config) == pytest.approx(0.55)  # half way through the decay: the mean of the two
+    assert lr_at(100, config) == pytest.approx(0.1)
+    lrs = [lr_at(s, config) for s in range(10, 101)]
+    assert all(a >= b for a, b in zip(lrs, lrs[1:]))
+
+
+def test_one_step_is_adamw_with_clipping_at_the_scheduled_rate() -> None:
+    config = TrainConfig(steps=5, lr=3e-3, min_lr=3e-4, warmup_steps=4, weight_decay=0.1, grad_clip=0.05, progress=False, eval_every=100, device="cpu")
+    model = tiny_gpt()
+    replica = copy.deepcopy(model)
+    train(model, counting, TrainConfig(**{**config.__dict__, "steps": 1}))
+    inputs, targets = counting("train", torch.Generator().manual_seed(config.seed))
+    loss = F.cross_entropy(replica(inputs).flatten(0, 1), targets.flatten())
+    loss.backward()
+    grads = [p.grad for p in replica.parameters()]
+    norm = torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g) for g in grads]))
+    assert norm > config.grad_clip  # so that the clipping matters
+    for p in replica.parameters():
+        p.grad.mul_(config.grad_clip / norm)  # type: ignore[union-attr]
+    decayed = [p for p in replica.parameters() if p.ndim >= 2]
+    others = [p for p in replica.parameters() if p.ndim < 2]
+    torch.optim.AdamW([{"params": decayed, "weight_decay": 0.1}, {"params": others, "weight_decay": 0.0}], lr=config.lr / 4, betas=(0.9, 0.95)).step()
+    for ours, theirs in zip(model.parameters(), replica.parameters()):
+        torch.testing.assert_close(ours, theirs, atol=1e-6, rtol=1e-5)
+
+
+def test_weight_decay_spares_biases_and_norms() -> None:
+    decayed, spared = param_groups(tiny_gpt(), 0.1)
+    assert all(p.ndim >= 2 for p in decayed["params"]) and all(p.ndim == 1 for p in spared["params"])
+    assert spared["weight_decay"] == 0.0 and len(spared["params"]) > 0
+
+
+def test_it_learns_and_evaluates_on_schedule() -> None:
+    history = train(tiny_gpt(), counting, TrainConfig(steps=150, lr=1e-2, min_lr=1e-3, warmup_steps=10, eval_every=50, eval_batches=2, progress=False, device="cpu"))
+    assert history.step == list(range(150)) and len(history.train_loss) == 150
+    assert history.eval_step == [49, 99, 149]
+    assert history.train_loss[0] > math.log(VOCAB) - 0.5
+    assert history.val_loss[-1] < 0.1  # counting is deterministic after the first token
+    assert history.tokens == 150 * 8 * T and history.seconds > 0
+
+
+def test_a_resumed_run_reproduces_the_uninterrupted_one(tmp_path: Path) -> None:
+    base = dict(steps=30, lr=3e-3, warmup_steps=5, eval_every=10, eval_batches=2, progress=False, device="cpu")
+    straight = tiny_gpt(dropout=0.2)  # dropout: the global random state must be restored too
+    full = train(straight, counting, TrainConfig(**base))  # type: ignore[arg-type]
+    # the same run, killed during step 25 (its checkpoint is from step 20), then resumed afresh
+    interrupted = tiny_gpt(dropout=0.2)
+    half = TrainConfig(**{**base, "checkpoint": tmp_path / "run.pt", "checkpoint_every": 20})  # type: ignore[arg-type]
+    _run_until(interrupted, half, stop_after=24)
+    resumed_model = tiny_gpt(dropout=0.2)
+    torch.manual_seed(1234)  # whatever state the new process has
+    resumed = train(resumed_model, counting, half, resume=True)
+    assert resumed.train_loss == full.train_loss
+    assert resumed.val_loss == full.val_loss
+    for a, b in zip(resumed_model.parameters(), straight.parameters()):
+        assert torch.equal(a, b)
+
+
+def _run_until(model: GPT, config: TrainConfig, stop_after: int) -> None:
+    """Train, but die after ``stop_after`` steps, as a killed job would (the checkpoint stays)."""
+
+    class Killed(Exception):
+        pass
+
+    calls = 0
+
+    def batches(split: str, generator: torch.Generator) -> tuple[Tensor, Tensor]:
+        nonlocal calls
+        if split == "train":
+            calls += 1
+            if calls > stop_after:
+                raise Killed
+        return counting(split, generator)
+
+    with pytest.raises(Killed):
+        train(model, batches, config)
+    assert config.checkpoint is not None and config.checkpoint.exists()
+
+
+def test_device_choice() -> None:
+    assert pick_device("cpu") == torch.device("cpu")
+    expected = "cuda" if torch.cuda.is_available() else "mps" if torch.backends.mps.is_available() else "cpu"
+    assert pick_device().type == expected
