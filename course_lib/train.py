@@ -132,7 +132,7 @@ def train(model: nn.Module, batches: Batches, config: TrainConfig, loss_fn: Loss
     history, start = History(), 0
     if resume and config.checkpoint is not None and config.checkpoint.exists():
         start, history = _load(config.checkpoint, model, optimizer, train_gen, val_gen)
-    step_fn = torch.compile(model) if config.compile else model
+    step_fn: nn.Module = torch.compile(model) if config.compile else model  # type: ignore[assignment]
     model.train()
     began = time.perf_counter() - history.seconds
     bar = tqdm(range(start, config.steps), initial=start, total=config.steps, disable=not config.progress, file=sys.stderr, desc="training")
@@ -166,15 +166,10 @@ def train(model: nn.Module, batches: Batches, config: TrainConfig, loss_fn: Loss
 
 
 def _save(path: Path, step: int, model: nn.Module, optimizer: torch.optim.Optimizer, history: History, train_gen: torch.Generator, val_gen: torch.Generator) -> None:
-    state = {
-        "step": step,
-        "model": model.state_dict(),
-        "optimizer": optimizer.state_dict(),
-        "history": asdict(history),
-        "rng": {"torch": torch.get_rng_state(), "train": train_gen.get_state(), "val": val_gen.get_state()},
-    }
+    rng: dict[str, object] = {"torch": torch.get_rng_state(), "train": train_gen.get_state(), "val": val_gen.get_state()}
     if torch.cuda.is_available():
-        state["rng"]["cuda"] = torch.cuda.get_rng_state_all()
+        rng["cuda"] = torch.cuda.get_rng_state_all()
+    state = {"step": step, "model": model.state_dict(), "optimizer": optimizer.state_dict(), "history": asdict(history), "rng": rng}
     path.parent.mkdir(parents=True, exist_ok=True)
     torch.save(state, path.with_suffix(".tmp"))
     path.with_suffix(".tmp").replace(path)  # never a half-written checkpoint
