@@ -488,8 +488,10 @@ def grade_one(template: Path, assignment: str, student: str, nb: nbformat.Notebo
             return result
         finally:
             _kill_everything_of(scratch)
-            if group is not None and _read(group / "pids.events").split()[-1:] not in (["0"], []):
-                result.notes.append(f"the notebook hit the limit of {limits.processes} processes and threads")
+            starved = group is not None and _read(group / "pids.events").split()[-1:] not in (["0"], [])
+        if starved:  # what ran after that depended on timing: no grade can be trusted
+            result.notes.append(f"the notebook hit the limit of {limits.processes} processes and threads: every part scores 0")
+            return result
         if (scratch / "nbgrader.log").exists():
             (feedback_dir.parent / "logs").mkdir(parents=True, exist_ok=True)
             shutil.copyfile(scratch / "nbgrader.log", feedback_dir.parent / "logs" / f"{student}.log")
