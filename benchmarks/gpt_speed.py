@@ -58,7 +58,7 @@ def measure_training(model_kind: str, config: str, device: torch.device, nanogpt
         model = NanoGPT(NanoConfig(block_size=block_size, vocab_size=VOCAB, n_layer=n_layers, n_head=n_heads, n_embd=d_model, dropout=0.0, bias=True)).to(device)
 
         def loss_of(x: torch.Tensor) -> torch.Tensor:
-            return model(x[:, :-1], x[:, 1:])[1]
+            return model(x[:, :-1].contiguous(), x[:, 1:].contiguous())[1]
 
     optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3, betas=(0.9, 0.95))
     # one token more than the context: course_lib's loss shifts inside, nanoGPT's takes targets
@@ -100,7 +100,7 @@ def measure_generation(new_tokens: int, use_cache: bool, device: torch.device) -
 
 def run_one(args: list[str]) -> dict:
     """Run one measurement in a fresh process; its JSON result."""
-    out = subprocess.run([sys.executable, __file__, "--one", *args], capture_output=True, text=True, check=True)
+    out = subprocess.run([sys.executable, __file__, *args], capture_output=True, text=True, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 

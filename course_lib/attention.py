@@ -177,6 +177,7 @@ def scaled_dot_product_attention(
     *,
     dropout_p: float = 0.0,
     need_weights: bool = True,
+    is_causal: bool = False,
 ) -> tuple[Tensor, Tensor | None]:
     """``softmax(q k^T / sqrt(d_k)) v``, returning the output and the attention weights.
 
@@ -188,8 +189,17 @@ def scaled_dot_product_attention(
     With ``need_weights=False`` the weights are not formed: the computation goes through torch's
     fused ``F.scaled_dot_product_attention`` (same result, less memory) and None is returned in
     their place. ``dropout_p`` drops attention weights; pass 0 at evaluation time.
+
+    ``is_causal`` adds :func:`causal_mask` to ``mask`` without forming it where it can: with no
+    other mask and no weights asked for, the fused kernel applies it internally (faster).
     """
     _check_qkv(q, k, v)
+    if is_causal:
+        T_q, T_k = q.shape[-2], k.shape[-2]
+        if mask is None and not need_weights and T_q == T_k:
+            return F.scaled_dot_product_attention(q, k, v, dropout_p=dropout_p, is_causal=True), None
+        causal = causal_mask(T_q, T_k, device=q.device)
+        mask = causal if mask is None else mask & causal
     scores_shape = torch.Size(torch.broadcast_shapes(q.shape[:-1], k.shape[:-2] + (1,)) + (k.shape[-2],))
     if mask is not None:
         _check_mask(mask, scores_shape)
@@ -282,6 +292,7 @@ class MultiHeadAttention(nn.Module):
         *,
         need_weights: bool = False,
         cache: KVCache | None = None,
+        is_causal: bool = False,
     ) -> tuple[Tensor, Tensor | None]:
         """Attend from ``x (B, T_q, d_model)`` to ``context (B, T_k, d_model)`` (default ``x``).
 
@@ -291,7 +302,8 @@ class MultiHeadAttention(nn.Module):
 
         With a ``cache`` (self-attention while generating), the keys and values of ``context`` are
         appended to those of the ``P`` positions before it, and the queries attend to all
-        ``T_k = P + T`` of them: the mask must then be ``(T_q, P + T)``.
+        ``T_k = P + T`` of them: the mask must then be ``(T_q, P + T)``. ``is_causal`` adds the
+        causal mask (see :func:`scaled_dot_product_attention`).
         """
         context = x if context is None else context
         for name, t in (("x", x), ("context", context)):
@@ -307,5 +319,5 @@ class MultiHeadAttention(nn.Module):
         if cache is not None:
             k, v = cache.append(k, v)  # (B, h, P + T_k, d_head)
         dropout_p = self.dropout if self.training else 0.0
-        out, weights = scaled_dot_product_attention(q, k, v, mask, dropout_p=dropout_p, need_weights=need_weights)
+        out, weights = scaled_dot_product_attention(q, k, v, mask, dropout_p=dropout_p, need_weights=need_weights, is_causal=is_causal)
         return self.out_proj(merge_heads(out)), weights  # (B, T_q, d_model)

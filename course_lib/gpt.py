@@ -22,7 +22,7 @@ import torch.nn.functional as F
 from torch import Tensor, nn
 
 from .attention import KVCache
-from .blocks import Activation, Arrangement, DecoderBlock, LayerNorm, LearnedPositions
+from .blocks import Activation, Arrangement, DecoderBlock, LayerNorm, LearnedPositions, fuse_norms
 
 
 @dataclass(frozen=True)
@@ -73,6 +73,7 @@ class GPT(nn.Module):
         self.ln_f = LayerNorm(config.d_model) if config.arrangement != "post_ln" else None
         self.lm_head = nn.Linear(config.d_model, config.vocab_size, bias=False)
         self.lm_head.weight = self.wte.weight  # tied: one matrix embeds tokens and scores them
+        fuse_norms(self)  # chapter 2 wrote LayerNorm out; here it runs as one kernel
         self.apply(_init_weights)
         # GPT-2: each residual branch's last projection scaled by 1/sqrt(2 n_layers), so that the
         # residual stream's variance does not grow with depth (two branches per block).

@@ -297,3 +297,17 @@ def test_additive_attention_module() -> None:
         attention(query, keys, values[:, :3])
     with pytest.raises(ValueError, match="do not match"):
         additive_attention_scores(query, keys, torch.randn(4, 7), torch.randn(6, 7), torch.randn(7))
+
+
+@pytest.mark.parametrize("need_weights", [True, False])
+@pytest.mark.parametrize(("T_q", "T_k"), [(6, 6), (2, 6)])
+def test_is_causal_equals_the_explicit_causal_mask(need_weights: bool, T_q: int, T_k: int) -> None:
+    torch.manual_seed(0)
+    q, k, v = torch.randn(2, 3, T_q, 8), torch.randn(2, 3, T_k, 8), torch.randn(2, 3, T_k, 8)
+    padding = padding_mask(torch.tensor([T_k, T_k - 2]), T_k).unsqueeze(1)  # (B, 1, 1, T_k)
+    for mask in (None, padding):
+        explicit = causal_mask(T_q, T_k) if mask is None else causal_mask(T_q, T_k) & mask
+        expected, _ = scaled_dot_product_attention(q, k, v, explicit, need_weights=True)
+        got, weights = scaled_dot_product_attention(q, k, v, mask, need_weights=need_weights, is_causal=True)
+        torch.testing.assert_close(got, expected, atol=1e-6, rtol=1e-5)
+        assert (weights is not None) == need_weights

@@ -93,10 +93,11 @@ def torch_causal(T: int) -> Tensor:
 # ------------------------------------------------------------------------------------ norms
 
 
+@pytest.mark.parametrize("fused", [False, True])
 @pytest.mark.parametrize("shape", [(2, 5, 8), (7, 3), (1, 1, 1, 16)])
-def test_layernorm_equals_torch(shape: tuple[int, ...]) -> None:
+def test_layernorm_equals_torch(shape: tuple[int, ...], fused: bool) -> None:
     d = shape[-1]
-    ours, theirs = LayerNorm(d), nn.LayerNorm(d)
+    ours, theirs = LayerNorm(d, fused=fused), nn.LayerNorm(d)
     randomize(ours, 0)
     copy_norm(ours, theirs)
     x = torch.randn(*shape) * 3 + 1
