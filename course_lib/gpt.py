@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import torch
 import torch.nn.functional as F
@@ -91,6 +91,11 @@ class GPT(nn.Module):
         With ``caches`` (one :class:`KVCache` per block, as :meth:`new_caches` makes), ``idx`` are the
         positions after those the caches hold, and their keys and values are added to them.
         """
+        return self.lm_head(self.hidden_states(idx, caches))  # (B, T, V)
+
+    def hidden_states(self, idx: Tensor, caches: list[KVCache] | None = None) -> Tensor:
+        """The last block's output (after the final norm) ``(B, T, d_model)``: what the LM head
+        scores, and what a classification head reads."""
         if idx.ndim != 2:
             raise ValueError(f"idx must have shape (B, T), got {tuple(idx.shape)}")
         past = caches[0].length if caches else 0
@@ -101,12 +106,27 @@ class GPT(nn.Module):
         x = self.drop(self.wpe(self.wte(idx), offset=past))  # (B, T, d_model)
         for i, block in enumerate(self.blocks):
             x = block(x, cache=caches[i] if caches is not None else None)
-        if self.ln_f is not None:
-            x = self.ln_f(x)
-        return self.lm_head(x)  # (B, T, V)
+        return self.ln_f(x) if self.ln_f is not None else x
 
     def new_caches(self) -> list[KVCache]:
         return [KVCache() for _ in self.blocks]
+
+    def add_tokens(self, n: int) -> list[int]:
+        """Grow the vocabulary by ``n`` tokens (GPT-1's [START], [DELIM], [EXTRACT]); return their ids.
+
+        The old embeddings are kept; the new rows are initialised as the others were, and the LM
+        head stays tied to the embedding.
+        """
+        old = self.wte.weight
+        grown = nn.Embedding(old.shape[0] + n, old.shape[1], device=old.device, dtype=old.dtype)
+        nn.init.normal_(grown.weight, std=0.02)
+        with torch.no_grad():
+            grown.weight[: old.shape[0]] = old
+        self.wte = grown
+        self.lm_head = nn.Linear(old.shape[1], grown.num_embeddings, bias=False, device=old.device, dtype=old.dtype)
+        self.lm_head.weight = self.wte.weight
+        self.config = replace(self.config, vocab_size=grown.num_embeddings)
+        return list(range(old.shape[0], grown.num_embeddings))
 
     @classmethod
     def from_hf(cls, state_dict: Mapping[str, Tensor], config: GPTConfig) -> GPT:
@@ -114,6 +134,34 @@ class GPT(nn.Module):
         model = cls(config)
         model.load_state_dict(from_hf_state_dict(state_dict, config.n_layers))
         return model
+
+
+class GPTClassifier(nn.Module):
+    """GPT-1's fine-tuning for classification (Radford et al. 2018): the input is one sequence,
+    ``[START] text [EXTRACT]`` or, for a pair, ``[START] premise [DELIM] hypothesis [EXTRACT]``
+    (:func:`pair_input`), and a linear head reads the hidden state at the [EXTRACT] token.
+
+    ``forward(idx (B, T)) -> (class logits (B, n_classes), LM logits (B, T, V))``: GPT-1 adds the
+    LM loss on the same inputs as an auxiliary objective (weight 0.5).
+    """
+
+    def __init__(self, gpt: GPT, n_classes: int, extract_id: int) -> None:
+        super().__init__()
+        self.gpt, self.extract_id = gpt, extract_id
+        self.head = nn.Linear(gpt.config.d_model, n_classes)
+
+    def forward(self, idx: Tensor) -> tuple[Tensor, Tensor]:
+        at = idx == self.extract_id  # (B, T)
+        if not torch.all(at.sum(dim=1) == 1):
+            raise ValueError("each input must hold exactly one [EXTRACT] token (padding goes after it)")
+        hidden = self.gpt.hidden_states(idx)  # (B, T, d_model)
+        extract = hidden[at]  # (B, d_model): one row per input, in order
+        return self.head(extract), self.gpt.lm_head(hidden)
+
+
+def pair_input(premise: list[int], hypothesis: list[int], start: int, delim: int, extract: int) -> list[int]:
+    """``[START] premise [DELIM] hypothesis [EXTRACT]`` as token ids."""
+    return [start, *premise, delim, *hypothesis, extract]
 
 
 def _init_weights(module: nn.Module) -> None:

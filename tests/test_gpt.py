@@ -12,6 +12,7 @@ from transformers.generation.logits_process import TopKLogitsWarper, TopPLogitsW
 
 from course_lib.gpt import (
     GPT,
+    GPTClassifier,
     PRESETS,
     PUBLISHED_PARAMETERS,
     GPTConfig,
@@ -19,6 +20,7 @@ from course_lib.gpt import (
     generate,
     lm_loss,
     next_token,
+    pair_input,
     to_hf_state_dict,
     top_k_filter,
     top_p_filter,
@@ -203,3 +205,56 @@ def test_temperature_divides_the_logits_before_the_softmax() -> None:
         top_p_filter(logits, 0.0)
     with pytest.raises(ValueError, match="top_k"):
         top_k_filter(logits, 0)
+
+
+def test_added_tokens_leave_the_old_vocabulary_alone() -> None:
+    torch.manual_seed(0)
+    model = GPT(GPTConfig(vocab_size=30, block_size=16, n_layers=1, n_heads=2, d_model=16)).eval()
+    idx = torch.randint(0, 30, (2, 10))
+    with torch.no_grad():
+        before = model(idx)
+        ids = model.add_tokens(3)
+        after = model(idx)
+    assert ids == [30, 31, 32] and model.config.vocab_size == 33 and after.shape == (2, 10, 33)
+    torch.testing.assert_close(after[..., :30], before, atol=0, rtol=0)
+    assert model.lm_head.weight.data_ptr() == model.wte.weight.data_ptr()
+
+
+def test_classifier_reads_the_extract_position_and_learns() -> None:
+    torch.manual_seed(0)
+    gpt = GPT(GPTConfig(vocab_size=10, block_size=12, n_layers=2, n_heads=2, d_model=32))
+    start, delim, extract = gpt.add_tokens(3)
+    classifier = GPTClassifier(gpt, n_classes=2, extract_id=extract)
+
+    def pairs(n: int) -> tuple[torch.Tensor, torch.Tensor]:
+        """Does the hypothesis repeat the premise? Inputs padded with 0 after [EXTRACT]."""
+        premise = torch.randint(0, 10, (n, 3))
+        labels = torch.randint(0, 2, (n,))
+        hypothesis = torch.where(labels[:, None] == 1, premise, torch.randint(0, 10, (n, 3)))
+        labels = (hypothesis == premise).all(-1).long()
+        rows = [pair_input(p.tolist(), h.tolist(), start, delim, extract) + [0, 0, 0] for p, h in zip(premise, hypothesis)]
+        return torch.tensor(rows), labels
+
+    idx, _ = pairs(4)
+    with torch.no_grad():
+        logits, lm_logits = classifier(idx)
+        position = (idx == extract).nonzero()[:, 1]
+        expected = classifier.head(gpt.hidden_states(idx)[torch.arange(4), position])
+        torch.testing.assert_close(logits, expected)
+        assert lm_logits.shape == (4, 12, 13)
+        idx[:, -1] = 7  # what comes after [EXTRACT] cannot matter: the model is causal
+        torch.testing.assert_close(classifier(idx)[0], logits)
+    optimizer = torch.optim.AdamW(classifier.parameters(), lr=3e-3)
+    for _ in range(600):
+        idx, labels = pairs(64)
+        logits, lm_logits = classifier(idx)
+        loss = torch.nn.functional.cross_entropy(logits, labels) + 0.5 * lm_loss(lm_logits, idx)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+    idx, labels = pairs(512)
+    with torch.no_grad():
+        accuracy = (classifier(idx)[0].argmax(-1) == labels).float().mean().item()
+    assert accuracy > 0.85  # chance: 0.5
+    with pytest.raises(ValueError, match="exactly one \\[EXTRACT\\]"):
+        classifier(torch.zeros(1, 5, dtype=torch.long))
