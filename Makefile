@@ -12,7 +12,7 @@ export PATH := $(CURDIR)/$(BIN):$(PATH)
 help:
 	@echo "make book         build and execute the book (HTML in _build/html)"
 	@echo "make test         run the whole test suite (library, book, assignments through nbgrader)"
-	@echo "make bench        benchmarks (not part of make test): grading throughput"
+	@echo "make bench        benchmarks (not part of make test): GPT speed, then grading throughput"
 	@echo "make assignments  regenerate (and validate) the student versions and answer keys"
 	@echo "make clean        remove the built book"
 
@@ -34,7 +34,9 @@ book: install
 test: install
 	$(BIN)/python -m pytest
 
+# NANOGPT=path/to/nanoGPT/model.py measures nanoGPT's training speed beside ours.
 bench: install
+	$(BIN)/python benchmarks/gpt_speed.py $(if $(NANOGPT),--nanogpt $(NANOGPT))
 	$(BIN)/python benchmarks/grade_throughput.py
 
 assignments: install

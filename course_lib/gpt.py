@@ -228,23 +228,29 @@ def generate(
     top_p: float | None = None,
     generator: torch.Generator | None = None,
     use_cache: bool = True,
+    sliding: bool = False,
 ) -> Tensor:
     """``idx (B, T)`` followed by ``max_new_tokens`` sampled tokens: ``(B, T + max_new_tokens)``.
 
     With ``use_cache`` each step feeds only the newest token and reuses the keys and values of the
-    earlier ones; without, each step recomputes the whole prefix. Both give the same tokens. The
-    whole sequence must fit in the context: a longer request is refused, not silently cropped.
+    earlier ones; without, each step recomputes the whole prefix. Both give the same tokens.
+
+    A sequence longer than the context is refused, unless ``sliding``: then, once the sequence fills
+    the context, each next token is predicted from the last ``block_size`` tokens only (the cache
+    is rebuilt from that window, since the positions of its tokens have changed).
     """
-    total = idx.shape[1] + max_new_tokens
-    if total > model.config.block_size:
-        raise ValueError(f"{idx.shape[1]} prompt tokens + {max_new_tokens} new ones exceed the context of {model.config.block_size} (block_size)")
+    block = model.config.block_size
+    if idx.shape[1] + max_new_tokens > block and not sliding:
+        raise ValueError(f"{idx.shape[1]} prompt tokens + {max_new_tokens} new ones exceed the context of {block} (block_size); pass sliding=True to condition on the last {block} tokens only")
     caches = model.new_caches() if use_cache else None
-    feed = idx
+    feed = idx[:, -block:]
     for _ in range(max_new_tokens):
+        if caches is not None and caches[0].length + feed.shape[1] > block:
+            caches, feed = model.new_caches(), idx[:, -block:]  # the window moved: start it afresh
         logits = model(feed, caches)[:, -1]  # (B, V): the next token's distribution
         token = next_token(logits, temperature, top_k, top_p, generator)  # (B, 1)
         idx = torch.cat([idx, token], dim=1)
-        feed = token if use_cache else idx
+        feed = token if caches is not None else idx[:, -block:]
     return idx
 
 

