@@ -1,0 +1,274 @@
+"""Hidden checks for assignment a3 (GPT). Instructor-only; never released.
+
+Oracles: ``F.cross_entropy`` on the shifted targets in float64 (part 1); top-k and top-p written
+here from their definitions in float64, with inputs drawn so that no cumulative probability lies
+within 1e-4 of ``p`` (parts 2 and 3: a correct answer in float32 cannot land on the other side of the
+boundary); ``nn.MultiheadAttention`` in float64 with the student's weights copied in, run causally
+over the whole sequence (part 4); and a reference sampler replaying the same seed (part 5).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import torch
+import torch.nn.functional as F
+from course_grading.calls import Student, probe
+from gradinglib import CheckFailed, as_student, describe, expect_close, expect_equal, expect_tensor, expect_unchanged, fresh_generator, run_cases
+from torch import Tensor, nn
+
+REFERENCE_PARTS = Path(__file__).with_name("a3_gpt_reference_parts.py").read_text()
+NO_TORCH_ATTENTION = [
+    ("torch.nn.functional", "scaled_dot_product_attention"),
+    ("torch.nn", "MultiheadAttention"),
+]
+
+
+def _randn(g: torch.Generator, *shape: int, scale: float = 1.0) -> Tensor:
+    return torch.randn(*shape, generator=g) * scale
+
+
+def _randint(g: torch.Generator, low: int, high: int) -> int:
+    return int(torch.randint(low, high, (1,), generator=g))
+
+
+# ---------------------------------------------------------------------------- part 1: the loss
+
+
+def check_lm_loss(notebook: Student | dict[str, Any]) -> str | None:
+    """``lm_loss(logits, idx)`` against ``F.cross_entropy`` of the shifted targets, value and gradient."""
+    g = fresh_generator()
+    student = as_student(notebook)
+
+    def case(B: int, T: int, V: int, scale: float) -> Callable[[], None]:
+        def run() -> None:
+            logits, idx = _randn(g, B, T, V, scale=scale), torch.randint(0, V, (B, T), generator=g)
+            where = describe(logits=logits, idx=idx)
+            reply = student.call("lm_loss", (logits, idx), grad_args=(0,))
+            x = logits.double().requires_grad_(True)
+            expected = F.cross_entropy(x[:, :-1].reshape(-1, V), idx[:, 1:].reshape(-1))
+            value = expect_tensor(reply.value, (), "lm_loss(logits, idx)", where)
+            expect_close(value, expected, "lm_loss(logits, idx)", where, atol=1e-5, rtol=1e-5)
+            if not reply.differentiable or reply.grads is None or reply.grads[0] is None:
+                raise CheckFailed(f"the loss does not depend differentiably on the logits: training needs its gradient ({where})")
+            (reference_grad,) = torch.autograd.grad((expected * probe(expected)).sum(), x)  # what the reply's gradient is of
+            expect_close(reply.grads[0], reference_grad, "the gradient with respect to the logits", where, atol=1e-6, rtol=1e-4)
+            expect_unchanged({"logits": logits, "idx": idx}, dict(zip(("logits", "idx"), reply.inputs_after)), where)
+
+        return run
+
+    cases = [
+        case(2, 5, 7, 1.0),
+        case(1, 2, 3, 3.0),
+        case(3, 9, 11, 2.0),
+        case(_randint(g, 1, 5), _randint(g, 2, 20), _randint(g, 2, 50), 1.5),
+        case(2, 6, 9, 100.0),  # large logits: a softmax without the max subtracted overflows
+    ]
+    return run_cases("lm_loss", cases)
+
+
+# ------------------------------------------------------------------------- parts 2 and 3: filters
+
+
+def _ref_top_k(logits: Tensor, k: int) -> Tensor:
+    kth = logits.sort(dim=-1, descending=True).values[..., k - 1 : k]  # (..., 1)
+    return logits.masked_fill(logits < kth, float("-inf"))
+
+
+def _ref_top_p(logits: Tensor, p: float) -> Tensor:
+    probs = logits.double().softmax(dim=-1)
+    order = probs.argsort(dim=-1, descending=True)
+    sorted_probs = probs.gather(-1, order)
+    before = sorted_probs.cumsum(dim=-1) - sorted_probs  # what the more likely tokens already cover
+    keep_sorted = before < p
+    keep = torch.zeros_like(keep_sorted).scatter(-1, order, keep_sorted)
+    return logits.masked_fill(~keep, float("-inf"))
+
+
+def _safe_p(g: torch.Generator, logits: Tensor) -> float:
+    """A p in (0.05, 0.98) at least 1e-4 away from every cumulative probability of every row."""
+    cumulative = logits.double().softmax(-1).sort(dim=-1, descending=True).values.cumsum(-1).flatten()
+    for _ in range(1000):
+        p = 0.05 + 0.93 * float(torch.rand((), generator=g, dtype=torch.float64))
+        if bool(((cumulative - p).abs() > 1e-4).all()):
+            return p
+    raise RuntimeError("no safe p found")  # pragma: no cover (vanishingly unlikely)
+
+
+def check_top_k(notebook: Student | dict[str, Any]) -> str | None:
+    """``top_k_filter(logits, k)`` against the definition: exact values, -inf elsewhere, ties kept."""
+    g = fresh_generator()
+    student = as_student(notebook)
+
+    def case(logits: Tensor, k: int, label: str) -> Callable[[], None]:
+        def run() -> None:
+            where = f"{label}: " + describe(logits=logits, k=k)
+            reply = student.call("top_k_filter", (logits, k))
+            expect_equal(reply.value, _ref_top_k(logits, k), "top_k_filter(logits, k)", where)
+            expect_unchanged({"logits": logits}, {"logits": reply.inputs_after[0]}, where)
+
+        return run
+
+    V = _randint(g, 5, 60)
+    ties = torch.randint(0, 4, (3, 12), generator=g).float()  # many equal logits
+    cases = [
+        case(_randn(g, 2, 10), 3, "a batch of rows"),
+        case(_randn(g, 10), 1, "one row, k = 1"),
+        case(_randn(g, 2, 3, V), V, f"k = V = {V}: nothing is removed"),
+        case(_randn(g, 4, V, scale=5.0) - 20.0, _randint(g, 2, V), "negative logits"),
+        case(ties, 5, "ties with the k-th largest are kept"),
+        case(torch.tensor([[2.0, 7.0, 7.0, 1.0, 7.0]]), 2, "three equal largest logits, k = 2"),
+        case(_randn(g, 3, 9).double(), 4, "float64 logits keep their dtype"),
+    ]
+    return run_cases("top_k_filter", cases)
+
+
+def check_top_p(notebook: Student | dict[str, Any]) -> str | None:
+    """``top_p_filter(logits, p)`` against the definition: the smallest most-likely set with probability >= p."""
+    g = fresh_generator()
+    student = as_student(notebook)
+
+    def case(logits: Tensor, label: str, p: float | None = None) -> Callable[[], None]:
+        def run() -> None:
+            chosen = _safe_p(g, logits) if p is None else p
+            where = f"{label}: " + describe(logits=logits, p=round(chosen, 4))
+            reply = student.call("top_p_filter", (logits, chosen))
+            expected = _ref_top_p(logits, chosen)
+            value = expect_tensor(reply.value, tuple(logits.shape), "top_p_filter(logits, p)", where)
+            kept, should = torch.isfinite(value), torch.isfinite(expected)
+            if not torch.equal(kept, should):
+                extra, missing = int((kept & ~should).sum()), int((should & ~kept).sum())
+                raise CheckFailed(f"top_p_filter(logits, p) keeps {extra} token(s) too many and {missing} too few ({where})")
+            expect_equal(value, expected, "top_p_filter(logits, p)", where)
+            expect_unchanged({"logits": logits}, {"logits": reply.inputs_after[0]}, where)
+
+        return run
+
+    cases = [
+        case(_randn(g, 3, 10, scale=2.0), "a batch of rows"),
+        case(_randn(g, 20), "one row"),
+        case(_randn(g, 2, 4, 30, scale=3.0), "three axes"),
+        case(_randn(g, 5, 8, scale=0.3), "flat distributions: many tokens needed"),
+        case(_randn(g, 5, 8, scale=6.0), "peaked distributions: few tokens needed"),
+        case(torch.tensor([[0.5, 0.05, 0.3, 0.15]]).log(), "probabilities (0.5, 0.05, 0.3, 0.15)", p=0.7),
+        case(torch.tensor([[5.0, 0.0, 0.0]]), "one dominant token, p = 0.1: it alone is kept", p=0.1),
+    ]
+    return run_cases("top_p_filter", cases)
+
+
+# ------------------------------------------------------------------------ part 4: the KV cache
+
+
+def _split(t: Tensor, h: int) -> Tensor:
+    B, T, d = t.shape
+    return t.view(B, T, h, d // h).transpose(1, 2)  # (B, h, T, d_head)
+
+
+@torch.no_grad()
+def _ref_last_position(x_all: Tensor, W: dict[str, Tensor], h: int) -> Tensor:
+    """The last position's output of causal multi-head self-attention over x_all (B, T, d), float64."""
+    B, T, d = x_all.shape
+    mha = nn.MultiheadAttention(d, h, bias=False, batch_first=True).double().eval()
+    mha.in_proj_weight.copy_(torch.cat([W["W_q"].T, W["W_k"].T, W["W_v"].T]).double())
+    mha.out_proj.weight.copy_(W["W_o"].T.double())
+    causal = torch.ones(T, T, dtype=torch.bool).triu(1)  # torch: True = may not attend
+    out, _ = mha(x_all.double(), x_all.double(), x_all.double(), attn_mask=causal, need_weights=False)
+    return out[:, -1:]
+
+
+def check_cached_step(notebook: Student | dict[str, Any]) -> str | None:
+    """``cached_attention_step`` against ``nn.MultiheadAttention`` run causally over the whole sequence."""
+    g = fresh_generator()
+    student = as_student(notebook)
+    torch.backends.mha.set_fastpath_enabled(False)
+
+    def case(B: int, P: int, d: int, h: int) -> Callable[[], None]:
+        def run() -> None:
+            x_all = _randn(g, B, P + 1, d)
+            W = {name: _randn(g, d, d, scale=d**-0.5) for name in ("W_q", "W_k", "W_v", "W_o")}
+            cache_k, cache_v = _split(x_all[:, :P] @ W["W_k"], h), _split(x_all[:, :P] @ W["W_v"], h)
+            x = x_all[:, P:].clone()
+            where = describe(x=x, cache_k=cache_k, n_heads=h)
+            args = (x, cache_k, cache_v, W["W_q"], W["W_k"], W["W_v"], W["W_o"], h)
+            reply = student.call("cached_attention_step", args, forbid=NO_TORCH_ATTENTION)
+            if not isinstance(reply.value, tuple | list) or len(reply.value) != 3:
+                raise CheckFailed(f"cached_attention_step should return (out, k, v), got {type(reply.value).__name__} ({where})")
+            out, k, v = reply.value
+            d_head = d // h
+            expect_tensor(k, (B, h, P + 1, d_head), "the returned keys", where)
+            expect_close(k, _split(x_all @ W["W_k"], h), "the returned keys (cache, then the new key, along the time axis)", where, atol=1e-5, rtol=1e-4)
+            expect_close(v, _split(x_all @ W["W_v"], h), "the returned values (cache, then the new value, along the time axis)", where, atol=1e-5, rtol=1e-4)
+            expect_close(out, _ref_last_position(x_all, W, h), "the output", where, atol=1e-5, rtol=1e-4)
+            names = ("x", "cache_k", "cache_v")
+            expect_unchanged(dict(zip(names, args[:3])), dict(zip(names, reply.inputs_after[:3])), where)
+
+        return run
+
+    cases = [case(1, 0, 8, 2), case(2, 1, 8, 2), case(2, 5, 12, 3), case(3, _randint(g, 2, 12), 16, 4), case(1, 7, 6, 1)]
+    return run_cases("cached_attention_step", cases)
+
+
+# ---------------------------------------------------------------------- part 5: the generation loop
+
+
+def _ref_generate(idx: Tensor, n: int, W: Tensor, U: Tensor, temperature: float, seed: int | None) -> Tensor:
+    generator = torch.Generator().manual_seed(seed) if seed is not None else None
+    for _ in range(n):
+        prefix = idx.cumsum(dim=1) % W.shape[0]
+        logits = (W[idx] + U[prefix])[:, -1]  # (B, V)
+        if temperature == 0:
+            token = logits.argmax(dim=-1, keepdim=True)
+        else:
+            token = torch.multinomial((logits / temperature).softmax(dim=-1), 1, generator=generator)
+        idx = torch.cat([idx, token], dim=1)
+    return idx
+
+
+def check_generate(notebook: Student | dict[str, Any]) -> str | None:
+    """``generate(idx, max_new_tokens, W, U, temperature, seed)`` replayed by a reference sampler."""
+    g = fresh_generator()
+    student = as_student(notebook)
+
+    def case(B: int, T: int, V: int, n: int, temperature: float, label: str, seed: int | None = None) -> Callable[[], None]:
+        def run() -> None:
+            idx = torch.randint(0, V, (B, T), generator=g)
+            W, U = _randn(g, V, V, scale=2.0), _randn(g, V, V, scale=2.0)
+            chosen = _randint(g, 0, 2**31) if seed is None else seed
+            where = f"{label}: " + describe(idx=idx, max_new_tokens=n, V=V, temperature=temperature, seed=chosen)
+            reply = student.call("generate", (idx, n, W, U, temperature, chosen), references=REFERENCE_PARTS)
+            expect_equal(reply.value, _ref_generate(idx, n, W, U, temperature, chosen), "the generated sequence", where)
+            after = reply.inputs_after
+            expect_unchanged({"idx": idx, "W": W, "U": U}, {"idx": after[0], "W": after[2], "U": after[3]}, where)
+
+        return run
+
+    def unseeded() -> None:
+        """Without a seed, sampling draws from torch's global generator: two calls differ."""
+        idx, W, U = torch.zeros(4, 1, dtype=torch.long), torch.zeros(8, 8), torch.zeros(8, 8)  # uniform over 8 tokens
+        first, second = (student.call("generate", (idx, 16, W, U, 1.0, None), references=REFERENCE_PARTS).value for _ in range(2))
+        expect_tensor(first, (4, 17), "the generated sequence", "seed=None")
+        if torch.equal(first, second):
+            raise CheckFailed("two calls without a seed gave the same 64 uniformly sampled tokens: without a seed, use torch's global random generator (generator=None)")
+
+    cases = [
+        case(2, 3, 7, 10, 0.0, "greedy"),
+        case(1, 1, 5, 1, 1.0, "one token"),
+        case(3, 4, 11, 15, 1.0, "sampling at temperature 1"),
+        case(2, 2, 9, 12, 0.5, "temperature 0.5"),
+        case(2, 5, 9, 12, 2.5, "temperature 2.5"),
+        case(2, 3, 9, 12, 1.0, "seed 0 is a seed too", seed=0),
+        unseeded,
+    ]
+    return run_cases("generate", cases)
+
+
+# The hidden check of each test cell, by the cell's grade id (course grade runs them outside the kernel).
+CHECKS: dict[str, Callable[[Student], str | None]] = {
+    "test_lm_loss": check_lm_loss,
+    "test_top_k": check_top_k,
+    "test_top_p": check_top_p,
+    "test_cached_step": check_cached_step,
+    "test_generate": check_generate,
+}
