@@ -166,6 +166,8 @@ def _ref_decoder(x: Tensor, memory: Tensor, p: dict[str, Tensor], h: int, memory
 def _padding(g: torch.Generator, B: int, T: int) -> Tensor:
     lengths = torch.randint(1, T + 1, (B,), generator=g)
     lengths[0] = T
+    if B > 1 and T > 1:  # at least one row padded, or a mask that is ignored would go unnoticed
+        lengths[-1] = int(torch.randint(1, T, (1,), generator=g))
     return (torch.arange(T)[None, :] < lengths[:, None])[:, None, :]  # (B, 1, T), never empty
 
 
