@@ -235,13 +235,13 @@ def jail_argv(hide: list[Path], keep: list[Path], keep_rw: list[Path], command: 
 
 def what_to_hide(course: Path, out: Path, submissions: Path) -> tuple[list[Path], list[Path]]:
     """Folders student code must not see (the project, hence its answer keys, tests and fixtures;
-    the course; the grades; the class's submissions) and, inside them, what Python needs to run
-    (read-only)."""
+    the course; the grades; the class's submissions) and what Python needs to run (read-only),
+    which the jail puts back at its path wherever it is: inside a hidden folder, or under ``/tmp``,
+    which the jail replaces with an empty one (a venv in a CI checkout under ``/tmp``)."""
     inbox = submissions.resolve() if submissions.is_dir() else submissions.resolve().parent
     hide = [course.resolve().parent, course.resolve(), assignments.SOLUTIONS.resolve(), out.resolve(), inbox]
     needed = [Path(sys.prefix).resolve(), Path(__file__).resolve().parent, *_package_dirs("course_lib")]
-    keep = [p for p in needed if p.exists() and any(p.is_relative_to(h) for h in hide)]
-    return hide, keep
+    return hide, [p for p in needed if p.exists()]
 
 
 def _package_dirs(name: str) -> list[Path]:
