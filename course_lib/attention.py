@@ -313,11 +313,22 @@ class MultiHeadAttention(nn.Module):
             raise ValueError(f"x and context have different batch sizes: {x.shape[0]} and {context.shape[0]}")
         if mask is not None and mask.ndim == 3:
             mask = mask.unsqueeze(1)  # (B, 1, T_q or 1, T_k): the same mask for every head
-        q = split_heads(self.q_proj(x), self.n_heads)  # (B, h, T_q, d_head)
-        k = split_heads(self.k_proj(context), self.n_heads)  # (B, h, T_k, d_head)
-        v = split_heads(self.v_proj(context), self.n_heads)  # (B, h, T_k, d_head)
+        if context is x:  # self-attention: one matrix product for the three projections
+            q, k, v = (split_heads(t, self.n_heads) for t in self._qkv(x))  # each (B, h, T, d_head)
+        else:
+            q = split_heads(self.q_proj(x), self.n_heads)  # (B, h, T_q, d_head)
+            k = split_heads(self.k_proj(context), self.n_heads)  # (B, h, T_k, d_head)
+            v = split_heads(self.v_proj(context), self.n_heads)  # (B, h, T_k, d_head)
         if cache is not None:
             k, v = cache.append(k, v)  # (B, h, P + T_k, d_head)
         dropout_p = self.dropout if self.training else 0.0
         out, weights = scaled_dot_product_attention(q, k, v, mask, dropout_p=dropout_p, need_weights=need_weights, is_causal=is_causal)
         return self.out_proj(merge_heads(out)), weights  # (B, T_q, d_model)
+
+    def _qkv(self, x: Tensor) -> tuple[Tensor, ...]:
+        """``q_proj(x), k_proj(x), v_proj(x)``, each ``(B, T, d_model)``, as one ``(d_model, 3 d_model)``
+        product: the same numbers as three products, with a third of the calls (faster on small models)."""
+        weight = torch.cat([self.q_proj.weight, self.k_proj.weight, self.v_proj.weight])  # (3 d_model, d_model)
+        biases = [self.q_proj.bias, self.k_proj.bias, self.v_proj.bias]
+        bias = torch.cat(biases) if all(b is not None for b in biases) else None  # type: ignore[arg-type]
+        return F.linear(x, weight, bias).split(self.d_model, dim=-1)
