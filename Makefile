@@ -7,13 +7,14 @@ BIN := $(VENV)/bin
 # nbgrader shells out to alembic and jupyter: the venv's tools must be on PATH.
 export PATH := $(CURDIR)/$(BIN):$(PATH)
 
-.PHONY: help install book test bench assignments clean
+.PHONY: help install book notebooks test bench assignments clean
 
 help:
 	@echo "make book         build and execute the book (HTML in _build/html)"
 	@echo "make test         run the whole test suite (library, book, assignments through nbgrader)"
 	@echo "make bench        benchmarks (not part of make test): GPT speed, then grading throughput"
 	@echo "make assignments  regenerate (and validate) the student versions and answer keys"
+	@echo "make notebooks    regenerate book/*.ipynb (what Colab and Binder open) from the chapters' .md"
 	@echo "make clean        remove the built book"
 
 # Reinstall only when the requirements or the package metadata change.
@@ -27,9 +28,13 @@ $(VENV)/.installed: requirements.txt requirements-data.txt pyproject.toml
 
 install: $(VENV)/.installed
 
-book: install
+book: install notebooks
 	$(BIN)/jupyter-book build -W -n --keep-going .
 	@echo "The book is at file://$(CURDIR)/_build/html/index.html"
+
+# The chapters as notebooks for the launch buttons (tests/test_book.py checks they are up to date).
+notebooks: install
+	$(BIN)/python book/_ext/chapter_notebooks.py
 
 test: install
 	$(BIN)/python -m pytest

@@ -3,46 +3,25 @@ built HTML reveals no solution or hidden test."""
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 import yaml
 
 from assignment_support import ASSIGNMENTS, ROOT, assignment_ids, hidden_lines, solution_lines
+from conftest import book_pages, build, notebook_pages
 
 pytestmark = pytest.mark.slow
-JUPYTER_BOOK = str(Path(sys.executable).parent / "jupyter-book")
 
 
-def build(source: Path, output: Path) -> subprocess.CompletedProcess:
-    """``make book``'s build command, writing to ``output``."""
-    env = os.environ | {"PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ["PATH"]])}
-    command = [JUPYTER_BOOK, "build", "-W", "-n", "--keep-going", str(source), "--path-output", str(output)]
-    return subprocess.run(command, capture_output=True, text=True, env=env, timeout=900)
-
-
-def chapters() -> list[str]:
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
-    return [toc["root"]] + [c["file"] for c in toc.get("chapters", [])]
-
-
-@pytest.fixture(scope="module")
-def html(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("book")
-    result = build(ROOT, out)
-    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
-    return out / "_build" / "html"
-
-
-def test_every_chapter_is_built_and_executed(html: Path) -> None:
-    for chapter in chapters():
-        page = (html / f"{chapter}.html").read_text()
-        assert "cell_output" in page or chapter == "book/intro", f"{chapter} shows no executed output"
-        assert "Traceback" not in page and "NameError" not in page, chapter
+def test_every_page_is_built_and_every_chapter_executed(html: Path) -> None:
+    assert len(notebook_pages()) >= 3
+    for page_name in book_pages():
+        page = (html / f"{page_name}.html").read_text()
+        if page_name in notebook_pages():
+            assert "cell_output" in page, f"{page_name} shows no executed output"
+        assert "Traceback" not in page and "NameError" not in page, page_name
 
 
 def test_glued_numbers_are_filled_in(html: Path) -> None:
@@ -102,6 +81,8 @@ def scratch_book(tmp_path: Path, cell: str, timeout: int | None = None) -> Path:
     config = yaml.safe_load((ROOT / "_config.yml").read_text())
     if timeout is not None:
         config["execute"]["timeout"] = timeout
+    config.pop("bibtex_bibfiles")  # the page cites nothing
+    config["sphinx"]["local_extensions"] = {name: str(ROOT / path) for name, path in config["sphinx"]["local_extensions"].items()}
     (tmp_path / "_config.yml").write_text(yaml.safe_dump(config))
     (tmp_path / "_toc.yml").write_text("format: jb-book\nroot: page\n")
     front = "---\njupytext:\n  text_representation:\n    extension: .md\n    format_name: myst\nkernelspec:\n  display_name: Python 3\n  language: python\n  name: python3\n---\n"
@@ -126,3 +107,29 @@ def test_a_cell_that_hangs_fails_the_build(tmp_path: Path) -> None:
     result = build(scratch_book(tmp_path / "src", "import time\ntime.sleep(60)", timeout=3), tmp_path / "out")
     assert result.returncode != 0
     assert "CellTimeoutError" in result.stdout + result.stderr
+
+
+def test_math_is_served_with_the_book(html: Path) -> None:
+    """MathJax comes from the built site, not a CDN (tests/test_browser.py checks that it typesets)."""
+    assert (html / "_static" / "mathjax" / "tex-chtml.js").is_file()
+    assert list((html / "_static" / "mathjax" / "output" / "chtml" / "fonts" / "woff-v2").glob("*.woff"))
+    for name in notebook_pages():
+        page = (html / f"{name}.html").read_text()
+        assert re.search(r'<script[^>]+src="[./]*_static/mathjax/tex-chtml\.js"', page), name
+        assert "cdn.jsdelivr" not in page and "mathjax@3" not in page, name
+
+
+def test_chapters_launch_their_notebooks_and_link_the_repository(html: Path) -> None:
+    """Colab and Binder open book/<chapter>.ipynb from the repository (which exists there); the
+    page offers the executed notebook and its source for download, and links its source for editing."""
+    url = yaml.safe_load((ROOT / "_config.yml").read_text())["repository"]["url"]
+    org_repo = url.removeprefix("https://github.com/")
+    for name in notebook_pages():
+        page = (html / f"{name}.html").read_text().replace("&amp;", "&")
+        assert (ROOT / f"{name}.ipynb").is_file()
+        assert f'href="https://colab.research.google.com/github/{org_repo}/blob/main/{name}.ipynb"' in page, name
+        assert f'href="https://mybinder.org/v2/gh/{org_repo}/main?urlpath=lab/tree/{name}.ipynb"' in page, name
+        assert f"_sources/{name}.ipynb" in page and (html / "_sources" / f"{name}.ipynb").is_file(), name
+        assert f"_sources/{name}.md" in page, name
+        assert f"{url}/edit/main/{name}.md" in page, name
+        assert f'href="{url}"' in page and f'href="{url}/issues' in page, name

