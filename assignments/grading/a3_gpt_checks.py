@@ -213,8 +213,10 @@ def check_cached_step(notebook: Student | dict[str, Any]) -> str | None:
 # ---------------------------------------------------------------------- part 5: the generation loop
 
 
-def _ref_generate(idx: Tensor, n: int, W: Tensor, U: Tensor, temperature: float, seed: int | None) -> Tensor:
-    generator = torch.Generator().manual_seed(seed) if seed is not None else None
+def _ref_generate(idx: Tensor, n: int, W: Tensor, U: Tensor, temperature: float, seed: int | None, generator: torch.Generator | None = None) -> Tensor:
+    """The reference sampler; ``generator``, if given, is used (and advanced) in place of the seed's."""
+    if generator is None and seed is not None:
+        generator = torch.Generator().manual_seed(seed)
     for _ in range(n):
         prefix = idx.cumsum(dim=1) % W.shape[0]
         logits = (W[idx] + U[prefix])[:, -1]  # (B, V)
@@ -252,6 +254,24 @@ def check_generate(notebook: Student | dict[str, Any]) -> str | None:
         if torch.equal(first, second):
             raise CheckFailed("two calls without a seed gave the same 64 uniformly sampled tokens: without a seed, use torch's global random generator (generator=None)")
 
+    def global_seed() -> None:
+        """With a seed, sampling leaves torch's global generator alone: an unseeded call after a
+        seeded one must not continue (or restart) the seed's stream."""
+        idx, W, U = torch.zeros(4, 1, dtype=torch.long), torch.zeros(8, 8), torch.zeros(8, 8)  # uniform over 8 tokens
+        seed = _randint(g, 0, 2**31)
+        student.call("generate", (idx, 16, W, U, 1.0, seed), references=REFERENCE_PARTS)
+        unseeded = student.call("generate", (idx, 16, W, U, 1.0, None), references=REFERENCE_PARTS).value
+        continued = torch.Generator().manual_seed(seed)
+        _ref_generate(idx, 16, W, U, 1.0, None, generator=continued)  # the seeded call's draws
+        after_seeded_draws = _ref_generate(idx, 16, W, U, 1.0, None, generator=continued)
+        restarted = _ref_generate(idx, 16, W, U, 1.0, seed)
+        if torch.equal(unseeded, after_seeded_draws) or torch.equal(unseeded, restarted):
+            raise CheckFailed(
+                f"after generate(..., seed={seed}), a call with seed=None drew the tokens of torch's global generator seeded "
+                "with that seed: with a seed, make your own torch.Generator().manual_seed(seed) and pass it to torch.multinomial; "
+                "do not call torch.manual_seed (it resets the caller's global random state)"
+            )
+
     cases = [
         case(2, 3, 7, 10, 0.0, "greedy"),
         case(1, 1, 5, 1, 1.0, "one token"),
@@ -260,6 +280,7 @@ def check_generate(notebook: Student | dict[str, Any]) -> str | None:
         case(2, 5, 9, 12, 2.5, "temperature 2.5"),
         case(2, 3, 9, 12, 1.0, "seed 0 is a seed too", seed=0),
         unseeded,
+        global_seed,
     ]
     return run_cases("generate", cases)
 
