@@ -12,7 +12,7 @@ export PATH := $(CURDIR)/$(BIN):$(PATH)
 help:
 	@echo "make book         build and execute the book (HTML in _build/html)"
 	@echo "make test         run the whole test suite (library, book, assignments through nbgrader)"
-	@echo "make bench        benchmarks (not part of make test): GPT speed, then grading throughput"
+	@echo "make bench        benchmarks (not part of make test): GPT speed, grading throughput, book rebuild"
 	@echo "make assignments  regenerate (and validate) the student versions and answer keys"
 	@echo "make notebooks    regenerate book/*.ipynb (what Colab and Binder open) from the chapters' .md"
 	@echo "make clean        remove the built book"
@@ -43,6 +43,7 @@ test: install
 bench: install
 	$(BIN)/python benchmarks/gpt_speed.py $(if $(NANOGPT),--nanogpt $(NANOGPT))
 	$(BIN)/python benchmarks/grade_throughput.py
+	$(BIN)/python benchmarks/book_rebuild.py
 
 assignments: install
 	$(BIN)/course release

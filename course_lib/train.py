@@ -50,6 +50,7 @@ class TrainConfig:
     checkpoint: Path | None = None  # a file to save to (and resume from)
     checkpoint_every: int = 0  # 0: only at the end
     progress: bool = True  # a progress bar with the running loss
+    log: bool = False  # also print a line at each evaluation: progress that shows where a bar cannot (a built page, a log file)
 
 
 @dataclass
@@ -158,6 +159,9 @@ def train(model: nn.Module, batches: Batches, config: TrainConfig, loss_fn: Loss
             history.eval_step.append(step)
             history.val_loss.append(evaluate(step_fn, batches, loss_fn, config.eval_batches, device, val_gen))
             bar.set_postfix(train=f"{loss.item():.3f}", val=f"{history.val_loss[-1]:.3f}")
+            if config.log:
+                elapsed = time.perf_counter() - began
+                print(f"step {step + 1:>{len(str(config.steps))}}/{config.steps}: train loss {loss.item():.3f}, validation loss {history.val_loss[-1]:.3f} ({elapsed:.0f} s)", flush=True)
         history.seconds = time.perf_counter() - began
         if config.checkpoint is not None and (last or (config.checkpoint_every and (step + 1) % config.checkpoint_every == 0)):
             _save(config.checkpoint, step + 1, model, optimizer, history, train_gen, val_gen)

@@ -133,3 +133,20 @@ def test_chapters_launch_their_notebooks_and_link_the_repository(html: Path) -> 
         assert f"_sources/{name}.md" in page, name
         assert f"{url}/edit/main/{name}.md" in page, name
         assert f'href="{url}"' in page and f'href="{url}/issues' in page, name
+
+
+def test_a_rebuild_executes_only_chapters_whose_code_changed(tmp_path: Path) -> None:
+    """`execute_notebooks: cache`: editing prose rebuilds the page from the cached outputs; editing a
+    code cell executes the chapter again (benchmarks/book_rebuild.py times the first case)."""
+    src, out = scratch_book(tmp_path / "src", "print(6 * 7)"), tmp_path / "out"
+    page = src / "page.md"
+    first = build(src, out)
+    assert first.returncode == 0 and "Executing notebook" in first.stdout + first.stderr
+    page.write_text(page.read_text() + "\nA sentence added later.\n")
+    prose = build(src, out)
+    assert prose.returncode == 0 and "Executing notebook" not in prose.stdout + prose.stderr
+    assert "A sentence added later." in (out / "_build" / "html" / "page.html").read_text()
+    page.write_text(page.read_text().replace("6 * 7", "6 * 8"))
+    code = build(src, out)
+    assert code.returncode == 0 and "Executing notebook" in code.stdout + code.stderr
+    assert "48" in (out / "_build" / "html" / "page.html").read_text()

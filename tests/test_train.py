@@ -119,3 +119,16 @@ def test_device_choice() -> None:
     assert pick_device("cpu") == torch.device("cpu")
     expected = "cuda" if torch.cuda.is_available() else "mps" if torch.backends.mps.is_available() else "cpu"
     assert pick_device().type == expected
+
+
+def test_log_prints_one_line_per_evaluation(capsys: pytest.CaptureFixture[str]) -> None:
+    history = train(tiny_gpt(), counting, TrainConfig(steps=25, eval_every=10, eval_batches=2, progress=False, log=True))
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert len(lines) == len(history.val_loss) == 3  # steps 10, 20 and the last, 25
+    for line, step, val in zip(lines, [10, 20, 25], history.val_loss):
+        assert line.startswith(f"step {step}/25:") and f"validation loss {val:.3f}" in line
+
+
+def test_no_log_prints_nothing(capsys: pytest.CaptureFixture[str]) -> None:
+    train(tiny_gpt(), counting, TrainConfig(steps=5, eval_every=2, eval_batches=1, progress=False))
+    assert capsys.readouterr().out == ""
