@@ -4,7 +4,9 @@ Notation (the same as the book's notation page):
 
 * ``B`` batch size, ``T_q`` query length, ``T_k`` key/value length, ``T`` when they are equal;
 * ``d_model`` model width, ``h = n_heads`` heads, ``d_head = d_model // n_heads``;
-* ``d_k`` width of queries and keys, ``d_v`` width of values.
+* ``d_k`` width of queries and keys, ``d_v`` width of values; inside multi-head attention each
+  head's queries, keys and values have ``d_k = d_v = d_head``;
+* ``P`` positions held in a :class:`KVCache`.
 
 Masks are boolean and follow torch's convention: **True means "may attend"**, False means "masked
 out". Masks broadcast against the scores, whose shape is ``(..., T_q, T_k)``. A query row whose keys
@@ -107,11 +109,12 @@ def _check_mask(mask: Tensor, scores_shape: torch.Size) -> None:
 
 
 def additive_attention_scores(query: Tensor, keys: Tensor, W_q: Tensor, W_k: Tensor, w: Tensor) -> Tensor:
-    """Additive (Bahdanau) scores ``a(k_i, q_n) = w^T tanh(W_q q_n + W_k k_i)``.
+    """Additive (Bahdanau) scores ``a(q_i, k_j) = w^T tanh(W_q q_i + W_k k_j)``, query ``i``, key ``j``.
 
     Shapes: query ``(..., T_q, d_q)``, keys ``(..., T_k, d_k)``, ``W_q (d_q, d_a)``,
     ``W_k (d_k, d_a)``, ``w (d_a,)``; returns scores ``(..., T_q, T_k)``. The vectors are rows, so
-    ``W_q q_n`` is written ``q_n @ W_q``.
+    ``W_q q_i`` is written ``q_i @ W_q`` and the matrices are stored transposed (the book's
+    ``W_q`` is ``d_a x d_q``).
     """
     if query.shape[-1] != W_q.shape[0] or keys.shape[-1] != W_k.shape[0]:
         raise ValueError(
@@ -127,8 +130,9 @@ def additive_attention_scores(query: Tensor, keys: Tensor, W_q: Tensor, W_k: Ten
 class AdditiveAttention(nn.Module):
     """Additive attention (Bahdanau et al., 2015) with learned ``W_q``, ``W_k`` and ``w``.
 
-    ``forward(query (B, T_q, d_q), keys (B, T_k, d_k), values (B, T_k, d_v), mask)`` returns the
-    context ``(B, T_q, d_v)`` and the weights ``(B, T_q, T_k)``.
+    ``d_attn`` is the hidden width ``d_a``. ``forward(query (B, T_q, d_q), keys (B, T_k, d_k),
+    values (B, T_k, d_v), mask)`` returns the context ``(B, T_q, d_v)`` and the weights
+    ``(B, T_q, T_k)``.
     """
 
     def __init__(self, d_q: int, d_k: int, d_attn: int) -> None:
@@ -227,8 +231,9 @@ def _fused_attention(q: Tensor, k: Tensor, v: Tensor, mask: Tensor | None, dropo
 class KVCache:
     """The keys and values one attention layer has computed so far, each ``(B, h, P, d_head)``.
 
-    Generating token ``P + 1`` needs the keys and values of positions ``0..P``; they do not change
-    once computed (the mask is causal), so they are kept and only the new position's are computed.
+    With ``P`` positions held (``0 .. P - 1``), the next step needs their keys and values and those of
+    the new positions. Held keys and values do not change once computed (the mask is causal), so
+    they are kept and only the new positions' are computed and appended.
     """
 
     def __init__(self) -> None:
@@ -241,7 +246,8 @@ class KVCache:
         return 0 if self.k is None else self.k.shape[-2]
 
     def append(self, k: Tensor, v: Tensor) -> tuple[Tensor, Tensor]:
-        """Add ``k, v (B, h, T, d_head)`` after the held positions; return all ``(B, h, P + T, d_head)``."""
+        """Add ``k, v (B, h, T, d_head)`` for ``T`` new positions after the ``P`` held ones; return all
+        ``(B, h, P + T, d_head)``."""
         if self.k is None or self.v is None:
             self.k, self.v = k, v
         else:

@@ -1,8 +1,9 @@
 """Transformer blocks: the pieces GPT, BERT and T5 are assembled from.
 
-Shapes: ``B`` batch, ``T`` sequence length (``T_q`` queries, ``T_k`` keys), ``d_model`` the width of
-the residual stream, ``d_ff`` the feed-forward width. Masks follow :mod:`course_lib.attention`:
-boolean, True = may attend.
+Shapes: ``B`` batch, ``T`` sequence length (``T_q`` queries, ``T_k`` keys), ``S`` the source length
+in an encoder-decoder model (its target has ``T``), ``d_model`` the width of the residual stream,
+``h = n_heads`` heads, ``d_ff`` the feed-forward width, ``L = n_layers`` blocks. Masks follow
+:mod:`course_lib.attention`: boolean, True = may attend.
 
 Block arrangements (``Arrangement``):
 

@@ -3,7 +3,8 @@
 The GPT-2 arrangement (Radford et al. 2019): token and learned position embeddings, ``n_layers``
 pre-LN decoder blocks without cross-attention, a final LayerNorm, and an LM head that shares its
 weight with the token embedding. GPT-1 (Radford et al. 2018) is the same stack with post-LN blocks
-and no final norm. Shapes: ``B`` batch, ``T`` tokens, ``V`` vocabulary, ``d_model`` width.
+and no final norm. Shapes: ``B`` batch, ``T`` tokens, ``V`` vocabulary size, ``d_model`` width,
+``L = n_layers`` blocks, ``h = n_heads`` heads.
 
 Hugging Face's ``GPT2LMHeadModel`` stores the same parameters under other names, with the query,
 key and value projections fused into one ``c_attn`` and every linear map as a ``Conv1D`` (weight

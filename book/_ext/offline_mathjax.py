@@ -29,7 +29,7 @@ def mathjax_source() -> Path:
     entry = next((f for f in dist.files or [] if f.name == "tex-chtml.js"), None)
     if entry is None:
         raise ExtensionError(f"{DISTRIBUTION} has no tex-chtml.js: reinstall it")
-    return Path(dist.locate_file(entry)).parent
+    return Path(str(dist.locate_file(entry))).parent
 
 
 def copy_mathjax(app: Sphinx, exception: Exception | None) -> None:
