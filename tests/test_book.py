@@ -115,7 +115,7 @@ def test_math_is_served_with_the_book(html: Path) -> None:
     assert list((html / "_static" / "mathjax" / "output" / "chtml" / "fonts" / "woff-v2").glob("*.woff"))
     for name in notebook_pages():
         page = (html / f"{name}.html").read_text()
-        assert re.search(r'<script[^>]+src="[./]*_static/mathjax/tex-chtml\.js"', page), name
+        assert re.search(r'<script[^>]+src="[./]*_static/mathjax/tex-chtml\.js[?"]', page), name
         assert "cdn.jsdelivr" not in page and "mathjax@3" not in page, name
 
 
@@ -150,3 +150,66 @@ def test_a_rebuild_executes_only_chapters_whose_code_changed(tmp_path: Path) -> 
     code = build(src, out)
     assert code.returncode == 0 and "Executing notebook" in code.stdout + code.stderr
     assert "48" in (out / "_build" / "html" / "page.html").read_text()
+
+
+def _article(html: Path, name: str) -> str:
+    """The page's own content: its article, without the sidebars, header and footer."""
+    page = (html / f"{name}.html").read_text()
+    return page[page.index('<article class="bd-article"') : page.index("</article>")]
+
+
+def _text(html: Path, name: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", _article(html, name)))
+
+
+def test_every_chapter_opens_with_objectives_and_ends_with_summary_exercises_assignment(html: Path) -> None:
+    for name in notebook_pages():
+        page = _article(html, name)
+        text = _text(html, name)
+        assert text.find("Learning objectives") < text.find("Prerequisites") < text.find(" Summary ") < text.find(" Exercises ") < text.find(" Assignment "), name
+        objectives = re.search(r"Learning objectives</p>.*?<ul[^>]*>(.*?)</ul>", page, re.DOTALL)
+        assert objectives and objectives.group(1).count("<li") >= 3, name
+        assignment = page[page.rindex('id="assignment"'):]
+        link = re.search(r'href="([^"]*_downloads/[^"]+\.ipynb)"', assignment)
+        assert link and "solution" not in link.group(1), name
+
+
+def test_figures_have_captions_and_alt_text(html: Path) -> None:
+    figures = 0
+    for name in notebook_pages():
+        page = _article(html, name)
+        for img in re.findall(r"<img [^>]*>", page):
+            alt = re.search(r'alt="([^"]*)"', img)
+            assert alt and len(alt.group(1)) > 20 and not alt.group(1).endswith(".png"), (name, img[:200])
+        for figure in re.findall(r"<figure[^>]*>(.*?)</figure>", page, re.DOTALL):
+            if "<img" in figure:
+                figures += 1
+                caption = re.search(r"<figcaption>(.*?)</figcaption>", figure, re.DOTALL)
+                assert caption and len(re.sub(r"<[^>]+>", "", caption.group(1)).strip()) > 20, name
+        assert page.count("<img") == len(re.findall(r"<figure[^>]*>(?:(?!</figure>).)*<img", page, re.DOTALL)), f"{name}: an image outside a captioned figure"
+    assert figures >= 6
+
+
+# The papers the course builds on (issue 6), each by its first author's name and year.
+REQUIRED_REFERENCES = [
+    ("Vaswani", "2017"), ("Radford", "2018"), ("Radford", "2019"), ("Brown", "2020"), ("Devlin", "2018"),
+    ("Lewis", "2019"), ("Raffel", "2020"), ("He", "2016"), ("Ba", "2016"), ("Dehghani", "2023"), ("Hu", "2021"),
+]
+
+
+def test_reference_pages_and_citations(html: Path) -> None:
+    references = _text(html, "book/references")
+    for author, year in REQUIRED_REFERENCES:
+        assert re.search(rf"\b{author}\b[^.]*?(?:\.|,)[^\n]*?{year}", references), (author, year)
+    for name in notebook_pages():
+        page = (html / f"{name}.html").read_text()
+        cited = set(re.findall(r'href="references\.html#(id\d+|[\w-]+)"', page))
+        assert len(cited) >= 3, f"{name} cites {len(cited)} references"
+    notation = (html / "book" / "notation.html").read_text()
+    for symbol in ["d_{model}", "d_{head}", "d_k", "n_heads", "T_q", "T_k", "d_{ff}", "causal_mask"]:
+        assert symbol in notation, symbol
+    glossary = (html / "book" / "glossary.html").read_text()
+    terms = re.findall(r'<dt id="term-([^"]+)"', glossary)
+    assert len(terms) >= 30
+    for name in notebook_pages():
+        assert len(set(re.findall(r'glossary\.html#term-([^"]+)"', (html / f"{name}.html").read_text()))) >= 5, name
