@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 JUPYTER_BOOK = str(Path(sys.executable).parent / "jupyter-book")
@@ -36,8 +37,6 @@ def html(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def book_pages() -> list[str]:
     """Every page of the book in sidebar order (``_toc.yml``: the root, then chapters or parts' chapters)."""
-    import yaml
-
     toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
     entries = toc.get("chapters", []) + [c for part in toc.get("parts", []) for c in part["chapters"]]
     return [toc["root"]] + [entry["file"] for entry in entries]

@@ -81,8 +81,11 @@ def scratch_book(tmp_path: Path, cell: str, timeout: int | None = None) -> Path:
     config = yaml.safe_load((ROOT / "_config.yml").read_text())
     if timeout is not None:
         config["execute"]["timeout"] = timeout
-    config.pop("bibtex_bibfiles")  # the page cites nothing
+    config.pop("bibtex_bibfiles")  # the page cites nothing, so no bibliography and no citation style
+    config["sphinx"]["config"].pop("bibtex_reference_style")
+    # the project's extensions and static files, at their paths in the project
     config["sphinx"]["local_extensions"] = {name: str(ROOT / path) for name, path in config["sphinx"]["local_extensions"].items()}
+    config["sphinx"]["config"]["html_static_path"] = [str(ROOT / path) for path in config["sphinx"]["config"]["html_static_path"]]
     (tmp_path / "_config.yml").write_text(yaml.safe_dump(config))
     (tmp_path / "_toc.yml").write_text("format: jb-book\nroot: page\n")
     front = "---\njupytext:\n  text_representation:\n    extension: .md\n    format_name: myst\nkernelspec:\n  display_name: Python 3\n  language: python\n  name: python3\n---\n"
