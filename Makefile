@@ -32,7 +32,7 @@ book: install notebooks
 	$(BIN)/jupyter-book build -W -n --keep-going .
 	@echo "The book is at file://$(CURDIR)/_build/html/index.html"
 
-# The chapters as notebooks for the launch buttons (tests/test_book.py checks they are up to date).
+# The chapters as notebooks for the launch buttons (tests/test_chapter_notebooks.py checks they are up to date).
 notebooks: install
 	$(BIN)/python book/_ext/chapter_notebooks.py
 
