@@ -3,25 +3,32 @@ configurations, and generation tokens/s with and without the KV cache.
 
     python benchmarks/gpt_speed.py [--device cpu|cuda] [--nanogpt PATH/TO/nanoGPT/model.py]
 
-Each measurement runs in a fresh process (so that peak memory is its own). With ``--nanogpt``, the
-same training measurements are made on nanoGPT's model (its ``model.py``, not part of this project)
-for a side-by-side comparison. Targets (issue 5): training at least as fast per token as nanoGPT at
+Training speeds are measured in one process, the models taking turns (the fairest comparison on a
+machine whose speed drifts); peak memory and generation each in a fresh process (so that the peak is
+its own). With ``--nanogpt``, the same training measurements are made on nanoGPT's model (its
+``model.py``, not part of this project) for a side-by-side comparison. Targets (issue 5): training at least as fast per token as nanoGPT at
 the same configuration on the same machine; KV-cache generation at least 5x faster than
 recomputation at 512 new tokens.
 
-``course_lib`` rows use nanoGPT's activation (the exact GELU), so that the two models compute the same
-function; ``course_lib-tanh`` uses GPT-2's tanh approximation (course_lib's default, needed to load
-GPT-2's weights), which torch computes more slowly on CPU.
+A training step is taken as each project's training loop takes it (forward, loss, backward, clipping,
+AdamW). ``course_lib`` rows use nanoGPT's activation (the exact GELU), so that the two models compute
+the same function; ``course_lib-tanh`` uses GPT-2's tanh approximation (course_lib's default, needed
+to load GPT-2's weights), which torch computes more slowly on CPU. course_lib's loop steps torch's
+fused AdamW, nanoGPT's only on CUDA: ``course_lib-unfused`` takes nanoGPT's optimizer, which leaves
+the two models alone to compare.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import math
 import resource
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import torch
@@ -44,53 +51,80 @@ def _sync(device: torch.device) -> None:
         torch.cuda.synchronize()
 
 
-def measure_training(model_kind: str, config: str, device: torch.device, nanogpt: str | None, steps: int) -> dict:
+def training_step(model_kind: str, config: str, device: torch.device, nanogpt: str | None) -> Callable[[], None]:
+    """One training step as each project's own training loop takes it: forward, loss, backward,
+    gradient clipping at norm 1, an AdamW step (course_lib: :func:`course_lib.train.make_optimizer`;
+    nanoGPT: its ``configure_optimizers``; ``course_lib-unfused``: course_lib's model with nanoGPT's
+    optimizer, to compare the two models alone)."""
     n_layers, n_heads, d_model, block_size, batch_size = CONFIGS[config]
     torch.manual_seed(0)
+    model: torch.nn.Module
     if model_kind.startswith("course_lib"):
-        from course_lib.gpt import GPT, GPTConfig, lm_loss
+        from course_lib.blocks import Activation
+        from course_lib.gpt import GPT, GPTConfig
+        from course_lib.train import TrainConfig, lm_loss_fn, make_optimizer, param_groups
 
-        activation = "gelu_tanh" if model_kind.endswith("tanh") else "gelu"  # nanoGPT's is the exact GELU
+        activation: Activation = "gelu_tanh" if model_kind.endswith("tanh") else "gelu"  # nanoGPT's is the exact GELU
         config_ = GPTConfig(vocab_size=VOCAB, block_size=block_size, n_layers=n_layers, n_heads=n_heads, d_model=d_model, activation=activation)
         model = GPT(config_).to(device)
+        if model_kind.endswith("unfused"):  # what nanoGPT's configure_optimizers makes on a CPU
+            optimizer = torch.optim.AdamW(param_groups(model, 0.1), lr=1e-3, betas=(0.9, 0.95), fused=device.type == "cuda")
+        else:
+            optimizer = make_optimizer(model, TrainConfig(steps=1, lr=1e-3, weight_decay=0.1, betas=(0.9, 0.95)), device)
 
-        def loss_of(x: torch.Tensor) -> torch.Tensor:
-            return lm_loss(model(x), x)
+        def loss_of(inputs: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
+            return lm_loss_fn(model, inputs, targets)
     else:
         sys.path.insert(0, str(Path(nanogpt).parent))  # type: ignore[arg-type]
         from model import GPT as NanoGPT  # type: ignore[import-not-found]
         from model import GPTConfig as NanoConfig
 
-        model = NanoGPT(NanoConfig(block_size=block_size, vocab_size=VOCAB, n_layer=n_layers, n_head=n_heads, n_embd=d_model, dropout=0.0, bias=True)).to(device)
+        with contextlib.redirect_stdout(sys.stderr):  # it prints what it built and chose
+            model = NanoGPT(NanoConfig(block_size=block_size, vocab_size=VOCAB, n_layer=n_layers, n_head=n_heads, n_embd=d_model, dropout=0.0, bias=True)).to(device)
+            optimizer = model.configure_optimizers(0.1, 1e-3, (0.9, 0.95), device.type)  # type: ignore[operator]
 
-        def loss_of(x: torch.Tensor) -> torch.Tensor:
-            return model(x[:, :-1].contiguous(), x[:, 1:].contiguous())[1]
+        def loss_of(inputs: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
+            return model(inputs, targets)[1]
 
-    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3, betas=(0.9, 0.95))
-    # one token more than the context: course_lib's loss shifts inside, nanoGPT's takes targets
-    x = torch.randint(0, VOCAB, (batch_size, block_size + (model_kind == "nanoGPT")), device=device)
-    if model_kind != "nanoGPT":
-        x = x[:, :block_size]
+    x = torch.randint(0, VOCAB, (batch_size, block_size + 1), device=device)
+    inputs, targets = x[:, :-1].contiguous(), x[:, 1:].contiguous()  # (B, block_size) each
 
     def step() -> None:
         with torch.autocast("cuda", dtype=torch.bfloat16, enabled=device.type == "cuda"):
-            loss = loss_of(x)
+            loss = loss_of(inputs, targets)
         optimizer.zero_grad(set_to_none=True)
         loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         optimizer.step()
 
-    for _ in range(3):
-        step()
-    times = []  # the best of three rounds: other work on the machine only ever slows a round down
-    for _ in range(3 if steps >= 10 else 1):
-        _sync(device)
-        start = time.perf_counter()
-        for _ in range(steps):
-            step()
-        _sync(device)
-        times.append((time.perf_counter() - start) / steps)
-    seconds = min(times)
-    return {"ms_per_step": seconds * 1e3, "tokens_per_s": batch_size * block_size / seconds, "peak_mb": _peak_mb(device)}
+    return step
+
+
+def measure_training_speed(kinds: list[str], config: str, device: torch.device, nanogpt: str | None, steps: int, rounds: int) -> dict[str, float]:
+    """Seconds per step of each kind, measured in this one process with the kinds taking turns,
+    ``rounds`` rounds of ``steps`` steps: a kind's time is its best round (other work on the machine
+    only ever slows a round down, and taking turns gives every kind the same quiet moments)."""
+    steps_of = {kind: training_step(kind, config, device, nanogpt) for kind in kinds}
+    for step in steps_of.values():
+        step()  # warm up
+    best = {kind: math.inf for kind in kinds}
+    for _ in range(rounds):
+        for kind, step in steps_of.items():
+            _sync(device)
+            start = time.perf_counter()
+            for _ in range(steps):
+                step()
+            _sync(device)
+            best[kind] = min(best[kind], (time.perf_counter() - start) / steps)
+    return best
+
+
+def measure_training_memory(kind: str, config: str, device: torch.device, nanogpt: str | None) -> dict:
+    """Peak memory of two training steps (run in a fresh process, so that the peak is its own)."""
+    step = training_step(kind, config, device, nanogpt)
+    step()
+    step()
+    return {"peak_mb": _peak_mb(device)}
 
 
 def measure_generation(new_tokens: int, use_cache: bool, device: torch.device) -> dict:
@@ -123,8 +157,8 @@ def main() -> None:
     if args.one:
         what, *rest = args.one
         if what == "train":
-            kind, config, steps = rest
-            result = measure_training(kind, config, device, args.nanogpt, int(steps))
+            kind, config = rest
+            result = measure_training_memory(kind, config, device, args.nanogpt)
         else:
             new_tokens, cached = rest
             result = measure_generation(int(new_tokens), cached == "cached", device)
@@ -132,17 +166,22 @@ def main() -> None:
         return
     common = ["--device", args.device] + (["--nanogpt", args.nanogpt] if args.nanogpt else [])
     print(f"device: {args.device}, torch {torch.__version__}, {torch.get_num_threads()} threads")
-    print(f"{'training':<52} {'model':<15} {'ms/step':>9} {'tokens/s':>10} {'peak MB':>8}")
+    print(f"{'training':<52} {'model':<19} {'ms/step':>9} {'tokens/s':>10} {'peak MB':>8}")
+    kinds = ["course_lib", "course_lib-tanh", "course_lib-unfused"] + (["nanoGPT"] if args.nanogpt else [])
+    # memory first, while this process is small: a child's peak starts from its parent's on Linux
+    peaks = {(config, kind): run_one(["--one", "train", kind, config, *common])["peak_mb"] for config in CONFIGS for kind in kinds}
+    generation = {(n, cached): run_one(["--one", "generate", str(n), cached, *common])["tokens_per_s"] for n in (128, 512) for cached in ("uncached", "cached")}
     for config in CONFIGS:
-        steps = "20" if args.device != "cpu" or config.startswith("baby") else "3"
-        for kind in ["course_lib", "course_lib-tanh"] + (["nanoGPT"] if args.nanogpt else []):
-            r = run_one(["--one", "train", kind, config, steps, *common])
-            print(f"{config:<52} {kind:<15} {r['ms_per_step']:>9.1f} {r['tokens_per_s']:>10.0f} {r['peak_mb']:>8.0f}")
+        quick = args.device != "cpu" or config.startswith("baby")
+        seconds = measure_training_speed(kinds, config, device, args.nanogpt, steps=20 if quick else 2, rounds=5 if quick else 3)
+        tokens = CONFIGS[config][3] * CONFIGS[config][4]  # block_size * batch_size
+        for kind in kinds:
+            print(f"{config:<52} {kind:<19} {seconds[kind] * 1e3:>9.1f} {tokens / seconds[kind]:>10.0f} {peaks[config, kind]:>8.0f}")
     print(f"\n{'generation, 6/6/384, 16-token prompt, greedy':<52} {'cache':<11} {'tokens/s':>10} {'speed-up':>9}")
     for new_tokens in (128, 512):
-        rates = {cached: run_one(["--one", "generate", str(new_tokens), cached, *common])["tokens_per_s"] for cached in ("uncached", "cached")}
-        for cached, rate in rates.items():
-            print(f"{str(new_tokens) + ' new tokens':<52} {cached:<11} {rate:>10.0f} {rate / rates['uncached']:>8.1f}x")
+        for cached in ("uncached", "cached"):
+            rate = generation[new_tokens, cached]
+            print(f"{str(new_tokens) + ' new tokens':<52} {cached:<11} {rate:>10.0f} {rate / generation[new_tokens, 'uncached']:>8.1f}x")
 
 
 if __name__ == "__main__":

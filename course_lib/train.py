@@ -96,6 +96,17 @@ def param_groups(model: nn.Module, weight_decay: float) -> list[dict]:
     return [{"params": decay, "weight_decay": weight_decay}, {"params": rest, "weight_decay": 0.0}]
 
 
+def make_optimizer(model: nn.Module, config: TrainConfig, device: torch.device) -> torch.optim.AdamW:
+    """AdamW over :func:`param_groups`, as :func:`train` steps it.
+
+    On a CPU or a CUDA GPU it is torch's fused AdamW, one kernel that updates every parameter: the
+    same update as the loop over tensors, 3-6x faster (on a 2-core CPU, 0.8 ms against 4.6 ms a step
+    for a 0.8M-parameter GPT; see ``benchmarks/gpt_speed.py``).
+    """
+    fused = device.type in ("cpu", "cuda")
+    return torch.optim.AdamW(param_groups(model, config.weight_decay), lr=config.lr, betas=config.betas, fused=fused)
+
+
 def lm_loss_fn(model: nn.Module, inputs: Tensor, targets: Tensor) -> Tensor:
     """Cross-entropy of ``model(inputs)`` (logits ``(B, T, V)``) against ``targets (B, T)``."""
     logits = model(inputs)
@@ -127,7 +138,7 @@ def train(model: nn.Module, batches: Batches, config: TrainConfig, loss_fn: Loss
     """
     device = pick_device(config.device)
     model.to(device)
-    optimizer = torch.optim.AdamW(param_groups(model, config.weight_decay), lr=config.lr, betas=config.betas)
+    optimizer = make_optimizer(model, config, device)
     train_gen, val_gen = torch.Generator().manual_seed(config.seed), torch.Generator().manual_seed(config.seed + 1)
     torch.manual_seed(config.seed)  # dropout
     history, start = History(), 0
