@@ -1,7 +1,7 @@
 """Speed of course_lib's GPT: training tokens/s and peak memory at nanoGPT's two character-level
 configurations, and generation tokens/s with and without the KV cache.
 
-    python benchmarks/gpt_speed.py [--device cpu|cuda] [--nanogpt PATH/TO/nanoGPT/model.py]
+    python benchmarks/gpt_speed.py [--device cpu|cuda] [--compile] [--nanogpt PATH/TO/nanoGPT/model.py]
 
 Training speeds are measured in one process, the models taking turns (the fairest comparison on a
 machine whose speed drifts); peak memory and generation each in a fresh process (so that the peak is
@@ -51,11 +51,12 @@ def _sync(device: torch.device) -> None:
         torch.cuda.synchronize()
 
 
-def training_step(model_kind: str, config: str, device: torch.device, nanogpt: str | None) -> Callable[[], None]:
+def training_step(model_kind: str, config: str, device: torch.device, nanogpt: str | None, compile_: bool = False) -> Callable[[], None]:
     """One training step as each project's own training loop takes it: forward, loss, backward,
     gradient clipping at norm 1, an AdamW step (course_lib: :func:`course_lib.train.make_optimizer`;
     nanoGPT: its ``configure_optimizers``; ``course_lib-unfused``: course_lib's model with nanoGPT's
-    optimizer, to compare the two models alone)."""
+    optimizer, to compare the two models alone). ``compile_``: run the model through ``torch.compile``,
+    as both projects can (nanoGPT's published GPU speeds are compiled)."""
     n_layers, n_heads, d_model, block_size, batch_size = CONFIGS[config]
     torch.manual_seed(0)
     model: torch.nn.Module
@@ -72,8 +73,10 @@ def training_step(model_kind: str, config: str, device: torch.device, nanogpt: s
         else:
             optimizer = make_optimizer(model, TrainConfig(steps=1, lr=1e-3, weight_decay=0.1, betas=(0.9, 0.95)), device)
 
+        forward: torch.nn.Module = torch.compile(model) if compile_ else model  # type: ignore[assignment]
+
         def loss_of(inputs: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
-            return lm_loss_fn(model, inputs, targets)
+            return lm_loss_fn(forward, inputs, targets)
     else:
         sys.path.insert(0, str(Path(nanogpt).parent))  # type: ignore[arg-type]
         from model import GPT as NanoGPT  # type: ignore[import-not-found]
@@ -83,8 +86,10 @@ def training_step(model_kind: str, config: str, device: torch.device, nanogpt: s
             model = NanoGPT(NanoConfig(block_size=block_size, vocab_size=VOCAB, n_layer=n_layers, n_head=n_heads, n_embd=d_model, dropout=0.0, bias=True)).to(device)
             optimizer = model.configure_optimizers(0.1, 1e-3, (0.9, 0.95), device.type)  # type: ignore[operator]
 
+        forward = torch.compile(model) if compile_ else model  # type: ignore[assignment]
+
         def loss_of(inputs: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
-            return model(inputs, targets)[1]
+            return forward(inputs, targets)[1]
 
     x = torch.randint(0, VOCAB, (batch_size, block_size + 1), device=device)
     inputs, targets = x[:, :-1].contiguous(), x[:, 1:].contiguous()  # (B, block_size) each
@@ -100,13 +105,13 @@ def training_step(model_kind: str, config: str, device: torch.device, nanogpt: s
     return step
 
 
-def measure_training_speed(kinds: list[str], config: str, device: torch.device, nanogpt: str | None, steps: int, rounds: int) -> dict[str, float]:
+def measure_training_speed(kinds: list[str], config: str, device: torch.device, nanogpt: str | None, steps: int, rounds: int, compile_: bool) -> dict[str, float]:
     """Seconds per step of each kind, measured in this one process with the kinds taking turns,
     ``rounds`` rounds of ``steps`` steps: a kind's time is its best round (other work on the machine
     only ever slows a round down, and taking turns gives every kind the same quiet moments)."""
-    steps_of = {kind: training_step(kind, config, device, nanogpt) for kind in kinds}
+    steps_of = {kind: training_step(kind, config, device, nanogpt, compile_) for kind in kinds}
     for step in steps_of.values():
-        step()  # warm up
+        step()  # warm up (and compile)
     best = {kind: math.inf for kind in kinds}
     for _ in range(rounds):
         for kind, step in steps_of.items():
@@ -119,9 +124,9 @@ def measure_training_speed(kinds: list[str], config: str, device: torch.device, 
     return best
 
 
-def measure_training_memory(kind: str, config: str, device: torch.device, nanogpt: str | None) -> dict:
+def measure_training_memory(kind: str, config: str, device: torch.device, nanogpt: str | None, compile_: bool) -> dict:
     """Peak memory of two training steps (run in a fresh process, so that the peak is its own)."""
-    step = training_step(kind, config, device, nanogpt)
+    step = training_step(kind, config, device, nanogpt, compile_)
     step()
     step()
     return {"peak_mb": _peak_mb(device)}
@@ -151,6 +156,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--device", default="cpu")
     parser.add_argument("--nanogpt", help="path to nanoGPT's model.py, to measure it side by side")
+    parser.add_argument("--compile", action="store_true", help="torch.compile the models for training (worth it on a GPU)")
     parser.add_argument("--one", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args()
     device = torch.device(args.device)
@@ -158,14 +164,14 @@ def main() -> None:
         what, *rest = args.one
         if what == "train":
             kind, config = rest
-            result = measure_training_memory(kind, config, device, args.nanogpt)
+            result = measure_training_memory(kind, config, device, args.nanogpt, args.compile)
         else:
             new_tokens, cached = rest
             result = measure_generation(int(new_tokens), cached == "cached", device)
         print(json.dumps(result))
         return
-    common = ["--device", args.device] + (["--nanogpt", args.nanogpt] if args.nanogpt else [])
-    print(f"device: {args.device}, torch {torch.__version__}, {torch.get_num_threads()} threads")
+    common = ["--device", args.device] + (["--nanogpt", args.nanogpt] if args.nanogpt else []) + (["--compile"] if args.compile else [])
+    print(f"device: {args.device}, torch {torch.__version__}, {torch.get_num_threads()} threads, {'compiled' if args.compile else 'eager'}")
     print(f"{'training':<52} {'model':<19} {'ms/step':>9} {'tokens/s':>10} {'peak MB':>8}")
     kinds = ["course_lib", "course_lib-tanh", "course_lib-unfused"] + (["nanoGPT"] if args.nanogpt else [])
     # memory first, while this process is small: a child's peak starts from its parent's on Linux
@@ -173,7 +179,7 @@ def main() -> None:
     generation = {(n, cached): run_one(["--one", "generate", str(n), cached, *common])["tokens_per_s"] for n in (128, 512) for cached in ("uncached", "cached")}
     for config in CONFIGS:
         quick = args.device != "cpu" or config.startswith("baby")
-        seconds = measure_training_speed(kinds, config, device, args.nanogpt, steps=20 if quick else 2, rounds=5 if quick else 3)
+        seconds = measure_training_speed(kinds, config, device, args.nanogpt, steps=20 if quick else 2, rounds=5 if quick else 3, compile_=args.compile)
         tokens = CONFIGS[config][3] * CONFIGS[config][4]  # block_size * batch_size
         for kind in kinds:
             print(f"{config:<52} {kind:<19} {seconds[kind] * 1e3:>9.1f} {tokens / seconds[kind]:>10.0f} {peaks[config, kind]:>8.0f}")
