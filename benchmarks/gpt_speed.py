@@ -6,9 +6,9 @@ configurations, and generation tokens/s with and without the KV cache.
 Training speeds are measured in one process, the models taking turns (the fairest comparison on a
 machine whose speed drifts); peak memory and generation each in a fresh process (so that the peak is
 its own). With ``--nanogpt``, the same training measurements are made on nanoGPT's model (its
-``model.py``, not part of this project) for a side-by-side comparison. Targets (issue 5): training at least as fast per token as nanoGPT at
-the same configuration on the same machine; KV-cache generation at least 5x faster than
-recomputation at 512 new tokens.
+``model.py``, not part of this project) for a side-by-side comparison. Targets (issue 5): training
+at least as fast per token as nanoGPT at the same configuration on the same machine; KV-cache
+generation at least 5x faster than recomputation at 512 new tokens.
 
 A training step is taken as each project's training loop takes it (forward, loss, backward, clipping,
 AdamW). ``course_lib`` rows use nanoGPT's activation (the exact GELU), so that the two models compute
