@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import re
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
@@ -105,13 +106,15 @@ def train_val_split(text: str, val_fraction: float = 0.1) -> tuple[str, str]:
     return text[:cut], text[cut:]
 
 
-def lm_batch(data: Tensor, block_size: int, batch_size: int, generator: torch.Generator | None = None) -> tuple[Tensor, Tensor]:
-    """``batch_size`` random windows of ``block_size + 1`` consecutive token ids from ``data (N,)``.
+def lm_batch(data: Tensor | Sequence[int], block_size: int, batch_size: int, generator: torch.Generator | None = None) -> tuple[Tensor, Tensor]:
+    """``batch_size`` random windows of ``block_size + 1`` consecutive token ids from ``data (N,)``
+    (a tensor or a list of ids).
 
     Returns ``inputs (B, T)`` and ``targets (B, T)`` with ``T = block_size``: window ``b`` starting at
     ``s_b`` gives ``inputs[b, t] = data[s_b + t]`` and ``targets[b, t] = data[s_b + t + 1]``, the
     token that follows. Starts are uniform over ``0 .. N - T - 1``, drawn from ``generator``.
     """
+    data = torch.as_tensor(data)  # a list of ids, as a tokenizer's encode returns, is welcome too
     if data.ndim != 1 or data.dtype.is_floating_point or data.dtype.is_complex or data.dtype == torch.bool:
         raise ValueError(f"data must be a 1-D tensor of integer token ids, got shape {tuple(data.shape)} and dtype {data.dtype}")
     if block_size < 1 or batch_size < 1:

@@ -9,7 +9,9 @@ and no final norm. Shapes: ``B`` batch, ``T`` tokens, ``V`` vocabulary size, ``d
 Hugging Face's ``GPT2LMHeadModel`` stores the same parameters under other names, with the query,
 key and value projections fused into one ``c_attn`` and every linear map as a ``Conv1D`` (weight
 ``(in, out)``, the transpose of ``nn.Linear``'s): :func:`from_hf_state_dict` and
-:func:`to_hf_state_dict` convert, so published GPT-2 checkpoints load (``GPT.from_hf``).
+:func:`to_hf_state_dict` convert, so published GPT-2 checkpoints load (``GPT.from_hf``). One
+difference shows in training only: with ``dropout > 0`` the feed-forward also drops inside, after its
+activation (as ``nn.TransformerEncoderLayer`` does), where GPT-2 drops at the branch's output only.
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ from .blocks import Activation, Arrangement, DecoderBlock, LayerNorm, LearnedPos
 
 @dataclass(frozen=True)
 class GPTConfig:
+    """The shape of a :class:`GPT` (default: GPT-2 small) and its arrangement of each block."""
+
     vocab_size: int = 50257
     block_size: int = 1024  # the context: the most positions the model can see
     n_layers: int = 12
@@ -40,7 +44,17 @@ class GPTConfig:
 
     @property
     def ff_width(self) -> int:
+        """The feed-forward's hidden width: ``d_ff``, or ``4 * d_model`` where ``d_ff`` is 0."""
         return self.d_ff or 4 * self.d_model
+
+    def __post_init__(self) -> None:
+        for name in ("vocab_size", "block_size", "n_layers", "n_heads", "d_model"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
+        if self.d_model % self.n_heads:
+            raise ValueError(f"d_model={self.d_model} is not divisible by n_heads={self.n_heads}")
+        if self.d_ff < 0 or not 0.0 <= self.dropout < 1.0:
+            raise ValueError(f"d_ff must be >= 0 and dropout in [0, 1), got {self.d_ff} and {self.dropout}")
 
 
 # The published models. GPT-1's vocabulary is its 40,478 BPE tokens (Radford et al. 2018).
@@ -61,8 +75,6 @@ class GPT(nn.Module):
 
     def __init__(self, config: GPTConfig) -> None:
         super().__init__()
-        if config.d_model % config.n_heads:
-            raise ValueError(f"d_model={config.d_model} is not divisible by n_heads={config.n_heads}")
         self.config = config
         self.wte = nn.Embedding(config.vocab_size, config.d_model)
         self.wpe = LearnedPositions(config.block_size, config.d_model)
@@ -77,10 +89,12 @@ class GPT(nn.Module):
         fuse_norms(self)  # chapter 2 wrote LayerNorm out; here it runs as one kernel
         self.apply(_init_weights)
         # GPT-2: each residual branch's last projection scaled by 1/sqrt(2 n_layers), so that the
-        # residual stream's variance does not grow with depth (two branches per block).
-        for block in self.blocks:
-            for projection in (block.self_attn.out_proj, block.ff.linear2):
-                nn.init.normal_(projection.weight, std=0.02 / math.sqrt(2 * config.n_layers))
+        # residual stream's variance does not grow with depth (two branches per block). GPT-1
+        # (post-LN, whose norms rescale the stream after every branch) did not scale.
+        if config.arrangement != "post_ln":
+            for block in self.blocks:
+                for projection in (block.self_attn.out_proj, block.ff.linear2):
+                    nn.init.normal_(projection.weight, std=0.02 / math.sqrt(2 * config.n_layers))
 
     def num_parameters(self) -> int:
         """Parameters counted once each (the tied LM head is the token embedding)."""
@@ -99,6 +113,8 @@ class GPT(nn.Module):
         scores, and what a classification head reads."""
         if idx.ndim != 2:
             raise ValueError(f"idx must have shape (B, T), got {tuple(idx.shape)}")
+        if idx.numel() and not torch.compiler.is_compiling() and not 0 <= int(idx.min()) <= int(idx.max()) < self.config.vocab_size:
+            raise ValueError(f"token ids must be in 0 .. {self.config.vocab_size - 1} (vocab_size), got ids from {int(idx.min())} to {int(idx.max())}")
         past = caches[0].length if caches else 0
         if past + idx.shape[1] > self.config.block_size:
             raise ValueError(f"{past + idx.shape[1]} positions do not fit in the context of {self.config.block_size} (block_size)")
@@ -110,6 +126,7 @@ class GPT(nn.Module):
         return self.ln_f(x) if self.ln_f is not None else x
 
     def new_caches(self) -> list[KVCache]:
+        """One empty :class:`KVCache` per block, for :meth:`forward` while generating."""
         return [KVCache() for _ in self.blocks]
 
     def add_tokens(self, n: int) -> list[int]:
@@ -132,6 +149,7 @@ class GPT(nn.Module):
     @classmethod
     def from_hf(cls, state_dict: Mapping[str, Tensor], config: GPTConfig) -> GPT:
         """A model with the weights of a Hugging Face ``GPT2LMHeadModel`` state dict."""
+        check_gpt2_compatible(config)
         model = cls(config)
         model.load_state_dict(from_hf_state_dict(state_dict, config.n_layers))
         return model
@@ -152,6 +170,8 @@ class GPTClassifier(nn.Module):
         self.head = nn.Linear(gpt.config.d_model, n_classes)
 
     def forward(self, idx: Tensor) -> tuple[Tensor, Tensor]:
+        """Class logits ``(B, n_classes)`` read at each row's [EXTRACT] token, and the LM logits
+        ``(B, T, V)`` of ``idx (B, T)``."""
         at = idx == self.extract_id  # (B, T)
         if not torch.all(at.sum(dim=1) == 1):
             raise ValueError("each input must hold exactly one [EXTRACT] token (padding goes after it)")
@@ -175,7 +195,15 @@ def _init_weights(module: nn.Module) -> None:
 
 def lm_loss(logits: Tensor, idx: Tensor) -> Tensor:
     """Next-token cross-entropy of ``logits (B, T, V)`` computed from ``idx (B, T)``: position ``t``
-    predicts ``idx[:, t + 1]``, so the last position has no target and is dropped."""
+    predicts ``idx[:, t + 1]``, so the last position has no target and is dropped.
+
+    The shift happens here, on one sequence. :func:`course_lib.train.lm_loss_fn` takes the other
+    convention, inputs and targets already shifted (as :func:`course_lib.data.lm_batch` makes them).
+    """
+    if logits.ndim != 3 or idx.shape != logits.shape[:2]:
+        raise ValueError(f"logits must be (B, T, V) and idx (B, T), got {tuple(logits.shape)} and {tuple(idx.shape)}")
+    if idx.shape[1] < 2:
+        raise ValueError(f"a sequence of {idx.shape[1]} token(s) has no next token to predict: T must be at least 2")
     return F.cross_entropy(logits[:, :-1].flatten(0, 1), idx[:, 1:].flatten())
 
 
@@ -206,8 +234,10 @@ def top_p_filter(logits: Tensor, p: float) -> Tensor:
 
 def next_token(logits: Tensor, temperature: float = 1.0, top_k: int | None = None, top_p: float | None = None, generator: torch.Generator | None = None) -> Tensor:
     """One token id per row of ``logits (B, V)``, as ``(B, 1)``. ``temperature == 0`` is greedy."""
-    if temperature < 0:
+    if not temperature >= 0:  # also refuses NaN
         raise ValueError(f"temperature must be >= 0, got {temperature}")
+    if top_k is not None and (isinstance(top_k, bool) or not isinstance(top_k, int)):
+        raise ValueError(f"top_k must be an integer, got {top_k!r}")
     if temperature == 0:
         return logits.argmax(dim=-1, keepdim=True)
     logits = logits / temperature  # before the softmax: it sharpens or flattens the distribution
@@ -240,18 +270,27 @@ def generate(
     the context, each next token is predicted from the last ``block_size`` tokens only (the cache
     is rebuilt from that window, since the positions of its tokens have changed).
     """
+    if idx.ndim != 2 or idx.shape[1] == 0:
+        raise ValueError(f"the prompt idx must have shape (B, T) with T >= 1, got {tuple(idx.shape)} (one sequence of ids: idx[None])")
+    if max_new_tokens < 0:
+        raise ValueError(f"max_new_tokens must be >= 0, got {max_new_tokens}")
     block = model.config.block_size
     if idx.shape[1] + max_new_tokens > block and not sliding:
         raise ValueError(f"{idx.shape[1]} prompt tokens + {max_new_tokens} new ones exceed the context of {block} (block_size); pass sliding=True to condition on the last {block} tokens only")
-    caches = model.new_caches() if use_cache else None
-    feed = idx[:, -block:]
-    for _ in range(max_new_tokens):
-        if caches is not None and caches[0].length + feed.shape[1] > block:
-            caches, feed = model.new_caches(), idx[:, -block:]  # the window moved: start it afresh
-        logits = model(feed, caches)[:, -1]  # (B, V): the next token's distribution
-        token = next_token(logits, temperature, top_k, top_p, generator)  # (B, 1)
-        idx = torch.cat([idx, token], dim=1)
-        feed = token if caches is not None else idx[:, -block:]
+    was_training = model.training
+    model.eval()  # no dropout while generating; the mode is restored at the end
+    try:
+        caches = model.new_caches() if use_cache else None
+        feed = idx[:, -block:]
+        for _ in range(max_new_tokens):
+            if caches is not None and caches[0].length + feed.shape[1] > block:
+                caches, feed = model.new_caches(), idx[:, -block:]  # the window moved: start it afresh
+            logits = model(feed, caches)[:, -1]  # (B, V): the next token's distribution
+            token = next_token(logits, temperature, top_k, top_p, generator)  # (B, 1)
+            idx = torch.cat([idx, token], dim=1)
+            feed = token if caches is not None else idx[:, -block:]
+    finally:
+        model.train(was_training)
     return idx
 
 
@@ -294,10 +333,16 @@ def from_hf_state_dict(hf: Mapping[str, Tensor], n_layers: int) -> dict[str, Ten
     return ours
 
 
+def check_gpt2_compatible(config: GPTConfig) -> None:
+    """Refuse a configuration that a ``GPT2LMHeadModel`` would compute differently: GPT-2 is pre-LN
+    with the tanh GELU."""
+    if config.arrangement != "pre_ln" or config.activation != "gelu_tanh":
+        raise ValueError(f"only GPT-2's arrangement and activation (pre_ln, gelu_tanh) match a GPT2LMHeadModel, got {config.arrangement}, {config.activation}")
+
+
 def to_hf_state_dict(model: GPT) -> dict[str, Tensor]:
     """The ``GPT2LMHeadModel`` state dict of ``model`` (pre-LN with a final norm, as GPT-2)."""
-    if model.ln_f is None:
-        raise ValueError("only the GPT-2 arrangement (pre-LN, final LayerNorm) has a GPT2LMHeadModel layout")
+    check_gpt2_compatible(model.config)
     ours = model.state_dict()
     hf: dict[str, Tensor] = {}
     fused: dict[str, dict[str, Tensor]] = {}

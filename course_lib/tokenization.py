@@ -34,9 +34,15 @@ __all__ = ["GPT2_SPLIT_PATTERN", "ByteBPETokenizer", "CharTokenizer", "bytes_to_
 
 
 class CharTokenizer:
-    """One token per character: ids ``0 .. V - 1`` number the sorted distinct characters of ``text``."""
+    """One token per character: ids ``0 .. V - 1`` number the sorted distinct characters of ``text``.
+
+    It has no special tokens: a character-level language model needs none (where a task adds some,
+    as GPT-1's [START] and [EXTRACT], :meth:`course_lib.gpt.GPT.add_tokens` gives them ids after the
+    characters')."""
 
     def __init__(self, text: str) -> None:
+        if not isinstance(text, str):
+            raise TypeError(f"CharTokenizer takes its alphabet from a str, got {type(text).__name__}")
         if not text:
             raise ValueError("CharTokenizer needs a non-empty text to take its alphabet from")
         self.chars: list[str] = sorted(set(text))
@@ -44,15 +50,20 @@ class CharTokenizer:
 
     @property
     def vocab_size(self) -> int:
+        """The number of distinct characters, the ids being ``0 .. vocab_size - 1``."""
         return len(self.chars)
 
     def encode(self, text: str) -> list[int]:
+        """One id per character of ``text``; a character outside the alphabet is an error."""
+        if not isinstance(text, str):
+            raise TypeError(f"encode takes a str, got {type(text).__name__}")
         try:
             return [self._ids[c] for c in text]
         except KeyError as error:
             raise ValueError(f"character {error.args[0]!r} is not in this tokenizer's alphabet of {self.vocab_size} characters") from None
 
     def decode(self, ids: Iterable[int]) -> str:
+        """The characters of ``ids``, joined."""
         return "".join(self.chars[_check_id(i, self.vocab_size)] for i in ids)
 
     def save(self, path: str | Path) -> None:
@@ -61,6 +72,7 @@ class CharTokenizer:
 
     @classmethod
     def load(cls, path: str | Path) -> CharTokenizer:
+        """The tokenizer :meth:`save` wrote to ``path``."""
         chars = json.loads(Path(path).read_text(encoding="utf-8")).get("chars")
         if not isinstance(chars, str) or not chars:
             raise ValueError(f"{path} is not a saved CharTokenizer: it has no non-empty 'chars' string")
@@ -80,9 +92,6 @@ GPT2_SPLIT_PATTERN = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p
 non-space characters, each with at most one leading space; ``\\s+(?!\\S)`` leaves the last space of a
 run of whitespace to the word that follows it."""
 _SPLIT = regex.compile(GPT2_SPLIT_PATTERN)
-
-GPT2_SPECIAL = "<|endoftext|>"
-
 
 def bytes_to_unicode() -> dict[int, str]:
     """GPT-2's reversible map from the 256 byte values to 256 printable characters.

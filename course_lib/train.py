@@ -35,6 +35,8 @@ LossFn = Callable[[nn.Module, Tensor, Tensor], Tensor]
 
 @dataclass(frozen=True)
 class TrainConfig:
+    """How :func:`train` trains: the schedule, the optimiser, evaluation, checkpoints, the device."""
+
     steps: int
     lr: float = 1e-3  # the peak learning rate, reached at the end of the warmup
     min_lr: float = 1e-4  # where the cosine ends, at the last step
@@ -51,6 +53,23 @@ class TrainConfig:
     checkpoint_every: int = 0  # 0: only at the end
     progress: bool = True  # a progress bar with the running loss
     log: bool = False  # also print a line at each evaluation: progress that shows where a bar cannot (a built page, a log file)
+
+    def __post_init__(self) -> None:
+        if self.checkpoint is not None:
+            object.__setattr__(self, "checkpoint", Path(self.checkpoint))  # a str is welcome too
+        problems = [
+            f"{name} must be at least 1, got {getattr(self, name)}" for name in ("steps", "eval_every", "eval_batches") if getattr(self, name) < 1
+        ] + [f"{name} must be >= 0, got {getattr(self, name)}" for name in ("warmup_steps", "checkpoint_every", "weight_decay", "min_lr") if getattr(self, name) < 0]
+        if not self.lr > 0:
+            problems.append(f"lr must be > 0, got {self.lr}")
+        if self.min_lr > self.lr:
+            problems.append(f"min_lr ({self.min_lr}) must not exceed lr ({self.lr}): the cosine decays from lr to min_lr")
+        if self.grad_clip is not None and not self.grad_clip > 0:
+            problems.append(f"grad_clip must be > 0 (or None for no clipping), got {self.grad_clip}")
+        if not all(0 <= beta < 1 for beta in self.betas):
+            problems.append(f"betas must be in [0, 1), got {self.betas}")
+        if problems:
+            raise ValueError("; ".join(problems))
 
 
 @dataclass
@@ -134,7 +153,9 @@ def evaluate(model: nn.Module, batches: Batches, loss_fn: LossFn, n_batches: int
 def train(model: nn.Module, batches: Batches, config: TrainConfig, loss_fn: LossFn = lm_loss_fn, resume: bool = False) -> History:
     """Train ``model`` in place for ``config.steps`` steps; return the :class:`History`.
 
-    With ``resume`` and an existing ``config.checkpoint``, continue the run saved there.
+    With ``resume`` and an existing ``config.checkpoint``, continue the run saved there. It seeds
+    torch's global generator with ``config.seed`` (dropout draws from it), so that a run is
+    reproducible; batches are drawn from generators of their own.
     """
     device = pick_device(config.device)
     model.to(device)
@@ -191,7 +212,7 @@ def _save(path: Path, step: int, model: nn.Module, optimizer: torch.optim.Optimi
 
 
 def _load(path: Path, model: nn.Module, optimizer: torch.optim.Optimizer, train_gen: torch.Generator, val_gen: torch.Generator) -> tuple[int, History]:
-    state = torch.load(path, weights_only=True)
+    state = torch.load(path, map_location="cpu", weights_only=True)  # a GPU run resumes on a CPU too
     model.load_state_dict(state["model"])
     optimizer.load_state_dict(state["optimizer"])
     torch.set_rng_state(state["rng"]["torch"])

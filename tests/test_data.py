@@ -150,6 +150,13 @@ def test_lm_batch_is_reproducible_and_takes_the_whole_data_when_it_just_fits() -
     assert torch.equal(inputs, torch.arange(8).expand(3, 8)) and torch.equal(targets, torch.arange(1, 9).expand(3, 8))
 
 
+def test_lm_batch_takes_a_list_of_ids_as_a_tensor() -> None:
+    ids = list(range(100))
+    from_list = lm_batch(ids, 8, 4, torch.Generator().manual_seed(3))
+    from_tensor = lm_batch(torch.tensor(ids), 8, 4, torch.Generator().manual_seed(3))
+    assert all(torch.equal(a, b) for a, b in zip(from_list, from_tensor, strict=True))
+
+
 def test_lm_batch_errors() -> None:
     with pytest.raises(ValueError, match="too few"):
         lm_batch(torch.arange(8), block_size=8, batch_size=1)

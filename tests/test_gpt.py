@@ -137,6 +137,13 @@ def test_gpt2_initialisation_scales_residual_projections() -> None:
     assert torch.all(block.ff.linear1.bias == 0)
 
 
+def test_gpt1_initialisation_does_not_scale() -> None:
+    torch.manual_seed(0)
+    model = GPT(GPTConfig(vocab_size=1000, block_size=64, n_layers=8, n_heads=4, d_model=256, arrangement="post_ln"))
+    assert model.blocks[3].self_attn.out_proj.weight.std().item() == pytest.approx(0.02, rel=0.05)
+    assert model.blocks[3].ff.linear2.weight.std().item() == pytest.approx(0.02, rel=0.05)
+
+
 @pytest.mark.parametrize("arrangement", ["pre_ln", "post_ln", "parallel"])
 def test_kv_cache_gives_the_uncached_logits_and_tokens(arrangement: str) -> None:
     torch.manual_seed(0)
@@ -179,6 +186,51 @@ def test_context_is_enforced_with_a_clear_error() -> None:
         model(torch.zeros(1, 3, dtype=torch.long), caches)
     with pytest.raises(ValueError, match="not divisible"):
         GPT(GPTConfig(d_model=10, n_heads=3))
+
+
+def test_bad_inputs_get_errors_that_name_them() -> None:
+    model = GPT(GPTConfig(vocab_size=20, block_size=8, n_layers=1, n_heads=2, d_model=8))
+    with pytest.raises(ValueError, match=r"token ids must be in 0 \.\. 19 .* from 0 to 20"):
+        model(torch.tensor([[0, 20]]))
+    with pytest.raises(ValueError, match="from -1 to 3"):
+        model(torch.tensor([[-1, 3]]))
+    with pytest.raises(ValueError, match=r"shape \(B, T\) with T >= 1, got \(3,\) .*idx\[None\]"):
+        generate(model, torch.tensor([1, 2, 3]), 2)
+    with pytest.raises(ValueError, match=r"got \(1, 0\)"):
+        generate(model, torch.zeros(1, 0, dtype=torch.long), 2)
+    with pytest.raises(ValueError, match="temperature must be >= 0, got nan"):
+        generate(model, torch.zeros(1, 2, dtype=torch.long), 2, temperature=float("nan"))
+    with pytest.raises(ValueError, match="top_k must be an integer, got 2.5"):
+        generate(model, torch.zeros(1, 2, dtype=torch.long), 2, top_k=2.5)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="T must be at least 2"):
+        lm_loss(torch.zeros(2, 1, 20), torch.zeros(2, 1, dtype=torch.long))
+    with pytest.raises(ValueError, match=r"logits must be \(B, T, V\)"):
+        lm_loss(torch.zeros(6, 20), torch.zeros(2, 3, dtype=torch.long))
+    for bad, field in [({"n_heads": 0}, "n_heads"), ({"vocab_size": 0}, "vocab_size"), ({"dropout": 1.0}, "dropout"), ({"block_size": -1}, "block_size")]:
+        with pytest.raises(ValueError, match=field):
+            GPTConfig(**bad)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("change", [{"arrangement": "parallel"}, {"arrangement": "post_ln"}, {"activation": "gelu"}, {"activation": "relu"}])
+def test_hf_conversion_refuses_what_gpt2_would_compute_differently(change: dict) -> None:
+    config = GPTConfig(vocab_size=30, block_size=8, n_layers=2, n_heads=2, d_model=8, **change)
+    with pytest.raises(ValueError, match="only GPT-2's arrangement and activation"):
+        to_hf_state_dict(GPT(config))
+    gpt2_like = to_hf_state_dict(GPT(GPTConfig(vocab_size=30, block_size=8, n_layers=2, n_heads=2, d_model=8)))
+    with pytest.raises(ValueError, match="only GPT-2's arrangement and activation"):
+        GPT.from_hf(gpt2_like, config)
+
+
+def test_generation_runs_without_dropout_and_restores_the_mode() -> None:
+    torch.manual_seed(0)
+    model = GPT(GPTConfig(vocab_size=30, block_size=32, n_layers=2, n_heads=2, d_model=16, dropout=0.5))
+    prompt = torch.randint(0, 30, (2, 4))
+    model.train()
+    cached = generate(model, prompt, 12, temperature=0.0, use_cache=True)
+    assert model.training
+    uncached = generate(model.eval(), prompt, 12, temperature=0.0, use_cache=False)
+    assert not model.training
+    assert torch.equal(cached, uncached)  # with dropout on, the two paths would draw different masks
 
 
 def test_top_k_matches_hf_and_keeps_ties() -> None:

@@ -265,6 +265,10 @@ def test_char_tokenizer_errors(tmp_path: Path) -> None:
         tokenizer.decode([-1])
     with pytest.raises(ValueError, match="non-empty text"):
         CharTokenizer("")
+    with pytest.raises(TypeError, match="from a str, got list"):
+        CharTokenizer(["a", "b"])  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="encode takes a str, got bytes"):
+        tokenizer.encode(b"ab")  # type: ignore[arg-type]
     (tmp_path / "bad.json").write_text('{"vocab": "abc"}', encoding="utf-8")
     with pytest.raises(ValueError, match="not a saved CharTokenizer"):
         CharTokenizer.load(tmp_path / "bad.json")

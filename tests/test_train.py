@@ -115,6 +115,32 @@ def _run_until(model: GPT, config: TrainConfig, stop_after: int) -> None:
     assert config.checkpoint is not None and config.checkpoint.exists()
 
 
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("grad_clip", -1.0, "grad_clip must be > 0"),
+        ("grad_clip", 0.0, "grad_clip must be > 0"),
+        ("eval_every", 0, "eval_every must be at least 1"),
+        ("eval_batches", 0, "eval_batches must be at least 1"),
+        ("steps", 0, "steps must be at least 1"),
+        ("min_lr", 2e-3, r"min_lr \(0.002\) must not exceed lr"),
+        ("lr", 0.0, "lr must be > 0"),
+        ("warmup_steps", -5, "warmup_steps must be >= 0"),
+        ("betas", (0.9, 1.0), "betas must be in"),
+    ],
+)
+def test_a_bad_config_is_refused_by_name(field: str, value: object, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        TrainConfig(**{"steps": 10, "lr": 1e-3, field: value})  # type: ignore[arg-type]
+
+
+def test_a_checkpoint_given_as_a_string_is_a_path(tmp_path: Path) -> None:
+    config = TrainConfig(steps=2, eval_every=2, eval_batches=1, progress=False, device="cpu", checkpoint=str(tmp_path / "run.pt"))  # type: ignore[arg-type]
+    assert config.checkpoint == tmp_path / "run.pt"
+    train(tiny_gpt(), counting, config)
+    assert (tmp_path / "run.pt").is_file()
+
+
 def test_device_choice() -> None:
     assert pick_device("cpu") == torch.device("cpu")
     expected = "cuda" if torch.cuda.is_available() else "mps" if torch.backends.mps.is_available() else "cpu"
