@@ -107,14 +107,16 @@ def training_step(model_kind: str, config: str, device: torch.device, nanogpt: s
 
 def measure_training_speed(kinds: list[str], config: str, device: torch.device, nanogpt: str | None, steps: int, rounds: int, compile_: bool) -> dict[str, float]:
     """Seconds per step of each kind, measured in this one process with the kinds taking turns,
-    ``rounds`` rounds of ``steps`` steps: a kind's time is its best round (other work on the machine
-    only ever slows a round down, and taking turns gives every kind the same quiet moments)."""
+    ``rounds`` rounds of ``steps`` steps, each round in a rotated order: a kind's time is its best
+    round (other work on the machine only ever slows a round down, and taking turns gives every kind
+    the same quiet moments)."""
     steps_of = {kind: training_step(kind, config, device, nanogpt, compile_) for kind in kinds}
     for step in steps_of.values():
         step()  # warm up (and compile)
     best = {kind: math.inf for kind in kinds}
-    for _ in range(rounds):
-        for kind, step in steps_of.items():
+    for round_ in range(rounds):
+        for kind in kinds[round_ % len(kinds) :] + kinds[: round_ % len(kinds)]:
+            step = steps_of[kind]
             _sync(device)
             start = time.perf_counter()
             for _ in range(steps):
@@ -179,7 +181,7 @@ def main() -> None:
     generation = {(n, cached): run_one(["--one", "generate", str(n), cached, *common])["tokens_per_s"] for n in (128, 512) for cached in ("uncached", "cached")}
     for config in CONFIGS:
         quick = args.device != "cpu" or config.startswith("baby")
-        seconds = measure_training_speed(kinds, config, device, args.nanogpt, steps=20 if quick else 2, rounds=5 if quick else 3, compile_=args.compile)
+        seconds = measure_training_speed(kinds, config, device, args.nanogpt, steps=20 if quick else 1, rounds=5, compile_=args.compile)
         tokens = CONFIGS[config][3] * CONFIGS[config][4]  # block_size * batch_size
         for kind in kinds:
             print(f"{config:<52} {kind:<19} {seconds[kind] * 1e3:>9.1f} {tokens / seconds[kind]:>10.0f} {peaks[config, kind]:>8.0f}")
