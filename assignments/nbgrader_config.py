@@ -14,6 +14,11 @@ HERE = Path(__file__).resolve().parent
 c.CourseDirectory.root = str(HERE)
 c.CourseDirectory.course_id = "pretraining-transformers"
 
+# The markers of solutions and hidden tests: one definition, in course_grading.notebooks.
+from course_grading.notebooks import HIDDEN_WORDS, SOLUTION_WORDS  # noqa: E402
+
+c.ClearSolutions.begin_solution_delimeter, c.ClearSolutions.end_solution_delimeter = SOLUTION_WORDS
+c.ClearHiddenTests.begin_test_delimeter, c.ClearHiddenTests.end_test_delimeter = HIDDEN_WORDS
 c.ClearSolutions.code_stub = {"python": "# YOUR CODE HERE\nraise NotImplementedError()"}
 c.ClearSolutions.text_stub = "YOUR ANSWER HERE"
 

@@ -14,7 +14,6 @@ Run ``course release [ID ...]`` (``make assignments``) after editing a source.
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import sys
 import tempfile
@@ -25,14 +24,11 @@ from traitlets.config import Config
 from traitlets.config.loader import PyFileConfigLoader
 
 from . import harness
-from .harness import SOLUTION_MARK
+from .notebooks import SOLUTION_MARK, answer_code, with_answers, without_hidden_tests
 
 REPO = Path(__file__).resolve().parents[1]
 COURSE = REPO / "assignments"
 SOLUTIONS = REPO / "solutions"
-
-_HIDDEN_BLOCK = re.compile(r"^[ \t]*### BEGIN HIDDEN TESTS.*?### END HIDDEN TESTS[ \t]*\n?", re.MULTILINE | re.DOTALL)
-
 
 def assignment_ids(course: Path = COURSE) -> list[str]:
     """The ids of the assignments that have a source notebook."""
@@ -75,7 +71,7 @@ def answer_key(source: nbformat.NotebookNode) -> nbformat.NotebookNode:
     for cell in key.cells:
         cell.metadata.pop("nbgrader", None)
         if cell.cell_type == "code":
-            cell.source = _HIDDEN_BLOCK.sub("", SOLUTION_MARK.sub("", cell.source)).strip("\n")
+            cell.source = without_hidden_tests(SOLUTION_MARK.sub("", cell.source)).strip("\n")
             cell.outputs, cell.execution_count = [], None
     key.cells.insert(0, nbformat.v4.new_markdown_cell("**Answer key, for instructors. Do not publish.** Generated from the source notebook by `make assignments`."))
     key.cells[0].id = "answer-key-banner"
@@ -105,6 +101,6 @@ def validate(assignment: str, course: Path = COURSE) -> list[str]:
     key = harness.run_tests(source, grading)
     problems = [] if key else ["the source has no graded test cells"]
     problems += [f"the answer key fails {part}: {error}" for part, error in key.items() if error]
-    untouched = harness.run_tests(harness.with_answers(source, harness.answer_code(release)), grading)
+    untouched = harness.run_tests(with_answers(source, answer_code(release)), grading)
     problems += [f"the untouched student version passes {part}" for part, error in untouched.items() if error is None]
     return problems

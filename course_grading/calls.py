@@ -22,7 +22,7 @@ import os
 import select
 import struct
 import subprocess
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -78,25 +78,67 @@ def probe(out: Tensor) -> Tensor:
 # ----------------------------------------------------------------------------- calling locally
 
 
+_MISSING = object()
+Undo = list[tuple[str, Any, Any]]  # (name, value before, value installed)
+
+
+def install(namespace: dict[str, Any], replacements: dict[str, Any]) -> Undo:
+    """Put ``replacements`` into ``namespace``, under their names and every alias of what they replace."""
+    replacements = dict(replacements)
+    for name, new in list(replacements.items()):
+        old = namespace.get(name, _MISSING)
+        if old is not _MISSING and callable(old):
+            replacements |= {alias: new for alias, value in namespace.items() if value is old}
+    undo = [(name, namespace.get(name, _MISSING), new) for name, new in replacements.items()]
+    namespace.update(replacements)
+    return undo
+
+
+def uninstall(namespace: dict[str, Any], undo: Undo) -> None:
+    """Undo :func:`install` where the namespace still holds what it installed (code run since may
+    have defined a name anew: that definition stays)."""
+    for name, old, new in reversed(undo):
+        if namespace.get(name, _MISSING) is new:
+            if old is _MISSING:
+                namespace.pop(name, None)
+            else:
+                namespace[name] = old
+
+
 @contextlib.contextmanager
 def swapped(namespace: dict[str, Any], replacements: dict[str, Any]) -> Iterator[None]:
     """Replace names in ``namespace``, and every alias of the replaced objects, then restore them."""
-    missing = object()
-    replacements = dict(replacements)
-    for name, new in list(replacements.items()):
-        old = namespace.get(name, missing)
-        if old is not missing and callable(old):
-            replacements |= {alias: new for alias, value in namespace.items() if value is old}
-    saved = {name: namespace.get(name, missing) for name in replacements}
-    namespace.update(replacements)
+    undo = install(namespace, replacements)
     try:
         yield
     finally:
-        for name, value in saved.items():
-            if value is missing:
-                namespace.pop(name, None)
-            else:
-                namespace[name] = value
+        uninstall(namespace, undo)
+
+
+def reference_functions(references: str | None, exclude: Collection[str] = ()) -> dict[str, Any]:
+    """The public functions that the Python source ``references`` defines, but those in ``exclude``."""
+    if references is None:
+        return {}
+    defined: dict[str, Any] = {}
+    exec(compile(references, "<reference parts>", "exec"), defined)
+    return {k: v for k, v in defined.items() if callable(v) and not k.startswith("_") and k not in exclude}
+
+
+_SWAP = "__course_grading_references__"  # where a notebook's namespace keeps what to undo
+
+
+def use_references(namespace: dict[str, Any], references: str | None, exclude: Collection[str]) -> None:
+    """Replace the notebook's functions by the correct ``references`` (but those in ``exclude``, the
+    part under test) until :func:`restore_own`. A test cell calls this before its visible tests, so
+    that a bug in another part cannot fail them; should the cell stop half-way, the next call
+    restores the student's own functions first."""
+    restore_own(namespace)
+    namespace[_SWAP] = install(namespace, reference_functions(references, exclude))
+
+
+def restore_own(namespace: dict[str, Any]) -> None:
+    """Put the student's own functions back after :func:`use_references`."""
+    uninstall(namespace, namespace.pop(_SWAP, []))
 
 
 @contextlib.contextmanager
@@ -121,10 +163,7 @@ def call_in(namespace: dict[str, Any], name: str, args: Sequence[Any], grad_args
     memo: dict[int, Any] = {}  # the student gets copies (the caller's tensors stay as they were), aliases kept
     args = [_copy(a, memo) for a in args]
     args = [a.requires_grad_(True) if i in grad_args and isinstance(a, Tensor) and a.is_floating_point() else a for i, a in enumerate(args)]
-    replacements: dict[str, Any] = {}
-    if references is not None:
-        exec(compile(references, "<reference parts>", "exec"), replacements)
-        replacements = {k: v for k, v in replacements.items() if callable(v) and not k.startswith("_")}
+    replacements = reference_functions(references, exclude=(name,))  # the function under test stays the student's
     if name not in namespace:
         raise NameError(f"name {name!r} is not defined")
     with swapped(namespace, replacements), _forbidden(namespace, forbid):
@@ -233,52 +272,98 @@ def receive_frame(fd: int, timeout_s: float | None = None) -> Any:
 # ----------------------------------------------------------------------------- calling remotely
 
 
-class RemoteStudent:
-    """The student's functions in a server process started by ``argv`` (see student_server).
+Outputs = dict[str, Any]  # one cell's run: {"stdout": str, "stderr": str, "error": None | [name, message, traceback lines]}
 
-    The server executes ``cells`` (the notebook's code, tests excluded) once, then answers calls.
-    A call that runs longer than ``timeout_s`` or that kills the server raises
-    :class:`StudentRaised`; the server is then restarted for the next call.
+
+def failed(name: str, message: str) -> Outputs:
+    """The outputs of a cell that produced nothing but ``name: message``."""
+    return {"stdout": "", "stderr": "", "error": [name, message, []]}
+
+
+class RemoteStudent:
+    """The student's code in a server process started by ``argv`` (see :mod:`course_grading.student_server`).
+
+    The server runs ``cells`` (``(cell id, source)``: the notebook's code, tests excluded) once,
+    reporting each cell's outputs, then runs test cells and answers calls. A cell that hangs
+    past its interrupt or kills the process is recorded as failed, and the server is started again
+    without it, so that the rest of the notebook is still graded. A call that runs past
+    ``timeout_s`` or kills the server raises :class:`StudentRaised`; the server is started again for
+    the next call.
     """
 
-    def __init__(self, argv: list[str], cells: list[str], timeout_s: float, env: dict[str, str] | None = None) -> None:
-        self.argv, self.cells, self.timeout_s, self.env = argv, cells, timeout_s, env
-        self.process: subprocess.Popen[bytes] | None = None
-        self.ready = False
+    STARTUP_S = 60.0  # starting Python and importing torch, on a busy machine
+    MARGIN_S = 5.0  # beyond each cell's own limit, which the server enforces itself
 
-    STARTUP_S = 60.0
+    def __init__(self, argv: list[str], cells: list[tuple[str, str]], timeout_s: int, output_bytes: int, env: dict[str, str] | None = None) -> None:
+        self.argv, self.cells, self.timeout_s, self.output_bytes, self.env = argv, cells, timeout_s, output_bytes, env
+        self.process: subprocess.Popen[bytes] | None = None
+        self.outputs: dict[str, Outputs] = {}  # each cell's outputs from its first run
+        self.skipped: set[str] = set()  # cells that hung past their interrupt or killed the process
+        self.ready = False
 
     def start(self) -> None:
         """Start the server and hand it the cells, without waiting: it starts up while the caller works."""
         self.process = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=self.env)
         assert self.process.stdin is not None
-        send_frame(self.process.stdin.fileno(), {"cells": self.cells, "cell_s": self.timeout_s})
+        cells = [[cell_id, source] for cell_id, source in self.cells if cell_id not in self.skipped]
+        send_frame(self.process.stdin.fileno(), {"cells": cells, "cell_s": self.timeout_s, "output_bytes": self.output_bytes})
         self.ready = False
 
-    def _wait_ready(self) -> None:
-        assert self.process is not None and self.process.stdout is not None
-        # Start-up (torch's import) plus each cell's time limit, and a margin for a busy machine.
-        receive_frame(self.process.stdout.fileno(), self.STARTUP_S + self.timeout_s * (len(self.cells) + 1))
-        self.ready = True
-
-    def call(self, name: str, args: Sequence[Any], *, grad_args: Sequence[int] = (), forbid: Sequence[tuple[str, str]] = (), references: str | None = None) -> Reply:
-        request = {"name": name, "args": wire(tuple(args)), "grad_args": list(grad_args), "forbid": [list(f) for f in forbid], "references": references}
-        try:
+    def run_cells(self) -> dict[str, Outputs]:
+        """Wait until every cell has run (starting the server if need be); each cell's outputs."""
+        while not self.ready:
             if self.process is None:
                 self.start()
-            if not self.ready:
-                self._wait_ready()
+            assert self.process is not None and self.process.stdout is not None
+            pending = [cell_id for cell_id, _ in self.cells if cell_id not in self.skipped]
+            wait_s = self.STARTUP_S + self.timeout_s + self.MARGIN_S
+            try:
+                for cell_id in pending:
+                    frame = receive_frame(self.process.stdout.fileno(), wait_s)
+                    if not isinstance(frame, dict) or frame.get("cell") != cell_id:
+                        raise ValueError("malformed reply")
+                    self.outputs.setdefault(cell_id, _outputs(frame.get("outputs")))
+                    wait_s = self.timeout_s + self.MARGIN_S
+                receive_frame(self.process.stdout.fileno(), wait_s)
+                self.ready = True
+            except Exception as error:  # noqa: BLE001 (hung, died or wrote nonsense: the cell it was running is to blame)
+                culprit = next((c for c in pending if c not in self.outputs), None)
+                self.close()
+                if culprit is None:  # every cell ran: the process failed between them and the calls
+                    raise StudentRaised("ProcessDied", f"the notebook's process stopped answering ({type(error).__name__})") from None
+                reason = "it did not stop when interrupted at its time limit" if isinstance(error, TimeoutError) else "it stopped the notebook's process"
+                self.outputs[culprit] = failed("TimeoutError" if isinstance(error, TimeoutError) else "ProcessDied", f"this cell was not run to its end: {reason}; the rest of the notebook was run without it")
+                self.skipped.add(culprit)
+        return self.outputs
+
+    def _request(self, request: dict[str, Any]) -> dict[str, Any]:
+        try:
+            self.run_cells()
             assert self.process is not None and self.process.stdin is not None and self.process.stdout is not None
             send_frame(self.process.stdin.fileno(), request)
-            reply = receive_frame(self.process.stdout.fileno(), self.timeout_s)
+            reply = receive_frame(self.process.stdout.fileno(), self.timeout_s + self.MARGIN_S)
             if not isinstance(reply, dict):
                 raise ValueError("malformed reply")
+            return reply
+        except StudentRaised:
+            raise
         except TimeoutError:
             self.close()
-            raise StudentRaised("TimeoutError", f"ran past the time limit ({self.timeout_s:g} s a call)") from None
-        except Exception as error:
+            raise StudentRaised("TimeoutError", f"ran past the time limit ({self.timeout_s:g} s) and did not stop when interrupted") from None
+        except Exception as error:  # noqa: BLE001
             self.close()
             raise StudentRaised("ProcessDied", f"the notebook's process stopped answering ({type(error).__name__})") from None
+
+    def run(self, cell_id: str, source: str, references: str | None, exclude: Sequence[str]) -> Outputs:
+        """Run a test cell's visible tests with ``references`` in place of the student's other parts."""
+        try:
+            return _outputs(self._request({"op": "run", "cell_id": cell_id, "source": source, "references": references, "exclude": list(exclude)}))
+        except StudentRaised as error:
+            return failed(error.type_name, error.message)
+
+    def call(self, name: str, args: Sequence[Any], *, grad_args: Sequence[int] = (), forbid: Sequence[tuple[str, str]] = (), references: str | None = None) -> Reply:
+        request = {"op": "call", "name": name, "args": wire(tuple(args)), "grad_args": list(grad_args), "forbid": [list(f) for f in forbid], "references": references}
+        reply = self._request(request)
         if reply.get("error") is not None:
             type_name, message = reply["error"]
             raise StudentRaised(str(type_name), str(message))
@@ -290,3 +375,16 @@ class RemoteStudent:
             self.process.kill()
             self.process.wait()
             self.process = None
+        self.ready = False
+
+
+def _outputs(value: Any) -> Outputs:
+    """A cell's outputs as the student's process sent them, checked for shape (it is not trusted)."""
+    if not isinstance(value, dict):
+        return failed("ProcessDied", "the notebook's process sent no outputs")
+    error = value.get("error")
+    if error is not None and not (isinstance(error, (list, tuple)) and len(error) == 3):
+        error = ["Error", "malformed error", []]
+    if error is not None:
+        error = [str(error[0])[:200], str(error[1])[:2000], [str(line) for line in error[2]][:200] if isinstance(error[2], (list, tuple)) else []]
+    return {"stdout": str(value.get("stdout", "")), "stderr": str(value.get("stderr", "")), "error": error}

@@ -8,8 +8,9 @@ from nbconvert.preprocessors import Preprocessor
 from nbformat import NotebookNode
 from traitlets import Bool
 
+from .notebooks import BEGIN_HIDDEN
+
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
-BEGIN_HIDDEN = "### BEGIN HIDDEN TESTS"
 
 
 class ScrubHiddenTracebacks(Preprocessor):

@@ -11,42 +11,12 @@ from __future__ import annotations
 
 import contextlib
 import io
-import re
 import sys
 from pathlib import Path
 
 import nbformat
 
-SOLUTION_MARK = re.compile(r"^[ \t]*### (BEGIN|END) SOLUTION[ \t]*\n", re.MULTILINE)
-
-
-def nbgrader_meta(cell: nbformat.NotebookNode) -> dict:
-    return cell.metadata.get("nbgrader", {})
-
-
-def answer_ids(nb: nbformat.NotebookNode) -> list[str]:
-    """The grade ids of the answer cells (the parts students write), in notebook order."""
-    return [nbgrader_meta(c)["grade_id"] for c in nb.cells if c.cell_type == "code" and nbgrader_meta(c).get("solution")]
-
-
-def answer_code(nb: nbformat.NotebookNode) -> dict[str, str]:
-    """The code of each answer cell, with nbgrader's solution markers removed."""
-    return {nbgrader_meta(c)["grade_id"]: SOLUTION_MARK.sub("", c.source) for c in nb.cells if c.cell_type == "code" and nbgrader_meta(c).get("solution")}
-
-
-def with_answers(nb: nbformat.NotebookNode, answers: dict[str, str]) -> nbformat.NotebookNode:
-    """A copy of ``nb`` whose answer cells named in ``answers`` hold that code instead."""
-    copy = nbformat.from_dict(nb)
-    for cell in copy.cells:
-        gid = nbgrader_meta(cell).get("grade_id")
-        if gid in answers and nbgrader_meta(cell).get("solution"):
-            cell.source = answers[gid]
-    return copy
-
-
-def part_of(test_id: str) -> str:
-    """The answer a test cell grades: ``test_sdpa`` grades ``sdpa``."""
-    return test_id.removeprefix("test_")
+from .notebooks import answer_code, answer_ids, nbgrader_meta, part_of, with_answers  # noqa: F401 (answer_code, answer_ids, with_answers: old import path, until every caller imports notebooks)
 
 
 def run_tests(nb: nbformat.NotebookNode, grading_dir: Path) -> dict[str, str | None]:

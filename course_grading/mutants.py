@@ -24,7 +24,8 @@ from pathlib import Path
 
 import nbformat
 
-from .harness import answer_code, run_tests, with_answers
+from .harness import run_tests
+from .notebooks import answer_code, with_answers
 
 THRESHOLD = 0.90  # the share of non-equivalent mutants the tests must kill
 TIME_LIMIT_S = 20  # a mutant still running after this long counts as killed (a hang is a failure)

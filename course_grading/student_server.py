@@ -1,27 +1,130 @@
-"""The student's side of ``course grade``'s trusted re-check: run a notebook's code, answer calls.
+"""The student's side of ``course grade``: run a notebook's code, then run its tests and answer calls.
 
-Started (inside the jail, see :mod:`course_grading.jail`) by :class:`course_grading.calls.RemoteStudent`.
-Reads frames from stdin: first ``{"cells": [source, ...], "cell_s": seconds}``, executed in order in
-one namespace (a cell that raises or runs past ``cell_s`` is cut short, as nbgrader goes on after an
-error or an interrupt) and answered with ``{"ready": True}``, then one call request per
-frame, each answered on the original stdout with ``{"value", "inputs_after", "grads",
-"differentiable"}`` or ``{"error": (type name, message)}``. The notebook's own output goes to
-/dev/null so that it cannot mix with the replies.
+Started inside the jail (see :mod:`course_grading.jail`) by :class:`course_grading.calls.RemoteStudent`;
+this process is the only one that runs the student's code. Frames (see :mod:`course_grading.calls`):
+
+* in: ``{"cells": [[cell id, source], ...], "cell_s": seconds, "output_bytes": n}``. The cells (the
+  notebook's code, test cells excluded) run in order in one namespace, each answered as it ends
+  with ``{"cell": id, "outputs": {...}}`` (:func:`run_cell`), then ``{"ready": True}``. Answering
+  cell by cell tells the grader which cell hangs past every interrupt or kills the process.
+* then one request per frame, each answered with one frame:
+  ``{"op": "run", "source", "references", "exclude"}`` runs a test cell's visible tests with the
+  ``references`` functions swapped in for the student's (but those of the part under test) and
+  answers its outputs; ``{"op": "call", "name", "args", ...}`` calls one function for a hidden
+  check and answers ``{"value", "inputs_after", "grads", "differentiable"}`` or ``{"error": (type
+  name, message)}``.
+
+Each cell, test run and call is interrupted after ``cell_s`` seconds. What the notebook prints is
+captured per cell, and cut after ``output_bytes`` in all; nothing it prints can reach the frames.
 """
 
 from __future__ import annotations
 
-import contextlib
+import io
+import linecache
 import os
 import signal
 import sys
+import traceback
+from collections.abc import Callable
 from typing import Any
 
-from .calls import call_in, receive_frame, send_frame, wire
+from .calls import call_in, receive_frame, send_frame, swapped, reference_functions, wire
+
+
+class CellTimeout(BaseException):
+    """Raised in the student's code when a cell, a test run or a call passes its time limit."""
 
 
 def _interrupt(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt("the cell ran past its time limit")
+    raise CellTimeout
+
+
+class Capped(io.TextIOBase):
+    """A text stream that keeps what is written until the notebook's whole allowance is spent."""
+
+    def __init__(self, allowance: list[int]) -> None:
+        self.allowance, self.parts = allowance, []  # allowance: [bytes left], shared by all streams
+
+    def write(self, text: str) -> int:
+        if self.allowance[0] > 0:
+            kept = text[: self.allowance[0]]
+            self.parts.append(kept if len(kept) == len(text) else kept + "\n[output cut: the notebook printed more than its limit]\n")
+        self.allowance[0] -= len(text)
+        return len(text)
+
+    def value(self) -> str:
+        return "".join(self.parts)
+
+
+class _NoShell:
+    """``get_ipython()`` for cells with IPython syntax (``%timeit``, ``!pip``): the grader runs no magics."""
+
+    def _skip(self, *args: Any, **kwargs: Any) -> None:
+        print(f"[the grader does not run IPython magics or shell commands: {args[0] if args else ''} skipped]")
+
+    run_line_magic = run_cell_magic = system = getoutput = _skip
+
+
+def _python(source: str) -> str:
+    """IPython syntax (magics, ``!cmd``) turned into plain Python calls on ``get_ipython()``."""
+    if "%" not in source and "!" not in source:
+        return source
+    try:
+        from IPython.core.inputtransformer2 import TransformerManager
+
+        return TransformerManager().transform_cell(source)
+    except Exception:  # noqa: BLE001 (whatever IPython makes of it, compile() reports the error)
+        return source
+
+
+def run_cell(namespace: dict[str, Any], cell_id: str, source: str, cell_s: int, allowance: list[int]) -> dict[str, Any]:
+    """Execute one cell in ``namespace``: ``{"stdout", "stderr", "error": None | [name, message,
+    traceback lines]}``. The traceback keeps the frames of the notebook's own cells only."""
+    filename = f"<cell {cell_id}>"
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)  # tracebacks quote the lines
+    out, err = Capped(allowance), Capped(allowance)
+    error: list[Any] | None = None
+    saved = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = out, err
+    signal.alarm(cell_s)
+    try:
+        exec(compile(_python(source), filename, "exec"), namespace)
+    except CellTimeout:
+        error = ["TimeoutError", f"the cell ran past its time limit ({cell_s} s) and was interrupted", []]
+    except BaseException as exc:  # noqa: BLE001 (SystemExit and KeyboardInterrupt too: the notebook goes on)
+        frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename.startswith("<cell ")]
+        lines = traceback.format_list(frames) if frames else []
+        if isinstance(exc, SyntaxError):
+            lines = traceback.format_exception_only(type(exc), exc)[:-1]
+        error = [type(exc).__name__, str(exc)[:2000], ["Traceback (most recent call last):\n", *lines] if lines and not isinstance(exc, SyntaxError) else lines]
+    finally:
+        signal.alarm(0)
+        sys.stdout, sys.stderr = saved
+    return {"stdout": out.value(), "stderr": err.value(), "error": error}
+
+
+def _timed(cell_s: int, work: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    signal.alarm(cell_s)
+    try:
+        return work()
+    except CellTimeout:
+        return {"error": ("TimeoutError", f"ran past the time limit ({cell_s} s)")}
+    finally:
+        signal.alarm(0)
+
+
+def answer(namespace: dict[str, Any], request: dict[str, Any], cell_s: int, allowance: list[int]) -> dict[str, Any]:
+    """The reply to one request after the cells have run."""
+    if request.get("op") == "run":
+        with swapped(namespace, reference_functions(request["references"], request["exclude"])):
+            return run_cell(namespace, request["cell_id"], request["source"], cell_s, allowance)
+
+    def call() -> dict[str, Any]:
+        reply = call_in(namespace, request["name"], request["args"], request["grad_args"], [tuple(f) for f in request["forbid"]], request["references"])
+        return {"value": wire(reply.value), "inputs_after": wire(reply.inputs_after), "grads": wire(reply.grads), "differentiable": reply.differentiable}
+
+    return _timed(cell_s, call)
 
 
 def main() -> None:
@@ -29,16 +132,13 @@ def main() -> None:
     requests = os.dup(0)
     devnull = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
-        os.dup2(devnull, fd)
-    sys.stdout = sys.stderr = open(os.devnull, "w")
-    namespace: dict[str, Any] = {"__name__": "__main__"}
+        os.dup2(devnull, fd)  # what C code prints goes nowhere; what Python prints is captured per cell
+    namespace: dict[str, Any] = {"__name__": "__main__", "get_ipython": _NoShell}
     setup = receive_frame(requests)
+    cell_s, allowance = int(setup["cell_s"]), [int(setup["output_bytes"])]
     signal.signal(signal.SIGALRM, _interrupt)
-    for source in setup["cells"]:
-        signal.alarm(int(setup["cell_s"]))
-        with contextlib.suppress(BaseException):
-            exec(compile(source, "<cell>", "exec"), namespace)
-        signal.alarm(0)
+    for cell_id, source in setup["cells"]:
+        send_frame(replies, {"cell": cell_id, "outputs": run_cell(namespace, cell_id, source, cell_s, allowance)})
     send_frame(replies, {"ready": True})
     while True:
         try:
@@ -46,9 +146,8 @@ def main() -> None:
         except EOFError:
             return
         try:
-            reply = call_in(namespace, request["name"], request["args"], request["grad_args"], [tuple(f) for f in request["forbid"]], request["references"])
-            message = {"value": wire(reply.value), "inputs_after": wire(reply.inputs_after), "grads": wire(reply.grads), "differentiable": reply.differentiable}
-        except BaseException as error:
+            message = answer(namespace, request, cell_s, allowance)
+        except BaseException as error:  # noqa: BLE001 (whatever the student's code raises is a reply)
             message = {"error": (type(error).__name__, str(error)[:2000])}
         send_frame(replies, message)
 

@@ -8,7 +8,6 @@ and explicit slicing for the head split. Nothing is compared with the student's 
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -27,7 +26,7 @@ from gradinglib import (
 )
 from torch import Tensor, nn
 
-from course_grading.calls import Reply, Student, probe, swapped
+from course_grading.calls import Reply, Student, probe
 
 _TORCH_SDPA = F.scaled_dot_product_attention
 # torch's attention entry points: they raise while the student's code runs (aliases included).
@@ -241,15 +240,6 @@ def check_split_merge(notebook: Student | dict[str, Any]) -> str | None:
 
 
 # ---------------------------------------------------------------- part 4: multi-head attention
-
-
-def use_reference_parts(namespace: dict[str, Any]) -> Callable[[], None]:
-    """Swap correct parts 1-3 into the notebook for part 4's visible tests; returns the undo."""
-    parts: dict[str, Any] = {}
-    exec(compile(REFERENCE_PARTS, "<reference parts>", "exec"), parts)
-    stack = contextlib.ExitStack()
-    stack.enter_context(swapped(namespace, {k: v for k, v in parts.items() if callable(v) and not k.startswith("_")}))
-    return stack.close
 
 
 def check_mha(notebook: Student | dict[str, Any]) -> str | None:

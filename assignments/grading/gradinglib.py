@@ -1,10 +1,22 @@
 """Shared helpers for the hidden checks of every assignment (instructor-only; never released).
 
-A hidden test cell in a source notebook is a short call such as::
+Every test cell of a source notebook has the same two hidden blocks around its visible tests::
 
-    from a1_attention_checks import check_sdpa
-    _failure = check_sdpa(globals())
+    ### BEGIN HIDDEN TESTS
+    from gradinglib import begin_part, end_part
+    begin_part(globals(), "a1_attention", "test_mha")
+    ### END HIDDEN TESTS
+    # Visible tests ...
+    ### BEGIN HIDDEN TESTS
+    _failure = end_part(globals(), "a1_attention", "test_mha")
     assert _failure is None, _failure
+    ### END HIDDEN TESTS
+
+``begin_part`` swaps correct versions of the other parts in (the assignment's ``REFERENCE_PARTS``),
+so that the visible tests of one part cannot fail because of another; ``end_part`` puts the
+student's own functions back and runs the part's hidden check (``CHECKS[test id]``). That is how
+the tests run in the kernel (plain ``nbgrader autograde``) and in-process (release validation,
+mutants); ``course grade`` does the same outside the kernel (:mod:`course_grading.worker`).
 
 A check reaches the student's functions only through a :class:`course_grading.calls.Student`:
 in the kernel the notebook's ``globals()``, in ``course grade``'s trusted re-check a process that
@@ -19,14 +31,20 @@ never this module's source.
 
 from __future__ import annotations
 
+import functools
+import importlib
 import os
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
+
+import nbformat
 
 import torch
 from torch import Tensor
 
-from course_grading.calls import LocalStudent, Opaque, Student, StudentRaised
+from course_grading.calls import LocalStudent, Opaque, Student, StudentRaised, restore_own, use_references
+from course_grading.notebooks import part_names
 
 ATOL = 1e-5
 RTOL = 1e-4
@@ -110,3 +128,22 @@ def run_cases(part: str, cases: list[Callable[[], None]]) -> str | None:
                 return f"{part}: {error.message}"
             return f"{part}: raised {error}"
     return None
+
+
+@functools.cache
+def _own_names(assignment: str) -> dict[str, list[str]]:
+    """What each part defines, by test cell, from the source notebook beside this folder."""
+    source = Path(__file__).resolve().parents[1] / "source" / assignment / f"{assignment}.ipynb"
+    return part_names(nbformat.read(source, as_version=4))
+
+
+def begin_part(namespace: dict[str, Any], assignment: str, test_id: str) -> None:
+    """Before a test cell's visible tests: the other parts replaced by correct versions."""
+    checks = importlib.import_module(f"{assignment}_checks")
+    use_references(namespace, getattr(checks, "REFERENCE_PARTS", None), _own_names(assignment)[test_id])
+
+
+def end_part(namespace: dict[str, Any], assignment: str, test_id: str) -> str | None:
+    """After a test cell's visible tests: the student's functions back, and the hidden check's verdict."""
+    restore_own(namespace)
+    return importlib.import_module(f"{assignment}_checks").CHECKS[test_id](namespace)

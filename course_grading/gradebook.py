@@ -1,0 +1,148 @@
+"""nbgrader's side of ``course grade``: the scratch course each submission is graded in, and the
+records of graded submissions in the real course (or their removal).
+
+The scratch course (:func:`prepare_template`) holds the assignment generated in its gradebook and
+no answer key. In its gradebook, each test cell holds what the student version
+shows (its hidden tests removed): the hidden checks run in the trusted grading worker, never in the
+notebook, and the cell's outcome is put in as its outputs by
+:class:`course_grading.replay.ReplayOutputs`, which stands in for nbgrader's ``Execute`` there.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import nbformat
+
+from . import assignments
+from .notebooks import HIDDEN_BLOCK, nbgrader_meta
+
+# nbgrader's autograde steps in the scratch course, with the notebook's run replayed, not executed.
+AUTOGRADE_STEPS = """
+c.Autograde.autograde_preprocessors = [
+    "course_grading.replay.ReplayOutputs",
+    "nbgrader.preprocessors.IgnorePattern",
+    "nbconvert.preprocessors.ClearMetadataPreprocessor",
+    "nbgrader.preprocessors.LimitOutput",
+    "nbgrader.preprocessors.SaveAutoGrades",
+    "nbgrader.preprocessors.AssignLatePenalties",
+    "nbgrader.preprocessors.CheckCellMetadata",
+]
+"""
+
+
+def prepare_template(course: Path, assignment: str, where: Path, settings: dict[str, Any]) -> Path:
+    """A scratch course under ``where`` with ``assignment`` generated in its gradebook, no answer key,
+    and its hidden checks moved to ``where/grading`` (out of every jail's sight). ``settings`` are
+    written to ``jail.json`` for the worker."""
+    template = assignments.copy_course(where / "template", course)
+    result = assignments.nbgrader_api(template).generate_assignment(assignment, force=True)
+    if not result["success"]:
+        raise RuntimeError(f"nbgrader could not generate {assignment}:\n{result['log']}")
+    shutil.rmtree(template / "source")  # autograding needs the gradebook, not the solutions
+    grading = shutil.move(template / "grading", where / "grading")
+    from nbgrader.api import Gradebook
+
+    release = nbformat.read(template / "release" / assignment / f"{assignment}.ipynb", as_version=4)
+    shown = {nbgrader_meta(c).get("grade_id"): c.source for c in release.cells}
+    with Gradebook(assignments.nbgrader_api(template).coursedir.db_url) as gradebook:
+        for cell in gradebook.find_notebook(assignment, assignment).source_cells:
+            if HIDDEN_BLOCK.search(cell.source or ""):  # as the student version shows it: nbgrader sees no change
+                set_source(gradebook, assignment, cell, shown[cell.name])
+        gradebook.db.commit()
+    with (template / "nbgrader_config.py").open("a") as config:
+        config.write(AUTOGRADE_STEPS)
+    (template / "jail.json").write_text(json.dumps(settings | {"grading": str(grading)}))
+    return template
+
+
+def set_source(gradebook: Any, assignment: str, cell: Any, source: str) -> None:
+    """Change a cell's source in the gradebook, and its checksum with it (nbgrader compares them)."""
+    from nbgrader.utils import compute_checksum
+
+    points = gradebook.find_grade_cell(cell.name, assignment, assignment).max_score
+    meta = {"grade": True, "solution": False, "locked": cell.locked, "grade_id": cell.name, "points": points}
+    cell.source = source
+    cell.checksum = compute_checksum(nbformat.from_dict({"cell_type": cell.cell_type, "source": source, "metadata": {"nbgrader": meta}}))
+
+
+def _course_files(course: Path, assignment: str, student: str) -> dict[str, Path]:
+    return {
+        "submitted": course / "submitted" / student / assignment / f"{assignment}.ipynb",
+        "autograded": course / "autograded" / student / assignment / f"{assignment}.ipynb",
+        "feedback": course / "feedback" / student / assignment / f"{assignment}.html",
+    }
+
+
+def record(course: Path, assignment: str, graded: list[tuple[str, dict[str, float], bytes | None, Path]]) -> None:
+    """Import graded submissions into the nbgrader course, so that nbgrader's own tools (formgrader,
+    ``nbgrader export``) see them: for each ``(student, scores by part, canonical notebook,
+    folder with autograded/<student>.ipynb and feedback/<student>.html)``, the scores as the auto
+    scores of the gradebook's grade cells, and the notebooks under ``submitted/``, ``autograded/``
+    and ``feedback/``. A student graded before is replaced."""
+    from nbgrader.api import Gradebook, MissingEntry
+
+    db_url = assignments.nbgrader_api(course).coursedir.db_url
+    with Gradebook(db_url) as gradebook:
+        try:
+            gradebook.find_assignment(assignment)
+        except MissingEntry:  # nbgrader records an assignment by generating it: do so in a scratch copy
+            with tempfile.TemporaryDirectory() as tmp:
+                scratch = assignments.copy_course(Path(tmp) / "course", course)
+                generated = assignments.nbgrader_api(scratch, db_url=db_url).generate_assignment(assignment, force=True)
+                if not generated["success"]:
+                    raise RuntimeError(f"nbgrader could not add {assignment} to {db_url}:\n{generated['log']}")
+        for student, scores, notebook, out in graded:
+            gradebook.update_or_create_student(student)
+            with contextlib.suppress(MissingEntry):
+                gradebook.remove_submission(assignment, student)
+            gradebook.add_submission(assignment, student)
+            for grade in gradebook.find_submission_notebook(assignment, assignment, student).grades:
+                grade.auto_score = scores.get(grade.name.removeprefix("test_"), 0.0)
+                grade.needs_manual_grade = False
+            gradebook.db.commit()
+            contents = {"submitted": notebook, "autograded": _bytes(out / "autograded" / f"{student}.ipynb"), "feedback": _bytes(out / "feedback" / f"{student}.html")}
+            for kind, path in _course_files(course, assignment, student).items():
+                _remove(path)
+                if contents[kind] is not None:
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                    path.write_bytes(contents[kind])  # type: ignore[arg-type]
+
+
+def remove(course: Path, assignment: str, student: str) -> bool:
+    """Remove a student's submission of ``assignment`` from the course: its gradebook record and
+    its submitted, autograded and feedback files. The student stays on the roster. Returns whether
+    there was anything to remove."""
+    from nbgrader.api import Gradebook, MissingEntry
+
+    found = False
+    if (course / "gradebook.db").exists():
+        with Gradebook(assignments.nbgrader_api(course).coursedir.db_url) as gradebook:
+            try:
+                gradebook.remove_submission(assignment, student)
+                found = True
+            except MissingEntry:
+                pass
+    for path in _course_files(course, assignment, student).values():
+        found |= _remove(path)
+        for folder in (path.parent, path.parent.parent):  # <kind>/<student>/<assignment>/, then <kind>/<student>/
+            with contextlib.suppress(OSError):
+                folder.rmdir()  # only if empty
+    return found
+
+
+def _remove(path: Path) -> bool:
+    if not path.exists():
+        return False
+    path.chmod(0o644)  # nbgrader leaves autograded files read-only
+    path.unlink()
+    return True
+
+
+def _bytes(path: Path) -> bytes | None:
+    return path.read_bytes() if path.exists() else None

@@ -1,0 +1,98 @@
+"""The nbgrader markers and the notebook helpers: the one definition every part of the course uses.
+
+Source notebooks mark solutions and hidden tests with comment lines::
+
+    ### BEGIN SOLUTION          ### BEGIN HIDDEN TESTS
+    ...                         ...
+    ### END SOLUTION            ### END HIDDEN TESTS
+
+``assignments/nbgrader_config.py`` hands the same words to nbgrader (``ClearSolutions``,
+``ClearHiddenTests``), and the grading code, the answer keys, the feedback filter and the tests
+find the blocks with the patterns below, so a change of marker is made here once.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+import nbformat
+
+SOLUTION_WORDS = ("BEGIN SOLUTION", "END SOLUTION")
+HIDDEN_WORDS = ("BEGIN HIDDEN TESTS", "END HIDDEN TESTS")
+BEGIN_HIDDEN = f"### {HIDDEN_WORDS[0]}"
+
+# A marker is a whole line: optional indentation, ``###``, the words, optional trailing blanks.
+SOLUTION_MARK = re.compile(rf"^[ \t]*### ({SOLUTION_WORDS[0]}|{SOLUTION_WORDS[1]})[ \t]*(\n|\Z)", re.MULTILINE)
+HIDDEN_BLOCK = re.compile(rf"^[ \t]*### {HIDDEN_WORDS[0]}[ \t]*\n(?P<body>.*?)^[ \t]*### {HIDDEN_WORDS[1]}[ \t]*(\n|\Z)", re.MULTILINE | re.DOTALL)
+SOLUTION_BLOCK = re.compile(rf"^[ \t]*### {SOLUTION_WORDS[0]}[ \t]*\n(?P<body>.*?)^[ \t]*### {SOLUTION_WORDS[1]}[ \t]*(\n|\Z)", re.MULTILINE | re.DOTALL)
+
+
+def nbgrader_meta(cell: nbformat.NotebookNode) -> dict:
+    """The cell's nbgrader metadata ({} for a cell nbgrader does not manage, or malformed metadata)."""
+    metadata = cell.get("metadata")
+    meta = metadata.get("nbgrader", {}) if isinstance(metadata, dict) else {}
+    return meta if isinstance(meta, dict) else {}
+
+
+def is_answer(cell: nbformat.NotebookNode) -> bool:
+    return cell.get("cell_type") == "code" and bool(nbgrader_meta(cell).get("solution"))
+
+
+def is_test(cell: nbformat.NotebookNode) -> bool:
+    """A graded, read-only code cell: the visible (and, in the source, hidden) tests of one part."""
+    meta = nbgrader_meta(cell)
+    return cell.get("cell_type") == "code" and bool(meta.get("grade")) and not meta.get("solution")
+
+
+def answer_ids(nb: nbformat.NotebookNode) -> list[str]:
+    """The grade ids of the answer cells (the parts students write), in notebook order."""
+    return [nbgrader_meta(c)["grade_id"] for c in nb.cells if is_answer(c)]
+
+
+def answer_code(nb: nbformat.NotebookNode) -> dict[str, str]:
+    """The code of each answer cell, with the solution markers removed."""
+    return {nbgrader_meta(c)["grade_id"]: SOLUTION_MARK.sub("", c.source) for c in nb.cells if is_answer(c)}
+
+
+def with_answers(nb: nbformat.NotebookNode, answers: dict[str, str]) -> nbformat.NotebookNode:
+    """A copy of ``nb`` whose answer cells named in ``answers`` hold that code instead."""
+    copy = nbformat.from_dict(nb)
+    for cell in copy.cells:
+        gid = nbgrader_meta(cell).get("grade_id")
+        if gid in answers and is_answer(cell):
+            cell.source = answers[gid]
+    return copy
+
+
+def part_of(test_id: str) -> str:
+    """The answer a test cell grades: ``test_sdpa`` grades ``sdpa``."""
+    return test_id.removeprefix("test_")
+
+
+def without_hidden_tests(source: str, replacement: str = "") -> str:
+    """``source`` with each hidden-test block (markers included) replaced by ``replacement``."""
+    return HIDDEN_BLOCK.sub(replacement, source)
+
+
+def hidden_tests(source: str) -> list[str]:
+    """The bodies of the hidden-test blocks of ``source``, in order."""
+    return [m.group("body") for m in HIDDEN_BLOCK.finditer(source)]
+
+
+def defined_names(source: str) -> list[str]:
+    """The functions and classes a cell defines at its top level (what the part is made of).
+
+    Used on the student version's answer stubs, which always parse; code that does not parse
+    defines nothing."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return []
+    return [node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
+
+
+def part_names(nb: nbformat.NotebookNode) -> dict[str, list[str]]:
+    """For each test cell's grade id, the names its part defines (from the part's answer cell)."""
+    answers = {nbgrader_meta(c)["grade_id"]: c.source for c in nb.cells if is_answer(c)}
+    return {nbgrader_meta(c)["grade_id"]: defined_names(answers.get(part_of(nbgrader_meta(c)["grade_id"]), "")) for c in nb.cells if is_test(c)}

@@ -1,0 +1,189 @@
+"""The trusted grading worker: one process per job that grades one scratch course after another.
+
+For each submission (:func:`autograde`):
+
+1. the student's process starts in its jail (:mod:`course_grading.student_server`) and runs the
+   notebook's cells, reporting each cell's outputs;
+2. for each test cell, in order: its visible tests run in the student's process with correct
+   versions of the other parts swapped in (the assignment's ``REFERENCE_PARTS``, minus what the
+   part under test defines), then, if they pass, its hidden check runs here, against the
+   student's functions in that process, which returns only values. A part's outcome therefore
+   depends on that part alone: unfinished, wrong or hanging, it costs its own points;
+3. nbgrader autogrades the scratch course with that run replayed as the notebook's outputs
+   (:mod:`course_grading.replay`) and writes the feedback; the scores and notes go to
+   ``outcome.json``, which the student's process cannot write.
+
+The worker runs no student code itself. It imports nbgrader and torch once, so a submission costs
+one start of the jailed student process (about 3 s of CPU, mostly ``import torch``) plus the checks.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import json
+import os
+import select
+import signal
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import nbformat
+
+from . import assignments, replay
+from .calls import Outputs, RemoteStudent
+from .notebooks import is_test, nbgrader_meta, part_names, without_hidden_tests
+from .sandbox import jail_argv
+
+
+def load_checks(grading: Path, assignment: str) -> ModuleType:
+    """The assignment's hidden checks module (``CHECKS`` by test cell, ``REFERENCE_PARTS``)."""
+    if str(grading) not in sys.path:
+        sys.path.insert(0, str(grading))
+    return importlib.import_module(f"{assignment}_checks")
+
+
+def student_process(scratch: Path, settings: dict[str, Any], nb: nbformat.NotebookNode) -> RemoteStudent:
+    """The notebook's code (its code cells, test cells excluded) in a jailed student process."""
+    cells = [(nbgrader_meta(c)["grade_id"], c.source) for c in nb.cells if c.cell_type == "code" and nbgrader_meta(c).get("grade_id") and not is_test(c)]
+    hide, keep = [Path(p) for p in settings["hide"]], [Path(p) for p in settings["keep"]]
+    argv = settings["launch"] + jail_argv(hide, keep, [Path(settings["home"])], [sys.executable, "-m", "course_grading.student_server"])
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    return RemoteStudent(argv, cells, timeout_s=settings["cell_s"], output_bytes=settings["output_bytes"], env=env)
+
+
+def hidden_verdict(check: Callable[[RemoteStudent], str | None], student: RemoteStudent) -> str | None:
+    """The hidden check's failure message, or None; a check that cannot use a reply fails the part."""
+    try:
+        return check(student)
+    except Exception as error:  # noqa: BLE001 (a reply of the wrong kind: the student's doing)
+        return f"the check could not use the reply ({type(error).__name__}: {error})"
+
+
+def run_submission(student: RemoteStudent, nb: nbformat.NotebookNode, checks: ModuleType) -> dict[str, Outputs]:
+    """Every cell's outputs, by grade id: the notebook's cells as they ran, and each test cell's
+    visible tests (with correct other parts) followed by its hidden check's verdict."""
+    outputs = dict(student.run_cells())
+    own = part_names(nb)
+    for cell in nb.cells:
+        if not is_test(cell):
+            continue
+        test_id = nbgrader_meta(cell)["grade_id"]
+        result = student.run(test_id, without_hidden_tests(cell.source), getattr(checks, "REFERENCE_PARTS", None), own[test_id])
+        if result["error"] is None and test_id in checks.CHECKS:
+            failure = hidden_verdict(checks.CHECKS[test_id], student)
+            if failure is not None:
+                result["error"] = ["AssertionError", failure, []]
+        outputs[test_id] = result
+    return outputs
+
+
+def notes_on(outputs: dict[str, Outputs], cell_s: int) -> list[str]:
+    """What an instructor should know about a run: cells that hung, ran out of memory, or died."""
+    errors = {o["error"][0] for o in outputs.values() if o["error"] is not None}
+    messages = {o["error"][1] for o in outputs.values() if o["error"] is not None}
+    notes = []
+    if "TimeoutError" in errors:
+        notes.append(f"a cell or a part ran past its time limit ({cell_s} s)")
+    if "MemoryError" in errors:
+        notes.append("a cell ran out of memory")
+    if "ProcessDied" in errors or any("stopped the notebook's process" in m for m in messages):
+        notes.append("a cell stopped the notebook's process (the rest was run without it)")
+    return notes
+
+
+def autograde(scratch: Path, assignment: str, student: str) -> None:
+    """Grade the submission in one scratch course; write ``outcome.json`` (scores, maxima, notes)."""
+    from nbgrader.api import Gradebook
+
+    settings = json.loads((scratch / "jail.json").read_text())
+    nb = nbformat.read(scratch / "submitted" / student / assignment / f"{assignment}.ipynb", as_version=4)
+    checks = load_checks(Path(settings["grading"]), assignment)
+    remote = student_process(scratch, settings, nb)
+    remote.start()  # the jailed process imports torch and runs the notebook while nbgrader loads
+    api = assignments.nbgrader_api(scratch)
+    try:
+        outputs = run_submission(remote, nb, checks)
+    finally:
+        remote.close()
+    replay.OUTPUTS.clear()
+    replay.OUTPUTS.update(outputs)
+    graded = api.autograde(assignment, student, force=True, create=True)
+    (scratch / "nbgrader.log").write_text(graded["log"])
+    notes = notes_on(outputs, settings["cell_s"])
+    scores: dict[str, float] = {}
+    max_scores: dict[str, float] = {}
+    if graded["success"]:
+        api.generate_feedback(assignment, student, force=True)
+        with Gradebook(api.coursedir.db_url) as gradebook:
+            for grade in gradebook.find_submission_notebook(assignment, assignment, student).grades:
+                part = grade.name.removeprefix("test_")
+                scores[part], max_scores[part] = float(grade.score), float(grade.max_score)
+    else:
+        notes.append("nbgrader could not autograde the notebook: every part scores 0")
+    (scratch / "outcome.json").write_text(json.dumps({"scores": scores, "max_scores": max_scores, "notes": notes}))
+
+
+class Worker:
+    """A trusted grading process (``python -m course_grading.worker``) serving :func:`autograde`
+    requests one after another, so that nbgrader and torch are imported once per job slot, not
+    once per submission."""
+
+    def __init__(self, log: Path, threads: int) -> None:
+        self.log = log
+        self.threads = {"OMP_NUM_THREADS": str(threads), "MKL_NUM_THREADS": str(threads)}  # for it and its children: jobs share the cores
+        self.process: subprocess.Popen[str] | None = None
+
+    def run(self, request: dict[str, Any], timeout_s: float) -> str | None:
+        """Grade one scratch course; None when done, else what went wrong. Raises TimeoutError."""
+        if self.process is None or self.process.poll() is not None:
+            with self.log.open("a") as log:
+                command = [sys.executable, "-m", "course_grading.worker"]
+                self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log, text=True, start_new_session=True, env=os.environ | self.threads)
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write(json.dumps(request) + "\n")
+        self.process.stdin.flush()
+        ready, _, _ = select.select([self.process.stdout], [], [], timeout_s)
+        if not ready:
+            self.stop()
+            raise TimeoutError
+        line = self.process.stdout.readline()
+        if not line:
+            code = self.process.wait()
+            self.process = None
+            tail = self.log.read_text(errors="replace").strip().splitlines()[-1:] or ["no message"]
+            return f"exit {code}: {tail[0][:300]}"
+        return json.loads(line).get("error")
+
+    def stop(self) -> None:
+        if self.process is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+            self.process = None
+
+
+def serve() -> None:
+    """The loop of a :class:`Worker`: one JSON request per line on stdin, one reply per line."""
+    replies = os.fdopen(os.dup(1), "w", buffering=1)
+    os.dup2(2, 1)  # whatever nbgrader prints goes to the log, not into the replies
+    for line in sys.stdin:
+        request = json.loads(line)
+        os.environ.clear()
+        os.environ.update(request["env"])
+        os.chdir(request["cwd"])
+        tempfile.tempdir = None  # chosen afresh from this submission's TMPDIR
+        try:
+            autograde(Path(request["scratch"]), request["assignment"], request["student"])
+            replies.write(json.dumps({"error": None}) + "\n")
+        except Exception as error:  # noqa: BLE001 (reported for this submission; the worker goes on)
+            replies.write(json.dumps({"error": f"{type(error).__name__}: {error}"}) + "\n")
+
+
+if __name__ == "__main__":
+    serve()
