@@ -1,0 +1,154 @@
+"""Grades out: ``grades.csv`` for the instructor, and files to import into Canvas's and Moodle's gradebooks.
+
+The input is plain :class:`GradeRow` values (one per student), not the grading module's classes.
+``total`` is the score after the late penalty; only rows whose status is ``"graded"`` go into the LMS
+files, and every row left out of an LMS file is named in the warnings the writers return (the row is
+still in ``grades.csv``).
+
+Canvas gradebook import (checked in canvas-lms ``app/models/gradebook_importer.rb``)
+-----------------------------------------------------------------------------------
+* The header must start with ``Student`` and ``ID``, and the student columns end with ``Section``;
+  ``SIS User ID`` and ``SIS Login ID`` may come between them. Columns named ``Current Score``,
+  ``Final Grade`` and the like are ignored.
+* A row's student is found by ``ID``, the Canvas user id (the roster's ``lms_id``), else by SIS user
+  id or login, else by name. Rows here always carry the user id, and rows without one are left out
+  rather than matched by name.
+* An assignment column is matched by the id in ``Title (123)`` (``Assignment.title_and_id``), else by
+  its exact title; an unknown title creates a new assignment. Pass the Canvas assignment id.
+* An optional second row starting ``Points Possible`` would *change* the assignment's points
+  possible, so none is written.
+* Scores are compared with two decimals, as Canvas exports them; they are written with two at most.
+
+Moodle "Import grades: CSV file" (checked in Moodle ``grade/import/csv``, ``load_data.php``)
+-------------------------------------------------------------------------------------------
+* The teacher maps one column to the user ("Map from" a column, "Map to" one of user id, username,
+  ID number or email address) and each grade column to a grade item. Email is what the roster holds,
+  so the file has an ``Email address`` column (the header Moodle's own grade export uses), a ``Full
+  name`` column for reading, and one grade column named after the assignment.
+* A row whose user cannot be found stops Moodle's import, so rows without an email are left out.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from .late import points_text
+
+GRADED = "graded"
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+@dataclass
+class GradeRow:
+    """One student's result, as the exports need it."""
+
+    student: str
+    name: str
+    email: str
+    lms_id: str
+    points: dict[str, float]  # by part
+    max_points: dict[str, float]  # by part
+    late_penalty: float
+    total: float  # after the late penalty
+    status: str  # "graded", or why it needs the instructor
+    notes: str
+    submitted_at: datetime | None
+
+
+def write_grades_csv(rows: Sequence[GradeRow], path: Path) -> None:
+    """``grades.csv``: per student their parts, total, maximum, percentage, penalty, time, status and notes."""
+    parts = max_points(rows)
+    most = sum(parts.values())
+    with path.open("w", newline="", encoding="utf-8") as f:
+        writer = csv.writer(f)
+        writer.writerow(["student", "name", "email", *parts, "total", "max total", "percentage", "late penalty", "submitted at", "status", "notes"])
+        for row in rows:
+            writer.writerow(
+                [
+                    row.student,
+                    text(row.name),
+                    row.email,
+                    *(points_text(row.points[part]) if part in row.points else "" for part in parts),
+                    points_text(row.total),
+                    points_text(most),
+                    points_text(100 * row.total / most) if most else "",
+                    points_text(row.late_penalty),
+                    row.submitted_at.isoformat(timespec="seconds") if row.submitted_at else "",
+                    text(row.status),
+                    text(row.notes),
+                ]
+            )
+
+
+def write_canvas_csv(rows: Sequence[GradeRow], path: Path, assignment: str, canvas_assignment_id: str | None = None) -> list[str]:
+    """A Canvas gradebook import file with one assignment column; the warnings for rows left out."""
+    column = f"{assignment} ({canvas_assignment_id})" if canvas_assignment_id else assignment
+    warnings = [] if canvas_assignment_id else [f"Canvas: no assignment id given: Canvas matches the column {assignment!r} by its exact title, or creates a new assignment"]
+    with path.open("w", newline="", encoding="utf-8") as f:
+        writer = csv.writer(f)
+        writer.writerow(["Student", "ID", "SIS User ID", "SIS Login ID", "Section", column])
+        for row in rows:
+            if problem := _left_out(row) or _canvas_problem(row):
+                warnings.append(f"Canvas: {row.student} left out: {problem}")
+            else:
+                writer.writerow([text(row.name or row.student), row.lms_id, "", "", "", points_text(row.total)])
+    return warnings
+
+
+def write_moodle_csv(rows: Sequence[GradeRow], path: Path, assignment: str) -> list[str]:
+    """A Moodle grade import file (users by email address, one grade column); the warnings for rows left out."""
+    warnings = []
+    with path.open("w", newline="", encoding="utf-8") as f:
+        writer = csv.writer(f)
+        writer.writerow(["Full name", "Email address", assignment])
+        for row in rows:
+            if problem := _left_out(row) or _moodle_problem(row):
+                warnings.append(f"Moodle: {row.student} left out: {problem}")
+            else:
+                writer.writerow([text(row.name or row.student), row.email, points_text(row.total)])
+    return warnings
+
+
+def write_all(rows: Sequence[GradeRow], out: Path, assignment: str, canvas_assignment_id: str | None = None) -> list[str]:
+    """``grades.csv``, ``canvas_import.csv`` and ``moodle_import.csv`` under ``out``; the LMS files' warnings."""
+    write_grades_csv(rows, out / "grades.csv")
+    return write_canvas_csv(rows, out / "canvas_import.csv", assignment, canvas_assignment_id) + write_moodle_csv(rows, out / "moodle_import.csv", assignment)
+
+
+def max_points(rows: Sequence[GradeRow]) -> dict[str, float]:
+    """Each part's maximum, in the order parts first appear; ValueError if two rows disagree on one."""
+    parts: dict[str, tuple[float, str]] = {}
+    for row in rows:
+        for part, most in row.max_points.items():
+            seen, first = parts.setdefault(part, (most, row.student))
+            if seen != most:
+                raise ValueError(f"part {part!r} is worth {points_text(seen)} points for {first} but {points_text(most)} for {row.student}")
+    return {part: most for part, (most, _) in parts.items()}
+
+
+def text(value: str) -> str:
+    """Free text made safe for spreadsheets: a leading ``=``, ``+``, ``-`` or ``@`` would start a formula."""
+    return "'" + value if value.startswith(FORMULA_STARTS) else value
+
+
+def _left_out(row: GradeRow) -> str | None:
+    """Why a row cannot go to an LMS whatever its ids, or None."""
+    return None if row.status == GRADED else f"its status is {row.status!r}: grade it by hand"
+
+
+def _canvas_problem(row: GradeRow) -> str | None:
+    """Why a row cannot be found by Canvas, or None."""
+    if not row.lms_id:
+        return "no lms_id (Canvas user id) on the roster"
+    return None if row.lms_id.isdigit() else f"lms_id {row.lms_id!r} is not a Canvas user id (digits)"
+
+
+def _moodle_problem(row: GradeRow) -> str | None:
+    """Why a row cannot be found by Moodle through its email, or None."""
+    if not row.email:
+        return "no email on the roster"
+    return None if "@" in row.email else f"{row.email!r} is not an email address"
