@@ -116,9 +116,10 @@ def canvas_export(tmp_path: Path) -> Path:
         {
             # John Smith handed a1_attention.ipynb in three times; Canvas renamed the later ones -1, -2.
             "smithjohn_12345_900_a1_attention.ipynb": b'{"v": 0}',
+            # (Attachment ids order uploads too; here they disagree, to show the resubmission number decides.)
             "smithjohn_LATE_12345_905_a1_attention-2.ipynb": b'{"v": 2}',
-            "smithjohn_LATE_12345_902_a1_attention-1.ipynb": b'{"v": 1}',
-            "smithjohn_LATE_12345_906_report.pdf": b"%PDF",
+            "smithjohn_LATE_12345_906_a1_attention-1.ipynb": b'{"v": 1}',
+            "smithjohn_LATE_12345_907_report.pdf": b"%PDF",
             # Zoë Müller: non-ASCII name, not in the roster's lms_id column: matched by name.
             "müllerzoë_555_910_a1_attention.ipynb": NOTEBOOK,
             # Alice Lee / Lee Alice: two roster rows match the name "leealice".
@@ -139,7 +140,7 @@ def test_canvas_export_mapped_through_the_roster(tmp_path: Path) -> None:
     assert "Canvas marked it LATE" in john.notes
     assert any(note.startswith("3 notebooks handed in: the latest is graded") for note in john.notes)
     assert any("does not record it" in note for note in john.notes)
-    assert "not a notebook" in rejected(result, "smithjohn_LATE_12345_906_report.pdf")
+    assert "not a notebook" in rejected(result, "smithjohn_LATE_12345_907_report.pdf")
     assert any("matched to the roster by name" in note for note in result.submissions["zmuller"].notes)
     ambiguous = rejected(result, "leealice_888_920_a1.ipynb")
     assert "several roster rows" in ambiguous and "alee" in ambiguous and "alee2" in ambiguous
