@@ -143,7 +143,7 @@ def grade_one(template: Path, assignment: str, student: str, nb: nbformat.Notebo
             result.notes.append(f"timed out: grading took longer than {limits.total_s} s in all; every part scores 0")
             return result
         finally:
-            sandbox.kill_everything_of(scratch)
+            sandbox.kill_everything_of(job)
             starved = sandbox.hit_process_limit(group)
         if starved:  # what ran after that depended on timing: no grade can be trusted
             result.notes.append(f"the notebook hit the limit of {limits.processes} processes and threads: every part scores 0")

