@@ -18,15 +18,14 @@ For every submission:
 from __future__ import annotations
 
 import concurrent.futures
+import csv
 import hashlib
 import json
 import os
 import queue
-import re
 import shutil
 import tempfile
 import time
-import zipfile
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -34,13 +33,12 @@ from pathlib import Path
 import nbformat
 
 from . import gradebook, reports, sandbox
-from .canonical import MAX_NOTEBOOK_BYTES, canonical
-from .notebooks import answer_ids
+from .canonical import canonical
+from .intake import Intake, Roster, intake
+from .late import LatePolicy
+from .notebooks import answer_ids, part_points
 from .sandbox import Limits
 from .worker import Worker, load_checks
-
-LAYOUTS = "<student>.ipynb or <student>/<ID>.ipynb"
-STUDENT_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.@+-]{0,63}$")
 
 
 @dataclass
@@ -52,68 +50,13 @@ class Result:
     notes: list[str] = field(default_factory=list)
     key: str = ""  # content hash: the same key means the same grading input
     seconds: float = 0.0  # how long grading took
+    penalty: float = 0.0  # late penalty (points), applied on every run from the policy of that run
+    submitted_at: str | None = None  # ISO time, from the export or the file (see notes)
+    overridden: dict[str, str] = field(default_factory=dict)  # part -> the instructor's reason
 
     @property
     def total(self) -> float:
-        return sum(self.scores.values())
-
-
-# -------------------------------------------------------------------------------------- intake
-
-
-def intake(submissions: Path, assignment: str, unpack_to: Path) -> tuple[dict[str, Path], list[str]]:
-    """The notebook of each student in ``submissions`` (a folder or .zip), and the rejected entries."""
-    if submissions.is_file() and zipfile.is_zipfile(submissions):
-        submissions = _unzip(submissions, unpack_to)
-    elif not submissions.is_dir():
-        raise ValueError(f"{submissions} is neither a folder nor a .zip file")
-    found: dict[str, Path] = {}
-    rejected: list[str] = []
-    for entry in sorted(submissions.iterdir()):
-        if entry.name.startswith(".") or entry.name == "__MACOSX":
-            continue
-        if entry.is_file() and entry.suffix == ".ipynb":
-            student, notebook = entry.stem, entry
-        elif entry.is_dir() and (entry / f"{assignment}.ipynb").is_file() and not entry.is_symlink():
-            student, notebook = entry.name, entry / f"{assignment}.ipynb"
-        elif entry.is_dir():
-            inside = ", ".join(sorted(p.name for p in entry.iterdir())[:5]) or "nothing"
-            rejected.append(f"{entry.name}/: no {assignment}.ipynb inside (found {inside}); expected {LAYOUTS}")
-            continue
-        else:
-            rejected.append(f"{entry.name}: not a notebook; expected {LAYOUTS}")
-            continue
-        if not STUDENT_ID.match(student):
-            rejected.append(f"{entry.name}: {student!r} is not a usable student id (letters, digits, _.@+- only)")
-        elif notebook.is_symlink():
-            rejected.append(f"{entry.name}: a symbolic link, not a file")
-        elif student in found:
-            rejected.append(f"{entry.name}: a second submission of {student}")
-        else:
-            found[student] = notebook
-    return found, rejected
-
-
-def _unzip(archive: Path, dest: Path) -> Path:
-    """Extract the notebooks of an LMS export, refusing paths that leave ``dest``."""
-    dest.mkdir(parents=True, exist_ok=True)
-    with zipfile.ZipFile(archive) as zf:
-        for info in zf.infolist():
-            parts = Path(info.filename).parts
-            if info.is_dir() or not info.filename.endswith(".ipynb") or info.filename.startswith("/") or ".." in parts:
-                continue
-            if info.file_size > MAX_NOTEBOOK_BYTES:
-                continue  # reported as a missing notebook by intake
-            target = dest.joinpath(*parts)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(zf.read(info))
-    roots = [p for p in dest.iterdir() if not p.name.startswith((".", "__MACOSX"))]
-    # An export wrapped in one top folder: grade what is inside it.
-    if len(roots) == 1 and roots[0].is_dir() and not (roots[0] / f"{roots[0].name}.ipynb").exists():
-        inner = list(roots[0].iterdir())
-        if any(p.suffix == ".ipynb" or p.is_dir() for p in inner) and not any(p.name.endswith(".ipynb") and p.parent == dest for p in inner):
-            return roots[0]
-    return dest
+        return max(0.0, sum(self.scores.values()) - self.penalty)
 
 
 # --------------------------------------------------------------------------------- one submission
@@ -195,11 +138,61 @@ def prepare_template(course: Path, assignment: str, where: Path, out: Path, subm
     return template
 
 
-def grade(course: Path, assignment: str, submissions: Path, out: Path, jobs: int, limits: Limits = Limits(), progress: Callable[[int, int, str], None] = lambda done, total, line: print(line), record: bool = False) -> tuple[list[Result], list[str]]:
-    """Grade every submission (reusing cached results), write the reports; return results and rejections.
+@dataclass(frozen=True)
+class Options:
+    """How a batch is graded beyond the limits: who is who, what is late, what to redo."""
+
+    roster: Roster | None = None  # maps LMS names and ids to the course's student ids
+    late: LatePolicy | None = None  # due date, extensions, penalty
+    regrade: frozenset[str] = frozenset()  # students graded again even if nothing changed
+    canvas_assignment_id: str | None = None  # names the Canvas import's column
+
+
+OVERRIDES = "overrides.csv"  # in the output folder: student, part, points, reason
+
+
+def read_overrides(path: Path) -> dict[str, dict[str, tuple[float, str]]]:
+    """The instructor's manual scores (``student, part, points, reason``), by student and part."""
+    if not path.exists():
+        return {}
+    overrides: dict[str, dict[str, tuple[float, str]]] = {}
+    with path.open(newline="") as f:
+        for line, row in enumerate(csv.DictReader(f), 2):
+            try:
+                overrides.setdefault(row["student"].strip(), {})[row["part"].strip()] = (float(row["points"]), (row.get("reason") or "").strip())
+            except (KeyError, TypeError, ValueError) as error:
+                raise ValueError(f"{path}, line {line}: expected columns student, part, points, reason ({error})") from None
+    return overrides
+
+
+def finish(result: Result, submission_time: str | None, options: Options, overrides: dict[str, tuple[float, str]], parts: list[str]) -> Result:
+    """``result`` with this run's manual overrides and late penalty applied (the cache keeps it raw)."""
+    from datetime import datetime
+
+    result.submitted_at = submission_time
+    for part, (points, reason) in overrides.items():
+        if part not in parts:
+            raise ValueError(f"{OVERRIDES}: {result.student} has an override for {part!r}, which is not a part of this assignment ({', '.join(parts)})")
+        result.scores[part] = points
+        result.overridden[part] = reason
+        result.notes.append(f"{part} set to {points:g} by the instructor" + (f": {reason}" if reason else ""))
+    if options.late is not None:
+        when = datetime.fromisoformat(submission_time) if submission_time else None
+        assessment = options.late.assess(result.student, when, sum(result.scores.values()))
+        result.penalty = assessment.penalty
+        if assessment.note:
+            result.notes.append(assessment.note)
+    return result
+
+
+def grade(course: Path, assignment: str, submissions: Path, out: Path, jobs: int, limits: Limits = Limits(), progress: Callable[[int, int, str], None] = lambda done, total, line: print(line), record: bool = False, options: Options = Options()) -> tuple[list[Result], Intake]:
+    """Grade every submission (reusing cached results), write the reports; return the results and
+    what intake made of the export (its rejected entries and counts).
 
     ``progress(done, total, line)`` is called as each submission is graded; with ``record``, the
-    newly graded submissions are imported into the nbgrader course (:func:`gradebook.record`).
+    newly graded submissions are imported into the nbgrader course (:func:`gradebook.record`);
+    without it (a dry run) the course is not touched. Manual overrides (``OUTDIR/overrides.csv``)
+    and the late policy are applied on every run, so they survive a regrade.
     """
     out = out.resolve()
     sandbox.remove_stale_cgroups()
@@ -209,14 +202,18 @@ def grade(course: Path, assignment: str, submissions: Path, out: Path, jobs: int
     cache = out / "results"
     cache.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="course-grade-") as tmp:
-        found, rejected = intake(submissions, assignment, Path(tmp) / "unpacked")
+        taken = intake(submissions, assignment, Path(tmp) / "unpacked", options.roster)
+        overrides = read_overrides(out / OVERRIDES)
         todo: list[tuple[str, nbformat.NotebookNode | None, list[str], str]] = []
         results: dict[str, Result] = {}
-        for student, path in found.items():
-            nb, notes = canonical(path, release)
+        notebooks: dict[str, nbformat.NotebookNode | None] = {}
+        for student, submission in taken.submissions.items():
+            nb, notes = canonical(submission.path, release)
+            notebooks[student] = nb
+            notes = submission.notes + notes
             key = content_key(nb, course, assignment)
             cached = cache / f"{student}.json"
-            if cached.exists() and json.loads(cached.read_text()).get("key") == key:
+            if cached.exists() and json.loads(cached.read_text()).get("key") == key and student not in options.regrade:
                 results[student] = Result(**json.loads(cached.read_text()))
             else:
                 todo.append((student, nb, notes, key))
@@ -232,6 +229,7 @@ def grade(course: Path, assignment: str, submissions: Path, out: Path, jobs: int
             student, nb, notes, key = item
             if nb is None or template is None:
                 result = Result(student, "needs attention", notes=notes + ["every part scores 0"])
+                reports.write_unreadable_feedback(out / "feedback" / f"{student}.html", student, result.notes)
             else:
                 grader = graders.get()
                 try:
@@ -252,8 +250,10 @@ def grade(course: Path, assignment: str, submissions: Path, out: Path, jobs: int
         finally:
             while not graders.empty():
                 graders.get().stop()
-    ordered = [results[s] for s in sorted(results)]
-    reports.write_reports(ordered, parts, rejected, out)
-    if record:
-        gradebook.record(course, assignment, [(student, results[student].scores, nbformat.writes(nb).encode() if nb is not None else None, out) for student, nb, _, _ in todo])
-    return ordered, rejected
+    times = {s: sub.submitted_at.isoformat() if sub.submitted_at else None for s, sub in taken.submissions.items()}
+    ordered = [finish(results[s], times.get(s), options, overrides.get(s, {}), parts) for s in sorted(results)]
+    reports.write_reports(ordered, part_points(release), taken, out, assignment, options.roster, options.canvas_assignment_id)
+    if record:  # what was graded now, and what the instructor's overrides change
+        changed = sorted({student for student, _, _, _ in todo} | (set(overrides) & set(results)))
+        gradebook.record(course, assignment, [(s, results[s].scores, nbformat.writes(notebooks[s]).encode() if notebooks[s] is not None else None, out) for s in changed])
+    return ordered, taken

@@ -96,3 +96,8 @@ def part_names(nb: nbformat.NotebookNode) -> dict[str, list[str]]:
     """For each test cell's grade id, the names its part defines (from the part's answer cell)."""
     answers = {nbgrader_meta(c)["grade_id"]: c.source for c in nb.cells if is_answer(c)}
     return {nbgrader_meta(c)["grade_id"]: defined_names(answers.get(part_of(nbgrader_meta(c)["grade_id"]), "")) for c in nb.cells if is_test(c)}
+
+
+def part_points(nb: nbformat.NotebookNode) -> dict[str, float]:
+    """Each part's points (its test cell's), by answer id, in notebook order."""
+    return {part_of(nbgrader_meta(c)["grade_id"]): float(nbgrader_meta(c).get("points", 0)) for c in nb.cells if is_test(c)}

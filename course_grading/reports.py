@@ -1,28 +1,52 @@
-"""The reports of a graded batch: ``grades.csv``, ``summary.txt`` and ``summary.png``."""
+"""The reports of a graded batch: ``grades.csv`` (points per part, total, maximum, percentage, late
+penalty), the Canvas and Moodle gradebook imports (:mod:`course_grading.exports`), ``summary.txt``,
+``summary.png``, and a feedback page for a submission that could not be read."""
 
 from __future__ import annotations
 
-import csv
+import html
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from .exports import GradeRow, write_all
+from .intake import Intake, Roster, batch_warning
 
 if TYPE_CHECKING:
     from .grade import Result
 
 
-def write_reports(results: list[Result], parts: list[str], rejected: list[str], out: Path) -> None:
-    """grades.csv, summary.txt and summary.png under ``out``."""
-    with (out / "grades.csv").open("w", newline="") as f:
-        writer = csv.writer(f)
-        writer.writerow(["student", *parts, "total", "status", "notes"])
-        for r in results:
-            writer.writerow([r.student, *(f"{r.scores.get(p, 0):g}" for p in parts), f"{r.total:g}", r.status, "; ".join(r.notes)])
-    (out / "summary.txt").write_text(summary(results, parts, rejected))
-    _figure(results, parts, out / "summary.png")
+def write_reports(results: list[Result], maxima: dict[str, float], taken: Intake, out: Path, assignment: str, roster: Roster | None, canvas_assignment_id: str | None) -> list[str]:
+    """Every report under ``out``; returns the warnings (students left out of an LMS import, a
+    mostly rejected batch), which the summary lists too."""
+    people = {p.id: p for p in roster.people} if roster is not None else {}
+    rows = []
+    for r in results:
+        person = people.get(r.student)
+        rows.append(GradeRow(
+            student=r.student, name=person.name if person else "", email=person.email if person else "", lms_id=person.lms_id if person else "",
+            points={p: r.scores.get(p, 0.0) for p in maxima}, max_points=maxima, late_penalty=r.penalty, total=r.total,
+            status=r.status, notes="; ".join(r.notes), submitted_at=datetime.fromisoformat(r.submitted_at) if r.submitted_at else None,
+        ))  # fmt: skip
+    warnings = write_all(rows, out, assignment, canvas_assignment_id)
+    warning = batch_warning(taken)
+    warnings = ([warning] if warning else []) + warnings
+    (out / "summary.txt").write_text(summary(results, list(maxima), taken.rejected, warnings))
+    _figure(results, list(maxima), out / "summary.png")
+    return warnings
 
 
-def summary(results: list[Result], parts: list[str], rejected: list[str]) -> str:
-    lines = [f"{len(results)} submissions graded"]
+def write_unreadable_feedback(path: Path, student: str, notes: list[str]) -> None:
+    """The feedback of a submission that could not be graded at all: why it scored 0."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    reasons = "".join(f"<li>{html.escape(note)}</li>" for note in notes)
+    path.write_text(f"<!DOCTYPE html>\n<html><head><meta charset='utf-8'><title>Feedback: {html.escape(student)}</title></head>"
+                    f"<body><h1>Your submission could not be graded</h1><p>Every part scores 0, because:</p><ul>{reasons}</ul>"
+                    "<p>Open the notebook in Jupyter, check that it runs, save it, and hand it in again.</p></body></html>\n")
+
+
+def summary(results: list[Result], parts: list[str], rejected: list[str], warnings: list[str]) -> str:
+    lines = [f"WARNING: {w}" for w in warnings] + [f"{len(results)} submissions graded"]
     for r in results:
         lines.append(f"  {r.student:<24} {r.total:>6g}")
     lines.append("pass rate per part:")

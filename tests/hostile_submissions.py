@@ -168,7 +168,7 @@ def hostile_cases(course: str, out: str, inbox: str, port: int = 9) -> dict[str,
 
 
 REJECTED_FILES = {"notes.txt": b"my notes", "dave/wrong_name.ipynb": notebook()}
-REJECTED_PATTERNS = [re.compile(r"notes\.txt: not a notebook"), re.compile(r"dave/: no a1_attention\.ipynb inside")]
+REJECTED_PATTERNS = [re.compile(r"notes\.txt: not a notebook")]
 
 
 A2 = "a2_blocks"

@@ -38,8 +38,9 @@ from hostile_submissions import (
 )
 
 from course_grading import grade as grading
-from course_grading import sandbox
+from course_grading import gradebook, sandbox
 from course_grading.assignments import copy_course
+from course_grading.intake import LAYOUTS
 
 pytestmark = pytest.mark.skipif(not sandbox.sandbox_available(), reason="needs Linux user, mount, PID and network namespaces (unshare)")
 
@@ -66,7 +67,8 @@ class Batch:
         self.inbox_before = digest(self.inbox)
         self.course_before = digest(*GUARDED)
         self.progress: list[str] = []
-        self.results, self.rejected = grading.grade(ASSIGNMENTS, ASSIGNMENT, self.inbox, self.out, jobs=2, limits=LIMITS, progress=lambda done, total, line: self.progress.append(line))
+        self.results, self.taken = grading.grade(ASSIGNMENTS, ASSIGNMENT, self.inbox, self.out, jobs=2, limits=LIMITS, progress=lambda done, total, line: self.progress.append(line))
+        self.rejected = self.taken.rejected
         self.by_student = {r.student: r for r in self.results}
 
 
@@ -87,8 +89,9 @@ def test_each_submission_gets_exactly_its_points_and_a_reason(batch: Batch, stud
 def test_wrong_entries_are_rejected_with_the_layouts_named(batch: Batch) -> None:
     for pattern in REJECTED_PATTERNS:
         assert any(pattern.search(r) for r in batch.rejected), batch.rejected
-    assert all("<student>.ipynb or <student>/<ID>.ipynb" in r for r in batch.rejected)
-    assert "dave" not in batch.by_student and "notes" not in batch.by_student
+    assert all(LAYOUTS in r for r in batch.rejected)
+    assert "notes" not in batch.by_student
+    assert "graded as the only notebook handed in" in "; ".join(batch.by_student["dave"].notes)  # dave/wrong_name.ipynb
 
 
 def test_nothing_outside_the_grades_folder_changed(batch: Batch) -> None:
@@ -99,7 +102,7 @@ def test_nothing_outside_the_grades_folder_changed(batch: Batch) -> None:
 def test_grades_csv_summary_and_figure(batch: Batch) -> None:
     with (batch.out / "grades.csv").open() as f:
         rows = {row["student"]: row for row in csv.DictReader(f)}
-    assert set(rows) == set(batch.cases)
+    assert set(rows) == set(batch.cases) | {"dave"}
     for student, case in batch.cases.items():
         assert float(rows[student]["total"]) == sum(case.points.values())
     summary = (batch.out / "summary.txt").read_text()
@@ -115,8 +118,8 @@ def test_feedback_reveals_no_hidden_test_or_grading_code(batch: Batch) -> None:
     public = lines_of(ASSIGNMENTS / "release" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb")
     secret = {line for line in [*hidden_lines(ASSIGNMENT), *grading_code] if len(line) > 30} - public
     for page in pages:
-        case = batch.cases[page.stem]
-        own = lines_of_bytes(case.content)  # a line the student wrote is theirs to see, even if a check has it too
+        content = batch.cases[page.stem].content if page.stem in batch.cases else REJECTED_FILES[f"{page.stem}/wrong_name.ipynb"]
+        own = lines_of_bytes(content)  # a line the student wrote is theirs to see, even if a check has it too
         text = html.unescape(re.sub(r"<[^>]+>", "", page.read_text()))  # what the student reads
         leaked = [line for line in secret - own if line in text]
         assert not leaked, (page.name, leaked[:3])
@@ -167,7 +170,7 @@ def test_rerun_grades_nothing_and_a_late_submission_only_itself(batch: Batch, tm
     progress = []
     results, _ = grading.grade(ASSIGNMENTS, ASSIGNMENT, late, batch.out, jobs=2, limits=LIMITS, progress=lambda done, total, line: progress.append(line))
     assert len(progress) == 1 and progress[0].startswith("[1/1] late: 12")
-    assert {r.student for r in results} == set(batch.cases) | {"late"}
+    assert {r.student for r in results} == set(batch.cases) | {"late", "dave"}
 
 
 def test_a2_attacks_on_its_oracles_get_no_undeserved_point(tmp_path: Path) -> None:
@@ -212,3 +215,26 @@ def test_grades_go_into_the_nbgrader_course_for_its_own_tools(tmp_path: Path) ->
     (inbox / "buggy.ipynb").write_bytes(cases["correct"].content)  # resubmitted, fixed
     grading.grade(course, ASSIGNMENT, inbox, tmp_path / "out", jobs=2, limits=LIMITS, progress=lambda done, total, line: None, record=True)
     assert export()["buggy"] == sum(cases["correct"].points.values())
+    # A notebook that is not JSON still gets a feedback page that says why it scored 0.
+    page = (tmp_path / "out" / "feedback" / "not_json.html").read_text()
+    assert "could not be graded" in page and "not a valid" in page
+    # A manual override survives a regrade, and reaches the gradebook; a student's records can be removed.
+    (tmp_path / "out" / "overrides.csv").write_text("student,part,points,reason\nnot_json,sdpa,3,emailed a readable copy\n")
+    progress: list[str] = []
+    results, _ = grading.grade(course, ASSIGNMENT, inbox, tmp_path / "out", jobs=2, limits=LIMITS, progress=lambda done, total, line: progress.append(line), record=True, options=grading.Options(regrade=frozenset({"correct"})))
+    assert [line.split(":")[0] for line in progress] == ["[1/1] correct"]
+    assert export()["not_json"] == 3 and "sdpa set to 3 by the instructor: emailed a readable copy" in "; ".join({r.student: r for r in results}["not_json"].notes)
+    assert gradebook.remove(course, ASSIGNMENT, "buggy") and "buggy" not in export()
+    assert not (course / "autograded" / "buggy").exists() and not gradebook.remove(course, ASSIGNMENT, "buggy")
+
+
+def test_a_dry_run_records_nothing(tmp_path: Path) -> None:
+    course = copy_course(tmp_path / "course", ASSIGNMENTS)
+    shutil.copytree(ASSIGNMENTS / "release", course / "release")
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    (inbox / "correct.ipynb").write_bytes(notebook())
+    before = sorted(p.relative_to(course) for p in course.rglob("*"))
+    results, _ = grading.grade(course, ASSIGNMENT, inbox, tmp_path / "out", jobs=1, limits=LIMITS, progress=lambda done, total, line: None, record=False)
+    assert results[0].total == sum(FULL.values())
+    assert sorted(p.relative_to(course) for p in course.rglob("*")) == before
