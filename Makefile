@@ -10,6 +10,7 @@ export PATH := $(CURDIR)/$(BIN):$(PATH)
 .PHONY: help install book notebooks test bench assignments clean
 
 help:
+	@echo "make install      create .venv: course_lib, the course command, PyTorch and Jupyter (what students need)"
 	@echo "make book         build and execute the book (HTML in _build/html)"
 	@echo "make test         run the whole test suite (library, book, assignments through nbgrader)"
 	@echo "make bench        benchmarks (not part of make test): GPT speed, grading throughput, book rebuild"
@@ -17,13 +18,13 @@ help:
 	@echo "make notebooks    regenerate book/*.ipynb (what Colab and Binder open) from the chapters' .md"
 	@echo "make clean        remove the built book"
 
-# Reinstall only when the requirements or the package metadata change.
+# Reinstall only when the requirements or the package metadata change. One pip call resolves the project
+# with its extras and requirements.txt together, so requirements.txt's torch pin holds.
 $(VENV)/.installed: requirements.txt requirements-data.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -r requirements.txt
+	$(BIN)/python -m pip install --quiet -r requirements.txt -e ".[grading,student]"
 	$(BIN)/python -m pip install --quiet --no-deps -r requirements-data.txt
-	$(BIN)/python -m pip install --quiet --no-deps -e .
 	touch $@
 
 install: $(VENV)/.installed
