@@ -280,51 +280,62 @@ def failed(name: str, message: str) -> Outputs:
     return {"stdout": "", "stderr": "", "error": [name, message, []]}
 
 
-class RemoteStudent:
-    """The student's code in a server process started by ``argv`` (see :mod:`course_grading.student_server`).
+class Channel(Protocol):
+    """How :class:`RemoteStudent` reaches a fresh student process (:mod:`course_grading.student_server`)."""
 
-    The server runs ``cells`` (``(cell id, source)``: the notebook's code, tests excluded) once,
+    def open(self) -> tuple[int, int]:
+        """Start a student process; the file descriptors to read its replies from and write requests to."""
+        ...
+
+    def close(self) -> None:
+        """Stop it, and everything it started."""
+        ...
+
+
+class RemoteStudent:
+    """The student's code in a student process reached through ``channel``.
+
+    The process runs ``cells`` (``(cell id, source)``: the notebook's code, tests excluded) once,
     reporting each cell's outputs, then runs test cells and answers calls. A cell that hangs
-    past its interrupt or kills the process is recorded as failed, and the server is started again
+    past its interrupt or kills the process is recorded as failed, and a process is started again
     without it, so that the rest of the notebook is still graded. A call that runs past
-    ``timeout_s`` or kills the server raises :class:`StudentRaised`; the server is started again for
-    the next call.
+    ``timeout_s`` or kills the process raises :class:`StudentRaised`; a process is started again
+    for the next call.
     """
 
     STARTUP_S = 60.0  # starting Python and importing torch, on a busy machine
-    MARGIN_S = 5.0  # beyond each cell's own limit, which the server enforces itself
+    MARGIN_S = 5.0  # beyond each cell's own limit, which the student process enforces itself
 
-    def __init__(self, argv: list[str], cells: list[tuple[str, str]], timeout_s: int, output_bytes: int, env: dict[str, str] | None = None) -> None:
-        self.argv, self.cells, self.timeout_s, self.output_bytes, self.env = argv, cells, timeout_s, output_bytes, env
-        self.process: subprocess.Popen[bytes] | None = None
+    def __init__(self, channel: Channel, cells: list[tuple[str, str]], timeout_s: int, output_bytes: int) -> None:
+        self.channel, self.cells, self.timeout_s, self.output_bytes = channel, cells, timeout_s, output_bytes
+        self.fds: tuple[int, int] | None = None  # (replies, requests) of the running process
         self.outputs: dict[str, Outputs] = {}  # each cell's outputs from its first run
         self.skipped: set[str] = set()  # cells that hung past their interrupt or killed the process
         self.ready = False
 
     def start(self) -> None:
-        """Start the server and hand it the cells, without waiting: it starts up while the caller works."""
-        self.process = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=self.env)
-        assert self.process.stdin is not None
+        """Start the process and hand it the cells, without waiting: it runs them while the caller works."""
+        self.fds = self.channel.open()
         cells = [[cell_id, source] for cell_id, source in self.cells if cell_id not in self.skipped]
-        send_frame(self.process.stdin.fileno(), {"cells": cells, "cell_s": self.timeout_s, "output_bytes": self.output_bytes})
+        send_frame(self.fds[1], {"cells": cells, "cell_s": self.timeout_s, "output_bytes": self.output_bytes})
         self.ready = False
 
     def run_cells(self) -> dict[str, Outputs]:
         """Wait until every cell has run (starting the server if need be); each cell's outputs."""
         while not self.ready:
-            if self.process is None:
+            if self.fds is None:
                 self.start()
-            assert self.process is not None and self.process.stdout is not None
+            assert self.fds is not None
             pending = [cell_id for cell_id, _ in self.cells if cell_id not in self.skipped]
             wait_s = self.STARTUP_S + self.timeout_s + self.MARGIN_S
             try:
                 for cell_id in pending:
-                    frame = receive_frame(self.process.stdout.fileno(), wait_s)
+                    frame = receive_frame(self.fds[0], wait_s)
                     if not isinstance(frame, dict) or frame.get("cell") != cell_id:
                         raise ValueError("malformed reply")
                     self.outputs.setdefault(cell_id, _outputs(frame.get("outputs")))
                     wait_s = self.timeout_s + self.MARGIN_S
-                receive_frame(self.process.stdout.fileno(), wait_s)
+                receive_frame(self.fds[0], wait_s)
                 self.ready = True
             except Exception as error:  # noqa: BLE001 (hung, died or wrote nonsense: the cell it was running is to blame)
                 culprit = next((c for c in pending if c not in self.outputs), None)
@@ -339,9 +350,9 @@ class RemoteStudent:
     def _request(self, request: dict[str, Any]) -> dict[str, Any]:
         try:
             self.run_cells()
-            assert self.process is not None and self.process.stdin is not None and self.process.stdout is not None
-            send_frame(self.process.stdin.fileno(), request)
-            reply = receive_frame(self.process.stdout.fileno(), self.timeout_s + self.MARGIN_S)
+            assert self.fds is not None
+            send_frame(self.fds[1], request)
+            reply = receive_frame(self.fds[0], self.timeout_s + self.MARGIN_S)
             if not isinstance(reply, dict):
                 raise ValueError("malformed reply")
             return reply
@@ -371,10 +382,9 @@ class RemoteStudent:
         return Reply(unwire(reply.get("value")), tuple(unwire(reply.get("inputs_after", ()))), tuple(unwire(list(grads))) if isinstance(grads, (list, tuple)) else None, bool(reply.get("differentiable")))
 
     def close(self) -> None:
-        if self.process is not None:
-            self.process.kill()
-            self.process.wait()
-            self.process = None
+        if self.fds is not None:
+            self.channel.close()
+            self.fds = None
         self.ready = False
 
 

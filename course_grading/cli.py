@@ -3,6 +3,7 @@
     course release [ID ...]     generate student versions and answer keys, and validate them
     course check NOTEBOOK       run a notebook's visible tests and summarise them per part
     course grade ID SUBMISSIONS autograde a class's submissions, each in a sandbox; report
+    course remove ID STUDENT    remove a student's graded submission from the course
     course mutants ID           the grader self-test: do the hidden tests kill the key's mutants?
 """
 
@@ -42,16 +43,25 @@ def _release(args: argparse.Namespace) -> int:
 def _check(args: argparse.Namespace) -> int:
     from .check import check_notebook
 
+    if args.timeout < 1:
+        print(f"--timeout must be at least 1 second, not {args.timeout}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     try:
-        results = check_notebook(args.notebook, timeout=args.timeout)
-    except ValueError as error:
+        report = check_notebook(args.notebook, timeout=args.timeout)
+    except (ValueError, RuntimeError) as error:
         print(f"cannot check {args.notebook}: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    width = max([len(part) for part in results] + [4])
-    for part, failure in results.items():
-        print(f"{part:<{width}}  {'passed' if failure is None else 'FAILED  ' + failure}")
-    failed = sum(failure is not None for failure in results.values())
-    print(f"{len(results) - failed} of {len(results)} parts pass their visible tests."
+    for cell in report.other_cells:
+        print(f"{cell.name} (not a part; the parts after it may need it) failed: {cell.failure}")
+        for line in cell.details:
+            print(f"    {line}")
+    width = max(len(part.name) for part in report.parts)
+    for part in report.parts:
+        print(f"{part.name:<{width}}  {'passed' if part.failure is None else 'FAILED  ' + part.failure}")
+        for line in (*part.details, *([f"hint: {part.hint}"] if part.hint else [])):
+            print(f"    {line}")
+    failed = sum(part.failure is not None for part in report.parts)
+    print(f"{len(report.parts) - failed} of {len(report.parts)} parts pass their visible tests."
           + (" Hidden tests run when your work is graded." if not failed else ""))
     return EXIT_FAILED if failed else 0
 
@@ -76,7 +86,10 @@ class ProgressBar:
 
 
 def _grade(args: argparse.Namespace) -> int:
-    from .grade import Limits, grade
+    from .grade import Options, grade
+    from .intake import Roster, batch_warning
+    from .late import LatePolicy
+    from .sandbox import Limits
 
     if args.id not in assignments.assignment_ids(args.course):
         print(f"no source notebook for {args.id} (looked in {args.course / 'source'})", file=sys.stderr)
@@ -84,14 +97,40 @@ def _grade(args: argparse.Namespace) -> int:
     out = (args.out or args.course / "graded" / args.id).resolve()
     limits = Limits(cell_s=args.cell_timeout, total_s=args.timeout)
     try:
-        grade(args.course, args.id, args.submissions.resolve(), out, args.jobs, limits, progress=ProgressBar(), record=True)
+        roster = Roster.read(args.roster) if args.roster else None
+        late = LatePolicy.from_options(args.due, args.extensions, args.late_penalty, args.grace, args.max_days_late) if args.due else None
+        if late is None and (args.extensions or args.late_penalty or args.grace or args.max_days_late is not None):
+            raise ValueError("--extensions, --late-penalty, --grace and --max-days-late need --due")
+        options = Options(roster=roster, late=late, regrade=frozenset(args.regrade), canvas_assignment_id=args.canvas_assignment_id)
+        results, taken = grade(args.course, args.id, args.submissions.resolve(), out, args.jobs, limits, progress=ProgressBar(), record=not args.dry_run, options=options)
     except (ValueError, RuntimeError) as error:
         print(f"cannot grade: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    unknown = sorted(set(args.regrade) - {r.student for r in results})
     print((out / "summary.txt").read_text(), end="")
-    print(f"grades: {out / 'grades.csv'}\nfeedback: {out / 'feedback'}/<student>.html\nfigure: {out / 'summary.png'}")
-    print(f"nbgrader: scores in {args.course.resolve() / 'gradebook.db'}, notebooks in {args.course.resolve()}/{{submitted,autograded,feedback}}/<student>/{args.id}/")
-    return 0
+    print(f"grades: {out / 'grades.csv'} (Canvas: canvas_import.csv, Moodle: moodle_import.csv)\nfeedback: {out / 'feedback'}/<student>.html\nfigure: {out / 'summary.png'}")
+    if args.dry_run:
+        print("dry run: nothing was recorded in the nbgrader course")
+    else:
+        print(f"nbgrader: scores in {args.course / 'gradebook.db'}, notebooks in {args.course}/{{submitted,autograded,feedback}}/<student>/{args.id}/")
+    for student in unknown:
+        print(f"warning: --regrade {student}: no submission of that student in this batch", file=sys.stderr)
+    warning = batch_warning(taken)
+    if warning:
+        print(f"warning: {warning}", file=sys.stderr)
+        return EXIT_FAILED
+    return EXIT_FAILED if unknown else 0
+
+
+def _remove(args: argparse.Namespace) -> int:
+    from .gradebook import remove
+
+    found = remove(args.course, args.id, args.student)
+    cache = (args.out or args.course / "graded" / args.id) / "results" / f"{args.student}.json"
+    found |= cache.exists()
+    cache.unlink(missing_ok=True)
+    print(f"{args.student}'s {args.id} records removed" if found else f"nothing recorded for {args.student} in {args.id}")
+    return 0 if found else EXIT_FAILED
 
 
 def _mutants(args: argparse.Namespace) -> int:
@@ -104,7 +143,7 @@ def _mutants(args: argparse.Namespace) -> int:
 
 
 def parser() -> argparse.ArgumentParser:
-    from .grade import Limits
+    from .sandbox import Limits
 
     top = argparse.ArgumentParser(prog="course", description="Release, check, grade and self-test the course's assignments.")
     top.add_argument("--course", type=Path, default=assignments.COURSE, help="the nbgrader course folder (default: %(default)s)")
@@ -115,9 +154,11 @@ def parser() -> argparse.ArgumentParser:
     release.add_argument("--solutions", type=Path, default=assignments.SOLUTIONS, help="where answer keys go (default: %(default)s)")
     release.set_defaults(run=_release)
 
-    check = commands.add_parser("check", help="run the visible tests of a notebook and summarise them per part")
-    check.add_argument("notebook", type=Path)
-    check.add_argument("--timeout", type=int, default=120, help="seconds per cell (default: %(default)s)")
+    check = commands.add_parser("check", help="run the visible tests of a notebook and summarise them per part",
+                                description="Run a copy of an assignment notebook in a fresh kernel and report each part's visible tests. "
+                                            "Exit status: 0 if every part passes, 1 if any fails, 2 if the file cannot be checked.")
+    check.add_argument("notebook", type=Path, help="your assignment notebook (.ipynb); it is not modified")
+    check.add_argument("--timeout", type=int, default=120, help="seconds per cell; a cell past it is reported as timed out (default: %(default)s)")
     check.set_defaults(run=_check)
 
     grading = commands.add_parser("grade", help="autograde a folder or .zip of submissions, each in a sandbox, and report")
@@ -127,7 +168,22 @@ def parser() -> argparse.ArgumentParser:
     grading.add_argument("--out", type=Path, help="where grades, feedback and the summary go (default: <course>/graded/<ID>)")
     grading.add_argument("--cell-timeout", type=int, default=Limits.cell_s, help="seconds per cell and per hidden-check call (default: %(default)s)")
     grading.add_argument("--timeout", type=int, default=Limits.total_s, help="seconds per submission in all (default: %(default)s)")
+    grading.add_argument("--dry-run", action="store_true", help="grade and report, but record nothing in the nbgrader course (gradebook, submitted/...)")
+    grading.add_argument("--roster", type=Path, help="CSV with columns id, name, email, lms_id: maps LMS names and ids to student ids")
+    grading.add_argument("--due", help="due date, e.g. 2026-11-20T23:59 or 2026-11-20T23:59+01:00 (default zone: this machine's)")
+    grading.add_argument("--extensions", type=Path, help="CSV with columns student, due: per-student due dates")
+    grading.add_argument("--late-penalty", help="share of the earned points lost per started day late, e.g. 10%%/day")
+    grading.add_argument("--grace", help="late time without penalty, e.g. 15min")
+    grading.add_argument("--max-days-late", type=int, help="later than this many days scores 0")
+    grading.add_argument("--regrade", action="append", default=[], metavar="STUDENT", help="grade this student again even if nothing changed (repeatable)")
+    grading.add_argument("--canvas-assignment-id", help="the Canvas assignment id, for the Canvas import's column name")
     grading.set_defaults(run=_grade)
+
+    forget = commands.add_parser("remove", help="remove a student's graded submission from the course (gradebook, submitted/, autograded/, feedback/)")
+    forget.add_argument("id", help="assignment id")
+    forget.add_argument("student", help="student id")
+    forget.add_argument("--out", type=Path, help="the grades folder whose cached result to drop too (default: <course>/graded/<ID>)")
+    forget.set_defaults(run=_remove)
 
     mutate = commands.add_parser("mutants", help="mutate the answer key and report which mutants the tests kill")
     mutate.add_argument("id", help="assignment id")

@@ -68,26 +68,24 @@ def grade_one(template: Path, assignment: str, student: str, nb: nbformat.Notebo
     started = time.monotonic()
     batch = template.parent  # holds the template, the unpacked submissions and every job: all hidden
     job = batch / "jobs" / student
-    group = sandbox.pids_cgroup(student, limits.processes)
+    refused = sandbox.process_limit_hits(grader.group)
     try:
-        scratch, home = job / "course", job / "home"
+        scratch = job / "course"
         shutil.copytree(template, scratch)
-        home.mkdir()
         settings = json.loads((scratch / "jail.json").read_text())
-        settings |= {"hide": settings["hide"] + [str(batch)], "home": str(home), "launch": sandbox.limited(limits, group, [])}
+        settings |= {"hide": settings["hide"] + [str(batch)], "slot": str(grader.slot), "launch": sandbox.limited(limits, grader.group, [])}
         (scratch / "jail.json").write_text(json.dumps(settings))
         submitted = scratch / "submitted" / student / assignment
         submitted.mkdir(parents=True)
         nbformat.write(nb, submitted / f"{assignment}.ipynb")
-        env = {**os.environ, "HOME": str(home), "MPLCONFIGDIR": str(home / "mpl"), "MPLBACKEND": "Agg", "TMPDIR": str(home)} | grader.threads
+        env = dict(os.environ) | grader.threads
         try:
             crashed = grader.run({"scratch": str(scratch), "assignment": assignment, "student": student, "env": env, "cwd": str(job)}, limits.total_s)
         except TimeoutError:
             result.notes.append(f"timed out: grading took longer than {limits.total_s} s in all; every part scores 0")
             return result
         finally:
-            sandbox.kill_everything_of(job)
-            starved = sandbox.hit_process_limit(group)
+            starved = sandbox.process_limit_hits(grader.group) > refused
         if starved:  # what ran after that depended on timing: no grade can be trusted
             result.notes.append(f"the notebook hit the limit of {limits.processes} processes and threads: every part scores 0")
             return result
@@ -107,7 +105,6 @@ def grade_one(template: Path, assignment: str, student: str, nb: nbformat.Notebo
                 (out / kind).mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(source, out / kind / f"{student}.{source.suffix.lstrip('.')}")
     finally:
-        sandbox.release_cgroup(group)
         shutil.rmtree(job, ignore_errors=True)
         result.seconds = round(time.monotonic() - started, 1)
     return result
@@ -223,7 +220,8 @@ def grade(course: Path, assignment: str, submissions: Path, out: Path, jobs: int
         (Path(tmp) / "workers").mkdir()
         graders: queue.Queue[Worker] = queue.Queue()
         for slot in range(max(1, jobs)):
-            graders.put(Worker(Path(tmp) / "workers" / f"{slot}.log", threads=max(1, (os.cpu_count() or 1) // max(1, jobs))))
+            threads = max(1, (os.cpu_count() or 1) // max(1, jobs))
+            graders.put(Worker(Path(tmp) / "workers" / f"{slot}.log", threads, Path(tmp) / "slots" / str(slot), sandbox.pids_cgroup(f"slot{slot}", limits.processes)))
 
         def run(item: tuple[str, nbformat.NotebookNode | None, list[str], str]) -> Result:
             student, nb, notes, key = item
@@ -249,7 +247,9 @@ def grade(course: Path, assignment: str, submissions: Path, out: Path, jobs: int
                     progress(done, len(todo), f"[{done}/{len(todo)}] {result.student}: {result.total:g}" + (f"  ({result.notes[-1]})" if result.notes else ""))
         finally:
             while not graders.empty():
-                graders.get().stop()
+                grader = graders.get()
+                grader.stop()
+                sandbox.release_cgroup(grader.group)
     times = {s: sub.submitted_at.isoformat() if sub.submitted_at else None for s, sub in taken.submissions.items()}
     ordered = [finish(results[s], times.get(s), options, overrides.get(s, {}), parts) for s in sorted(results)]
     reports.write_reports(ordered, part_points(release), taken, out, assignment, options.roster, options.canvas_assignment_id)

@@ -150,19 +150,7 @@ def limited(limits: Limits, group: Path | None, argv: list[str]) -> list[str]:
     return [sys.executable, "-S", "-c", LAUNCHER, str(group or ""), str(limits.memory_bytes), str(limits.file_bytes), str(limits.processes), *argv]
 
 
-def kill_everything_of(folder: Path) -> None:
-    """Kill any process whose command line names ``folder`` (a submission's jailed processes name its job folder)."""
-    import psutil
-
-    marker = str(folder)
-    for proc in psutil.process_iter(["cmdline"]):
-        try:
-            if any(marker in part for part in proc.info["cmdline"] or []):
-                proc.kill()
-        except (psutil.NoSuchProcess, psutil.AccessDenied):
-            continue
-
-
-def hit_process_limit(group: Path | None) -> bool:
-    """Whether anything in ``group`` was refused a process or thread by its ``pids.max``."""
-    return group is not None and _read(group / "pids.events").split()[-1:] not in (["0"], [])
+def process_limit_hits(group: Path | None) -> int:
+    """How many times something in ``group`` was refused a process or thread by its ``pids.max``."""
+    count = _read(group / "pids.events").split()[-1:] if group is not None else []
+    return int(count[0]) if count and count[0].isdigit() else 0

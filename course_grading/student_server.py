@@ -1,7 +1,9 @@
 """The student's side of ``course grade``: run a notebook's code, then run its tests and answer calls.
 
-Started inside the jail (see :mod:`course_grading.jail`) by :class:`course_grading.calls.RemoteStudent`;
-this process is the only one that runs the student's code. Frames (see :mod:`course_grading.calls`):
+A zygote (:func:`zygote`) started inside the jail (see :mod:`course_grading.jail`) by the grading
+worker forks one child per submission; the child is the only process that runs the student's code,
+and talks to :class:`course_grading.calls.RemoteStudent` over a Unix socket in frames (see
+:mod:`course_grading.calls`):
 
 * in: ``{"cells": [[cell id, source], ...], "cell_s": seconds, "output_bytes": n}``. The cells (the
   notebook's code, test cells excluded) run in order in one namespace, each answered as it ends
@@ -20,6 +22,7 @@ captured per cell, and cut after ``output_bytes`` in all; nothing it prints can 
 
 from __future__ import annotations
 
+import contextlib
 import io
 import linecache
 import os
@@ -127,12 +130,8 @@ def answer(namespace: dict[str, Any], request: dict[str, Any], cell_s: int, allo
     return _timed(cell_s, call)
 
 
-def main() -> None:
-    replies = os.dup(1)
-    requests = os.dup(0)
-    devnull = os.open(os.devnull, os.O_RDWR)
-    for fd in (0, 1, 2):
-        os.dup2(devnull, fd)  # what C code prints goes nowhere; what Python prints is captured per cell
+def serve(requests: int, replies: int) -> None:
+    """Run the cells the first frame on ``requests`` brings, then answer requests until it closes."""
     namespace: dict[str, Any] = {"__name__": "__main__", "get_ipython": _NoShell}
     setup = receive_frame(requests)
     cell_s, allowance = int(setup["cell_s"]), [int(setup["output_bytes"])]
@@ -152,5 +151,77 @@ def main() -> None:
         send_frame(replies, message)
 
 
+def _quiet() -> None:
+    """What C code prints goes nowhere; what Python prints is captured per cell."""
+    devnull = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(devnull, fd)
+
+
+def _private_tmp() -> bool:
+    """Give this process a mount namespace of its own with an empty ``/tmp``, so that nothing a
+    previous submission left there can be read; False where mounting is not allowed."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    return libc.unshare(0x00020000) == 0 and libc.mount(b"tmpfs", b"/tmp", b"tmpfs", 0, b"size=64m,mode=1777") == 0  # CLONE_NEWNS
+
+
+def _reset(previous: int | None) -> None:
+    """Kill every process of this PID namespace but this one (the zygote is its PID 1; elsewhere,
+    the previous child's session), and reap them."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        if os.getpid() == 1:
+            os.kill(-1, signal.SIGKILL)
+        elif previous is not None:
+            os.killpg(previous, signal.SIGKILL)
+    while True:
+        try:
+            os.waitpid(-1, 0)
+        except ChildProcessError:
+            return
+
+
+def zygote() -> None:
+    """``python -m course_grading.student_server``: import torch once, then fork a fresh
+    student process per request (``{"socket": path, "home": path}`` on stdin, one JSON line each).
+
+    Each child connects to the Unix socket at ``path``, on which it serves one submission
+    (:func:`serve`), then gets a mount namespace of its own whose empty ``/tmp`` is its home (or,
+    where it cannot mount, ``home``, which the worker empties before each submission).
+    Before each fork, and on ``{"reset": true}``, everything the previous child left running is
+    killed. Forking costs milliseconds where a new process costs seconds (``import torch``)."""
+    import json
+    import socket
+
+    import torch  # noqa: F401 (imported once, here, for every child)
+    import torch.nn.functional  # noqa: F401
+
+    replies = os.fdopen(os.dup(1), "w", buffering=1)
+    commands = os.fdopen(os.dup(0))
+    _quiet()
+    child = None
+    for line in commands:
+        request = json.loads(line)
+        _reset(child)
+        child = None
+        if "socket" in request:
+            child = os.fork()
+            if child == 0:
+                try:
+                    os.setsid()
+                    replies.close()
+                    commands.close()
+                    connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                    connection.connect(request["socket"])  # before /tmp is replaced: the socket may lie under it
+                    home = "/tmp" if _private_tmp() else request["home"]
+                    os.chdir(home)
+                    os.environ.update(HOME=home, TMPDIR=home, MPLCONFIGDIR=os.path.join(home, "mpl"))
+                    serve(connection.fileno(), connection.fileno())
+                finally:
+                    os._exit(0)
+        replies.write("{}\n")
+
+
 if __name__ == "__main__":
-    main()
+    zygote()

@@ -13,8 +13,9 @@ For each submission (:func:`autograde`):
    (:mod:`course_grading.replay`) and writes the feedback; the scores and notes go to
    ``outcome.json``, which the student's process cannot write.
 
-The worker runs no student code itself. It imports nbgrader and torch once, so a submission costs
-one start of the jailed student process (about 3 s of CPU, mostly ``import torch``) plus the checks.
+The worker runs no student code itself. It imports nbgrader and torch once, and its jailed zygote
+imports torch once and forks a student process per submission in milliseconds, so a submission
+costs the run of its notebook, its checks and nbgrader's bookkeeping, not an ``import torch``.
 """
 
 from __future__ import annotations
@@ -24,7 +25,9 @@ import importlib
 import json
 import os
 import select
+import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -48,13 +51,79 @@ def load_checks(grading: Path, assignment: str) -> ModuleType:
     return importlib.import_module(f"{assignment}_checks")
 
 
-def student_process(scratch: Path, settings: dict[str, Any], nb: nbformat.NotebookNode) -> RemoteStudent:
-    """The notebook's code (its code cells, test cells excluded) in a jailed student process."""
+class Zygote:
+    """The jailed zygote of this worker (:func:`course_grading.student_server.zygote`): it imports
+    torch once and forks a student process per submission, whose home is ``slot`` (emptied before
+    each submission). Started again if it dies."""
+
+    STARTUP_S = 60.0
+
+    def __init__(self, settings: dict[str, Any]) -> None:
+        self.slot = Path(settings["slot"])
+        self.slot.mkdir(parents=True, exist_ok=True)
+        hide, keep = [Path(p) for p in settings["hide"]], [Path(p) for p in settings["keep"]]
+        self.argv = settings["launch"] + jail_argv(hide, keep, [self.slot], [sys.executable, "-m", "course_grading.student_server"])
+        self.process: subprocess.Popen[str] | None = None
+
+    def command(self, request: dict[str, Any]) -> None:
+        """Send one request and wait for its acknowledgement; a zygote that fails is stopped."""
+        if self.process is None or self.process.poll() is not None:
+            env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"} | {"HOME": str(self.slot), "MPLBACKEND": "Agg"}
+            self.process = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env, cwd=self.slot)
+        assert self.process.stdin is not None and self.process.stdout is not None
+        try:
+            self.process.stdin.write(json.dumps(request) + "\n")
+            self.process.stdin.flush()
+            if not select.select([self.process.stdout], [], [], self.STARTUP_S)[0] or not self.process.stdout.readline():
+                raise TimeoutError("the student process could not be started")
+        except (OSError, TimeoutError):
+            self.stop()
+            raise
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait()
+            self.process = None
+
+
+class ZygoteChannel:
+    """A fresh student process forked by a :class:`Zygote`, reached over a Unix socket in its home."""
+
+    def __init__(self, zygote: Zygote) -> None:
+        self.zygote = zygote
+        self.connection: socket.socket | None = None
+
+    def open(self) -> tuple[int, int]:
+        for leftover in self.zygote.slot.iterdir():  # what the previous student process left in its home
+            shutil.rmtree(leftover) if leftover.is_dir() and not leftover.is_symlink() else leftover.unlink()
+        address = self.zygote.slot / "s"
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as listener:
+            listener.bind(str(address))
+            listener.listen(1)
+            listener.settimeout(Zygote.STARTUP_S)
+            self.zygote.command({"socket": str(address), "home": str(self.zygote.slot)})
+            self.connection, _ = listener.accept()
+        address.unlink()
+        return self.connection.fileno(), self.connection.fileno()
+
+    def close(self) -> None:
+        if self.connection is not None:
+            self.connection.close()
+            self.connection = None
+        self.zygote.command({"reset": True})  # kills the student process and all it started
+
+
+_ZYGOTE: Zygote | None = None  # this worker's, started with its first submission
+
+
+def student_process(settings: dict[str, Any], nb: nbformat.NotebookNode) -> RemoteStudent:
+    """The notebook's code (its code cells, test cells excluded) in a fresh jailed student process."""
+    global _ZYGOTE
+    if _ZYGOTE is None:
+        _ZYGOTE = Zygote(settings)
     cells = [(nbgrader_meta(c)["grade_id"], c.source) for c in nb.cells if c.cell_type == "code" and nbgrader_meta(c).get("grade_id") and not is_test(c)]
-    hide, keep = [Path(p) for p in settings["hide"]], [Path(p) for p in settings["keep"]]
-    argv = settings["launch"] + jail_argv(hide, keep, [Path(settings["home"])], [sys.executable, "-m", "course_grading.student_server"])
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    return RemoteStudent(argv, cells, timeout_s=settings["cell_s"], output_bytes=settings["output_bytes"], env=env)
+    return RemoteStudent(ZygoteChannel(_ZYGOTE), cells, timeout_s=settings["cell_s"], output_bytes=settings["output_bytes"])
 
 
 def hidden_verdict(check: Callable[[RemoteStudent], str | None], student: RemoteStudent) -> str | None:
@@ -104,7 +173,7 @@ def autograde(scratch: Path, assignment: str, student: str) -> None:
     settings = json.loads((scratch / "jail.json").read_text())
     nb = nbformat.read(scratch / "submitted" / student / assignment / f"{assignment}.ipynb", as_version=4)
     checks = load_checks(Path(settings["grading"]), assignment)
-    remote = student_process(scratch, settings, nb)
+    remote = student_process(settings, nb)
     remote.start()  # the jailed process imports torch and runs the notebook while nbgrader loads
     api = assignments.nbgrader_api(scratch)
     try:
@@ -134,8 +203,8 @@ class Worker:
     requests one after another, so that nbgrader and torch are imported once per job slot, not
     once per submission."""
 
-    def __init__(self, log: Path, threads: int) -> None:
-        self.log = log
+    def __init__(self, log: Path, threads: int, slot: Path, group: Path | None) -> None:
+        self.log, self.slot, self.group = log, slot, group  # slot: its student processes' home; group: their pids cgroup
         self.threads = {"OMP_NUM_THREADS": str(threads), "MKL_NUM_THREADS": str(threads)}  # for it and its children: jobs share the cores
         self.process: subprocess.Popen[str] | None = None
 

@@ -1,0 +1,101 @@
+"""Each part is graded on its own, on every path: a part left unfinished, hanging or wrong costs its
+own points, and only those.
+
+For every assignment and every part, three submissions built from the answer key: the part left
+as the student version's stub (``NotImplementedError``), every function of the part replaced by an
+endless loop, and the part replaced by a realistic bug (a fixture under ``tests/fixtures``). Each
+is graded by ``course grade`` (the sandbox, all three), by plain ``nbgrader autograde`` (unfinished
+and hanging; the fixture round trip covers the wrong ones) and in-process by
+:func:`course_grading.harness.run_tests` (unfinished and wrong: nothing interrupts a loop there).
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import nbformat
+import pytest
+from assignment_support import ASSIGNMENTS, GRADING, assignment_ids, fixtures, release_notebook, source_notebook, submission_notebook
+
+from course_grading import grade as grading
+from course_grading import sandbox
+from course_grading.assignments import copy_course, nbgrader_api
+from course_grading.harness import run_tests
+from course_grading.notebooks import answer_code, answer_ids, defined_names, part_points, with_answers
+
+pytestmark = pytest.mark.slow
+IDS = assignment_ids()
+LIMITS = sandbox.Limits(cell_s=6, total_s=120, memory_bytes=4 * 2**30)
+
+
+def variants(assignment: str) -> dict[str, tuple[str, dict[str, str]]]:
+    """Submission name -> (the part it breaks, the answer cells that differ from the key)."""
+    stubs = answer_code(release_notebook(assignment))
+    bugs = {next(iter(f.loses)): f for f in fixtures(assignment) if len(f.loses) == 1}
+    made: dict[str, tuple[str, dict[str, str]]] = {}
+    for part in answer_ids(release_notebook(assignment)):
+        names = defined_names(stubs[part])
+        made[f"{part}-unfinished"] = (part, {part: stubs[part]})
+        made[f"{part}-hangs"] = (part, {part: "\n\n".join(f"def {name}(*args, **kwargs):\n    while True:\n        pass\n" for name in names)})
+        made[f"{part}-wrong"] = (part, bugs[part].cells)
+    return made
+
+
+def submission(assignment: str, answers: dict[str, str]) -> nbformat.NotebookNode:
+    key = answer_code(source_notebook(assignment))
+    return with_answers(release_notebook(assignment), key | answers)
+
+
+def lost(scores: dict[str, float], full: dict[str, float]) -> set[str]:
+    return {part for part, points in full.items() if scores.get(part, 0.0) < points}
+
+
+@pytest.mark.skipif(not sandbox.sandbox_available(), reason="needs Linux user, mount, PID and network namespaces (unshare)")
+@pytest.mark.parametrize("assignment", IDS)
+def test_course_grade(assignment: str, tmp_path: Path) -> None:
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    made = variants(assignment)
+    for name, (_, answers) in made.items():
+        nbformat.write(submission(assignment, answers), inbox / f"{name}.ipynb")
+    results, _ = grading.grade(ASSIGNMENTS, assignment, inbox, tmp_path / "out", jobs=2, limits=LIMITS, progress=lambda done, total, line: None)
+    full = part_points(release_notebook(assignment))
+    matrix = {r.student: lost(r.scores, full) for r in results}
+    assert matrix == {name: {part} for name, (part, _) in made.items()}
+    for r in results:  # a hang costs the time limit it breaks, not the submission's
+        assert r.seconds < LIMITS.total_s / 2, (r.student, r.seconds)
+
+
+@pytest.mark.parametrize("assignment", IDS)
+def test_in_process(assignment: str) -> None:
+    full = part_points(release_notebook(assignment))
+    for name, (part, answers) in variants(assignment).items():
+        if name.endswith("-hangs"):
+            continue
+        failures = run_tests(with_answers(source_notebook(assignment), answer_code(source_notebook(assignment)) | answers), GRADING)
+        assert {p for p, failure in failures.items() if failure is not None} == {part}, (name, failures)
+        assert set(failures) == set(full)
+
+
+@pytest.mark.parametrize("assignment", IDS)
+def test_plain_nbgrader(assignment: str, tmp_path: Path) -> None:
+    """Plain ``nbgrader autograde`` (trusted notebooks only), with a short cell time limit."""
+    course = copy_course(tmp_path / "course")
+    with (course / "nbgrader_config.py").open("a") as config:
+        config.write("\nc.Execute.timeout = 15\n")  # the slowest hidden check, cold, on a busy machine: a few seconds
+    api = nbgrader_api(course)
+    assert api.generate_assignment(assignment, force=True)["success"]
+    made = {name: v for name, v in variants(assignment).items() if not name.endswith("-wrong")}
+    for name, (_, answers) in made.items():
+        folder = course / "submitted" / name / assignment
+        folder.mkdir(parents=True)
+        nbformat.write(submission(assignment, answers), folder / f"{assignment}.ipynb")
+        assert api.autograde(assignment, name, force=True, create=True)["success"]
+    from nbgrader.api import Gradebook
+
+    full = part_points(release_notebook(assignment))
+    with Gradebook(api.coursedir.db_url) as gradebook:
+        matrix = {name: lost({g.name.removeprefix("test_"): g.score for g in gradebook.find_submission_notebook(assignment, assignment, name).grades}, full) for name in made}
+    assert matrix == {name: {part} for name, (part, _) in made.items()}
+    shutil.rmtree(course)
