@@ -116,8 +116,8 @@ def record(course: Path, assignment: str, graded: list[tuple[str, dict[str, floa
 
 def remove(course: Path, assignment: str, student: str) -> bool:
     """Remove a student's submission of ``assignment`` from the course: its gradebook record and
-    its submitted, autograded and feedback files. The student stays on the roster. Returns whether
-    there was anything to remove."""
+    its submitted, autograded and feedback files, and the student too when nothing else of theirs
+    is recorded (``nbgrader export`` lists every student). Returns whether there was anything to remove."""
     from nbgrader.api import Gradebook, MissingEntry
 
     found = False
@@ -126,6 +126,8 @@ def remove(course: Path, assignment: str, student: str) -> bool:
             try:
                 gradebook.remove_submission(assignment, student)
                 found = True
+                if not gradebook.find_student(student).submissions:
+                    gradebook.remove_student(student)
             except MissingEntry:
                 pass
     for path in _course_files(course, assignment, student).values():

@@ -180,8 +180,8 @@ def test_a2_attacks_on_its_oracles_get_no_undeserved_point(tmp_path: Path) -> No
     for case in cases.values():
         (inbox / case.filename).write_bytes(case.content)
     before = digest(*GUARDED)
-    results, rejected = grading.grade(ASSIGNMENTS, A2, inbox, out, jobs=2, limits=LIMITS, progress=lambda done, total, line: None)
-    assert not rejected
+    results, taken = grading.grade(ASSIGNMENTS, A2, inbox, out, jobs=2, limits=LIMITS, progress=lambda done, total, line: None)
+    assert not taken.rejected
     for result in results:
         case = cases[result.student]
         assert result.scores == case.points, (result.student, result.notes)
