@@ -4,10 +4,10 @@ A hidden check never touches a student's function directly: it asks a :class:`St
 ``call(name, args, ...)`` it and gets back a :class:`Reply` of plain values (tensors, numbers,
 strings, tuples, lists). The same check runs in two places:
 
-* in the notebook's kernel, through :class:`LocalStudent` (nbgrader's pass, ``course check``, the
+* in the notebook's kernel, through :class:`LocalStudent` (plain nbgrader, the
   fast harness): the student's code and the check share one interpreter;
-* in ``course grade``'s trusted re-check, through :class:`RemoteStudent`: the student's code runs
-  in a jailed server process (:mod:`course_grading.student_server`) and only values cross over,
+* in ``course grade``'s trusted worker, through :class:`RemoteStudent`: the student's code runs
+  in a jailed student process (:mod:`course_grading.student_server`) and only values cross over,
   decoded with ``torch.load(weights_only=True)``. Whatever the student's code patches (``torch``,
   ``numpy.testing``, the grading modules), the oracle and the comparison run in a process it never
   touched.

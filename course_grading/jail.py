@@ -1,19 +1,21 @@
-"""Start a grading kernel in a private mount namespace where only its own scratch folder is visible.
+"""Start a command in a private mount namespace where the course and the grades are hidden.
 
-Used as the ``argv`` of the kernel spec that ``course grade`` gives nbgrader::
+Used by ``course grade`` (see :mod:`course_grading.sandbox`) in front of the student processes'
+zygote::
 
-    unshare --user --map-root-user --mount --pid --fork --kill-child --mount-proc \\
-        python -m course_grading.jail --hide DIR ... --keep DIR ... --keep-rw DIR ... -- python -m ipykernel_launcher -f FILE
+    unshare --user --map-root-user --mount --pid --net --fork --kill-child --mount-proc \\
+        python -m course_grading.jail --hide DIR ... --keep DIR ... --keep-rw DIR ... -- python -m course_grading.student_server
 
 ``--hide`` folders get an empty tmpfs on top: the real course folder, the answer keys, the grades,
-and the batch folder that holds every other student's files. ``--keep`` folders (this submission's
-scratch course) stay visible at their path, read-only, even inside a hidden folder; ``--keep-rw``
-folders (the kernel's home) stay writable; every other file system is remounted read-only, and
-``/tmp`` and ``/dev/shm`` are private, empty and small. The kernel, and everything the student's code starts,
-sees only that view, and all of it dies with the kernel (``--pid --kill-child``). ``/proc`` shows only
-the jail's processes (``--mount-proc``), so no ``/proc/<pid>/root`` leads back to the real files, and
-the command runs in a nested user namespace, where the mounts are locked: root there cannot unmount
-what hides the course.
+the submissions and the batch folder that holds every other student's files. ``--keep`` folders
+(Python, the grading package, course_lib) stay visible at their path, read-only, even inside a
+hidden folder; ``--keep-rw`` folders (the job's slot, where the student process's socket is) stay
+writable; every other file system is remounted read-only, and ``/tmp`` and ``/dev/shm`` are
+private, empty and small. The command, and everything the student's code starts, sees only that
+view, and all of it dies with it (``--pid --kill-child``). ``/proc`` shows only the jail's
+processes (``--mount-proc``), so no ``/proc/<pid>/root`` leads back to the real files; the network
+namespace has a loopback that is down and nothing else; and the command runs in a nested user
+namespace, where the mounts are locked: root there cannot unmount what hides the course.
 """
 
 from __future__ import annotations

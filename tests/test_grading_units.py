@@ -1,0 +1,136 @@
+"""The grading layer's pure parts, without a sandbox: the markers and notebook helpers, the
+canonical notebook, the cache key, the reference swap, the replayed outputs and the overrides.
+(Intake, late work and the LMS exports have their own test files.)"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import nbformat
+import pytest
+from assignment_support import ASSIGNMENTS, release_notebook, source_notebook, submission_notebook
+
+from course_grading import grade as grading
+from course_grading.calls import restore_own, use_references
+from course_grading.canonical import canonical
+from course_grading.notebooks import HIDDEN_BLOCK, SOLUTION_BLOCK, answer_code, defined_names, hidden_tests, nbgrader_meta, part_names, part_points, without_hidden_tests
+from course_grading.replay import TEST_NOTE, as_nbformat
+
+A1 = "a1_attention"
+
+
+def test_markers_find_every_block_of_the_sources_and_none_of_the_releases() -> None:
+    for assignment in ("a1_attention", "a2_blocks", "a3_gpt"):
+        source = "\n".join(c.source for c in source_notebook(assignment).cells)
+        released = "\n".join(c.source for c in release_notebook(assignment).cells)
+        tests = [c for c in source_notebook(assignment).cells if nbgrader_meta(c).get("grade") and not nbgrader_meta(c).get("solution")]
+        assert len(HIDDEN_BLOCK.findall(source)) == 2 * len(tests)  # begin_part before, end_part after the visible tests
+        assert SOLUTION_BLOCK.search(source) and not SOLUTION_BLOCK.search(released) and not HIDDEN_BLOCK.search(released)
+
+
+def test_hidden_blocks_are_cut_whole_and_only_them() -> None:
+    cell = "a = 1\n  ### BEGIN HIDDEN TESTS\nsecret()\n### END HIDDEN TESTS  \nb = 2\n### BEGIN HIDDEN TESTS\nmore()\n### END HIDDEN TESTS"
+    assert without_hidden_tests(cell) == "a = 1\nb = 2\n"
+    assert hidden_tests(cell) == ["secret()\n", "more()\n"]
+    assert without_hidden_tests("### BEGIN HIDDEN TESTS without an end\nx = 1\n") == "### BEGIN HIDDEN TESTS without an end\nx = 1\n"
+
+
+def test_each_part_is_made_of_the_functions_its_stub_defines() -> None:
+    assert part_names(release_notebook(A1)) == {
+        "test_sdpa": ["scaled_dot_product_attention"], "test_masks": ["causal_mask", "padding_mask"],
+        "test_split_merge": ["split_heads", "merge_heads"], "test_mha": ["multi_head_attention"],
+    }  # fmt: skip
+    assert part_points(release_notebook(A1)) == {"sdpa": 4.0, "masks": 2.0, "split_merge": 2.0, "mha": 4.0}
+    assert defined_names("def f(:\n") == []
+
+
+def test_the_reference_swap_keeps_the_part_under_test_and_undoes_itself() -> None:
+    namespace: dict = {}
+    exec("def causal_mask(T):\n    return 'mine'\nalias = causal_mask\ndef multi_head_attention():\n    return alias(3)", namespace)
+    references = "def causal_mask(T):\n    return 'reference'\ndef multi_head_attention():\n    return 'reference'"
+    use_references(namespace, references, exclude=["multi_head_attention"])
+    assert namespace["causal_mask"](3) == "reference" and namespace["alias"](3) == "reference"  # aliases too
+    assert namespace["multi_head_attention"].__code__.co_filename == "<string>"  # the part under test stays the student's
+    assert namespace["multi_head_attention"]() == "reference"  # and calls the correct other part
+    exec("def causal_mask(T):\n    return 'defined again'", namespace)  # code run since keeps its definition
+    use_references(namespace, references, exclude=["causal_mask"])  # a second swap undoes the first
+    assert namespace["causal_mask"](3) == "defined again" and namespace["alias"](3) == "mine"
+    assert namespace["multi_head_attention"]() == "reference"
+    restore_own(namespace)
+    assert namespace["multi_head_attention"]() == "mine" and namespace["causal_mask"](3) == "defined again"
+
+
+def _write(path: Path, nb: nbformat.NotebookNode) -> Path:
+    nbformat.write(nb, path)
+    return path
+
+
+def test_canonical_takes_answers_only_and_notes_the_rest(tmp_path: Path) -> None:
+    release = release_notebook(A1)
+    nb = submission_notebook(A1, None, release)
+    key = answer_code(source_notebook(A1))
+    test = next(c for c in nb.cells if nbgrader_meta(c).get("grade_id") == "test_sdpa")
+    test.source = "pass"
+    test.metadata["nbgrader"]["points"] = 100
+    nb.cells = [c for c in nb.cells if nbgrader_meta(c).get("grade_id") != "masks"]
+    graded, notes = canonical(_write(tmp_path / "s.ipynb", nb), release)
+    assert graded is not None
+    cells = {nbgrader_meta(c).get("grade_id"): c for c in graded.cells}
+    assert cells["test_sdpa"].source == next(c.source for c in release.cells if nbgrader_meta(c).get("grade_id") == "test_sdpa")
+    assert cells["test_sdpa"].metadata["nbgrader"]["points"] == 4
+    assert cells["sdpa"].source.strip() == key["sdpa"].strip()
+    assert "raise NotImplementedError" in cells["masks"].source  # missing: graded as not answered
+    joined = "; ".join(notes)
+    assert "answer cell masks is missing" in joined and "read-only cells edited or deleted (test_sdpa)" in joined
+
+
+@pytest.mark.parametrize(("content", "reason"), [(b"", "empty"), (b'{"cells": [', "not a valid Jupyter notebook")])
+def test_canonical_refuses_what_is_not_a_notebook(tmp_path: Path, content: bytes, reason: str) -> None:
+    (tmp_path / "s.ipynb").write_bytes(content)
+    graded, notes = canonical(tmp_path / "s.ipynb", release_notebook(A1))
+    assert graded is None and reason in notes[0]
+
+
+def test_the_cache_key_follows_the_answers_and_the_checks(tmp_path: Path) -> None:
+    from course_grading.assignments import copy_course
+
+    course = copy_course(tmp_path / "course", ASSIGNMENTS)
+    nb = submission_notebook(A1, None, release_notebook(A1))
+    key = grading.content_key(nb, course, A1)
+    assert grading.content_key(nbformat.from_dict(nb), course, A1) == key
+    changed = nbformat.from_dict(nb)
+    next(c for c in changed.cells if nbgrader_meta(c).get("grade_id") == "sdpa").source += "\n# edited"
+    assert grading.content_key(changed, course, A1) != key
+    (course / "grading" / "gradinglib.py").write_text((course / "grading" / "gradinglib.py").read_text() + "\n# a check changed\n")
+    assert grading.content_key(nb, course, A1) != key
+
+
+def test_replayed_outputs_score_test_cells_by_their_errors_only() -> None:
+    warned = {"stdout": "Part 1: visible tests passed.\n", "stderr": "UserWarning: ...\n", "error": None}
+    outputs = as_nbformat(warned, test_cell=True)
+    assert [o.output_type for o in outputs] == ["stream"] and outputs[0].name == "stdout"  # nbgrader fails a cell on stderr
+    assert outputs[0].text.startswith(TEST_NOTE)
+    failed = as_nbformat({"stdout": "", "stderr": "", "error": ["AssertionError", "sdpa: wrong", ["  File \"<cell t>\", line 1\n    x\n"]]}, test_cell=True)
+    assert failed[-1].output_type == "error" and failed[-1].traceback[-1] == "AssertionError: sdpa: wrong"
+    answer = as_nbformat({"stdout": "hi\n", "stderr": "careful\n", "error": None}, test_cell=False)
+    assert [(o.name, o.text) for o in answer] == [("stdout", "hi\n"), ("stderr", "careful\n")]
+
+
+def test_overrides_are_read_and_applied_after_the_cache(tmp_path: Path) -> None:
+    (tmp_path / "overrides.csv").write_text("student,part,points,reason\neve,sdpa,3,regraded by hand\n")
+    overrides = grading.read_overrides(tmp_path / "overrides.csv")
+    assert overrides == {"eve": {"sdpa": (3.0, "regraded by hand")}}
+    result = grading.Result("eve", "graded", scores={"sdpa": 0.0, "mha": 4.0})
+    grading.finish(result, None, grading.Options(), overrides["eve"], ["sdpa", "mha"])
+    assert result.total == 7.0 and "sdpa set to 3 by the instructor: regraded by hand" in result.notes
+    with pytest.raises(ValueError, match="not a part"):
+        grading.finish(grading.Result("eve", "graded"), None, grading.Options(), {"nope": (1.0, "")}, ["sdpa"])
+    (tmp_path / "overrides.csv").write_text("student,part,points\neve,sdpa,three\n")
+    with pytest.raises(ValueError, match="line 2"):
+        grading.read_overrides(tmp_path / "overrides.csv")
+
+
+def test_a_cached_result_round_trips_through_json() -> None:
+    result = grading.Result("eve", "graded", scores={"sdpa": 4.0}, penalty=1.0, submitted_at="2026-11-20T23:59:00+00:00")
+    assert grading.Result(**json.loads(json.dumps(grading.asdict(result)))) == result
