@@ -56,4 +56,8 @@ def canonical(path: Path, release: nbformat.NotebookNode) -> tuple[nbformat.Note
         gid = nbgrader_meta(cell).get("grade_id")
         if gid in answers and nbgrader_meta(cell).get("solution"):
             cell.source = answers[gid]
+    if notes:  # the student's feedback says what was restored or missing, first thing
+        note = nbformat.v4.new_markdown_cell("**Notes from the grader.**\n\n" + "\n".join(f"- {n}" for n in notes))
+        note.id = "grader-notes"
+        nb.cells.insert(0, note)
     return nb, notes

@@ -255,5 +255,5 @@ def grade(course: Path, assignment: str, submissions: Path, out: Path, jobs: int
     reports.write_reports(ordered, part_points(release), taken, out, assignment, options.roster, options.canvas_assignment_id)
     if record:  # what was graded now, and what the instructor's overrides change
         changed = sorted({student for student, _, _, _ in todo} | (set(overrides) & set(results)))
-        gradebook.record(course, assignment, [(s, results[s].scores, nbformat.writes(notebooks[s]).encode() if notebooks[s] is not None else None, out) for s in changed])
+        gradebook.record(course, assignment, [(s, results[s].scores, nbformat.writes(notebooks[s]).encode() if notebooks[s] is not None else None, out) for s in changed], options.late, {s: sub.submitted_at for s, sub in taken.submissions.items()})
     return ordered, taken

@@ -14,12 +14,14 @@ import contextlib
 import json
 import shutil
 import tempfile
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import nbformat
 
 from . import assignments
+from .late import LatePolicy, record_in_gradebook
 from .notebooks import HIDDEN_BLOCK, nbgrader_meta
 
 # nbgrader's autograde steps in the scratch course, with the notebook's run replayed, not executed.
@@ -79,12 +81,13 @@ def _course_files(course: Path, assignment: str, student: str) -> dict[str, Path
     }
 
 
-def record(course: Path, assignment: str, graded: list[tuple[str, dict[str, float], bytes | None, Path]]) -> None:
+def record(course: Path, assignment: str, graded: list[tuple[str, dict[str, float], bytes | None, Path]], late: LatePolicy | None = None, times: dict[str, datetime | None] | None = None) -> None:
     """Import graded submissions into the nbgrader course, so that nbgrader's own tools (formgrader,
     ``nbgrader export``) see them: for each ``(student, scores by part, canonical notebook,
     folder with autograded/<student>.ipynb and feedback/<student>.html)``, the scores as the auto
     scores of the gradebook's grade cells, and the notebooks under ``submitted/``, ``autograded/``
-    and ``feedback/``. A student graded before is replaced."""
+    and ``feedback/``. A student graded before is replaced. With a ``late`` policy, nbgrader's
+    due date, extension, timestamp and late penalty are set to agree with it (``times`` by student)."""
     from nbgrader.api import Gradebook, MissingEntry
 
     db_url = assignments.nbgrader_api(course).coursedir.db_url
@@ -112,6 +115,8 @@ def record(course: Path, assignment: str, graded: list[tuple[str, dict[str, floa
                 if contents[kind] is not None:
                     path.parent.mkdir(parents=True, exist_ok=True)
                     path.write_bytes(contents[kind])  # type: ignore[arg-type]
+            if late is not None:
+                record_in_gradebook(gradebook, assignment, student, late, (times or {}).get(student))
 
 
 def remove(course: Path, assignment: str, student: str) -> bool:

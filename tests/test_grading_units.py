@@ -83,6 +83,7 @@ def test_canonical_takes_answers_only_and_notes_the_rest(tmp_path: Path) -> None
     assert "raise NotImplementedError" in cells["masks"].source  # missing: graded as not answered
     joined = "; ".join(notes)
     assert "answer cell masks is missing" in joined and "read-only cells edited or deleted (test_sdpa)" in joined
+    assert graded.cells[0].cell_type == "markdown" and "read-only cells edited or deleted (test_sdpa)" in graded.cells[0].source  # shown in the feedback
 
 
 @pytest.mark.parametrize(("content", "reason"), [(b"", "empty"), (b'{"cells": [', "not a valid Jupyter notebook")])
