@@ -158,12 +158,13 @@ def _forbidden(namespace: dict[str, Any], forbid: Sequence[tuple[str, str]]) -> 
         yield
 
 
-def call_in(namespace: dict[str, Any], name: str, args: Sequence[Any], grad_args: Sequence[int] = (), forbid: Sequence[tuple[str, str]] = (), references: str | None = None) -> Reply:
-    """Call ``namespace[name](*args)`` as :meth:`Student.call` describes; the student's exceptions propagate."""
+def call_in(namespace: dict[str, Any], name: str, args: Sequence[Any], grad_args: Sequence[int] = (), forbid: Sequence[tuple[str, str]] = (), replacements: dict[str, Any] | None = None) -> Reply:
+    """Call ``namespace[name](*args)`` as :meth:`Student.call` describes, with ``replacements`` in
+    place of the student's functions of the same names; the student's exceptions propagate."""
     memo: dict[int, Any] = {}  # the student gets copies (the caller's tensors stay as they were), aliases kept
     args = [_copy(a, memo) for a in args]
     args = [a.requires_grad_(True) if i in grad_args and isinstance(a, Tensor) and a.is_floating_point() else a for i, a in enumerate(args)]
-    replacements = reference_functions(references, exclude=(name,))  # the function under test stays the student's
+    replacements = {k: v for k, v in (replacements or {}).items() if k != name}  # the function under test stays the student's
     if name not in namespace:
         raise NameError(f"name {name!r} is not defined")
     with swapped(namespace, replacements), _forbidden(namespace, forbid):
@@ -208,7 +209,7 @@ class LocalStudent:
 
     def call(self, name: str, args: Sequence[Any], *, grad_args: Sequence[int] = (), forbid: Sequence[tuple[str, str]] = (), references: str | None = None) -> Reply:
         try:
-            return call_in(self.namespace, name, args, grad_args, forbid, references)
+            return call_in(self.namespace, name, args, grad_args, forbid, reference_functions(references))
         except Exception as error:
             raise StudentRaised(type(error).__name__, str(error)) from error
 
@@ -347,15 +348,21 @@ class RemoteStudent:
                 self.skipped.add(culprit)
         return self.outputs
 
-    def _request(self, request: dict[str, Any]) -> dict[str, Any]:
+    def _request(self, request: dict[str, Any], references: dict[str, Any]) -> dict[str, Any]:
+        """Send one request and return its reply, answering on the way the student process's calls
+        of the ``references`` it was given as proxies (they run here, never there)."""
+        request = request | {"references": sorted(references)}
         try:
             self.run_cells()
             assert self.fds is not None
             send_frame(self.fds[1], request)
-            reply = receive_frame(self.fds[0], self.timeout_s + self.MARGIN_S)
-            if not isinstance(reply, dict):
-                raise ValueError("malformed reply")
-            return reply
+            while True:
+                reply = receive_frame(self.fds[0], self.timeout_s + self.MARGIN_S)
+                if not isinstance(reply, dict):
+                    raise ValueError("malformed reply")
+                if "callback" not in reply:
+                    return reply
+                send_frame(self.fds[1], _callback(references, reply))
         except StudentRaised:
             raise
         except TimeoutError:
@@ -366,15 +373,16 @@ class RemoteStudent:
             raise StudentRaised("ProcessDied", f"the notebook's process stopped answering ({type(error).__name__})") from None
 
     def run(self, cell_id: str, source: str, references: str | None, exclude: Sequence[str]) -> Outputs:
-        """Run a test cell's visible tests with ``references`` in place of the student's other parts."""
+        """Run a test cell's visible tests with the functions ``references`` defines (but those in
+        ``exclude``, the part under test) in place of the student's."""
         try:
-            return _outputs(self._request({"op": "run", "cell_id": cell_id, "source": source, "references": references, "exclude": list(exclude)}))
+            return _outputs(self._request({"op": "run", "cell_id": cell_id, "source": source}, reference_functions(references, exclude)))
         except StudentRaised as error:
             return failed(error.type_name, error.message)
 
     def call(self, name: str, args: Sequence[Any], *, grad_args: Sequence[int] = (), forbid: Sequence[tuple[str, str]] = (), references: str | None = None) -> Reply:
-        request = {"op": "call", "name": name, "args": wire(tuple(args)), "grad_args": list(grad_args), "forbid": [list(f) for f in forbid], "references": references}
-        reply = self._request(request)
+        request = {"op": "call", "name": name, "args": wire(tuple(args)), "grad_args": list(grad_args), "forbid": [list(f) for f in forbid]}
+        reply = self._request(request, reference_functions(references, exclude=(name,)))
         if reply.get("error") is not None:
             type_name, message = reply["error"]
             raise StudentRaised(str(type_name), str(message))
@@ -386,6 +394,18 @@ class RemoteStudent:
             self.channel.close()
             self.fds = None
         self.ready = False
+
+
+def _callback(references: dict[str, Any], request: dict[str, Any]) -> dict[str, Any]:
+    """Run a reference function for the student process: its value, or the error it raised."""
+    function = references.get(str(request.get("callback")))
+    if function is None:
+        return {"error": f"no correct version of {request.get('callback')!r} is given here"}
+    try:
+        args, kwargs = unwire(request.get("args", ())), unwire(request.get("kwargs", {}))
+        return {"value": wire(function(*args, **kwargs))}
+    except Exception as error:  # noqa: BLE001 (the student's code passed it something it cannot take)
+        return {"error": f"{type(error).__name__}: {error}"}
 
 
 def _outputs(value: Any) -> Outputs:

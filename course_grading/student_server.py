@@ -10,11 +10,13 @@ and talks to :class:`course_grading.calls.RemoteStudent` over a Unix socket in f
   with ``{"cell": id, "outputs": {...}}`` (:func:`run_cell`), then ``{"ready": True}``. Answering
   cell by cell tells the grader which cell hangs past every interrupt or kills the process.
 * then one request per frame, each answered with one frame:
-  ``{"op": "run", "source", "references", "exclude"}`` runs a test cell's visible tests with the
-  ``references`` functions swapped in for the student's (but those of the part under test) and
-  answers its outputs; ``{"op": "call", "name", "args", ...}`` calls one function for a hidden
+  ``{"op": "run", "source", "references"}`` runs a test cell's visible tests and answers its
+  outputs; ``{"op": "call", "name", "args", ..., "references"}`` calls one function for a hidden
   check and answers ``{"value", "inputs_after", "grads", "differentiable"}`` or ``{"error": (type
-  name, message)}``.
+  name, message)}``. ``references`` names the correct versions of the other parts that replace the
+  student's during the request: here they are proxies, each call of which is sent to the grader
+  as ``{"callback": name, "args", "kwargs"}`` and answered with ``{"value"}`` or ``{"error"}``;
+  their code never enters this process.
 
 Each cell, test run and call is interrupted after ``cell_s`` seconds. What the notebook prints is
 captured per cell, and cut after ``output_bytes`` in all; nothing it prints can reach the frames.
@@ -32,7 +34,7 @@ import traceback
 from collections.abc import Callable
 from typing import Any
 
-from .calls import call_in, receive_frame, send_frame, swapped, reference_functions, wire
+from .calls import call_in, receive_frame, send_frame, swapped, unwire, wire
 
 
 class CellTimeout(BaseException):
@@ -117,14 +119,40 @@ def _timed(cell_s: int, work: Callable[[], dict[str, Any]]) -> dict[str, Any]:
         signal.alarm(0)
 
 
-def answer(namespace: dict[str, Any], request: dict[str, Any], cell_s: int, allowance: list[int]) -> dict[str, Any]:
+class ReferencePartError(Exception):
+    """A correct version of another part could not take what the student's code passed it."""
+
+
+def proxies(names: list[str], requests: int, replies: int) -> dict[str, Callable[..., Any]]:
+    """Stand-ins for the grader's correct versions of other parts: each call runs in the grader."""
+
+    def proxy(name: str) -> Callable[..., Any]:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})  # a time limit may not cut a call and its reply apart
+            try:
+                send_frame(replies, {"callback": name, "args": wire(args), "kwargs": wire(kwargs)})
+                reply = receive_frame(requests)
+            finally:
+                signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGALRM})
+            if not isinstance(reply, dict) or "error" in reply:
+                raise ReferencePartError(f"the correct {name} could not run on these arguments: {reply.get('error') if isinstance(reply, dict) else reply}")
+            return unwire(reply.get("value"))
+
+        call.__name__ = call.__qualname__ = name
+        return call
+
+    return {name: proxy(name) for name in names}
+
+
+def answer(namespace: dict[str, Any], request: dict[str, Any], cell_s: int, allowance: list[int], requests: int, replies: int) -> dict[str, Any]:
     """The reply to one request after the cells have run."""
+    references = proxies(list(request.get("references", [])), requests, replies)
     if request.get("op") == "run":
-        with swapped(namespace, reference_functions(request["references"], request["exclude"])):
+        with swapped(namespace, references):
             return run_cell(namespace, request["cell_id"], request["source"], cell_s, allowance)
 
     def call() -> dict[str, Any]:
-        reply = call_in(namespace, request["name"], request["args"], request["grad_args"], [tuple(f) for f in request["forbid"]], request["references"])
+        reply = call_in(namespace, request["name"], request["args"], request["grad_args"], [tuple(f) for f in request["forbid"]], references)
         return {"value": wire(reply.value), "inputs_after": wire(reply.inputs_after), "grads": wire(reply.grads), "differentiable": reply.differentiable}
 
     return _timed(cell_s, call)
@@ -145,7 +173,7 @@ def serve(requests: int, replies: int) -> None:
         except EOFError:
             return
         try:
-            message = answer(namespace, request, cell_s, allowance)
+            message = answer(namespace, request, cell_s, allowance, requests, replies)
         except BaseException as error:  # noqa: BLE001 (whatever the student's code raises is a reply)
             message = {"error": (type(error).__name__, str(error)[:2000])}
         send_frame(replies, message)

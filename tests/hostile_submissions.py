@@ -135,6 +135,20 @@ def hostile_cases(course: str, out: str, inbox: str, port: int = 9) -> dict[str,
         "    except OSError:\n"
         "        pass\n"
     ).format(course=course, out=out, inbox=inbox)
+    # Keeps every piece of source code the student's process compiles or executes, and prints it from
+    # its own attention, which the visible tests call: the correct versions of the other parts must
+    # never be among it (they run in the grader).
+    capture = (
+        "import builtins\n"
+        "_seen = []\n"
+        "_compile, _exec = builtins.compile, builtins.exec\n"
+        "builtins.compile = lambda source, *a, **k: (_seen.append(source) if isinstance(source, str) else None, _compile(source, *a, **k))[1]\n"
+        "builtins.exec = lambda source, *a, **k: (_seen.append(source) if isinstance(source, str) else None, _exec(source, *a, **k))[1]\n"
+        "_attention = scaled_dot_product_attention\n"
+        "def scaled_dot_product_attention(q, k, v, mask=None):\n"
+        "    print('\\n'.join(_seen))\n"
+        "    return _attention(q, k, v, mask)\n"
+    )
     spin = "while True:\n    pass\n"
     cases = {
         "correct": Case("correct.ipynb", notebook(), FULL),
@@ -161,6 +175,7 @@ def hostile_cases(course: str, out: str, inbox: str, port: int = 9) -> dict[str,
         "not_json": Case("not_json.ipynb", b'{"cells": [', ZERO, "not a valid|JSON"),
         "empty": Case("empty.ipynb", b"", ZERO, "empty|not a valid"),
         "prints_hidden_checks": Case("prints_hidden_checks.ipynb", notebook({"masks": KEY["masks"] + "\n" + snoop}), FULL),
+        "captures_references": Case("captures_references.ipynb", notebook({"sdpa": KEY["sdpa"] + "\n" + capture}), FULL),
         "connects_out": Case("connects_out.ipynb", notebook({"masks": KEY["masks"] + "\n" + connect_out(port)}), FULL),
         "prints_a_lot": Case("prints_a_lot.ipynb", notebook({"masks": KEY["masks"] + "\nfor _ in range(1024):\n    print('x' * 2**20)\n"}), FULL),
     }

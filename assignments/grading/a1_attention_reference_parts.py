@@ -1,6 +1,6 @@
 """Correct versions of a1's parts 1-3 (instructor-only). Swapped into the student's notebook while
 part 4 (multi-head attention) is graded, so that a bug in an earlier part costs that part only.
-Read as source by the checks and executed in the student's process: keep it self-contained."""
+Read as source and run by the grader; the student's process only gets stand-ins that call it."""
 
 import torch
 

@@ -1,6 +1,6 @@
 """The notebook's given helper for a3 (instructor-only). Swapped into the student's notebook while
 part 5 is graded, so that an edited ``toy_lm`` changes nothing. Read as source by the checks and
-executed in the student's process."""
+run by the grader; the student's process only gets stand-ins that call it."""
 
 import torch
 
