@@ -313,6 +313,7 @@ class RemoteStudent:
         self.outputs: dict[str, Outputs] = {}  # each cell's outputs from its first run
         self.skipped: set[str] = set()  # cells that hung past their interrupt or killed the process
         self.ready = False
+        self.under_test: Sequence[str] = ()  # the functions of the part being graded: never replaced by a correct version
 
     def start(self) -> None:
         """Start the process and hand it the cells, without waiting: it runs them while the caller works."""
@@ -382,7 +383,7 @@ class RemoteStudent:
 
     def call(self, name: str, args: Sequence[Any], *, grad_args: Sequence[int] = (), forbid: Sequence[tuple[str, str]] = (), references: str | None = None) -> Reply:
         request = {"op": "call", "name": name, "args": wire(tuple(args)), "grad_args": list(grad_args), "forbid": [list(f) for f in forbid]}
-        reply = self._request(request, reference_functions(references, exclude=(name,)))
+        reply = self._request(request, reference_functions(references, exclude=(name, *self.under_test)))
         if reply.get("error") is not None:
             type_name, message = reply["error"]
             raise StudentRaised(str(type_name), str(message))

@@ -24,6 +24,7 @@ from pathlib import Path
 
 from . import assignments
 
+SOCKET_FOLDERS = [Path("/run"), Path("/var/run"), Path("/var/tmp")]
 UNSHARE = ["unshare", "--user", "--map-root-user", "--mount", "--pid", "--net", "--fork", "--kill-child", "--mount-proc"]
 
 
@@ -61,6 +62,7 @@ def what_to_hide(course: Path, out: Path, submissions: Path) -> tuple[list[Path]
     which the jail replaces with an empty one (a venv in a CI checkout under ``/tmp``)."""
     inbox = submissions.resolve() if submissions.is_dir() else submissions.resolve().parent
     hide = [course.resolve().parent, course.resolve(), assignments.SOLUTIONS.resolve(), out.resolve(), inbox]
+    hide += [p for p in SOCKET_FOLDERS if p.is_dir()]  # the host's services listen there, on Unix sockets the network namespace does not cover
     needed = [Path(sys.prefix).resolve(), Path(__file__).resolve().parent, *_package_dirs("course_lib")]
     return hide, [p for p in needed if p.exists()]
 

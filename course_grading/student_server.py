@@ -160,7 +160,7 @@ def answer(namespace: dict[str, Any], request: dict[str, Any], cell_s: int, allo
 
 def serve(requests: int, replies: int) -> None:
     """Run the cells the first frame on ``requests`` brings, then answer requests until it closes."""
-    namespace: dict[str, Any] = {"__name__": "__main__", "get_ipython": _NoShell}
+    namespace: dict[str, Any] = {"__name__": "__main__", "get_ipython": _NoShell, "display": _display}
     setup = receive_frame(requests)
     cell_s, allowance = int(setup["cell_s"]), [int(setup["output_bytes"])]
     signal.signal(signal.SIGALRM, _interrupt)
@@ -186,13 +186,28 @@ def _quiet() -> None:
         os.dup2(devnull, fd)
 
 
-def _private_tmp() -> bool:
-    """Give this process a mount namespace of its own with an empty ``/tmp``, so that nothing a
-    previous submission left there can be read; False where mounting is not allowed."""
+def _isolate() -> bool:
+    """Put this freshly forked child in user and mount namespaces of its own, with empty ``/tmp``
+    and ``/dev/shm``: it keeps its uid but loses every privilege over the zygote (which is not
+    dumpable, so its memory and file descriptors in ``/proc/1`` are out of reach) and over the
+    jail's mounts, and nothing a previous submission left in those folders can be read. False
+    where the kernel does not allow it (the child then runs in the zygote's namespaces)."""
     import ctypes
 
     libc = ctypes.CDLL(None, use_errno=True)
-    return libc.unshare(0x00020000) == 0 and libc.mount(b"tmpfs", b"/tmp", b"tmpfs", 0, b"size=64m,mode=1777") == 0  # CLONE_NEWNS
+    uid, gid = os.getuid(), os.getgid()
+    if libc.unshare(0x10000000 | 0x00020000) != 0:  # CLONE_NEWUSER | CLONE_NEWNS
+        return False
+    for path, text in (("/proc/self/setgroups", "deny"), ("/proc/self/uid_map", f"{uid} {uid} 1"), ("/proc/self/gid_map", f"{gid} {gid} 1")):
+        with open(path, "w") as f:
+            f.write(text)
+    return all(libc.mount(b"tmpfs", folder, b"tmpfs", 0, b"size=64m,mode=1777") == 0 for folder in (b"/tmp", b"/dev/shm"))
+
+
+def _display(*values: Any, **options: Any) -> None:
+    """Jupyter's ``display`` for cells that call it: what it would show, as text."""
+    for value in values:
+        print(repr(value))
 
 
 def _reset(previous: int | None) -> None:
@@ -215,8 +230,8 @@ def zygote() -> None:
     student process per request (``{"socket": path, "home": path}`` on stdin, one JSON line each).
 
     Each child connects to the Unix socket at ``path``, on which it serves one submission
-    (:func:`serve`), then gets a mount namespace of its own whose empty ``/tmp`` is its home (or,
-    where it cannot mount, ``home``, which the worker empties before each submission).
+    (:func:`serve`), then isolates itself (:func:`_isolate`); its home is its empty ``/tmp`` (or,
+    where it cannot isolate, ``home``, which the worker empties before each submission).
     Before each fork, and on ``{"reset": true}``, everything the previous child left running is
     killed. Forking costs milliseconds where a new process costs seconds (``import torch``)."""
     import json
@@ -225,6 +240,10 @@ def zygote() -> None:
     import torch  # noqa: F401 (imported once, here, for every child)
     import torch.nn.functional  # noqa: F401
 
+    import ctypes
+
+    ctypes.CDLL(None).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE 0: no child may read or write this process
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # nor stop it with an interrupt
     replies = os.fdopen(os.dup(1), "w", buffering=1)
     commands = os.fdopen(os.dup(0))
     _quiet()
@@ -238,11 +257,12 @@ def zygote() -> None:
             if child == 0:
                 try:
                     os.setsid()
+                    signal.signal(signal.SIGINT, signal.default_int_handler)
                     replies.close()
                     commands.close()
                     connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
                     connection.connect(request["socket"])  # before /tmp is replaced: the socket may lie under it
-                    home = "/tmp" if _private_tmp() else request["home"]
+                    home = "/tmp" if _isolate() else request["home"]
                     os.chdir(home)
                     os.environ.update(HOME=home, TMPDIR=home, MPLCONFIGDIR=os.path.join(home, "mpl"))
                     serve(connection.fileno(), connection.fileno())

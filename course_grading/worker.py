@@ -143,6 +143,7 @@ def run_submission(student: RemoteStudent, nb: nbformat.NotebookNode, checks: Mo
         if not is_test(cell):
             continue
         test_id = nbgrader_meta(cell)["grade_id"]
+        student.under_test = own[test_id]
         result = student.run(test_id, without_hidden_tests(cell.source), getattr(checks, "REFERENCE_PARTS", None), own[test_id])
         if result["error"] is None and test_id in checks.CHECKS:
             failure = hidden_verdict(checks.CHECKS[test_id], student)

@@ -29,6 +29,7 @@ from hostile_submissions import (
     A2,
     ASSIGNMENT,
     FULL,
+    KEY as KEY_A1,
     REJECTED_FILES,
     REJECTED_PATTERNS,
     Case,
@@ -238,3 +239,35 @@ def test_a_dry_run_records_nothing(tmp_path: Path) -> None:
     results, _ = grading.grade(course, ASSIGNMENT, inbox, tmp_path / "out", jobs=1, limits=LIMITS, progress=lambda done, total, line: None, record=False)
     assert results[0].total == sum(FULL.values())
     assert sorted(p.relative_to(course) for p in course.rglob("*")) == before
+
+
+def test_one_submission_cannot_reach_the_next(tmp_path: Path) -> None:
+    """Two students graded one after the other by the same zygote: the first tries to rewrite the
+    zygote's memory (so that the next student's ``torch.softmax`` computes ``log_softmax``), leaves
+    files in /tmp, /dev/shm and its home and a process running; the second, the answer key plus a
+    probe that makes its masks wrong if it finds any of those files, keeps every point."""
+    attack = (
+        "import ctypes, os, subprocess\n"
+        "try:\n"
+        "    _source = ctypes.string_at(id(torch.log_softmax) + 16, 8)\n"
+        "    with open('/proc/1/mem', 'r+b', buffering=0) as _memory:\n"
+        "        _memory.seek(id(torch.softmax) + 16)\n"
+        "        _memory.write(_source)\n"
+        "except OSError:\n"
+        "    pass\n"
+        "for _folder in ('/tmp', '/dev/shm', os.path.expanduser('~')):\n"
+        "    try:\n"
+        "        open(os.path.join(_folder, 'left_by_a'), 'w').write('secret')\n"
+        "    except OSError:\n"
+        "        pass\n"
+        "_sleeper = subprocess.Popen(['sleep', '600'])\n"
+    )
+    probe = "\nimport glob, os\nif glob.glob('/tmp/left_by_a') + glob.glob('/dev/shm/left_by_a') + glob.glob(os.path.expanduser('~') + '/left_by_a'):\n    causal_mask = None\n"
+    key = KEY_A1
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    (inbox / "a_first.ipynb").write_bytes(notebook({"sdpa": key["sdpa"] + "\n" + attack}))
+    (inbox / "b_second.ipynb").write_bytes(notebook({"masks": key["masks"] + probe}))
+    results, _ = grading.grade(ASSIGNMENTS, ASSIGNMENT, inbox, tmp_path / "out", jobs=1, limits=LIMITS, progress=lambda done, total, line: None)
+    assert [r.student for r in results] == ["a_first", "b_second"]
+    assert {r.student: r.scores for r in results} == {"a_first": FULL, "b_second": FULL}, [r.notes for r in results]
