@@ -17,6 +17,7 @@ For every submission:
 
 from __future__ import annotations
 
+import ast
 import concurrent.futures
 import csv
 import hashlib
@@ -38,7 +39,7 @@ from .intake import Intake, Roster, intake
 from .late import LatePolicy
 from .notebooks import answer_ids, part_points
 from .sandbox import Limits
-from .worker import Worker, load_checks
+from .worker import Worker
 
 
 @dataclass
@@ -122,14 +123,24 @@ def content_key(nb: nbformat.NotebookNode | None, course: Path, assignment: str)
     return digest.hexdigest()
 
 
+def checked_cells(checks: Path) -> set[str]:
+    """The test cells a checks module's ``CHECKS`` dict names, read without importing it (the
+    grading process imports the checks; this one should not hold them)."""
+    for node in ast.walk(ast.parse(checks.read_text())):
+        target = node.target if isinstance(node, ast.AnnAssign) else node.targets[0] if isinstance(node, ast.Assign) and len(node.targets) == 1 else None
+        if isinstance(target, ast.Name) and target.id == "CHECKS" and isinstance(node.value, ast.Dict):  # type: ignore[union-attr]
+            return {k.value for k in node.value.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)}  # type: ignore[union-attr]
+    raise RuntimeError(f"{checks} defines no CHECKS dict literal")
+
+
 def prepare_template(course: Path, assignment: str, where: Path, out: Path, submissions: Path, limits: Limits) -> Path:
     """The scratch course every submission of the batch is graded in a copy of."""
     hide, keep = sandbox.what_to_hide(course, out, submissions)
     settings = {"hide": [str(p) for p in hide], "keep": [str(p) for p in keep], "cell_s": limits.cell_s, "output_bytes": limits.output_bytes}
     template = gradebook.prepare_template(course, assignment, where, settings)
-    checks = load_checks(where / "grading", assignment)
     release = nbformat.read(template / "release" / assignment / f"{assignment}.ipynb", as_version=4)
-    missing = [f"test_{part}" for part in answer_ids(release) if f"test_{part}" not in checks.CHECKS]
+    checked = checked_cells(where / "grading" / f"{assignment}_checks.py")
+    missing = [f"test_{part}" for part in answer_ids(release) if f"test_{part}" not in checked]
     if missing:
         raise RuntimeError(f"{assignment}_checks.CHECKS has no hidden check for {', '.join(missing)}")
     return template

@@ -19,15 +19,13 @@ from pathlib import Path
 
 import nbformat
 
-from course_grading.notebooks import answer_code, with_answers
+from course_grading.notebooks import HIDDEN_BLOCK, SOLUTION_BLOCK, answer_code, with_answers
 
 ROOT = Path(__file__).resolve().parents[1]
 ASSIGNMENTS = ROOT / "assignments"
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 GRADING = ASSIGNMENTS / "grading"
 
-_HIDDEN_BLOCK = re.compile(r"### BEGIN HIDDEN TESTS\n(.*?)### END HIDDEN TESTS", re.DOTALL)
-_SOLUTION_BLOCK = re.compile(r"### BEGIN SOLUTION\n(.*?)### END SOLUTION", re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -47,17 +45,17 @@ def grade_id(cell: nbformat.NotebookNode) -> str | None:
 
 def _block_lines(assignment: str, block: re.Pattern, min_length: int) -> set[str]:
     text = "\n".join(c.source for c in source_notebook(assignment).cells)
-    return {line.strip() for found in block.findall(text) for line in found.splitlines() if len(line.strip()) >= min_length}
+    return {line.strip() for found in block.finditer(text) for line in found.group("body").splitlines() if len(line.strip()) >= min_length}
 
 
 def hidden_lines(assignment: str) -> set[str]:
     """Every non-blank line of the source's hidden tests: none may reach a student."""
-    return _block_lines(assignment, _HIDDEN_BLOCK, 1)
+    return _block_lines(assignment, HIDDEN_BLOCK, 1)
 
 
 def solution_lines(assignment: str) -> set[str]:
     """The distinctive lines of the source's solutions (short ones like ``return x`` tell nothing)."""
-    return _block_lines(assignment, _SOLUTION_BLOCK, 24)
+    return _block_lines(assignment, SOLUTION_BLOCK, 24)
 
 
 def assignment_ids() -> list[str]:

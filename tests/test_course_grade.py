@@ -126,6 +126,23 @@ def test_feedback_reveals_no_hidden_test_or_grading_code(batch: Batch) -> None:
         assert not leaked, (page.name, leaked[:3])
 
 
+def test_feedback_shows_a_failure_exactly_where_points_were_lost(batch: Batch) -> None:
+    """Each test cell of every autograded notebook ends in an error exactly when its part scored 0,
+    and no cell claims that hidden tests passed."""
+    checked = 0
+    for path in (batch.out / "autograded").glob("*.ipynb"):
+        scores = batch.by_student[path.stem].scores
+        for cell in nbformat.read(path, as_version=4).cells:
+            part = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id", "").removeprefix("test_")
+            if cell.cell_type != "code" or not cell.metadata["nbgrader"].get("grade"):
+                continue
+            failed = any(o.output_type == "error" for o in cell.outputs)
+            assert failed == (scores[part] == 0), (path.stem, part, scores)
+            assert not any("Hidden tests: passed" in o.get("text", "") for o in cell.outputs)
+            checked += 1
+    assert checked >= 4 * (len(batch.cases) - 8)
+
+
 def lines_of_bytes(content: bytes) -> set[str]:
     try:
         nb = nbformat.reads(content.decode(errors="replace"), as_version=4)

@@ -135,3 +135,12 @@ def test_overrides_are_read_and_applied_after_the_cache(tmp_path: Path) -> None:
 def test_a_cached_result_round_trips_through_json() -> None:
     result = grading.Result("eve", "graded", scores={"sdpa": 4.0}, penalty=1.0, submitted_at="2026-11-20T23:59:00+00:00")
     assert grading.Result(**json.loads(json.dumps(grading.asdict(result)))) == result
+
+
+def test_a_missing_hidden_check_is_found_without_importing_the_checks(tmp_path: Path) -> None:
+    checks = tmp_path / "a9_checks.py"
+    checks.write_text("import not_installed_anywhere\nCHECKS: dict = {'test_one': f, 'test_two': g}\n")
+    assert grading.checked_cells(checks) == {"test_one", "test_two"}
+    checks.write_text("CHECKS = make_checks()\n")
+    with pytest.raises(RuntimeError, match="no CHECKS dict literal"):
+        grading.checked_cells(checks)
