@@ -49,7 +49,8 @@ def test_release_refuses_an_answer_key_that_fails_its_tests(tmp_path: Path) -> N
 
 
 def test_release_names_an_unknown_assignment(tmp_path: Path) -> None:
-    result = course("release", "a9_nothing", "--solutions", tmp_path)
+    scratch = copy_course(tmp_path / "course")  # were the id not refused, release would write into the course
+    result = course("--course", scratch, "release", "a9_nothing", "--solutions", tmp_path / "solutions")
     assert result.returncode == 2 and "no source notebook for: a9_nothing" in result.stderr
 
 
