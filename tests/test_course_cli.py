@@ -69,7 +69,7 @@ def test_check_summarises_visible_tests_per_part(tmp_path: Path, fixture: str, f
     before = path.read_bytes()
     result = course("check", path)
     assert result.returncode == (1 if failing else 0), result.stdout + result.stderr
-    lines = {line.split()[0]: line for line in result.stdout.splitlines() if line and line.split()[0] in {"sdpa", "masks", "split_merge", "mha"}}
+    lines = {part: next(line for line in result.stdout.splitlines() if line.startswith(name)) for part, name in {"sdpa": "Part 1:", "masks": "Part 2:", "split_merge": "Part 3:", "mha": "Part 4:"}.items()}
     assert {part for part, line in lines.items() if "FAILED" in line} == failing
     assert f"{4 - len(failing)} of 4 parts pass" in result.stdout
     assert path.read_bytes() == before, "check must not modify the student's notebook"

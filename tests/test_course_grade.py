@@ -49,6 +49,14 @@ LIMITS = sandbox.Limits(cell_s=10, total_s=60, memory_bytes=4 * 2**30)
 GUARDED = [ASSIGNMENTS / "source", ASSIGNMENTS / "release", ASSIGNMENTS / "grading", ROOT / "solutions", ROOT / "tests" / "fixtures"]
 
 
+def course_copy(where: Path) -> Path:
+    """A scratch copy of the course with its student versions: what the tests grade (the hostile
+    submissions aim at it), so that nothing can reach the real one."""
+    course = copy_course(where, ASSIGNMENTS)
+    shutil.copytree(ASSIGNMENTS / "release", course / "release")
+    return course
+
+
 def digest(*folders: Path) -> dict[str, str]:
     return {str(p): hashlib.sha256(p.read_bytes()).hexdigest() for folder in folders for p in sorted(folder.rglob("*")) if p.is_file() and "__pycache__" not in p.parts}
 
@@ -57,18 +65,20 @@ class Batch:
     def __init__(self, root: Path) -> None:
         self.inbox, self.out = root / "inbox", root / "out"
         self.inbox.mkdir()
+        self.course = course_copy(root / "course")
+        self.guarded = [*GUARDED, self.course]
         self.listener = socket.create_server(("127.0.0.1", 0))  # a service on the grading machine's loopback
         self.listener.setblocking(False)
-        self.cases: dict[str, Case] = hostile_cases(str(ASSIGNMENTS), str(self.out), str(self.inbox), port=self.listener.getsockname()[1])
+        self.cases: dict[str, Case] = hostile_cases(str(self.course), str(self.out), str(self.inbox), port=self.listener.getsockname()[1])
         for case in self.cases.values():
             (self.inbox / case.filename).write_bytes(case.content)
         for name, content in REJECTED_FILES.items():
             (self.inbox / name).parent.mkdir(exist_ok=True)
             (self.inbox / name).write_bytes(content)
         self.inbox_before = digest(self.inbox)
-        self.course_before = digest(*GUARDED)
+        self.course_before = digest(*self.guarded)
         self.progress: list[str] = []
-        self.results, self.taken = grading.grade(ASSIGNMENTS, ASSIGNMENT, self.inbox, self.out, jobs=2, limits=LIMITS, progress=lambda done, total, line: self.progress.append(line))
+        self.results, self.taken = grading.grade(self.course, ASSIGNMENT, self.inbox, self.out, jobs=2, limits=LIMITS, progress=lambda done, total, line: self.progress.append(line))
         self.rejected = self.taken.rejected
         self.by_student = {r.student: r for r in self.results}
 
@@ -96,7 +106,7 @@ def test_wrong_entries_are_rejected_with_the_layouts_named(batch: Batch) -> None
 
 
 def test_nothing_outside_the_grades_folder_changed(batch: Batch) -> None:
-    assert digest(*GUARDED) == batch.course_before
+    assert digest(*batch.guarded) == batch.course_before
     assert digest(batch.inbox) == batch.inbox_before
 
 
@@ -179,14 +189,14 @@ def test_nothing_the_notebooks_started_is_left_running(batch: Batch) -> None:
 def test_rerun_grades_nothing_and_a_late_submission_only_itself(batch: Batch, tmp_path: Path) -> None:
     before = (batch.out / "grades.csv").read_text()
     progress: list[str] = []
-    results, _ = grading.grade(ASSIGNMENTS, ASSIGNMENT, batch.inbox, batch.out, jobs=2, limits=LIMITS, progress=lambda done, total, line: progress.append(line))
+    results, _ = grading.grade(batch.course, ASSIGNMENT, batch.inbox, batch.out, jobs=2, limits=LIMITS, progress=lambda done, total, line: progress.append(line))
     assert progress == []
     assert (batch.out / "grades.csv").read_text() == before
     late = tmp_path / "inbox"
     shutil.copytree(batch.inbox, late)
     (late / "late.ipynb").write_bytes(notebook())
     progress = []
-    results, _ = grading.grade(ASSIGNMENTS, ASSIGNMENT, late, batch.out, jobs=2, limits=LIMITS, progress=lambda done, total, line: progress.append(line))
+    results, _ = grading.grade(batch.course, ASSIGNMENT, late, batch.out, jobs=2, limits=LIMITS, progress=lambda done, total, line: progress.append(line))
     assert len(progress) == 1 and progress[0].startswith("[1/1] late: 12")
     assert {r.student for r in results} == set(batch.cases) | {"late", "dave"}
 
@@ -194,24 +204,24 @@ def test_rerun_grades_nothing_and_a_late_submission_only_itself(batch: Batch, tm
 def test_a2_attacks_on_its_oracles_get_no_undeserved_point(tmp_path: Path) -> None:
     inbox, out = tmp_path / "inbox", tmp_path / "out"
     inbox.mkdir()
-    cases = a2_cases(str(ASSIGNMENTS))
+    course = course_copy(tmp_path / "course")
+    cases = a2_cases(str(course))
     for case in cases.values():
         (inbox / case.filename).write_bytes(case.content)
-    before = digest(*GUARDED)
-    results, taken = grading.grade(ASSIGNMENTS, A2, inbox, out, jobs=2, limits=LIMITS, progress=lambda done, total, line: None)
+    before = digest(*GUARDED, course)
+    results, taken = grading.grade(course, A2, inbox, out, jobs=2, limits=LIMITS, progress=lambda done, total, line: None)
     assert not taken.rejected
     for result in results:
         case = cases[result.student]
         assert result.scores == case.points, (result.student, result.notes)
         assert re.search(case.notes, "; ".join(result.notes)), (result.student, result.notes)
-    assert digest(*GUARDED) == before
+    assert digest(*GUARDED, course) == before
 
 
 def test_grades_go_into_the_nbgrader_course_for_its_own_tools(tmp_path: Path) -> None:
     """With ``record``, nbgrader's gradebook and folders hold the results: ``nbgrader export`` sees
     each student's score, and re-grading a changed submission replaces it."""
-    course = copy_course(tmp_path / "course", ASSIGNMENTS)
-    shutil.copytree(ASSIGNMENTS / "release", course / "release")
+    course = course_copy(tmp_path / "course")
     inbox = tmp_path / "inbox"
     inbox.mkdir()
     cases = hostile_cases(str(course), str(tmp_path / "out"), str(inbox))
@@ -247,8 +257,7 @@ def test_grades_go_into_the_nbgrader_course_for_its_own_tools(tmp_path: Path) ->
 
 
 def test_a_dry_run_records_nothing(tmp_path: Path) -> None:
-    course = copy_course(tmp_path / "course", ASSIGNMENTS)
-    shutil.copytree(ASSIGNMENTS / "release", course / "release")
+    course = course_copy(tmp_path / "course")
     inbox = tmp_path / "inbox"
     inbox.mkdir()
     (inbox / "correct.ipynb").write_bytes(notebook())
@@ -285,6 +294,6 @@ def test_one_submission_cannot_reach_the_next(tmp_path: Path) -> None:
     inbox.mkdir()
     (inbox / "a_first.ipynb").write_bytes(notebook({"sdpa": key["sdpa"] + "\n" + attack}))
     (inbox / "b_second.ipynb").write_bytes(notebook({"masks": key["masks"] + probe}))
-    results, _ = grading.grade(ASSIGNMENTS, ASSIGNMENT, inbox, tmp_path / "out", jobs=1, limits=LIMITS, progress=lambda done, total, line: None)
+    results, _ = grading.grade(course_copy(tmp_path / "course"), ASSIGNMENT, inbox, tmp_path / "out", jobs=1, limits=LIMITS, progress=lambda done, total, line: None)
     assert [r.student for r in results] == ["a_first", "b_second"]
     assert {r.student: r.scores for r in results} == {"a_first": FULL, "b_second": FULL}, [r.notes for r in results]
