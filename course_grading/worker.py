@@ -134,11 +134,14 @@ def hidden_verdict(check: Callable[[RemoteStudent], str | None], student: Remote
         return f"the check could not use the reply ({type(error).__name__}: {error})"
 
 
-def run_submission(student: RemoteStudent, nb: nbformat.NotebookNode, checks: ModuleType) -> dict[str, Outputs]:
+def run_submission(student: RemoteStudent, nb: nbformat.NotebookNode, release: nbformat.NotebookNode, checks: ModuleType) -> dict[str, Outputs]:
     """Every cell's outputs, by grade id: the notebook's cells as they ran, and each test cell's
-    visible tests (with correct other parts) followed by its hidden check's verdict."""
+    visible tests (with correct other parts) followed by its hidden check's verdict. A part's own
+    functions, never replaced while it is graded, are those its stub in the student version
+    (``release``) defines, and whatever else the student's answer cell defines."""
     outputs = dict(student.run_cells())
-    own = part_names(nb)
+    stubs, written = part_names(release), part_names(nb)  # what each part must define, and what the student's cell defines
+    own = {test_id: sorted(set(names) | set(written.get(test_id, []))) for test_id, names in stubs.items()}
     for cell in nb.cells:
         if not is_test(cell):
             continue
@@ -178,7 +181,8 @@ def autograde(scratch: Path, assignment: str, student: str) -> None:
     remote.start()  # the jailed process imports torch and runs the notebook while nbgrader loads
     api = assignments.nbgrader_api(scratch)
     try:
-        outputs = run_submission(remote, nb, checks)
+        release = nbformat.read(scratch / "release" / assignment / f"{assignment}.ipynb", as_version=4)
+        outputs = run_submission(remote, nb, release, checks)
     finally:
         remote.close()
     replay.OUTPUTS.clear()

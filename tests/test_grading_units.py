@@ -144,3 +144,33 @@ def test_a_missing_hidden_check_is_found_without_importing_the_checks(tmp_path: 
     checks.write_text("CHECKS = make_checks()\n")
     with pytest.raises(RuntimeError, match="no CHECKS dict literal"):
         grading.checked_cells(checks)
+
+
+def test_a_part_keeps_the_functions_its_stub_defines_whatever_the_student_wrote() -> None:
+    """A part whose cell does not parse, or defines its function by assignment, still has its own
+    functions protected from the reference swap (from the student version's stub), plus helpers."""
+    from types import SimpleNamespace
+
+    from course_grading.worker import run_submission
+
+    release = release_notebook(A1)
+    nb = submission_notebook(A1, None, release)
+    cells = {nbgrader_meta(c).get("grade_id"): c for c in nb.cells}
+    cells["masks"].source = "causal_mask = lambda T: None\ndef padding_mask(lengths, T):\n    return None\ndef _helper():\n    pass\n"
+    cells["sdpa"].source = "def scaled_dot_product_attention(q, k, v, mask=None):\n    return (\n"  # does not parse
+    protected: dict[str, list[str]] = {}
+
+    class Recorder:
+        under_test: list[str] = []
+
+        def run_cells(self) -> dict:
+            return {}
+
+        def run(self, cell_id: str, source: str, references: str | None, exclude: list[str]) -> dict:
+            protected[cell_id] = sorted(exclude)
+            return {"stdout": "", "stderr": "", "error": None}
+
+    run_submission(Recorder(), nb, release, SimpleNamespace(CHECKS={}, REFERENCE_PARTS=None))  # type: ignore[arg-type]
+    assert protected["test_masks"] == ["_helper", "causal_mask", "padding_mask"]
+    assert protected["test_sdpa"] == ["scaled_dot_product_attention"]
+    assert protected["test_mha"] == ["multi_head_attention"]
