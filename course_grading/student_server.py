@@ -25,6 +25,7 @@ captured per cell, and cut after ``output_bytes`` in all; nothing it prints can 
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import io
 import linecache
 import os
@@ -192,8 +193,6 @@ def _isolate() -> bool:
     dumpable, so its memory and file descriptors in ``/proc/1`` are out of reach) and over the
     jail's mounts, and nothing a previous submission left in those folders can be read. False
     where the kernel does not allow it (the child then runs in the zygote's namespaces)."""
-    import ctypes
-
     libc = ctypes.CDLL(None, use_errno=True)
     uid, gid = os.getuid(), os.getgid()
     if libc.unshare(0x10000000 | 0x00020000) != 0:  # CLONE_NEWUSER | CLONE_NEWNS
@@ -239,8 +238,6 @@ def zygote() -> None:
 
     import torch  # noqa: F401 (imported once, here, for every child)
     import torch.nn.functional  # noqa: F401
-
-    import ctypes
 
     ctypes.CDLL(None).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE 0: no child may read or write this process
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # nor stop it with an interrupt
