@@ -33,7 +33,7 @@ def _mount(*args: str, fds: tuple[int, ...] = ()) -> None:
     subprocess.run(["mount", *args], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, pass_fds=fds)
 
 
-def _mount_points() -> list[str]:
+def mount_points() -> list[str]:
     """Every mount point of this namespace, as /proc/self/mountinfo lists them (octal escapes decoded)."""
     with open("/proc/self/mountinfo") as info:
         points = [line.split()[4] for line in info]
@@ -59,7 +59,7 @@ def main(argv: list[str]) -> None:
     for path, _, _ in kept:  # their mount points, in the hiding tmpfs where need be
         os.makedirs(path, exist_ok=True)
     # Everything else read-only: the notebook may write only to its home (and the private tmpfs).
-    for point in _mount_points():
+    for point in mount_points():
         if point == "/proc" or point.startswith("/proc/") or point in PRIVATE:
             continue
         try:

@@ -36,6 +36,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .calls import call_in, receive_frame, send_frame, swapped, unwire, wire
+from .jail import mount_points
 
 
 class CellTimeout(BaseException):
@@ -187,12 +188,17 @@ def _quiet() -> None:
         os.dup2(devnull, fd)
 
 
+MS_RDONLY, MS_REMOUNT, MS_BIND, MS_REC = 1, 32, 4096, 16384
+
+
 def _isolate() -> bool:
     """Put this freshly forked child in user and mount namespaces of its own, with empty ``/tmp``
     and ``/dev/shm``: it keeps its uid but loses every privilege over the zygote (which is not
     dumpable, so its memory and file descriptors in ``/proc/1`` are out of reach) and over the
-    jail's mounts, and nothing a previous submission left in those folders can be read. False
-    where the kernel does not allow it (the child then runs in the zygote's namespaces)."""
+    jail's mounts, and nothing a previous submission left in those folders can be read. What the
+    jail put back under ``/tmp`` (Python itself, in a checkout under ``/tmp``) is put back again,
+    read-only. False where the kernel does not allow it (the child then runs in the zygote's
+    namespaces)."""
     libc = ctypes.CDLL(None, use_errno=True)
     uid, gid = os.getuid(), os.getgid()
     if libc.unshare(0x10000000 | 0x00020000) != 0:  # CLONE_NEWUSER | CLONE_NEWNS
@@ -200,7 +206,21 @@ def _isolate() -> bool:
     for path, text in (("/proc/self/setgroups", "deny"), ("/proc/self/uid_map", f"{uid} {uid} 1"), ("/proc/self/gid_map", f"{gid} {gid} 1")):
         with open(path, "w") as f:
             f.write(text)
-    return all(libc.mount(b"tmpfs", folder, b"tmpfs", 0, b"size=64m,mode=1777") == 0 for folder in (b"/tmp", b"/dev/shm"))
+    kept: list[str] = []
+    for point in sorted(p for p in mount_points() if p.startswith("/tmp/")):
+        if not any(point.startswith(outer + "/") for outer in kept):  # bound with its outer folder
+            kept.append(point)
+    held = [(point, os.open(point, os.O_RDONLY | os.O_DIRECTORY)) for point in kept]  # their paths lead nowhere once /tmp is covered
+    if not all(libc.mount(b"tmpfs", folder, b"tmpfs", 0, b"size=64m,mode=1777") == 0 for folder in (b"/tmp", b"/dev/shm")):
+        return False
+    for point, fd in held:
+        os.makedirs(point, exist_ok=True)
+        target = point.encode()
+        if libc.mount(f"/proc/self/fd/{fd}".encode(), target, None, MS_BIND | MS_REC, None) != 0:
+            return False
+        libc.mount(None, target, None, MS_REMOUNT | MS_BIND | MS_RDONLY, None)
+        os.close(fd)
+    return True
 
 
 def _display(*values: Any, **options: Any) -> None:
