@@ -210,7 +210,10 @@ def _isolate() -> bool:
     for point in sorted(p for p in mount_points() if p.startswith("/tmp/")):
         if not any(point.startswith(outer + "/") for outer in kept):  # bound with its outer folder
             kept.append(point)
-    held = [(point, os.open(point, os.O_RDONLY | os.O_DIRECTORY)) for point in kept]  # their paths lead nowhere once /tmp is covered
+    held = []  # their paths lead nowhere once /tmp is covered; a mount already covered by the jail's /tmp cannot be opened, and stays covered
+    for point in kept:
+        with contextlib.suppress(OSError):
+            held.append((point, os.open(point, os.O_RDONLY | os.O_DIRECTORY)))
     if not all(libc.mount(b"tmpfs", folder, b"tmpfs", 0, b"size=64m,mode=1777") == 0 for folder in (b"/tmp", b"/dev/shm")):
         return False
     for point, fd in held:
