@@ -16,7 +16,7 @@ from pathlib import Path
 
 import nbformat
 
-from .notebooks import answer_code, answer_ids, nbgrader_meta, part_of, with_answers  # noqa: F401 (answer_code, answer_ids, with_answers: old import path, until every caller imports notebooks)
+from .notebooks import nbgrader_meta, part_of
 
 
 def run_tests(nb: nbformat.NotebookNode, grading_dir: Path) -> dict[str, str | None]:

@@ -11,7 +11,8 @@ from __future__ import annotations
 import pytest
 
 from assignment_support import GRADING, Fixture, assignment_ids, fixtures, source_notebook, submission_notebook
-from course_grading.harness import answer_ids, run_tests
+from course_grading.harness import run_tests
+from course_grading.notebooks import answer_ids
 
 REPEATS = 3  # fresh random inputs on every run: a fixture must fail (or pass) on every draw
 

@@ -22,7 +22,7 @@ from assignment_support import (
     submission_notebook,
 )
 from course_grading.assignments import answer_key, copy_course, nbgrader_api
-from course_grading.harness import answer_ids
+from course_grading.notebooks import answer_ids
 
 pytestmark = pytest.mark.slow
 IDS = assignment_ids()
