@@ -17,6 +17,9 @@ are all masked out gets all-zero attention weights and a zero output, on every c
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import partial
 
 import torch
 import torch.nn.functional as F
@@ -31,6 +34,7 @@ __all__ = [
     "combine_masks",
     "merge_heads",
     "padding_mask",
+    "recorded_attention",
     "scaled_dot_product_attention",
     "split_heads",
 ]
@@ -338,3 +342,36 @@ class MultiHeadAttention(nn.Module):
         biases = [self.q_proj.bias, self.k_proj.bias, self.v_proj.bias]
         bias = torch.cat(biases) if all(b is not None for b in biases) else None  # type: ignore[arg-type]
         return F.linear(x, weight, bias).split(self.d_model, dim=-1)
+
+
+# ------------------------------------------------------------------ looking inside a model
+
+
+@contextmanager
+def recorded_attention(model: nn.Module) -> Iterator[dict[str, Tensor]]:
+    """Record the weights of every :class:`MultiHeadAttention` inside ``model`` while active.
+
+    Yields a dict that each forward pass fills: the module's name (as in ``model.named_modules()``,
+    e.g. ``"blocks.0.self_attn"``) -> its weights ``(B, h, T_q, T_k)`` from its latest call, detached.
+    While recording, the modules compute their weights explicitly (``need_weights=True``) instead of
+    through the fused kernel; their outputs are the same up to rounding.
+    """
+    weights: dict[str, Tensor] = {}
+    handles = []
+    for name, module in model.named_modules():
+        if isinstance(module, MultiHeadAttention):
+            handles.append(module.register_forward_pre_hook(_ask_for_weights, with_kwargs=True))
+            handles.append(module.register_forward_hook(partial(_keep_weights, weights, name)))
+    try:
+        yield weights
+    finally:
+        for handle in handles:
+            handle.remove()
+
+
+def _ask_for_weights(module: nn.Module, args: tuple, kwargs: dict) -> tuple[tuple, dict]:
+    return args, kwargs | {"need_weights": True}
+
+
+def _keep_weights(weights: dict[str, Tensor], name: str, module: nn.Module, args: tuple, output: tuple[Tensor, Tensor]) -> None:
+    weights[name] = output[1].detach()

@@ -257,6 +257,23 @@ class ByteBPETokenizer:
         encoder |= {token: len(vocab) + k for k, token in enumerate(special_tokens)}
         return cls(encoder, [(_as_chars(vocab[a]), _as_chars(vocab[b])) for a, b in merges], special_tokens)
 
+    def truncated(self, n_merges: int) -> ByteBPETokenizer:
+        """The tokenizer made of this one's first ``n_merges`` merges (by rank), the 256 bytes and
+        all its special tokens: a vocabulary of ``256 + n_merges + len(special_tokens)``.
+
+        Training learns merges one after the other, so for a tokenizer from :meth:`train` this is
+        exactly what training on the same text with that smaller ``vocab_size`` gives: one training
+        run yields the tokenizers of every smaller vocabulary. The kept tokens are renumbered
+        ``0 .. V - 1`` in the order of their ids here; for a trained tokenizer the bytes and the kept
+        merges keep their ids and the special tokens follow them.
+        """
+        if not 0 <= n_merges <= len(self.merges):
+            raise ValueError(f"n_merges must lie in 0 .. {len(self.merges)} (this tokenizer's merges), got {n_merges}")
+        merges = self.merges[:n_merges]
+        kept = set(BYTE_TO_CHAR.values()) | {a + b for a, b in merges} | self.special_tokens.keys()
+        encoder = {token: i for i, token in enumerate(sorted(kept, key=self.encoder.__getitem__))}
+        return ByteBPETokenizer(encoder, merges, self.special_tokens)
+
     # ------------------------------------------------------------------------------- files
 
     def save(self, directory: str | Path) -> None:

@@ -17,6 +17,7 @@ from course_lib.attention import (
     combine_masks,
     merge_heads,
     padding_mask,
+    recorded_attention,
     scaled_dot_product_attention,
     split_heads,
 )
@@ -311,3 +312,27 @@ def test_is_causal_equals_the_explicit_causal_mask(need_weights: bool, T_q: int,
         got, weights = scaled_dot_product_attention(q, k, v, mask, need_weights=need_weights, is_causal=True)
         torch.testing.assert_close(got, expected, atol=1e-6, rtol=1e-5)
         assert (weights is not None) == need_weights
+
+
+def test_recorded_attention_records_every_attention_of_a_model_without_changing_its_output() -> None:
+    from course_lib.blocks import Encoder
+
+    encoder = Encoder(2, 16, 4, 32, "pre_ln").eval()
+    x = torch.randn(3, 5, 16)
+    lengths = torch.tensor([5, 3, 1])
+    mask = padding_mask(lengths, 5)
+    expected = encoder(x, mask)
+    with recorded_attention(encoder) as weights:
+        out = encoder(x, mask)
+    assert torch.allclose(out, expected, atol=ATOL)
+    assert sorted(weights) == ["layers.0.self_attn", "layers.1.self_attn"]
+    for name, w in weights.items():
+        assert w.shape == (3, 4, 5, 5) and not w.requires_grad
+        assert torch.allclose(w.sum(-1), torch.ones(3, 4, 5), atol=ATOL)
+        assert (w[1, :, :, 3:] == 0).all() and (w[2, :, :, 1:] == 0).all()  # padding gets no weight
+    # the first layer's weights are those of its attention on its (normalised) input
+    block = encoder.layers[0]
+    _, direct = block.self_attn(block.norm1(x), mask=mask.unsqueeze(1), need_weights=True)
+    assert torch.allclose(weights["layers.0.self_attn"], direct, atol=ATOL)
+    # the hooks are gone afterwards
+    assert all(not m._forward_hooks and not m._forward_pre_hooks for m in encoder.modules())

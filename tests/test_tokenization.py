@@ -233,6 +233,30 @@ def test_trained_tokenizer_compresses_and_learns_common_words(trained: ByteBPETo
         assert trained.decode([token]) == word
 
 
+@pytest.mark.parametrize("n_merges", [0, 1, 100, 255])
+def test_truncated_is_what_training_with_the_smaller_vocabulary_gives(corpus: str, trained: ByteBPETokenizer, n_merges: int) -> None:
+    smaller = ByteBPETokenizer.train(corpus, vocab_size=256 + n_merges + 1, special_tokens=(EOT,))
+    cut = trained.truncated(n_merges)
+    assert cut.encoder == smaller.encoder and cut.merges == smaller.merges and cut.special_tokens == smaller.special_tokens
+    text = corpus[-5_000:] + f"{EOT}héllo"
+    assert cut.encode(text) == smaller.encode(text) and cut.decode(cut.encode(text)) == text
+
+
+def test_truncated_gpt2_keeps_its_first_merges(gpt2: ByteBPETokenizer) -> None:
+    cut = gpt2.truncated(1_000)
+    assert cut.vocab_size == 256 + 1_000 + 1 and cut.merges == gpt2.merges[:1_000]
+    assert cut.special_tokens == {EOT: 1_256}
+    text = "Hello world, the quick brown fox"
+    assert len(gpt2.encode(text)) <= len(cut.encode(text)) <= len(text.encode("utf-8"))
+    assert cut.decode(cut.encode(text)) == text
+    full = gpt2.truncated(len(gpt2.merges))  # every merge kept: GPT-2's own ids, already 0 .. V - 1
+    assert full.encoder == gpt2.encoder and full.encode(text) == gpt2.encode(text)
+    with pytest.raises(ValueError, match="n_merges must lie in 0 .. 50000"):
+        gpt2.truncated(50_001)
+    with pytest.raises(ValueError, match="n_merges must lie in"):
+        gpt2.truncated(-1)
+
+
 def test_special_tokens_are_cut_out_of_training() -> None:
     tokenizer = ByteBPETokenizer.train(f"abc{EOT}abd{EOT}" * 50, vocab_size=256 + 3 + 1, special_tokens=(EOT,))
     assert tokenizer.merges == [("a", "b"), ("ab", "c"), ("ab", "d")]
