@@ -26,6 +26,7 @@ from torch import Tensor, nn
 
 from .attention import KVCache
 from .blocks import Activation, Arrangement, DecoderBlock, LayerNorm, LearnedPositions, fuse_norms
+from .convert import check_names
 
 
 @dataclass(frozen=True)
@@ -317,12 +318,18 @@ def _hf_names(n_layers: int) -> list[tuple[str, str, str]]:
 
 
 def from_hf_state_dict(hf: Mapping[str, Tensor], n_layers: int) -> dict[str, Tensor]:
-    """Our state dict from a ``GPT2LMHeadModel`` (or ``GPT2Model``, names without ``transformer.``) one."""
-    hf = {(k if k.startswith(("transformer.", "lm_head.")) else f"transformer.{k}"): v for k, v in hf.items()}
+    """Our state dict from a ``GPT2LMHeadModel`` (or ``GPT2Model``, names without ``transformer.``) one.
+
+    Refuses, by name, a state dict with names missing or left over (another depth, another model)
+    and an LM head that is not the token embedding (GPT-2 ties them)."""
+    if not any(k.startswith("transformer.") for k in hf):  # a GPT2Model's names: add its prefix
+        hf = {(k if k.startswith("lm_head.") else f"transformer.{k}"): v for k, v in hf.items()}
+    table = _hf_names(n_layers)
+    check_names(hf, {hf_name for _, hf_name, _ in table}, ignorable=_hf_buffer_or_tied_head, what=f"a GPT-2 with {n_layers} layers")
+    if "lm_head.weight" in hf and not torch.equal(hf["lm_head.weight"], hf["transformer.wte.weight"]):
+        raise ValueError("lm_head.weight differs from transformer.wte.weight: this GPT ties its LM head to the token embedding")
     ours: dict[str, Tensor] = {}
-    for name, hf_name, how in _hf_names(n_layers):
-        if hf_name not in hf:
-            raise KeyError(f"{hf_name} is missing from the Hugging Face state dict (is it a GPT-2 with {n_layers} layers?)")
+    for name, hf_name, how in table:
         tensor = hf[hf_name]
         if how in ("q", "k", "v"):
             tensor = tensor.chunk(3, dim=-1)["qkv".index(how)]  # c_attn's columns: q | k | v
@@ -331,6 +338,12 @@ def from_hf_state_dict(hf: Mapping[str, Tensor], n_layers: int) -> dict[str, Ten
         ours[name] = tensor.contiguous()
     ours["lm_head.weight"] = ours["wte.weight"]  # tied
     return ours
+
+
+def _hf_buffer_or_tied_head(name: str) -> bool:
+    """Names a GPT-2 state dict may hold that carry no weights of their own: the causal-mask buffers
+    older checkpoints save (``attn.bias``, ``attn.masked_bias``) and the tied LM head."""
+    return name == "lm_head.weight" or name.endswith((".attn.bias", ".attn.masked_bias"))
 
 
 def check_gpt2_compatible(config: GPTConfig) -> None:

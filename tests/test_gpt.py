@@ -76,9 +76,37 @@ def test_our_weights_save_as_an_hf_state_dict(shape: tuple[int, int, int, int, i
 
 
 def test_a_state_dict_of_the_wrong_depth_is_refused_by_name() -> None:
-    theirs = hf_model(*SMALL[0])
-    with pytest.raises(KeyError, match=r"transformer\.h\.1\..*2 layers"):
-        GPT.from_hf(theirs.state_dict(), GPTConfig(vocab_size=50, block_size=16, n_layers=2, n_heads=2, d_model=16))
+    shallow = hf_model(1, 2, 16, 50, 16).state_dict()
+    with pytest.raises(ValueError, match=r"missing: transformer\.h\.1\.attn\.c_attn\.bias.*GPT-2 with 2 layers|GPT-2 with 2 layers needs are missing: transformer\.h\.1\."):
+        GPT.from_hf(shallow, GPTConfig(vocab_size=50, block_size=16, n_layers=2, n_heads=2, d_model=16))
+    deep = hf_model(3, 2, 16, 50, 16).state_dict()  # a deeper checkpoint must not load its first layers silently
+    with pytest.raises(ValueError, match=r"no place for: transformer\.h\.2\.attn\.c_attn\.bias"):
+        GPT.from_hf(deep, GPTConfig(vocab_size=50, block_size=16, n_layers=2, n_heads=2, d_model=16))
+
+
+def test_extra_names_are_refused_but_buffers_and_the_tied_head_are_not() -> None:
+    config = GPTConfig(vocab_size=50, block_size=16, n_layers=2, n_heads=2, d_model=16)
+    state = hf_model(2, 2, 16, 50, 16).state_dict()
+    causal = torch.tril(torch.ones(16, 16, dtype=torch.bool)).view(1, 1, 16, 16)
+    with_buffers = state | {f"transformer.h.{i}.attn.bias": causal for i in range(2)} | {"transformer.h.0.attn.masked_bias": torch.tensor(-1e4)}
+    GPT.from_hf(with_buffers, config)  # older checkpoints save the causal mask: no weights, accepted
+    bare = {k.removeprefix("transformer."): v for k, v in state.items() if k != "lm_head.weight"}
+    GPT.from_hf(bare, config)  # a GPT2Model's names
+    with pytest.raises(ValueError, match=r"no place for: classifier\.weight"):
+        GPT.from_hf(state | {"classifier.weight": torch.zeros(3, 16)}, config)
+    untied = state | {"lm_head.weight": state["lm_head.weight"] + 1}
+    with pytest.raises(ValueError, match="ties its LM head"):
+        GPT.from_hf(untied, config)
+
+
+def test_the_names_check_lists_what_does_not_fit() -> None:
+    from course_lib.convert import check_names
+
+    check_names(["a", "b", "buffer"], {"a", "b"}, ignorable=lambda n: n == "buffer")
+    with pytest.raises(ValueError, match=r"1 names that the model needs are missing: c; 2 names that the model has no place for: x, y"):
+        check_names(["a", "x", "y"], {"a", "c"})
+    with pytest.raises(ValueError, match=r"n00, n01, n02, n03, n04, n05, n06, n07 and 2 more"):
+        check_names([f"n{i:02}" for i in range(10)], set())
 
 
 def test_loss_is_hf_next_token_loss() -> None:
