@@ -186,6 +186,8 @@ def scaled_dot_product_attention(
     dropout_p: float = 0.0,
     need_weights: bool = True,
     is_causal: bool = False,
+    scale: float | None = None,
+    score_bias: Tensor | None = None,
 ) -> tuple[Tensor, Tensor | None]:
     """``softmax(q k^T / sqrt(d_k)) v``, returning the output and the attention weights.
 
@@ -200,33 +202,56 @@ def scaled_dot_product_attention(
 
     ``is_causal`` adds :func:`causal_mask` to ``mask`` without forming it where it can: with no
     other mask and no weights asked for, the fused kernel applies it internally (faster).
+
+    ``scale`` replaces ``1 / sqrt(d_k)`` (T5 uses 1: no scaling). ``score_bias``, a float tensor
+    broadcastable to ``(..., T_q, T_k)`` such as T5's relative position bias ``(1, h, T_q, T_k)``, is
+    added to the scaled scores before the mask and the softmax, on both paths.
     """
     _check_qkv(q, k, v)
+    scale = 1.0 / math.sqrt(q.shape[-1]) if scale is None else scale
     if is_causal:
         T_q, T_k = q.shape[-2], k.shape[-2]
-        if mask is None and not need_weights and T_q == T_k:
-            return F.scaled_dot_product_attention(q, k, v, dropout_p=dropout_p, is_causal=True), None
+        if mask is None and score_bias is None and not need_weights and T_q == T_k:
+            return F.scaled_dot_product_attention(q, k, v, dropout_p=dropout_p, is_causal=True, scale=scale), None
         causal = causal_mask(T_q, T_k, device=q.device)
         mask = causal if mask is None else mask & causal
     scores_shape = torch.Size(torch.broadcast_shapes(q.shape[:-1], k.shape[:-2] + (1,)) + (k.shape[-2],))
     if mask is not None:
         _check_mask(mask, scores_shape)
+    if score_bias is not None:
+        _check_score_bias(score_bias, scores_shape)
     if not need_weights:
-        return _fused_attention(q, k, v, mask, dropout_p), None
-    scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])  # (..., T_q, T_k)
+        return _fused_attention(q, k, v, mask, dropout_p, scale, score_bias), None
+    scores = q @ k.transpose(-2, -1) * scale  # (..., T_q, T_k)
+    if score_bias is not None:
+        scores = scores + score_bias
     weights = _masked_softmax(scores, mask)
     if dropout_p > 0.0:
         weights = F.dropout(weights, p=dropout_p)
     return weights @ v, weights  # (..., T_q, d_v), (..., T_q, T_k)
 
 
-def _fused_attention(q: Tensor, k: Tensor, v: Tensor, mask: Tensor | None, dropout_p: float) -> Tensor:
-    """The fast path: torch's fused kernel, with fully masked query rows set to zero, not NaN."""
+def _fused_attention(q: Tensor, k: Tensor, v: Tensor, mask: Tensor | None, dropout_p: float, scale: float, score_bias: Tensor | None) -> Tensor:
+    """The fast path: torch's fused kernel, with fully masked query rows set to zero, not NaN. A score
+    bias goes in as torch's float mask, with the masked keys at -inf."""
     if mask is None:
-        return F.scaled_dot_product_attention(q, k, v, dropout_p=dropout_p)
+        return F.scaled_dot_product_attention(q, k, v, attn_mask=score_bias, dropout_p=dropout_p, scale=scale)
     row_has_key = mask.any(dim=-1, keepdim=True)  # (..., T_q, 1)
-    out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask | ~row_has_key, dropout_p=dropout_p)
+    allowed = mask | ~row_has_key
+    attn_mask = allowed if score_bias is None else torch.where(allowed, score_bias, float("-inf"))
+    out = F.scaled_dot_product_attention(q, k, v, attn_mask=attn_mask, dropout_p=dropout_p, scale=scale)
     return out.masked_fill(~row_has_key, 0.0)
+
+
+def _check_score_bias(score_bias: Tensor, scores_shape: torch.Size) -> None:
+    if not score_bias.is_floating_point():
+        raise ValueError(f"score_bias must be a float tensor (added to the scores), got {score_bias.dtype}; a boolean tensor is a mask")
+    try:
+        shape = torch.broadcast_shapes(score_bias.shape, scores_shape)
+    except RuntimeError:
+        shape = None
+    if shape != scores_shape:
+        raise ValueError(f"score_bias of shape {tuple(score_bias.shape)} does not broadcast to the scores' shape {tuple(scores_shape)}")
 
 
 # ----------------------------------------------------------------------- multi-head attention
@@ -282,17 +307,26 @@ class MultiHeadAttention(nn.Module):
     (self-attention). Each of the ``n_heads`` heads attends in its own ``d_head``-wide subspace; the
     heads' outputs are concatenated and mixed by ``out_proj``. The projections are ``nn.Linear``
     layers named ``q_proj``, ``k_proj``, ``v_proj`` and ``out_proj``.
+
+    ``d_head`` defaults to ``d_model // n_heads``; set it to give the heads another width (T5's
+    ``d_kv``): the projections then map ``d_model`` to ``n_heads * d_head`` and back. ``scale``
+    replaces ``1 / sqrt(d_head)`` (T5: 1).
     """
 
-    def __init__(self, d_model: int, n_heads: int, *, bias: bool = True, dropout: float = 0.0) -> None:
+    def __init__(self, d_model: int, n_heads: int, *, d_head: int | None = None, scale: float | None = None, bias: bool = True, dropout: float = 0.0) -> None:
         super().__init__()
-        if d_model % n_heads != 0:
-            raise ValueError(f"d_model={d_model} is not divisible by n_heads={n_heads}")
-        self.d_model, self.n_heads, self.dropout = d_model, n_heads, dropout
-        self.q_proj = nn.Linear(d_model, d_model, bias=bias)
-        self.k_proj = nn.Linear(d_model, d_model, bias=bias)
-        self.v_proj = nn.Linear(d_model, d_model, bias=bias)
-        self.out_proj = nn.Linear(d_model, d_model, bias=bias)
+        if d_head is None:
+            if d_model % n_heads != 0:
+                raise ValueError(f"d_model={d_model} is not divisible by n_heads={n_heads} (or pass d_head)")
+            d_head = d_model // n_heads
+        if d_head < 1:
+            raise ValueError(f"d_head must be positive, got {d_head}")
+        self.d_model, self.n_heads, self.d_head, self.scale, self.dropout = d_model, n_heads, d_head, scale, dropout
+        inner = n_heads * d_head  # the width of all heads together
+        self.q_proj = nn.Linear(d_model, inner, bias=bias)
+        self.k_proj = nn.Linear(d_model, inner, bias=bias)
+        self.v_proj = nn.Linear(d_model, inner, bias=bias)
+        self.out_proj = nn.Linear(inner, d_model, bias=bias)
 
     def forward(
         self,
@@ -303,6 +337,7 @@ class MultiHeadAttention(nn.Module):
         need_weights: bool = False,
         cache: KVCache | None = None,
         is_causal: bool = False,
+        score_bias: Tensor | None = None,
     ) -> tuple[Tensor, Tensor | None]:
         """Attend from ``x (B, T_q, d_model)`` to ``context (B, T_k, d_model)`` (default ``x``).
 
@@ -313,7 +348,8 @@ class MultiHeadAttention(nn.Module):
         With a ``cache`` (self-attention while generating), the keys and values of ``context`` are
         appended to those of the ``P`` positions before it, and the queries attend to all
         ``T_k = P + T`` of them: the mask must then be ``(T_q, P + T)``. ``is_causal`` adds the
-        causal mask (see :func:`scaled_dot_product_attention`).
+        causal mask (see :func:`scaled_dot_product_attention`). ``score_bias`` (float, broadcastable
+        to ``(B, h, T_q, T_k)``, e.g. T5's relative position bias) is added to every head's scores.
         """
         context = x if context is None else context
         for name, t in (("x", x), ("context", context)):
@@ -332,16 +368,16 @@ class MultiHeadAttention(nn.Module):
         if cache is not None:
             k, v = cache.append(k, v)  # (B, h, P + T_k, d_head)
         dropout_p = self.dropout if self.training else 0.0
-        out, weights = scaled_dot_product_attention(q, k, v, mask, dropout_p=dropout_p, need_weights=need_weights, is_causal=is_causal)
+        out, weights = scaled_dot_product_attention(q, k, v, mask, dropout_p=dropout_p, need_weights=need_weights, is_causal=is_causal, scale=self.scale, score_bias=score_bias)
         return self.out_proj(merge_heads(out)), weights  # (B, T_q, d_model)
 
     def _qkv(self, x: Tensor) -> tuple[Tensor, ...]:
-        """``q_proj(x), k_proj(x), v_proj(x)``, each ``(B, T, d_model)``, as one ``(d_model, 3 d_model)``
+        """``q_proj(x), k_proj(x), v_proj(x)``, each ``(B, T, h d_head)``, as one ``(d_model, 3 h d_head)``
         product: the same numbers as three products, with a third of the calls (faster on small models)."""
-        weight = torch.cat([self.q_proj.weight, self.k_proj.weight, self.v_proj.weight])  # (3 d_model, d_model)
+        weight = torch.cat([self.q_proj.weight, self.k_proj.weight, self.v_proj.weight])  # (3 h d_head, d_model)
         biases = [self.q_proj.bias, self.k_proj.bias, self.v_proj.bias]
         bias = torch.cat(biases) if all(b is not None for b in biases) else None  # type: ignore[arg-type]
-        return F.linear(x, weight, bias).split(self.d_model, dim=-1)
+        return F.linear(x, weight, bias).split(self.n_heads * self.d_head, dim=-1)
 
 
 # ------------------------------------------------------------------ looking inside a model

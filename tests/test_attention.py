@@ -336,3 +336,64 @@ def test_recorded_attention_records_every_attention_of_a_model_without_changing_
     assert torch.allclose(weights["layers.0.self_attn"], direct, atol=ATOL)
     # the hooks are gone afterwards
     assert all(not m._forward_hooks and not m._forward_pre_hooks for m in encoder.modules())
+
+
+def _reference(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, scale: float, score_bias: torch.Tensor | None, mask: torch.Tensor | None) -> torch.Tensor:
+    """softmax(q k^T * scale + bias) v written out, fully masked rows giving 0."""
+    scores = q @ k.transpose(-2, -1) * scale + (0 if score_bias is None else score_bias)
+    if mask is not None:
+        scores = scores.masked_fill(~mask, float("-inf"))
+    weights = torch.softmax(scores, dim=-1).nan_to_num(0.0)
+    return weights @ v
+
+
+@pytest.mark.parametrize("need_weights", [True, False])
+@pytest.mark.parametrize("scale", [None, 1.0, 0.3])
+def test_scale_and_score_bias_on_both_paths(need_weights: bool, scale: float | None) -> None:
+    B, h, T_q, T_k, d = 2, 3, 5, 7, 4
+    q, k, v = torch.randn(B, h, T_q, d), torch.randn(B, h, T_k, d), torch.randn(B, h, T_k, 6)
+    score_bias = torch.randn(1, h, T_q, T_k)  # T5's relative position bias: one per head, shared by the batch
+    mask = padding_mask(torch.tensor([7, 3]), T_k).unsqueeze(1) & torch.ones(T_q, T_k, dtype=torch.bool)  # (B, 1, T_q, T_k)
+    mask[1, :, 2] = False  # a query that may see nothing: zeros, not NaN
+    expected_scale = 1 / math.sqrt(d) if scale is None else scale
+    for b, m in [(None, None), (score_bias, None), (score_bias, mask), (None, mask)]:
+        out, _ = scaled_dot_product_attention(q, k, v, m, need_weights=need_weights, scale=scale, score_bias=b)
+        torch.testing.assert_close(out, _reference(q, k, v, expected_scale, b, m), atol=ATOL, rtol=ATOL)
+    # with the causal mask too (the fused shortcut must not drop the bias)
+    q2, k2, v2 = torch.randn(B, h, 6, d), torch.randn(B, h, 6, d), torch.randn(B, h, 6, d)
+    bias2 = torch.randn(1, h, 6, 6)
+    out, _ = scaled_dot_product_attention(q2, k2, v2, need_weights=need_weights, is_causal=True, scale=scale, score_bias=bias2)
+    torch.testing.assert_close(out, _reference(q2, k2, v2, expected_scale, bias2, causal_mask(6)), atol=ATOL, rtol=ATOL)
+
+
+def test_a_score_bias_that_does_not_fit_is_refused() -> None:
+    q = k = v = torch.randn(2, 3, 5, 4)
+    with pytest.raises(ValueError, match="float tensor"):
+        scaled_dot_product_attention(q, k, v, score_bias=torch.ones(1, 3, 5, 5, dtype=torch.bool))
+    with pytest.raises(ValueError, match="does not broadcast"):
+        scaled_dot_product_attention(q, k, v, score_bias=torch.zeros(1, 4, 5, 5))
+    with pytest.raises(ValueError, match="does not broadcast"):  # broadcasting would grow the scores
+        scaled_dot_product_attention(q, k, v, score_bias=torch.zeros(3, 3, 5, 5))
+
+
+def test_heads_of_their_own_width_with_t5_scaling_and_bias() -> None:
+    """d_head independent of d_model / n_heads (T5's d_kv), no 1/sqrt(d_head), a per-head bias:
+    against the computation written out from the module's own weights."""
+    d_model, n_heads, d_head = 10, 3, 4
+    mha = MultiHeadAttention(d_model, n_heads, d_head=d_head, scale=1.0, bias=False)
+    assert mha.q_proj.weight.shape == (12, 10) and mha.out_proj.weight.shape == (10, 12)
+    x, context = torch.randn(2, 5, d_model), torch.randn(2, 7, d_model)
+    score_bias = torch.randn(1, n_heads, 5, 5)
+    for ctx, b, T_k in [(None, score_bias, 5), (context, None, 7)]:
+        source = x if ctx is None else ctx
+        q = (x @ mha.q_proj.weight.T).view(2, 5, n_heads, d_head).transpose(1, 2)
+        k = (source @ mha.k_proj.weight.T).view(2, T_k, n_heads, d_head).transpose(1, 2)
+        v = (source @ mha.v_proj.weight.T).view(2, T_k, n_heads, d_head).transpose(1, 2)
+        expected = _reference(q, k, v, 1.0, b, None).transpose(1, 2).reshape(2, 5, 12) @ mha.out_proj.weight.T
+        for need_weights in (True, False):
+            out, _ = mha(x, ctx, need_weights=need_weights, score_bias=b)
+            torch.testing.assert_close(out, expected, atol=ATOL, rtol=ATOL)
+    with pytest.raises(ValueError, match="not divisible"):
+        MultiHeadAttention(10, 3)
+    with pytest.raises(ValueError, match="d_head must be positive"):
+        MultiHeadAttention(10, 3, d_head=0)
