@@ -12,6 +12,10 @@ A model and its data meet through two functions the caller gives:
 * ``batches(split, generator) -> (inputs, targets)``, ``split`` being ``"train"`` or ``"val"``;
 * ``loss_fn(model, inputs, targets) -> loss`` (default: cross-entropy of ``model(inputs)``, logits
   ``(B, T, V)``, against ``targets (B, T)``, as for a language model).
+
+Anything else a chapter wants to measure or do during training (a masked-token accuracy, a sample
+every so often, a figure's data) goes in ``callbacks``: functions called with a :class:`StepEnd`
+after every step, so that no chapter needs a loop of its own.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ import contextlib
 import math
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -150,8 +154,31 @@ def evaluate(model: nn.Module, batches: Batches, loss_fn: LossFn, n_batches: int
     return total / n_batches
 
 
-def train(model: nn.Module, batches: Batches, config: TrainConfig, loss_fn: LossFn = lm_loss_fn, resume: bool = False) -> History:
+@dataclass(frozen=True)
+class StepEnd:
+    """What a callback of :func:`train` is given after each step."""
+
+    step: int  # the step just taken, counted from 0
+    model: nn.Module
+    history: History  # everything recorded so far, this step included
+    evaluated: bool  # whether this step ended with an evaluation (history.val_loss[-1] is its result)
+
+
+Callback = Callable[[StepEnd], None]
+
+
+def train(
+    model: nn.Module,
+    batches: Batches,
+    config: TrainConfig,
+    loss_fn: LossFn = lm_loss_fn,
+    resume: bool = False,
+    callbacks: Sequence[Callback] = (),
+) -> History:
     """Train ``model`` in place for ``config.steps`` steps; return the :class:`History`.
+
+    Each callback is called after every step (after its evaluation, if it has one); the model is put
+    back in training mode afterwards, whatever a callback did.
 
     With ``resume`` and an existing ``config.checkpoint``, continue the run saved there. It seeds
     torch's global generator with ``config.seed`` (dropout draws from it), so that a run is
@@ -187,13 +214,18 @@ def train(model: nn.Module, batches: Batches, config: TrainConfig, loss_fn: Loss
         history.grad_norm.append(norm.item())
         history.tokens += inputs.numel()
         last = step == config.steps - 1
-        if (step + 1) % config.eval_every == 0 or last:
+        evaluated = (step + 1) % config.eval_every == 0 or last
+        if evaluated:
             history.eval_step.append(step)
             history.val_loss.append(evaluate(step_fn, batches, loss_fn, config.eval_batches, device, val_gen))
             bar.set_postfix(train=f"{loss.item():.3f}", val=f"{history.val_loss[-1]:.3f}")
             if config.log:
                 elapsed = time.perf_counter() - began
                 print(f"step {step + 1:>{len(str(config.steps))}}/{config.steps}: train loss {loss.item():.3f}, validation loss {history.val_loss[-1]:.3f} ({elapsed:.0f} s)", flush=True)
+        if callbacks:
+            for callback in callbacks:
+                callback(StepEnd(step, model, history, evaluated))
+            model.train()
         history.seconds = time.perf_counter() - began
         if config.checkpoint is not None and (last or (config.checkpoint_every and (step + 1) % config.checkpoint_every == 0)):
             _save(config.checkpoint, step + 1, model, optimizer, history, train_gen, val_gen)

@@ -13,7 +13,7 @@ import torch.nn.functional as F
 from torch import Tensor
 
 from course_lib.gpt import GPT, GPTConfig
-from course_lib.train import TrainConfig, lr_at, param_groups, pick_device, train
+from course_lib.train import StepEnd, TrainConfig, lr_at, param_groups, pick_device, train
 
 VOCAB, T = 12, 16
 
@@ -158,3 +158,29 @@ def test_log_prints_one_line_per_evaluation(capsys: pytest.CaptureFixture[str]) 
 def test_no_log_prints_nothing(capsys: pytest.CaptureFixture[str]) -> None:
     train(tiny_gpt(), counting, TrainConfig(steps=5, eval_every=2, eval_batches=1, progress=False))
     assert capsys.readouterr().out == ""
+
+
+def test_callbacks_see_every_step_and_its_evaluation_and_cannot_leave_the_model_in_eval_mode() -> None:
+    """A callback measures what the loop does not (here the loss on a fixed
+    batch, at each evaluation), sees the history as it stands, and the loop keeps training after a
+    callback switched the model to eval mode (dropout must stay on)."""
+    seen: list[tuple[int, bool, int, int]] = []
+    probe_loss: list[float] = []  # at each evaluation
+    modes: list[bool] = []
+    probe_inputs, probe_targets = counting("val", torch.Generator().manual_seed(7))
+
+    def record(end: StepEnd) -> None:
+        modes.append(end.model.training)
+        seen.append((end.step, end.evaluated, len(end.history.train_loss), len(end.history.val_loss)))
+        if end.evaluated:
+            end.model.eval()
+            with torch.no_grad():
+                probe_loss.append(F.cross_entropy(end.model(probe_inputs).flatten(0, 1), probe_targets.flatten()).item())
+
+    history = train(tiny_gpt(dropout=0.1), counting, TrainConfig(steps=60, lr=2e-3, eval_every=20, eval_batches=1, progress=False, device="cpu"), callbacks=[record, lambda end: None])
+    assert [s for s, _, _, _ in seen] == list(range(60))
+    assert [s for s, evaluated, _, _ in seen if evaluated] == history.eval_step == [19, 39, 59]
+    assert all(n_train == step + 1 for step, _, n_train, _ in seen)
+    assert [n_val for _, evaluated, _, n_val in seen if evaluated] == [1, 2, 3]
+    assert all(modes), "every step must run in training mode, even after a callback called eval()"
+    assert len(probe_loss) == 3 and probe_loss[0] > probe_loss[1] > probe_loss[2]  # the probe's loss falls
