@@ -10,6 +10,9 @@ Block arrangements (``Arrangement``):
 * ``"post_ln"`` (Vaswani et al. 2017): ``x = LN(x + Attn(x))``, then ``x = LN(x + FFN(x))``;
 * ``"pre_ln"`` (GPT-2): ``x = x + Attn(LN(x))``, then ``x = x + FFN(LN(x))``;
 * ``"parallel"`` (GPT-J, ViT-22B): ``x = x + Attn(LN(x)) + FFN(LN(x))`` with one shared LN.
+
+The norm is the model's choice (``Norm``): LayerNorm (GPT, BERT) or RMSNorm (T5), with its ``eps``;
+stacks end with a final norm unless ``final_norm=False`` (post-LN BERT has none).
 """
 
 from __future__ import annotations
@@ -85,6 +88,20 @@ class RMSNorm(nn.Module):
 def _check_last_dim(x: Tensor, d: int, what: str) -> None:
     if x.shape[-1] != d:
         raise ValueError(f"{what} expects inputs whose last dimension is {d}, got shape {tuple(x.shape)}")
+
+
+Norm = Literal["layer", "rms"]
+NORMS: tuple[Norm, ...] = ("layer", "rms")
+
+
+def make_norm(kind: Norm, d: int, eps: float | None = None) -> LayerNorm | RMSNorm:
+    """The norm a model chooses: ``"layer"`` (:class:`LayerNorm`, GPT and BERT) or ``"rms"``
+    (:class:`RMSNorm`, T5), over ``d`` features; ``eps`` defaults to each norm's own (BERT uses 1e-12)."""
+    if kind == "layer":
+        return LayerNorm(d) if eps is None else LayerNorm(d, eps)
+    if kind == "rms":
+        return RMSNorm(d) if eps is None else RMSNorm(d, eps)
+    raise ValueError(f"norm must be one of {NORMS}, got {kind!r}")
 
 
 # ---------------------------------------------------------------------------- feed-forward
@@ -169,15 +186,25 @@ class EncoderBlock(nn.Module):
     ``norm1`` for both branches and has no ``norm2``).
     """
 
-    def __init__(self, d_model: int, n_heads: int, d_ff: int, arrangement: Arrangement = "pre_ln", activation: Activation = "relu", dropout: float = 0.0) -> None:
+    def __init__(
+        self,
+        d_model: int,
+        n_heads: int,
+        d_ff: int,
+        arrangement: Arrangement = "pre_ln",
+        activation: Activation = "relu",
+        dropout: float = 0.0,
+        norm: Norm = "layer",
+        norm_eps: float | None = None,
+    ) -> None:
         super().__init__()
         if arrangement not in ARRANGEMENTS:
             raise ValueError(f"arrangement must be one of {ARRANGEMENTS}, got {arrangement!r}")
         self.arrangement = arrangement
         self.self_attn = MultiHeadAttention(d_model, n_heads, dropout=dropout)
         self.ff = FeedForward(d_model, d_ff, activation, dropout)
-        self.norm1 = LayerNorm(d_model)
-        self.norm2 = LayerNorm(d_model) if arrangement != "parallel" else None
+        self.norm1 = make_norm(norm, d_model, norm_eps)
+        self.norm2 = make_norm(norm, d_model, norm_eps) if arrangement != "parallel" else None
         self.dropout = nn.Dropout(dropout)
 
     def forward(self, x: Tensor, mask: Tensor | None = None) -> Tensor:
@@ -217,6 +244,8 @@ class DecoderBlock(nn.Module):
         activation: Activation = "relu",
         dropout: float = 0.0,
         cross_attention: bool = True,
+        norm: Norm = "layer",
+        norm_eps: float | None = None,
     ) -> None:
         super().__init__()
         if arrangement not in ARRANGEMENTS:
@@ -227,9 +256,9 @@ class DecoderBlock(nn.Module):
         self.self_attn = MultiHeadAttention(d_model, n_heads, dropout=dropout)
         self.cross_attn = MultiHeadAttention(d_model, n_heads, dropout=dropout) if cross_attention else None
         self.ff = FeedForward(d_model, d_ff, activation, dropout)
-        self.norm1 = LayerNorm(d_model)
-        self.norm2 = LayerNorm(d_model) if arrangement != "parallel" else None
-        self.norm3 = LayerNorm(d_model) if cross_attention else None
+        self.norm1 = make_norm(norm, d_model, norm_eps)
+        self.norm2 = make_norm(norm, d_model, norm_eps) if arrangement != "parallel" else None
+        self.norm3 = make_norm(norm, d_model, norm_eps) if cross_attention else None
         self.dropout = nn.Dropout(dropout)
 
     def forward(self, x: Tensor, memory: Tensor | None = None, memory_mask: Tensor | None = None, self_mask: Tensor | None = None, cache: KVCache | None = None) -> Tensor:
@@ -280,31 +309,56 @@ class DecoderBlock(nn.Module):
 
 
 class Encoder(nn.Module):
-    """``n_layers`` encoder blocks and a final LayerNorm (as ``nn.TransformerEncoder`` with a norm)."""
+    """``n_layers`` encoder blocks and, with ``final_norm``, a final norm (as ``nn.TransformerEncoder``
+    with a norm; post-LN BERT has none)."""
 
-    def __init__(self, n_layers: int, d_model: int, n_heads: int, d_ff: int, arrangement: Arrangement = "pre_ln", activation: Activation = "relu", dropout: float = 0.0) -> None:
+    def __init__(
+        self,
+        n_layers: int,
+        d_model: int,
+        n_heads: int,
+        d_ff: int,
+        arrangement: Arrangement = "pre_ln",
+        activation: Activation = "relu",
+        dropout: float = 0.0,
+        norm: Norm = "layer",
+        norm_eps: float | None = None,
+        final_norm: bool = True,
+    ) -> None:
         super().__init__()
-        self.layers = nn.ModuleList(EncoderBlock(d_model, n_heads, d_ff, arrangement, activation, dropout) for _ in range(n_layers))
-        self.norm = LayerNorm(d_model)
+        self.layers = nn.ModuleList(EncoderBlock(d_model, n_heads, d_ff, arrangement, activation, dropout, norm, norm_eps) for _ in range(n_layers))
+        self.norm = make_norm(norm, d_model, norm_eps) if final_norm else None
 
     def forward(self, x: Tensor, mask: Tensor | None = None) -> Tensor:
         for layer in self.layers:
             x = layer(x, mask)
-        return self.norm(x)
+        return self.norm(x) if self.norm is not None else x
 
 
 class Decoder(nn.Module):
-    """``n_layers`` decoder blocks with cross-attention and a final LayerNorm."""
+    """``n_layers`` decoder blocks with cross-attention and, with ``final_norm``, a final norm."""
 
-    def __init__(self, n_layers: int, d_model: int, n_heads: int, d_ff: int, arrangement: Arrangement = "pre_ln", activation: Activation = "relu", dropout: float = 0.0) -> None:
+    def __init__(
+        self,
+        n_layers: int,
+        d_model: int,
+        n_heads: int,
+        d_ff: int,
+        arrangement: Arrangement = "pre_ln",
+        activation: Activation = "relu",
+        dropout: float = 0.0,
+        norm: Norm = "layer",
+        norm_eps: float | None = None,
+        final_norm: bool = True,
+    ) -> None:
         super().__init__()
-        self.layers = nn.ModuleList(DecoderBlock(d_model, n_heads, d_ff, arrangement, activation, dropout) for _ in range(n_layers))
-        self.norm = LayerNorm(d_model)
+        self.layers = nn.ModuleList(DecoderBlock(d_model, n_heads, d_ff, arrangement, activation, dropout, True, norm, norm_eps) for _ in range(n_layers))
+        self.norm = make_norm(norm, d_model, norm_eps) if final_norm else None
 
     def forward(self, x: Tensor, memory: Tensor, memory_mask: Tensor | None = None, self_mask: Tensor | None = None) -> Tensor:
         for layer in self.layers:
             x = layer(x, memory, memory_mask, self_mask)
-        return self.norm(x)
+        return self.norm(x) if self.norm is not None else x
 
 
 class EncoderDecoder(nn.Module):
@@ -315,12 +369,26 @@ class EncoderDecoder(nn.Module):
     the decoder's cross-attention. Returns the decoder's output ``(B, T, d_model)``.
     """
 
-    def __init__(self, n_layers: int, d_model: int, n_heads: int, d_ff: int, arrangement: Arrangement = "pre_ln", activation: Activation = "relu", dropout: float = 0.0) -> None:
+    def __init__(
+        self,
+        n_layers: int,
+        d_model: int,
+        n_heads: int,
+        d_ff: int,
+        arrangement: Arrangement = "pre_ln",
+        activation: Activation = "relu",
+        dropout: float = 0.0,
+        norm: Norm = "layer",
+        norm_eps: float | None = None,
+        final_norm: bool = True,
+        n_decoder_layers: int | None = None,
+    ) -> None:
         super().__init__()
         if arrangement == "parallel":
             raise ValueError("EncoderDecoder supports 'post_ln' and 'pre_ln'")
-        self.encoder = Encoder(n_layers, d_model, n_heads, d_ff, arrangement, activation, dropout)
-        self.decoder = Decoder(n_layers, d_model, n_heads, d_ff, arrangement, activation, dropout)
+        n_decoder_layers = n_layers if n_decoder_layers is None else n_decoder_layers  # the two stacks may differ in depth
+        self.encoder = Encoder(n_layers, d_model, n_heads, d_ff, arrangement, activation, dropout, norm, norm_eps, final_norm)
+        self.decoder = Decoder(n_decoder_layers, d_model, n_heads, d_ff, arrangement, activation, dropout, norm, norm_eps, final_norm)
 
     def forward(self, src: Tensor, tgt: Tensor, src_mask: Tensor | None = None, tgt_mask: Tensor | None = None) -> Tensor:
         memory = self.encoder(src, src_mask)  # (B, S, d_model)

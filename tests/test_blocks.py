@@ -262,3 +262,46 @@ def test_stacks_and_blocks_name_bad_configurations() -> None:
         Decoder(1, 8, 2, 16)(torch.randn(1, 3, 8), None)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="last dimension is 8"):
         EncoderBlock(8, 2, 16)(torch.randn(1, 3, 6))
+
+
+def _copy_any_norm(ours: nn.Module, theirs: nn.Module) -> None:
+    with torch.no_grad():
+        theirs.weight.copy_(ours.weight)
+        if getattr(theirs, "bias", None) is not None:
+            theirs.bias.copy_(ours.bias)
+
+
+@pytest.mark.filterwarnings("ignore:enable_nested_tensor")
+@pytest.mark.parametrize(("norm", "arrangement", "final_norm"), [("rms", "pre_ln", True), ("layer", "post_ln", False), ("rms", "post_ln", False)])
+def test_stacks_take_the_norm_a_model_chooses_and_may_end_without_one(norm: str, arrangement: str, final_norm: bool) -> None:
+    """T5's RMSNorm, BERT's post-LN stack with no final norm and its eps: against nn.TransformerEncoder
+    whose layers get torch's own nn.RMSNorm (or nn.LayerNorm with that eps), weights copied."""
+    n, d, h, d_ff, eps = 2, 8, 2, 24, 1e-6
+    ours = Encoder(n, d, h, d_ff, arrangement, norm=norm, norm_eps=eps, final_norm=final_norm).eval()  # type: ignore[arg-type]
+    randomize(ours, 3)
+    kind = nn.RMSNorm if norm == "rms" else nn.LayerNorm
+    layer = nn.TransformerEncoderLayer(d, h, d_ff, dropout=0.0, batch_first=True, norm_first=arrangement == "pre_ln")
+    theirs = nn.TransformerEncoder(layer, n, norm=kind(d, eps=eps) if final_norm else None, enable_nested_tensor=False).eval()
+    for a, b in zip(ours.layers, theirs.layers):
+        b.norm1, b.norm2 = kind(d, eps=eps), kind(d, eps=eps)
+        copy_mha(a.self_attn, b.self_attn)
+        copy_ff(a.ff, b)
+        _copy_any_norm(a.norm1, b.norm1)
+        _copy_any_norm(a.norm2, b.norm2)
+        assert isinstance(a.norm1, RMSNorm if norm == "rms" else LayerNorm) and a.norm1.eps == eps
+    if final_norm:
+        _copy_any_norm(ours.norm, theirs.norm)
+    else:
+        assert ours.norm is None
+    x, mask = torch.randn(3, 7, d), padding_mask(torch.tensor([7, 3, 5]), 7)
+    torch.testing.assert_close(ours(x, mask), theirs(x, src_key_padding_mask=~mask[:, 0]), atol=ATOL, rtol=1e-4)
+
+
+def test_an_encoder_decoder_may_have_stacks_of_two_depths() -> None:
+    model = EncoderDecoder(2, 8, 2, 16, "pre_ln", n_decoder_layers=3, norm="rms", final_norm=False)
+    assert len(model.encoder.layers) == 2 and len(model.decoder.layers) == 3
+    assert model.encoder.norm is None and model.decoder.norm is None
+    assert all(isinstance(m, RMSNorm) for block in model.decoder.layers for m in (block.norm1, block.norm2, block.norm3))
+    assert model(torch.randn(2, 5, 8), torch.randn(2, 4, 8)).shape == (2, 4, 8)
+    with pytest.raises(ValueError, match="norm must be one of"):
+        EncoderBlock(8, 2, 16, norm="batch")  # type: ignore[arg-type]
