@@ -373,7 +373,13 @@ class MultiHeadAttention(nn.Module):
 
     def _qkv(self, x: Tensor) -> tuple[Tensor, ...]:
         """``q_proj(x), k_proj(x), v_proj(x)``, each ``(B, T, h d_head)``, as one ``(d_model, 3 h d_head)``
-        product: the same numbers as three products, with a third of the calls (faster on small models)."""
+        product: the same numbers as three products, with a third of the calls (faster on small models).
+
+        Only while the three are plain ``nn.Linear`` layers without hooks: a projection that has been
+        wrapped (LoRA, an adapter) or hooked is called as the module it is."""
+        projections = (self.q_proj, self.k_proj, self.v_proj)
+        if any(type(m) is not nn.Linear or m._forward_hooks or m._forward_pre_hooks for m in projections):
+            return tuple(m(x) for m in projections)
         weight = torch.cat([self.q_proj.weight, self.k_proj.weight, self.v_proj.weight])  # (3 h d_head, d_model)
         biases = [self.q_proj.bias, self.k_proj.bias, self.v_proj.bias]
         bias = torch.cat(biases) if all(b is not None for b in biases) else None  # type: ignore[arg-type]

@@ -397,3 +397,37 @@ def test_heads_of_their_own_width_with_t5_scaling_and_bias() -> None:
         MultiHeadAttention(10, 3)
     with pytest.raises(ValueError, match="d_head must be positive"):
         MultiHeadAttention(10, 3, d_head=0)
+
+
+class _LowRank(nn.Module):
+    """A LoRA-style wrapper: the frozen linear layer plus a low-rank update (a stand-in for peft's)."""
+
+    def __init__(self, base: nn.Linear, rank: int = 2) -> None:
+        super().__init__()
+        self.base = base
+        self.down = nn.Parameter(torch.randn(rank, base.in_features))
+        self.up = nn.Parameter(torch.randn(base.out_features, rank))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.base(x) + x @ self.down.T @ self.up.T
+
+
+def test_wrapped_or_hooked_projections_take_effect_in_self_and_cross_attention() -> None:
+    mha = MultiHeadAttention(8, 2).eval()
+    x, context = torch.randn(2, 5, 8), torch.randn(2, 6, 8)
+    plain_self, plain_cross = mha(x)[0], mha(x, context)[0]
+    mha.q_proj = _LowRank(mha.q_proj)  # type: ignore[assignment]
+    mha.v_proj = _LowRank(mha.v_proj)  # type: ignore[assignment]
+    for ctx in (None, context):
+        source = x if ctx is None else context
+        q = split_heads(mha.q_proj(x), 2)
+        k = split_heads(mha.k_proj(source), 2)
+        v = split_heads(mha.v_proj(source), 2)
+        expected = mha.out_proj(merge_heads(torch.softmax(q @ k.transpose(-2, -1) / 2.0, -1) @ v))
+        torch.testing.assert_close(mha(x, ctx)[0], expected, atol=ATOL, rtol=ATOL)
+    assert not torch.allclose(mha(x)[0], plain_self) and not torch.allclose(mha(x, context)[0], plain_cross)
+    calls: list[tuple[int, ...]] = []
+    mha.k_proj.register_forward_hook(lambda module, args, out: calls.append(tuple(out.shape)))
+    mha(x)
+    mha(x, context)
+    assert calls == [(2, 5, 8), (2, 6, 8)], "a hook on k_proj must fire in self- and cross-attention"
