@@ -263,9 +263,13 @@ class KVCache:
     With ``P`` positions held (``0 .. P - 1``), the next step needs their keys and values and those of
     the new positions. Held keys and values do not change once computed (the mask is causal), so
     they are kept and only the new positions' are computed and appended.
+
+    ``fixed=True`` is the cache of a cross-attention: the keys and values of the source (the encoder's
+    output) are computed on the first step and reused unchanged at every later one.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, fixed: bool = False) -> None:
+        self.fixed = fixed
         self.k: Tensor | None = None
         self.v: Tensor | None = None
 
@@ -279,6 +283,8 @@ class KVCache:
         ``(B, h, P + T, d_head)``."""
         if self.k is None or self.v is None:
             self.k, self.v = k, v
+        elif self.fixed:
+            raise ValueError("a fixed cache holds the source's keys and values once: nothing is appended to it")
         else:
             if k.shape[:2] != self.k.shape[:2] or k.shape[-1] != self.k.shape[-1]:
                 raise ValueError(f"cannot append keys of shape {tuple(k.shape)} to a cache of shape {tuple(self.k.shape)}")
@@ -347,7 +353,9 @@ class MultiHeadAttention(nn.Module):
 
         With a ``cache`` (self-attention while generating), the keys and values of ``context`` are
         appended to those of the ``P`` positions before it, and the queries attend to all
-        ``T_k = P + T`` of them: the mask must then be ``(T_q, P + T)``. ``is_causal`` adds the
+        ``T_k = P + T`` of them: the mask must then be ``(T_q, P + T)``. With a fixed cache
+        (cross-attention while generating), the source's keys and values are computed from
+        ``context`` on the first call and reused, without projecting ``context`` again, afterwards. ``is_causal`` adds the
         causal mask (see :func:`scaled_dot_product_attention`). ``score_bias`` (float, broadcastable
         to ``(B, h, T_q, T_k)``, e.g. T5's relative position bias) is added to every head's scores.
         """
@@ -359,7 +367,13 @@ class MultiHeadAttention(nn.Module):
             raise ValueError(f"x and context have different batch sizes: {x.shape[0]} and {context.shape[0]}")
         if mask is not None and mask.ndim == 3:
             mask = mask.unsqueeze(1)  # (B, 1, T_q or 1, T_k): the same mask for every head
-        if context is x:  # self-attention: one matrix product for the three projections
+        if cache is not None and cache.fixed and cache.k is not None and cache.v is not None:
+            if cache.k.shape[0] != x.shape[0] or cache.k.shape[-2] != context.shape[1]:
+                raise ValueError(f"the fixed cache holds a source of {cache.k.shape[-2]} positions for a batch of {cache.k.shape[0]}, got context {tuple(context.shape)}")
+            q = split_heads(self.q_proj(x), self.n_heads)  # (B, h, T_q, d_head)
+            k, v = cache.k, cache.v  # (B, h, S, d_head): computed on the first step
+            cache = None
+        elif context is x:  # self-attention: one matrix product for the three projections
             q, k, v = (split_heads(t, self.n_heads) for t in self._qkv(x))  # each (B, h, T, d_head)
         else:
             q = split_heads(self.q_proj(x), self.n_heads)  # (B, h, T_q, d_head)

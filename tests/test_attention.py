@@ -11,6 +11,7 @@ from torch import nn
 
 from course_lib.attention import (
     AdditiveAttention,
+    KVCache,
     MultiHeadAttention,
     additive_attention_scores,
     causal_mask,
@@ -431,3 +432,21 @@ def test_wrapped_or_hooked_projections_take_effect_in_self_and_cross_attention()
     mha(x)
     mha(x, context)
     assert calls == [(2, 5, 8), (2, 6, 8)], "a hook on k_proj must fire in self- and cross-attention"
+
+
+def test_a_fixed_cache_projects_the_source_once_and_gives_the_uncached_outputs() -> None:
+    mha = MultiHeadAttention(8, 2).eval()
+    memory = torch.randn(2, 6, 8)  # the encoder's output
+    steps = [torch.randn(2, 1, 8) for _ in range(4)]  # one decoder position per generation step
+    uncached = [mha(x, memory)[0] for x in steps]
+    projected: list[int] = []
+    mha.k_proj.register_forward_hook(lambda module, args, out: projected.append(out.shape[1]))
+    cache = KVCache(fixed=True)
+    for x, expected in zip(steps, uncached):
+        torch.testing.assert_close(mha(x, memory, cache=cache)[0], expected, atol=ATOL, rtol=ATOL)
+    assert projected == [6], "the source is projected on the first step only"
+    assert cache.length == 6
+    with pytest.raises(ValueError, match="fixed cache holds a source of 6 positions"):
+        mha(steps[0], torch.randn(2, 5, 8), cache=cache)
+    with pytest.raises(ValueError, match="nothing is appended"):
+        cache.append(torch.randn(2, 2, 1, 4), torch.randn(2, 2, 1, 4))
