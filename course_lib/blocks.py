@@ -46,12 +46,12 @@ class LayerNorm(nn.Module):
     ``nn.LayerNorm``.
     """
 
-    def __init__(self, d: int, eps: float = 1e-5, fused: bool = False) -> None:
+    def __init__(self, d: int, eps: float = 1e-5, fused: bool = False, bias: bool = True) -> None:
         super().__init__()
         self.eps = eps
         self.fused = fused  # compute it with torch's one fused kernel: the same maths, faster, less memory
         self.weight = nn.Parameter(torch.ones(d))  # the gain
-        self.bias = nn.Parameter(torch.zeros(d))
+        self.bias = nn.Parameter(torch.zeros(d)) if bias else None
 
     def forward(self, x: Tensor) -> Tensor:
         _check_last_dim(x, self.weight.shape[0], "LayerNorm")
@@ -59,7 +59,8 @@ class LayerNorm(nn.Module):
             return F.layer_norm(x, self.weight.shape, self.weight, self.bias, self.eps)
         mean = x.mean(dim=-1, keepdim=True)  # (..., 1)
         var = ((x - mean) ** 2).mean(dim=-1, keepdim=True)  # (..., 1), biased
-        return self.weight * (x - mean) / torch.sqrt(var + self.eps) + self.bias
+        normed = self.weight * (x - mean) / torch.sqrt(var + self.eps)
+        return normed + self.bias if self.bias is not None else normed
 
 
 def fuse_norms(module: nn.Module) -> None:
@@ -94,11 +95,12 @@ Norm = Literal["layer", "rms"]
 NORMS: tuple[Norm, ...] = ("layer", "rms")
 
 
-def make_norm(kind: Norm, d: int, eps: float | None = None) -> LayerNorm | RMSNorm:
+def make_norm(kind: Norm, d: int, eps: float | None = None, bias: bool = True) -> LayerNorm | RMSNorm:
     """The norm a model chooses: ``"layer"`` (:class:`LayerNorm`, GPT and BERT) or ``"rms"``
-    (:class:`RMSNorm`, T5), over ``d`` features; ``eps`` defaults to each norm's own (BERT uses 1e-12)."""
+    (:class:`RMSNorm`, T5, which never has a bias), over ``d`` features; ``eps`` defaults to each
+    norm's own (BERT uses 1e-12); ``bias=False`` drops LayerNorm's bias."""
     if kind == "layer":
-        return LayerNorm(d) if eps is None else LayerNorm(d, eps)
+        return LayerNorm(d, bias=bias) if eps is None else LayerNorm(d, eps, bias=bias)
     if kind == "rms":
         return RMSNorm(d) if eps is None else RMSNorm(d, eps)
     raise ValueError(f"norm must be one of {NORMS}, got {kind!r}")
@@ -110,12 +112,12 @@ def make_norm(kind: Norm, d: int, eps: float | None = None) -> LayerNorm | RMSNo
 class FeedForward(nn.Module):
     """The position-wise network ``linear2(dropout(act(linear1(x))))``: ``(..., d_model) -> (..., d_model)``."""
 
-    def __init__(self, d_model: int, d_ff: int, activation: Activation = "relu", dropout: float = 0.0) -> None:
+    def __init__(self, d_model: int, d_ff: int, activation: Activation = "relu", dropout: float = 0.0, bias: bool = True) -> None:
         super().__init__()
         if activation not in ACTIVATIONS:
             raise ValueError(f"activation must be one of {tuple(ACTIVATIONS)}, got {activation!r}")
-        self.linear1 = nn.Linear(d_model, d_ff)
-        self.linear2 = nn.Linear(d_ff, d_model)
+        self.linear1 = nn.Linear(d_model, d_ff, bias=bias)
+        self.linear2 = nn.Linear(d_ff, d_model, bias=bias)
         self.activation = ACTIVATIONS[activation]
         self.dropout = nn.Dropout(dropout)
 
@@ -196,15 +198,16 @@ class EncoderBlock(nn.Module):
         dropout: float = 0.0,
         norm: Norm = "layer",
         norm_eps: float | None = None,
+        bias: bool = True,
     ) -> None:
         super().__init__()
         if arrangement not in ARRANGEMENTS:
             raise ValueError(f"arrangement must be one of {ARRANGEMENTS}, got {arrangement!r}")
         self.arrangement = arrangement
-        self.self_attn = MultiHeadAttention(d_model, n_heads, dropout=dropout)
-        self.ff = FeedForward(d_model, d_ff, activation, dropout)
-        self.norm1 = make_norm(norm, d_model, norm_eps)
-        self.norm2 = make_norm(norm, d_model, norm_eps) if arrangement != "parallel" else None
+        self.self_attn = MultiHeadAttention(d_model, n_heads, bias=bias, dropout=dropout)
+        self.ff = FeedForward(d_model, d_ff, activation, dropout, bias)
+        self.norm1 = make_norm(norm, d_model, norm_eps, bias)
+        self.norm2 = make_norm(norm, d_model, norm_eps, bias) if arrangement != "parallel" else None
         self.dropout = nn.Dropout(dropout)
 
     def forward(self, x: Tensor, mask: Tensor | None = None) -> Tensor:
@@ -246,6 +249,7 @@ class DecoderBlock(nn.Module):
         cross_attention: bool = True,
         norm: Norm = "layer",
         norm_eps: float | None = None,
+        bias: bool = True,
     ) -> None:
         super().__init__()
         if arrangement not in ARRANGEMENTS:
@@ -253,12 +257,12 @@ class DecoderBlock(nn.Module):
         if arrangement == "parallel" and cross_attention:
             raise ValueError("the parallel arrangement is for decoder-only blocks: use cross_attention=False")
         self.arrangement = arrangement
-        self.self_attn = MultiHeadAttention(d_model, n_heads, dropout=dropout)
-        self.cross_attn = MultiHeadAttention(d_model, n_heads, dropout=dropout) if cross_attention else None
-        self.ff = FeedForward(d_model, d_ff, activation, dropout)
-        self.norm1 = make_norm(norm, d_model, norm_eps)
-        self.norm2 = make_norm(norm, d_model, norm_eps) if arrangement != "parallel" else None
-        self.norm3 = make_norm(norm, d_model, norm_eps) if cross_attention else None
+        self.self_attn = MultiHeadAttention(d_model, n_heads, bias=bias, dropout=dropout)
+        self.cross_attn = MultiHeadAttention(d_model, n_heads, bias=bias, dropout=dropout) if cross_attention else None
+        self.ff = FeedForward(d_model, d_ff, activation, dropout, bias)
+        self.norm1 = make_norm(norm, d_model, norm_eps, bias)
+        self.norm2 = make_norm(norm, d_model, norm_eps, bias) if arrangement != "parallel" else None
+        self.norm3 = make_norm(norm, d_model, norm_eps, bias) if cross_attention else None
         self.dropout = nn.Dropout(dropout)
 
     def forward(self, x: Tensor, memory: Tensor | None = None, memory_mask: Tensor | None = None, self_mask: Tensor | None = None, cache: KVCache | None = None) -> Tensor:
@@ -324,10 +328,11 @@ class Encoder(nn.Module):
         norm: Norm = "layer",
         norm_eps: float | None = None,
         final_norm: bool = True,
+        bias: bool = True,
     ) -> None:
         super().__init__()
-        self.layers = nn.ModuleList(EncoderBlock(d_model, n_heads, d_ff, arrangement, activation, dropout, norm, norm_eps) for _ in range(n_layers))
-        self.norm = make_norm(norm, d_model, norm_eps) if final_norm else None
+        self.layers = nn.ModuleList(EncoderBlock(d_model, n_heads, d_ff, arrangement, activation, dropout, norm, norm_eps, bias) for _ in range(n_layers))
+        self.norm = make_norm(norm, d_model, norm_eps, bias) if final_norm else None
 
     def forward(self, x: Tensor, mask: Tensor | None = None) -> Tensor:
         for layer in self.layers:
@@ -350,10 +355,11 @@ class Decoder(nn.Module):
         norm: Norm = "layer",
         norm_eps: float | None = None,
         final_norm: bool = True,
+        bias: bool = True,
     ) -> None:
         super().__init__()
-        self.layers = nn.ModuleList(DecoderBlock(d_model, n_heads, d_ff, arrangement, activation, dropout, True, norm, norm_eps) for _ in range(n_layers))
-        self.norm = make_norm(norm, d_model, norm_eps) if final_norm else None
+        self.layers = nn.ModuleList(DecoderBlock(d_model, n_heads, d_ff, arrangement, activation, dropout, True, norm, norm_eps, bias) for _ in range(n_layers))
+        self.norm = make_norm(norm, d_model, norm_eps, bias) if final_norm else None
 
     def forward(self, x: Tensor, memory: Tensor, memory_mask: Tensor | None = None, self_mask: Tensor | None = None) -> Tensor:
         for layer in self.layers:
@@ -382,13 +388,14 @@ class EncoderDecoder(nn.Module):
         norm_eps: float | None = None,
         final_norm: bool = True,
         n_decoder_layers: int | None = None,
+        bias: bool = True,
     ) -> None:
         super().__init__()
         if arrangement == "parallel":
             raise ValueError("EncoderDecoder supports 'post_ln' and 'pre_ln'")
         n_decoder_layers = n_layers if n_decoder_layers is None else n_decoder_layers  # the two stacks may differ in depth
-        self.encoder = Encoder(n_layers, d_model, n_heads, d_ff, arrangement, activation, dropout, norm, norm_eps, final_norm)
-        self.decoder = Decoder(n_decoder_layers, d_model, n_heads, d_ff, arrangement, activation, dropout, norm, norm_eps, final_norm)
+        self.encoder = Encoder(n_layers, d_model, n_heads, d_ff, arrangement, activation, dropout, norm, norm_eps, final_norm, bias)
+        self.decoder = Decoder(n_decoder_layers, d_model, n_heads, d_ff, arrangement, activation, dropout, norm, norm_eps, final_norm, bias)
 
     def forward(self, src: Tensor, tgt: Tensor, src_mask: Tensor | None = None, tgt_mask: Tensor | None = None) -> Tensor:
         memory = self.encoder(src, src_mask)  # (B, S, d_model)

@@ -305,3 +305,29 @@ def test_an_encoder_decoder_may_have_stacks_of_two_depths() -> None:
     assert model(torch.randn(2, 5, 8), torch.randn(2, 4, 8)).shape == (2, 4, 8)
     with pytest.raises(ValueError, match="norm must be one of"):
         EncoderBlock(8, 2, 16, norm="batch")  # type: ignore[arg-type]
+
+
+@pytest.mark.filterwarnings("ignore:enable_nested_tensor")
+def test_stacks_without_biases_equal_torchs() -> None:
+    """bias=False drops every bias, in the projections, the feed-forward network and the norms (T5
+    has none): against nn.TransformerEncoder built with bias=False, weights copied."""
+    n, d, h, d_ff = 2, 8, 2, 24
+    ours = Encoder(n, d, h, d_ff, "pre_ln", bias=False).eval()
+    assert [name for name, _ in ours.named_parameters() if name.endswith("bias")] == []
+    randomize(ours, 5)
+    layer = nn.TransformerEncoderLayer(d, h, d_ff, dropout=0.0, batch_first=True, norm_first=True, bias=False)
+    theirs = nn.TransformerEncoder(layer, n, norm=nn.LayerNorm(d, bias=False), enable_nested_tensor=False).eval()
+    with torch.no_grad():
+        for a, b in zip(ours.layers, theirs.layers):
+            b.self_attn.in_proj_weight.copy_(torch.cat([a.self_attn.q_proj.weight, a.self_attn.k_proj.weight, a.self_attn.v_proj.weight]))
+            b.self_attn.out_proj.weight.copy_(a.self_attn.out_proj.weight)
+            b.linear1.weight.copy_(a.ff.linear1.weight)
+            b.linear2.weight.copy_(a.ff.linear2.weight)
+            b.norm1.weight.copy_(a.norm1.weight)
+            b.norm2.weight.copy_(a.norm2.weight)
+        theirs.norm.weight.copy_(ours.norm.weight)
+    x, mask = torch.randn(3, 7, d), padding_mask(torch.tensor([7, 3, 5]), 7)
+    torch.testing.assert_close(ours(x, mask), theirs(x, src_key_padding_mask=~mask[:, 0]), atol=ATOL, rtol=1e-4)
+    for fused in (False, True):
+        norm = LayerNorm(d, fused=fused, bias=False)
+        torch.testing.assert_close(norm(x), nn.functional.layer_norm(x, (d,)), atol=ATOL, rtol=ATOL)
