@@ -2,8 +2,9 @@
 
 One module per chapter, layered so that each imports only from the layers above it:
 ``attention`` (chapter 1), ``blocks`` (chapter 2), then the model families, ``gpt`` (chapter 3)
-first. Beside them, importing no model: ``tokenization`` (characters, byte-level BPE), ``data``
-(corpora that ship in packages, language-model batches), ``train`` (the one training loop) and
+first. Beside them, importing no model: ``tokenization`` (characters, byte-level BPE, and BERT's
+WordPiece from ``wordpiece``), ``data`` (corpora that ship in packages, language-model batches),
+``train`` (the one training loop) and
 ``convert`` (the checks every family's conversion from Hugging Face state dicts shares),
 ``plotting`` (figures the book uses more than once) and ``diagrams`` (the schematic figures: shapes
 through multi-head attention, block arrangements, the GPT stack, the KV cache). The library never

@@ -9,6 +9,12 @@
   merge applies. Every byte is a token, so any string can be encoded: there is no unknown token.
   :meth:`ByteBPETokenizer.gpt2` loads GPT-2's own merges and reproduces its ids exactly;
   :meth:`ByteBPETokenizer.train` learns merges from a corpus.
+* :class:`WordPieceTokenizer`: BERT's WordPiece (Devlin et al. 2019), defined in
+  :mod:`course_lib.wordpiece` and re-exported here: BERT's basic tokenization (clean-up, lower-casing
+  and accent stripping, punctuation and CJK splitting), then greedy longest-match-first pieces with
+  ``##`` continuations, ``[CLS] A [SEP] B [SEP]`` with token types, truncation and padding.
+  :meth:`WordPieceTokenizer.bert_base_uncased` reproduces ``bert-base-uncased``'s ids exactly;
+  :meth:`WordPieceTokenizer.train` learns a vocabulary from a corpus.
 
 Like the rest of the library this module imports no model; it does not need torch at all.
 """
@@ -27,7 +33,9 @@ from typing import Literal, TypeVar
 
 import regex
 
-__all__ = ["GPT2_SPLIT_PATTERN", "ByteBPETokenizer", "CharTokenizer", "bytes_to_unicode"]
+from course_lib.wordpiece import WordPieceTokenizer
+
+__all__ = ["GPT2_SPLIT_PATTERN", "ByteBPETokenizer", "CharTokenizer", "WordPieceTokenizer", "bytes_to_unicode"]
 
 
 # ----------------------------------------------------------------------------------- characters
