@@ -29,11 +29,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from itertools import pairwise
 from pathlib import Path
-from typing import Literal, TypeVar
+from typing import Literal
 
 import regex
 
-from course_lib.wordpiece import WordPieceTokenizer
+from course_lib.wordpiece import WordPieceTokenizer, merge_pair
 
 __all__ = ["GPT2_SPLIT_PATTERN", "ByteBPETokenizer", "CharTokenizer", "WordPieceTokenizer", "bytes_to_unicode"]
 
@@ -232,7 +232,7 @@ class ByteBPETokenizer:
             pair = min(pairwise(parts), key=lambda p: self.ranks.get(p, len(self.ranks)))
             if pair not in self.ranks:
                 break
-            parts = _merge(parts, pair, pair[0] + pair[1])
+            parts = merge_pair(parts, pair, pair[0] + pair[1])
         return parts
 
     # ---------------------------------------------------------------------------- training
@@ -324,9 +324,6 @@ class ByteBPETokenizer:
         return cls.from_gpt2_files(data / "encoder.json", data / "vocab.bpe")
 
 
-Token = TypeVar("Token", str, int)  # a token: its spelling (encoding) or its id (training)
-
-
 def _check_no_clash(special_tokens: Iterable[str], ordinary: AbstractSet[str]) -> None:
     if clash := sorted(set(special_tokens) & ordinary):
         raise ValueError(f"special tokens {clash} are also ordinary tokens (bytes or merges); give them a spelling such as '<|name|>'")
@@ -337,20 +334,6 @@ def _merge_line(line: str, path: str | Path) -> tuple[str, str]:
     if len(parts) != 2:
         raise ValueError(f"{path}: a merge line must be two tokens separated by one space, got {line!r}")
     return parts[0], parts[1]
-
-
-def _merge(parts: list[Token], pair: tuple[Token, Token], new: Token) -> list[Token]:
-    """``parts`` with every occurrence of ``pair``, scanned left to right, replaced by ``new``."""
-    merged: list[Token] = []
-    i = 0
-    while i < len(parts):
-        if i + 1 < len(parts) and (parts[i], parts[i + 1]) == pair:
-            merged.append(new)
-            i += 2
-        else:
-            merged.append(parts[i])
-            i += 1
-    return merged
 
 
 def _learn_merges(words: list[list[int]], freqs: list[int], vocab: list[bytes], n_merges: int) -> list[tuple[int, int]]:
@@ -388,7 +371,7 @@ def _learn_merges(words: list[list[int]], freqs: list[int], vocab: list[bytes], 
         delta: Counter[tuple[int, int]] = Counter()
         for w in where.pop(pair):
             word = words[w]
-            merged = _merge(word, pair, new)
+            merged = merge_pair(word, pair, new)
             if len(merged) == len(word):
                 continue  # the pair was in this word once, but an earlier merge took it
             for old_pair in pairwise(word):

@@ -37,7 +37,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
-from typing import Literal
+from typing import Literal, TypeVar
 
 import regex
 
@@ -535,9 +535,13 @@ def _check_id(i: int, vocab_size: int) -> int:
     return i
 
 
-def _merge(parts: list[int], pair: tuple[int, int], new: int) -> list[int]:
-    """``parts`` with every occurrence of ``pair``, scanned left to right, replaced by ``new``."""
-    merged: list[int] = []
+Token = TypeVar("Token", str, int)  # a token: its spelling (encoding) or its id (training)
+
+
+def merge_pair(parts: list[Token], pair: tuple[Token, Token], new: Token) -> list[Token]:
+    """``parts`` with every occurrence of ``pair``, scanned left to right, replaced by ``new``: one
+    merge step of BPE and of WordPiece training (``course_lib.tokenization`` uses it too)."""
+    merged: list[Token] = []
     i = 0
     while i < len(parts):
         if i + 1 < len(parts) and (parts[i], parts[i + 1]) == pair:
@@ -598,7 +602,7 @@ def _learn_pieces(words: list[list[int]], freqs: list[int], tokens: list[str], v
         pair_delta: Counter[tuple[int, int]] = Counter()
         for w in where.pop(pair):
             word = words[w]
-            merged = _merge(word, pair, new)
+            merged = merge_pair(word, pair, new)
             if len(merged) == len(word):
                 continue  # the pair was in this word once, but an earlier merge took it
             f, k = freqs[w], len(word) - len(merged)  # k occurrences of the pair merged in this word
