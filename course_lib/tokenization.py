@@ -29,11 +29,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from itertools import pairwise
 from pathlib import Path
-from typing import Literal
 
 import regex
 
-from course_lib.wordpiece import WordPieceTokenizer, merge_pair
+from course_lib.wordpiece import AllowedSpecial, WordPieceTokenizer, allowed_special_tokens, merge_pair, split_at_special
 
 __all__ = ["GPT2_SPLIT_PATTERN", "ByteBPETokenizer", "CharTokenizer", "WordPieceTokenizer", "bytes_to_unicode"]
 
@@ -132,7 +131,6 @@ def _as_bytes(token: str) -> bytes:
 
 # -------------------------------------------------------------------------------- byte-level BPE
 
-AllowedSpecial = Literal["all"] | AbstractSet[str]
 
 
 class ByteBPETokenizer:
@@ -185,9 +183,9 @@ class ByteBPETokenizer:
         OpenAI's original GPT-2 encoder does. Pass ``set()`` for text you did not write, so that it
         cannot forge a document boundary.
         """
-        specials = self._allowed(allowed_special)
+        specials = allowed_special_tokens(allowed_special, self.special_tokens.keys())
         ids: list[int] = []
-        for n, chunk in enumerate(self._split_special(text, specials)):
+        for n, chunk in enumerate(split_at_special(text, specials)):
             if n % 2:  # the odd chunks are the special tokens themselves
                 ids.append(self.special_tokens[chunk])
             else:
@@ -200,24 +198,6 @@ class ByteBPETokenizer:
         a character) shows as U+FFFD, as in GPT-2 (``errors="replace"``)."""
         data = b"".join(self._token_bytes[_check_id(i, self.vocab_size)] for i in ids)
         return data.decode("utf-8", errors="replace")
-
-    def _allowed(self, allowed_special: AllowedSpecial) -> AbstractSet[str]:
-        if allowed_special == "all":
-            return self.special_tokens.keys()
-        if isinstance(allowed_special, str) or not isinstance(allowed_special, AbstractSet):
-            raise TypeError(f"allowed_special must be 'all' or a set of special tokens, got {allowed_special!r}")
-        if unknown := set(allowed_special) - self.special_tokens.keys():
-            raise ValueError(f"{sorted(unknown)} are not special tokens of this tokenizer ({sorted(self.special_tokens)})")
-        return allowed_special
-
-    @staticmethod
-    def _split_special(text: str, specials: AbstractSet[str]) -> list[str]:
-        """``[text, special, text, special, ..., text]``: the text cut at every allowed special token
-        (the longest first where one contains another)."""
-        if not specials:
-            return [text]
-        pattern = "|".join(regex.escape(s) for s in sorted(specials, key=len, reverse=True))
-        return regex.split(f"({pattern})", text)
 
     def _encode_word(self, word: str) -> list[int]:
         if word not in self._cache:
@@ -256,7 +236,7 @@ class ByteBPETokenizer:
         n_merges = vocab_size - 256 - len(special_tokens)
         if n_merges < 0:
             raise ValueError(f"vocab_size must be at least 256 (the bytes) + {len(special_tokens)} (the special tokens), got {vocab_size}")
-        chunks = cls._split_special(text, set(special_tokens))[::2]
+        chunks = split_at_special(text, set(special_tokens))[::2]
         counts = Counter(word.encode("utf-8") for chunk in chunks for word in _SPLIT.findall(chunk))
         vocab = [bytes([b]) for b in range(256)]  # id -> the bytes it stands for
         merges = _learn_merges([list(word) for word in counts], list(counts.values()), vocab, n_merges)

@@ -193,8 +193,22 @@ def wordpiece(word: str, vocab: Container[str], unk_token: str = UNK, max_input_
     return pieces
 
 
-def _split_special(text: str, specials: AbstractSet[str]) -> list[str]:
-    """``[text, special, text, special, ..., text]``: ``text`` cut at every special token in it."""
+def allowed_special_tokens(allowed_special: AllowedSpecial, special_tokens: AbstractSet[str]) -> AbstractSet[str]:
+    """The special tokens an ``encode`` call may match (``"all"``: every one of ``special_tokens``);
+    a name that is not one of them is refused. :class:`course_lib.tokenization.ByteBPETokenizer` uses
+    it too."""
+    if allowed_special == "all":
+        return special_tokens
+    if isinstance(allowed_special, str) or not isinstance(allowed_special, AbstractSet):
+        raise TypeError(f"allowed_special must be 'all' or a set of special tokens, got {allowed_special!r}")
+    if unknown := set(allowed_special) - special_tokens:
+        raise ValueError(f"{sorted(unknown)} are not special tokens of this tokenizer ({sorted(special_tokens)})")
+    return allowed_special
+
+
+def split_at_special(text: str, specials: AbstractSet[str]) -> list[str]:
+    """``[text, special, text, special, ..., text]``: ``text`` cut at every special token in it (the
+    longest first where one contains another)."""
     if not specials:
         return [text]
     pattern = "|".join(regex.escape(s) for s in sorted(specials, key=len, reverse=True))
@@ -327,7 +341,7 @@ class WordPieceTokenizer:
         if not isinstance(text, str):
             raise TypeError(f"the text to tokenize must be a str, got {type(text).__name__}")
         ids: list[int] = []
-        for n, chunk in enumerate(_split_special(text, self._allowed(allowed_special))):
+        for n, chunk in enumerate(split_at_special(text, allowed_special_tokens(allowed_special, self.special_tokens.keys()))):
             if n % 2:  # the odd chunks are the special tokens themselves
                 ids.append(self.special_tokens[chunk])
             else:
@@ -339,15 +353,6 @@ class WordPieceTokenizer:
         if word not in self._cache:
             self._cache[word] = [self.vocab[piece] for piece in wordpiece(word, self.vocab)]
         return self._cache[word]
-
-    def _allowed(self, allowed_special: AllowedSpecial) -> AbstractSet[str]:
-        if allowed_special == "all":
-            return self.special_tokens.keys()
-        if isinstance(allowed_special, str) or not isinstance(allowed_special, AbstractSet):
-            raise TypeError(f"allowed_special must be 'all' or a set of special tokens, got {allowed_special!r}")
-        if unknown := set(allowed_special) - self.special_tokens.keys():
-            raise ValueError(f"{sorted(unknown)} are not special tokens of this tokenizer ({list(SPECIAL_TOKENS)})")
-        return allowed_special
 
     # -------------------------------------------------------------------- encode and decode
 
@@ -514,7 +519,7 @@ class WordPieceTokenizer:
             raise ValueError(f"score must be 'likelihood' or 'frequency', got {score!r}")
         if isinstance(min_frequency, bool) or not isinstance(min_frequency, int) or min_frequency < 1:
             raise ValueError(f"min_frequency must be an int of at least 1, got {min_frequency!r}")
-        chunks = _split_special(text, set(SPECIAL_TOKENS))[::2]
+        chunks = split_at_special(text, set(SPECIAL_TOKENS))[::2]
         counts = Counter(word for chunk in chunks for word in basic_tokenize(chunk, lowercase) if len(word) <= MAX_INPUT_CHARS_PER_WORD)
         alphabet = sorted({c for word in counts for c in word} | {CONTINUATION + c for word in counts for c in word[1:]})
         tokens = [*SPECIAL_TOKENS, *alphabet]
