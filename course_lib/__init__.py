@@ -1,8 +1,8 @@
 """course_lib: the library that every chapter of *Pretraining Transformers* is built on.
 
 One module per chapter, layered so that each imports only from the layers above it:
-``attention`` (chapter 1), ``blocks`` (chapter 2), then the model families, ``gpt`` (chapter 3)
-first. Beside them, importing no model: ``tokenization`` (characters, byte-level BPE, and BERT's
+``attention`` (chapter 1), ``blocks`` (chapter 2), then the model families: ``gpt`` (chapter 3),
+``bert`` (chapter 4). Beside them, importing no model: ``tokenization`` (characters, byte-level BPE, and BERT's
 WordPiece from ``wordpiece``), ``data`` (corpora that ship in packages, language-model batches),
 ``train`` (the one training loop) and
 ``convert`` (the checks every family's conversion from Hugging Face state dicts shares),

@@ -106,6 +106,18 @@ def make_norm(kind: Norm, d: int, eps: float | None = None, bias: bool = True) -
     raise ValueError(f"norm must be one of {NORMS}, got {kind!r}")
 
 
+# ---------------------------------------------------------------------------- initialisation
+
+
+def init_normal(module: nn.Module, std: float = 0.02) -> None:
+    """GPT's and BERT's initialisation, for ``model.apply``: weights of linear maps and embeddings
+    drawn from N(0, ``std``), biases zero (norms keep their gain 1 and bias 0)."""
+    if isinstance(module, nn.Linear | nn.Embedding):
+        nn.init.normal_(module.weight, std=std)
+    if isinstance(module, nn.Linear) and module.bias is not None:
+        nn.init.zeros_(module.bias)
+
+
 # ---------------------------------------------------------------------------- feed-forward
 
 

@@ -9,9 +9,11 @@ part of itself silently.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Mapping
 
-__all__ = ["check_names"]
+import torch
+
+__all__ = ["check_names", "check_shapes"]
 
 
 def check_names(available: Iterable[str], needed: Collection[str], *, ignorable: Callable[[str], bool] = lambda name: False, what: str = "the model") -> None:
@@ -28,6 +30,14 @@ def check_names(available: Iterable[str], needed: Collection[str], *, ignorable:
         problems.append(f"{len(unused)} names that {what} has no place for: {_some(unused)}")
     if problems:
         raise ValueError("the state dict does not fit: " + "; ".join(problems))
+
+
+def check_shapes(tensors: Mapping[str, torch.Tensor], expected: Mapping[str, torch.Size], *, what: str = "the model") -> None:
+    """Raise ``ValueError`` if a tensor's shape differs from the ``expected`` one of the same name (a
+    checkpoint of another width, vocabulary or context), listing the names with both shapes."""
+    wrong = [f"{name} {tuple(tensors[name].shape)} (expected {tuple(shape)})" for name, shape in expected.items() if name in tensors and tensors[name].shape != shape]
+    if wrong:
+        raise ValueError(f"the state dict does not fit {what}: {len(wrong)} tensors have other shapes: {_some(wrong)}")
 
 
 def _some(names: list[str], shown: int = 8) -> str:

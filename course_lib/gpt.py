@@ -25,7 +25,7 @@ import torch.nn.functional as F
 from torch import Tensor, nn
 
 from .attention import KVCache
-from .blocks import Activation, Arrangement, DecoderBlock, LayerNorm, LearnedPositions, fuse_norms
+from .blocks import Activation, Arrangement, DecoderBlock, LayerNorm, LearnedPositions, fuse_norms, init_normal
 from .convert import check_names
 
 
@@ -88,7 +88,7 @@ class GPT(nn.Module):
         self.lm_head = nn.Linear(config.d_model, config.vocab_size, bias=False)
         self.lm_head.weight = self.wte.weight  # tied: one matrix embeds tokens and scores them
         fuse_norms(self)  # chapter 2 wrote LayerNorm out; here it runs as one kernel
-        self.apply(_init_weights)
+        self.apply(init_normal)  # GPT-2's initialisation
         # GPT-2: each residual branch's last projection scaled by 1/sqrt(2 n_layers), so that the
         # residual stream's variance does not grow with depth (two branches per block). GPT-1
         # (post-LN, whose norms rescale the stream after every branch) did not scale.
@@ -184,14 +184,6 @@ class GPTClassifier(nn.Module):
 def pair_input(premise: list[int], hypothesis: list[int], start: int, delim: int, extract: int) -> list[int]:
     """``[START] premise [DELIM] hypothesis [EXTRACT]`` as token ids."""
     return [start, *premise, delim, *hypothesis, extract]
-
-
-def _init_weights(module: nn.Module) -> None:
-    """GPT-2's initialisation: N(0, 0.02) weights, zero biases, LayerNorm gain 1."""
-    if isinstance(module, nn.Linear | nn.Embedding):
-        nn.init.normal_(module.weight, std=0.02)
-    if isinstance(module, nn.Linear) and module.bias is not None:
-        nn.init.zeros_(module.bias)
 
 
 def lm_loss(logits: Tensor, idx: Tensor) -> Tensor:

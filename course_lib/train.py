@@ -9,7 +9,8 @@ from it: on a CPU the resumed run reproduces the uninterrupted run's losses exac
 
 A model and its data meet through two functions the caller gives:
 
-* ``batches(split, generator) -> (inputs, targets)``, ``split`` being ``"train"`` or ``"val"``;
+* ``batches(split, generator) -> (inputs, targets)``, ``split`` being ``"train"`` or ``"val"``; each of
+  the two is a tensor or a tuple of tensors (BERT's inputs are token ids, segment ids and a mask);
 * ``loss_fn(model, inputs, targets) -> loss`` (default: cross-entropy of ``model(inputs)``, logits
   ``(B, T, V)``, against ``targets (B, T)``, as for a language model).
 
@@ -27,14 +28,16 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 from tqdm.auto import tqdm
 
-Batches = Callable[[str, torch.Generator], tuple[Tensor, Tensor]]
-LossFn = Callable[[nn.Module, Tensor, Tensor], Tensor]
+Batch = Tensor | tuple[Tensor, ...]  # a model's inputs (or targets): one tensor, or several (BERT: ids, segments, mask)
+Batches = Callable[[str, torch.Generator], tuple[Batch, Batch]]
+LossFn = Callable[[nn.Module, Any, Any], Tensor]
 
 
 @dataclass(frozen=True)
@@ -87,7 +90,7 @@ class History:
     eval_step: list[int] = field(default_factory=list)
     val_loss: list[float] = field(default_factory=list)
     seconds: float = 0.0  # wall time spent training, evaluation included
-    tokens: int = 0  # training tokens seen (inputs' elements)
+    tokens: int = 0  # training tokens seen (the elements of the inputs, or of their first tensor)
 
 
 def pick_device(preference: str = "auto") -> torch.device:
@@ -140,6 +143,10 @@ def _autocast(device: torch.device) -> contextlib.AbstractContextManager:
     return torch.autocast("cuda", dtype=torch.bfloat16) if device.type == "cuda" else contextlib.nullcontext()
 
 
+def _to(batch: Batch, device: torch.device) -> Batch:
+    return batch.to(device) if isinstance(batch, Tensor) else tuple(t.to(device) for t in batch)
+
+
 @torch.no_grad()
 def evaluate(model: nn.Module, batches: Batches, loss_fn: LossFn, n_batches: int, device: torch.device, generator: torch.Generator) -> float:
     """The mean loss over ``n_batches`` validation batches, in eval mode (no dropout)."""
@@ -149,7 +156,7 @@ def evaluate(model: nn.Module, batches: Batches, loss_fn: LossFn, n_batches: int
     for _ in range(n_batches):
         inputs, targets = batches("val", generator)
         with _autocast(device):
-            total += loss_fn(model, inputs.to(device), targets.to(device)).item()
+            total += loss_fn(model, _to(inputs, device), _to(targets, device)).item()
     model.train(was_training)
     return total / n_batches
 
@@ -201,7 +208,7 @@ def train(
         for group in optimizer.param_groups:
             group["lr"] = lr
         inputs, targets = batches("train", train_gen)
-        inputs, targets = inputs.to(device), targets.to(device)
+        inputs, targets = _to(inputs, device), _to(targets, device)
         with _autocast(device):
             loss = loss_fn(step_fn, inputs, targets)
         optimizer.zero_grad(set_to_none=True)
@@ -212,7 +219,7 @@ def train(
         history.train_loss.append(loss.item())
         history.lr.append(lr)
         history.grad_norm.append(norm.item())
-        history.tokens += inputs.numel()
+        history.tokens += (inputs if isinstance(inputs, Tensor) else inputs[0]).numel()
         last = step == config.steps - 1
         evaluated = (step + 1) % config.eval_every == 0 or last
         if evaluated:

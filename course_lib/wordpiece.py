@@ -253,7 +253,7 @@ class BatchEncoding:
         return Encoding(self.input_ids[b], self.token_type_ids[b], self.attention_mask[b])
 
 
-def _truncated_lengths(n_a: int, n_b: int | None, budget: int, truncation: Truncation) -> tuple[int, int | None]:
+def truncated_lengths(n_a: int, n_b: int | None, budget: int, truncation: Truncation) -> tuple[int, int | None]:
     """How many tokens of A (and of B) to keep so that they fit in ``budget`` tokens (``max_length``
     less the special tokens), the way Hugging Face's ``tokenizers`` truncates (tokens are then cut
     from the end of each text).
@@ -374,7 +374,7 @@ class WordPieceTokenizer:
         cuts the longer text, down to the length of the shorter if need be, and then both, the odd
         token going to the longer text (to B on a tie); ``"only_first"`` and ``"only_second"`` cut
         only A or only B, and it is an error if that text would have to lose all its tokens (see
-        :func:`_truncated_lengths`). ``allowed_special`` is as in :meth:`tokenize`.
+        :func:`truncated_lengths`). ``allowed_special`` is as in :meth:`tokenize`.
 
         Hugging Face's ``BertTokenizer(vocab=...)(text, pair, truncation=..., max_length=...)``
         gives the same three lists (but it takes an empty ``pair=""`` for no pair at all).
@@ -385,7 +385,7 @@ class WordPieceTokenizer:
             n_special = 2 if b is None else 3
             if isinstance(max_length, bool) or not isinstance(max_length, int) or max_length < n_special:
                 raise ValueError(f"max_length must be an int of at least {n_special} (the room for {CLS} and {SEP}{' twice' if b is not None else ''}), got {max_length!r}")
-            n_a, n_b = _truncated_lengths(len(a), None if b is None else len(b), max_length - n_special, truncation)
+            n_a, n_b = truncated_lengths(len(a), None if b is None else len(b), max_length - n_special, truncation)
             a = a[:n_a]
             b = None if b is None else b[:n_b]
         input_ids = [self.cls_id, *a, self.sep_id]

@@ -43,7 +43,7 @@ from course_lib.wordpiece import (
     BatchEncoding,
     Encoding,
     WordPieceTokenizer,
-    _truncated_lengths,
+    truncated_lengths,
     basic_tokenize,
     clean_text,
     is_punctuation,
@@ -275,15 +275,15 @@ def test_truncation_matches_hugging_face(bert: WordPieceTokenizer, hf_rust, trun
 
 
 def test_longest_first_cuts_the_longer_text_first() -> None:
-    assert _truncated_lengths(12, 7, 15, "longest_first") == (8, 7)  # only the longer one is cut
-    assert _truncated_lengths(12, 7, 12, "longest_first") == (6, 6)  # down to the shorter one's length, then both
-    assert _truncated_lengths(3, 20, 10, "longest_first") == (3, 7)
-    assert _truncated_lengths(20, 3, 11, "longest_first") == (8, 3)
-    assert _truncated_lengths(10, 10, 17, "longest_first") == (8, 9)  # a tie: B keeps the odd token (BERT's code: A)
-    assert _truncated_lengths(11, 10, 17, "longest_first") == (9, 8)
-    assert _truncated_lengths(10, None, 4, "longest_first") == (4, None)
-    assert _truncated_lengths(5, 9, 10, "only_first") == (1, 9) and _truncated_lengths(5, 9, 10, "only_second") == (5, 5)
-    assert _truncated_lengths(5, 9, 0, "only_first") == (0, 0)  # room for the special tokens only: both texts go
+    assert truncated_lengths(12, 7, 15, "longest_first") == (8, 7)  # only the longer one is cut
+    assert truncated_lengths(12, 7, 12, "longest_first") == (6, 6)  # down to the shorter one's length, then both
+    assert truncated_lengths(3, 20, 10, "longest_first") == (3, 7)
+    assert truncated_lengths(20, 3, 11, "longest_first") == (8, 3)
+    assert truncated_lengths(10, 10, 17, "longest_first") == (8, 9)  # a tie: B keeps the odd token (BERT's code: A)
+    assert truncated_lengths(11, 10, 17, "longest_first") == (9, 8)
+    assert truncated_lengths(10, None, 4, "longest_first") == (4, None)
+    assert truncated_lengths(5, 9, 10, "only_first") == (1, 9) and truncated_lengths(5, 9, 10, "only_second") == (5, 5)
+    assert truncated_lengths(5, 9, 0, "only_first") == (0, 0)  # room for the special tokens only: both texts go
 
 
 def test_max_length_must_leave_room_for_the_special_tokens(bert: WordPieceTokenizer) -> None:
