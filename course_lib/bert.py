@@ -111,8 +111,8 @@ class Bert(nn.Module):
         # post-LN blocks end in a norm already: BERT has no final one (a pre-LN variant needs it)
         self.encoder = Encoder(
             config.n_layers, config.d_model, config.n_heads, config.ff_width, config.arrangement, config.activation,
-            config.dropout, "layer", config.norm_eps, final_norm=config.arrangement != "post_ln",
-        )  # fmt: skip
+            config.dropout, "layer", config.norm_eps, final_norm=config.arrangement != "post_ln", ff_dropout=0.0,
+        )  # fmt: skip  (BERT drops after each branch, not inside the feed-forward)
         self.pooler = nn.Linear(config.d_model, config.d_model) if pooler else None
         fuse_norms(self)
         self.apply(init_normal)  # BERT's initialisation: N(0, 0.02), zero biases
@@ -349,11 +349,21 @@ def nsp_pairs(documents: Sequence[Sequence[Sequence[int]]], max_length: int, rng
 
 
 def pretraining_batch(
-    pairs: Sequence[Pair], *, cls_id: int, sep_id: int, pad_id: int, mask_id: int, special_ids: Sequence[int], vocab_size: int, rate: float = 0.15, generator: torch.Generator | None = None
+    pairs: Sequence[Pair],
+    *,
+    cls_id: int,
+    sep_id: int,
+    pad_id: int,
+    mask_id: int,
+    special_ids: Sequence[int],
+    vocab_size: int,
+    rate: float = 0.15,
+    replace: tuple[float, float, float] = (0.8, 0.1, 0.1),
+    generator: torch.Generator | None = None,
 ) -> tuple[tuple[Tensor, Tensor, Tensor], tuple[Tensor, Tensor]]:
     """``((idx, token_type_ids, attention_mask), (labels, is_next))`` for :func:`pretraining_loss`:
     each pair as ``[CLS] A [SEP] B [SEP]`` (segment 0 up to the first [SEP], 1 after), padded to the
-    longest with ``pad_id``, then masked by :func:`mask_tokens`."""
+    longest with ``pad_id``, then masked by :func:`mask_tokens` with ``rate`` and ``replace``."""
     rows = [[cls_id, *p.a, sep_id, *p.b, sep_id] for p in pairs]
     T = max(len(r) for r in rows)
     idx = torch.full((len(rows), T), pad_id)
@@ -363,7 +373,7 @@ def pretraining_batch(
         idx[r, : len(row)] = torch.tensor(row)
         token_type_ids[r, len(pair.a) + 2 : len(row)] = 1
         attention_mask[r, : len(row)] = 1
-    inputs, labels = mask_tokens(idx, mask_id=mask_id, special_ids=special_ids, vocab_size=vocab_size, rate=rate, generator=generator)
+    inputs, labels = mask_tokens(idx, mask_id=mask_id, special_ids=special_ids, vocab_size=vocab_size, rate=rate, replace=replace, generator=generator)
     return (inputs, token_type_ids, attention_mask), (labels, torch.tensor([p.is_next for p in pairs]))
 
 

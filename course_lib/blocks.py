@@ -198,6 +198,10 @@ class EncoderBlock(nn.Module):
     Submodules (named as ``nn.TransformerEncoderLayer``'s, so weights copy across one to one):
     ``self_attn``, ``ff`` (``linear1``, ``linear2``), ``norm1``, ``norm2`` (``parallel`` uses
     ``norm1`` for both branches and has no ``norm2``).
+
+    ``dropout`` applies to the attention weights and to each branch's output; ``ff_dropout`` (default:
+    ``dropout``) to the feed-forward's hidden activation, where ``nn.TransformerEncoderLayer`` drops
+    and BERT does not (BERT passes 0).
     """
 
     def __init__(
@@ -211,13 +215,14 @@ class EncoderBlock(nn.Module):
         norm: Norm = "layer",
         norm_eps: float | None = None,
         bias: bool = True,
+        ff_dropout: float | None = None,
     ) -> None:
         super().__init__()
         if arrangement not in ARRANGEMENTS:
             raise ValueError(f"arrangement must be one of {ARRANGEMENTS}, got {arrangement!r}")
         self.arrangement = arrangement
         self.self_attn = MultiHeadAttention(d_model, n_heads, bias=bias, dropout=dropout)
-        self.ff = FeedForward(d_model, d_ff, activation, dropout, bias)
+        self.ff = FeedForward(d_model, d_ff, activation, dropout if ff_dropout is None else ff_dropout, bias)
         self.norm1 = make_norm(norm, d_model, norm_eps, bias)
         self.norm2 = make_norm(norm, d_model, norm_eps, bias) if arrangement != "parallel" else None
         self.dropout = nn.Dropout(dropout)
@@ -341,9 +346,10 @@ class Encoder(nn.Module):
         norm_eps: float | None = None,
         final_norm: bool = True,
         bias: bool = True,
+        ff_dropout: float | None = None,
     ) -> None:
         super().__init__()
-        self.layers = nn.ModuleList(EncoderBlock(d_model, n_heads, d_ff, arrangement, activation, dropout, norm, norm_eps, bias) for _ in range(n_layers))
+        self.layers = nn.ModuleList(EncoderBlock(d_model, n_heads, d_ff, arrangement, activation, dropout, norm, norm_eps, bias, ff_dropout) for _ in range(n_layers))
         self.norm = make_norm(norm, d_model, norm_eps, bias) if final_norm else None
 
     def forward(self, x: Tensor, mask: Tensor | None = None) -> Tensor:

@@ -133,6 +133,13 @@ def test_the_decoder_is_tied_to_the_word_embedding_with_its_own_bias():
     assert model.num_parameters() == sum(p.numel() for p in set(model.parameters()))
 
 
+def test_dropout_where_bert_drops_and_not_inside_the_feed_forward():
+    model = Bert(BertConfig(vocab_size=20, block_size=8, n_layers=2, n_heads=2, d_model=8, dropout=0.1))
+    for layer in model.encoder.layers:
+        assert layer.ff.dropout.p == 0.0 and layer.dropout.p == 0.1 and layer.self_attn.dropout == 0.1
+    assert model.embeddings.drop.p == 0.1
+
+
 def test_padding_does_not_change_the_real_positions():
     torch.manual_seed(8)
     model = Bert(BertConfig(vocab_size=97, block_size=20, n_layers=2, n_heads=2, d_model=16)).eval()
