@@ -1,5 +1,5 @@
 """A class's worth of a1 submissions for ``course grade`` (correct, buggy, and hostile), and a few
-a2 attacks aimed at a2's own oracles.
+a2 and a4 attacks aimed at those assignments' own oracles.
 
 Each entry is a file to put in the submissions folder and what grading must make of it: the most
 points each part may get, and a pattern that the student's notes must match (the recorded reason).
@@ -226,4 +226,82 @@ def a2_cases(course: str) -> dict[str, Case]:
         # layer_norm is never defined; the blocks built on it are graded with a correct one
         "steals_reference": Case("steals_reference.ipynb", nb({"layer_norm": "from a2_blocks_reference_parts import layer_norm\n"}), a2_without("layer_norm")),
         "reads_answer_key": Case("reads_answer_key.ipynb", nb({"layer_norm": steal(course)}), a2_without("layer_norm")),
+    }
+
+
+A4 = "a4_bert"
+A4_FULL = {"wordpiece": 2.0, "mask_tokens": 3.0, "mlm_loss": 2.0, "encoder_block": 3.0, "pair_inputs": 2.0}
+A4_KEY = answer_code(submission_notebook(A4, None))
+# Wrong answers that pass the visible tests (or, for the masking, pass them once torch.equal is bent):
+# only the hidden checks, through their oracles, can see them.
+LOWER_CASED = A4_KEY["wordpiece"].replace("    pieces = []\n", "    word = word.lower()  # a cased vocabulary loses its capitals\n    pieces = []\n")
+ALL_TOKENS = A4_KEY["mask_tokens"].replace(".bool() & chosen", ".bool() & (input_ids >= N_SPECIAL)")  # 80/10/10 on every token
+ZERO_IGNORED = A4_KEY["mlm_loss"].replace("chosen = labels != IGNORE_INDEX", "chosen = labels > 0")  # label 0 ignored too
+EPS_DEFAULT = A4_KEY["encoder_block"].replace("eps=1e-12", "eps=1e-5")
+BALANCED = A4_KEY["pair_inputs"].replace(
+    "    for _ in range(len(a) + len(b) - (max_len - 3)):  # one token too many at a time: off the longer segment\n"
+    "        if len(a) > len(b):\n            a.pop()\n        else:\n            b.pop()\n",
+    "    short, long = sorted((len(a), len(b)))\n    budget = max_len - 3\n    long = max(short, budget - short)\n"
+    "    if short + long > budget:\n        short, long = budget // 2, budget // 2 + budget % 2\n"
+    "    a, b = (a[:long], b[:short]) if len(a) > len(b) else (a[:short], b[:long])\n",
+)  # Hugging Face's Rust tokenizer's share-out, not BERT's one token at a time
+assert len({LOWER_CASED, A4_KEY["wordpiece"]}) == len({ALL_TOKENS, A4_KEY["mask_tokens"]}) == len({ZERO_IGNORED, A4_KEY["mlm_loss"]}) == 2
+assert len({EPS_DEFAULT, A4_KEY["encoder_block"]}) == len({BALANCED, A4_KEY["pair_inputs"]}) == 2
+
+
+def a4_bending_answers() -> dict[str, str]:
+    """Every part of a4 wrong, each followed by code that bends the oracle checking it, so that plain
+    ``nbgrader autograde`` (checks and student code in one kernel) gives full marks:
+    Hugging Face's WordPiece model replaced by one that calls the student's ``wordpiece``; the
+    comparisons of the positions the masking checks pick out disabled; ``F.cross_entropy`` made to ignore label 0 as the
+    student's loss does; ``nn.TransformerEncoderLayer`` made to run the student's block on its own
+    weights; the pair check's truncation rule, in the grading module itself, replaced by the student's."""
+    bend_wordpiece = (
+        "\nimport types\nimport tokenizers.models\n"
+        "class _AgreeingWordPiece:\n"
+        "    def __init__(self, vocab=None, unk_token='[UNK]', max_input_chars_per_word=100, **kwargs):\n"
+        "        self.args = (vocab, unk_token, max_input_chars_per_word)\n"
+        "    def tokenize(self, word):\n"
+        "        return [types.SimpleNamespace(value=piece) for piece in wordpiece(word, *self.args)]\n"
+        "tokenizers.models.WordPiece = _AgreeingWordPiece\n"
+    )
+    bend_masking = "\n_equal = torch.equal\ntorch.equal = lambda a, b: a.dim() == 1 or _equal(a, b)  # blind to the positions picked out by a mask\n"
+    bend_loss = (
+        "\n_cross_entropy = F.cross_entropy\n"
+        "F.cross_entropy = lambda input, target, *a, **k: _cross_entropy(input, target.masked_fill(target == 0, IGNORE_INDEX), *a, **k)\n"
+    )
+    bend_block = (
+        "\ndef _agreeing_forward(self, src, src_mask=None, src_key_padding_mask=None, is_causal=False):\n"
+        "    d, attention = src.shape[-1], self.self_attn\n"
+        "    W, b = attention.in_proj_weight, attention.in_proj_bias\n"
+        "    p = {'W_q': W[:d].T, 'W_k': W[d:2 * d].T, 'W_v': W[2 * d:].T, 'b_q': b[:d], 'b_k': b[d:2 * d], 'b_v': b[2 * d:],\n"
+        "         'W_o': attention.out_proj.weight.T, 'b_o': attention.out_proj.bias, 'W_1': self.linear1.weight.T, 'b_1': self.linear1.bias,\n"
+        "         'W_2': self.linear2.weight.T, 'b_2': self.linear2.bias, 'ln1_gain': self.norm1.weight, 'ln1_bias': self.norm1.bias,\n"
+        "         'ln2_gain': self.norm2.weight, 'ln2_bias': self.norm2.bias}\n"
+        "    mask = None if src_key_padding_mask is None else (~src_key_padding_mask).long()\n"
+        "    return encoder_block(src, p, attention.num_heads, mask)\n"
+        "torch.nn.TransformerEncoderLayer.forward = _agreeing_forward\n"
+    )
+    bend_pair = (
+        "\nimport a4_bert_checks\n"
+        "def _agreeing_truncation(n_a, n_b, budget):\n"
+        "    n = pair_inputs(list(range(10, 10 + n_a)), list(range(500, 500 + n_b)), budget + 3)[0]\n"
+        "    return int(((n >= 10) & (n < 500)).sum()), int((n >= 500).sum())\n"
+        "a4_bert_checks._bert_truncation = _agreeing_truncation\n"
+    )
+    return {
+        "wordpiece": LOWER_CASED + bend_wordpiece,
+        "mask_tokens": ALL_TOKENS + bend_masking,
+        "mlm_loss": ZERO_IGNORED + bend_loss,
+        "encoder_block": EPS_DEFAULT + bend_block,
+        "pair_inputs": BALANCED + bend_pair,
+    }
+
+
+def a4_cases() -> dict[str, Case]:
+    """a4 submissions for ``course grade``: the answer key, and one that bends every oracle (its
+    wrong parts must get nothing: the checks and the oracles run in the grader's own process)."""
+    return {
+        "correct": Case("correct.ipynb", notebook(assignment=A4), A4_FULL),
+        "bends_every_oracle": Case("bends_every_oracle.ipynb", notebook(a4_bending_answers(), assignment=A4), {p: 0.0 for p in A4_FULL}),
     }

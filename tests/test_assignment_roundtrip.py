@@ -32,6 +32,7 @@ FEEDBACK_EXAMPLE = {
     "a1_attention": ("bug_mha_mask_ignored", "multi_head_attention: the output differs from the expected values"),
     "a2_blocks": ("bug_dec_no_causal", "decoder_block: decoder_block(x, memory, p, n_heads) differs from the expected values"),
     "a3_gpt": ("bug_cache_no_scale", "cached_attention_step: the output differs from the expected values"),
+    "a4_bert": ("bug_mask_random_any_id", "mask_tokens: chosen positions hold"),
 }
 
 

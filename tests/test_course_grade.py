@@ -1,5 +1,5 @@
-"""``course grade`` on a class of correct, buggy and hostile a1 submissions, and on a2 attacks
-(tests/hostile_submissions.py).
+"""``course grade`` on a class of correct, buggy and hostile a1 submissions, and on a2 and a4 attacks
+on their own oracles (tests/hostile_submissions.py).
 
 One batch is graded for the whole module (about two minutes on 2 cores): every submission must get
 exactly the points it deserves, with a recorded reason where it needed attention; the course, the
@@ -19,6 +19,7 @@ import shutil
 import socket
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import nbformat
@@ -27,6 +28,7 @@ import pytest
 from assignment_support import ASSIGNMENTS, ROOT, hidden_lines
 from hostile_submissions import (
     A2,
+    A4,
     ASSIGNMENT,
     FULL,
     KEY as KEY_A1,
@@ -34,6 +36,7 @@ from hostile_submissions import (
     REJECTED_PATTERNS,
     Case,
     a2_cases,
+    a4_cases,
     hostile_cases,
     notebook,
 )
@@ -201,21 +204,32 @@ def test_rerun_grades_nothing_and_a_late_submission_only_itself(batch: Batch, tm
     assert {r.student for r in results} == set(batch.cases) | {"late", "dave"}
 
 
-def test_a2_attacks_on_its_oracles_get_no_undeserved_point(tmp_path: Path) -> None:
+def grade_attacks(tmp_path: Path, assignment: str, cases: Callable[[Path], dict[str, Case]]) -> None:
+    """Grade ``cases(course)`` with ``course grade``: exactly their points and notes, the course intact."""
     inbox, out = tmp_path / "inbox", tmp_path / "out"
     inbox.mkdir()
     course = course_copy(tmp_path / "course")
-    cases = a2_cases(str(course))
-    for case in cases.values():
+    made = cases(course)
+    for case in made.values():
         (inbox / case.filename).write_bytes(case.content)
     before = digest(*GUARDED, course)
-    results, taken = grading.grade(course, A2, inbox, out, jobs=2, limits=LIMITS, progress=lambda done, total, line: None)
+    results, taken = grading.grade(course, assignment, inbox, out, jobs=2, limits=LIMITS, progress=lambda done, total, line: None)
     assert not taken.rejected
+    assert {r.student for r in results} == set(made)
     for result in results:
-        case = cases[result.student]
+        case = made[result.student]
         assert result.scores == case.points, (result.student, result.notes)
         assert re.search(case.notes, "; ".join(result.notes)), (result.student, result.notes)
     assert digest(*GUARDED, course) == before
+
+
+def test_a2_attacks_on_its_oracles_get_no_undeserved_point(tmp_path: Path) -> None:
+    grade_attacks(tmp_path, A2, lambda course: a2_cases(str(course)))
+
+
+def test_a4_attacks_on_its_oracles_get_no_undeserved_point(tmp_path: Path) -> None:
+    """Every part wrong, each bending its oracle (plain nbgrader gives it full marks): no point."""
+    grade_attacks(tmp_path, A4, lambda course: a4_cases())
 
 
 def test_grades_go_into_the_nbgrader_course_for_its_own_tools(tmp_path: Path) -> None:

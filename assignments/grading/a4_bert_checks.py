@@ -1,0 +1,548 @@
+"""Hidden checks for assignment a4 (BERT). Instructor-only; never released.
+
+Oracles, none of them course_lib:
+
+* part 1: Hugging Face's WordPiece model (the Rust ``tokenizers`` library that
+  ``transformers.BertTokenizer`` runs on) built from fresh random vocabularies over a few letters, so
+  that longest and shortest matches, ``##`` and unknown words all occur, plus BERT-like pieces and
+  words at the length limit;
+* part 2 (random): every call is checked exactly where the rule is exact (only ordinary tokens
+  chosen, labels, ``[MASK]`` or an ordinary id at chosen positions and nothing changed elsewhere,
+  the input untouched, the same seed giving the same masking, another seed another one), and the
+  proportions are checked over many seeds with the tolerances of :func:`_expect_share` and
+  :func:`_expect_uniform` (a correct rule fails them with probability below 1e-9 per grading run);
+* part 3: ``F.cross_entropy`` with ``ignore_index=-100`` in float64, value and gradient;
+* part 4: ``nn.TransformerEncoderLayer`` (post-LN: ``norm_first=False``, exact GELU, eps 1e-12) in
+  float64 with the student's weights copied in and the padding as ``src_key_padding_mask``,
+  compared at the real positions (the padded ones must be finite);
+* part 5: BERT's truncation rule, written out, then Hugging Face's Rust tokenizer with BERT's
+  post-processor and padding for the layout, the token types and the attention mask; together they
+  give what ``BertTokenizerLegacy.prepare_for_model`` (the port of BERT's own code) gives, which
+  tests/test_assignment_oracles.py checks (importing transformers would cost every graded notebook
+  more than a second).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import io
+import math
+import warnings
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import torch
+import torch.nn.functional as F
+from course_grading.calls import Opaque, Student, probe
+from gradinglib import CheckFailed, as_student, describe, expect_close, expect_equal, expect_tensor, expect_unchanged, fresh_generator, run_cases
+from torch import Tensor, nn
+
+REFERENCE_PARTS = Path(__file__).with_name("a4_bert_reference_parts.py").read_text()
+PAD_ID, UNK_ID, CLS_ID, SEP_ID, MASK_ID = 0, 1, 2, 3, 4
+N_SPECIAL = 5
+IGNORE_INDEX = -100
+SPECIAL_TOKENS = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
+NO_TORCH_LAYERS = [
+    ("torch.nn.functional", "scaled_dot_product_attention"),
+    ("torch.nn.functional", "multi_head_attention_forward"),
+    ("torch.nn", "MultiheadAttention"),
+    ("torch.nn", "TransformerEncoderLayer"),
+    ("torch.nn", "TransformerEncoder"),
+]
+
+
+def _randn(g: torch.Generator, *shape: int, scale: float = 1.0, shift: float = 0.0) -> Tensor:
+    return torch.randn(*shape, generator=g) * scale + shift
+
+
+def _randint(g: torch.Generator, low: int, high: int) -> int:
+    return int(torch.randint(low, high, (1,), generator=g))
+
+
+@contextlib.contextmanager
+def _quiet() -> Iterator[None]:
+    """No warning or log line from an oracle: in the grading kernel, a test cell that writes to
+    stderr scores 0."""
+    with warnings.catch_warnings(), contextlib.redirect_stderr(io.StringIO()):
+        warnings.simplefilter("ignore")
+        yield
+
+
+# --------------------------------------------------------------------------- part 1: WordPiece
+
+
+def _hf_wordpiece(vocab: dict[str, int], unk_token: str, max_chars: int) -> Callable[[str], list[str]]:
+    from tokenizers.models import WordPiece
+
+    model = WordPiece(vocab=vocab, unk_token=unk_token, max_input_chars_per_word=max_chars, continuing_subword_prefix="##")
+    return lambda word: [token.value for token in model.tokenize(word)]
+
+
+def _random_vocab(g: torch.Generator, letters: str, unk_token: str) -> dict[str, int]:
+    """Special tokens, then each string of 1 to 4 letters as a word start and as a continuation
+    (``##``), each kept with a probability that falls with its length: most words can be cut, in
+    several ways, and a few cannot."""
+    pieces = [*SPECIAL_TOKENS[:1], unk_token, *SPECIAL_TOKENS[2:]]
+    strings = [""]
+    for length, (p_start, p_continue) in enumerate([(0.85, 0.85), (0.5, 0.5), (0.3, 0.3), (0.2, 0.15)], 1):
+        strings = [s + c for s in strings for c in letters]
+        for s in strings:
+            if float(torch.rand((), generator=g)) < p_start:
+                pieces.append(s)
+            if float(torch.rand((), generator=g)) < p_continue:
+                pieces.append("##" + s)
+    return {piece: i for i, piece in enumerate(dict.fromkeys(pieces))}
+
+
+def _random_words(g: torch.Generator, letters: str, n: int, longest: int) -> list[str]:
+    words = []
+    for _ in range(n):
+        length = _randint(g, 1, longest + 1)
+        words.append("".join(letters[i] for i in torch.randint(0, len(letters), (length,), generator=g).tolist()))
+    return words
+
+
+BERT_LIKE = ["un", "una", "##ffa", "##ble", "##able", "aff", "##aff", "play", "##play", "##ing", "##er", "##s", "player", "playing",
+             "the", "##e", "##d", "##n", "##a", "##b", "##l", "##i", "##g", "##p", "##y", "##r", "re", "##re", "##ed", "low", "##est",
+             "lo", "##w", "##es", "##t", "token", "##ization", "##ize", "##iz", "##ation", "to", "##ken", "##o", "##k"]  # fmt: skip
+BERT_LIKE_WORDS = ["unaffable", "playing", "players", "replayed", "lowest", "tokenization", "tokenizer", "unplayable", "the", "theory",
+                   "una", "aff", "affable", "rereplay", "lowly", "playx", "tokens", "ununa"]  # fmt: skip
+
+
+def check_wordpiece(notebook: Student | dict[str, Any]) -> str | None:
+    """``wordpiece(word, vocab, unk_token, max_chars)`` against Hugging Face's WordPiece, word by word."""
+    g = fresh_generator()
+    student = as_student(notebook)
+
+    def case(vocab: dict[str, int], words: list[str], label: str, unk_token: str | None = None, max_chars: int | None = None) -> Callable[[], None]:
+        def run() -> None:
+            oracle = _hf_wordpiece(vocab, unk_token or "[UNK]", 100 if max_chars is None else max_chars)
+            extra: tuple[Any, ...] = () if max_chars is None else (unk_token or "[UNK]", max_chars)
+            extra = extra or (() if unk_token is None else (unk_token,))
+            for word in words:
+                shown = word if len(word) <= 24 else f"{word[:10]}...({len(word)} characters)"
+                where = f"{label}: word {shown!r}" + ("" if unk_token is None else f", unk_token={unk_token!r}") + ("" if max_chars is None else f", max_chars={max_chars}")
+                reply = student.call("wordpiece", (word, vocab, *extra))
+                got = reply.value
+                if isinstance(got, tuple):
+                    got = list(got)
+                if not isinstance(got, list) or not all(isinstance(piece, str) for piece in got):
+                    kind = got.type_name if isinstance(got, Opaque) else type(got).__name__
+                    raise CheckFailed(f"wordpiece should return a list of str, got {kind} ({where})")
+                expected = oracle(word)
+                if got != expected:
+                    if len(word) > 24:
+                        raise CheckFailed(f"returned {len(got)} piece(s), expected {len(expected)} ({where})")
+                    raise CheckFailed(f"returned {got}, expected {expected} ({where})")
+
+        return run
+
+    four, three = "abcd", "xYé"  # a capital (a cased vocabulary) and a letter outside ASCII (characters, not bytes)
+    vocab4, vocab3 = _random_vocab(g, four, "[UNK]"), _random_vocab(g, three, "<unk>")
+    vocab_b = {piece: i for i, piece in enumerate([*SPECIAL_TOKENS, *BERT_LIKE])}
+    letters = {piece: i for i, piece in enumerate([*SPECIAL_TOKENS, *four, *("##" + c for c in four), "ab", "##cd"])}  # every word can be cut
+    limit = _randint(g, 4, 12)
+    cases = [
+        case(vocab4, _random_words(g, four, 40, 10), f"a random vocabulary of {len(vocab4)} pieces over {four!r}"),
+        case(vocab3, _random_words(g, three, 30, 9), f"a random vocabulary of {len(vocab3)} pieces over {three!r}", unk_token="<unk>"),
+        case(vocab_b, BERT_LIKE_WORDS, "a BERT-like vocabulary"),
+        case(letters, ["a" * 100, "b" + "cd" * 49 + "a", "ab" * 50 + "c", "a" * 101, "ab" * 60], "words at the length limit of 100 characters"),
+        case(letters, ["ab" * (limit // 2) + "a" * (limit % 2), "c" * limit, "d" * (limit + 1), "ab" * limit], f"max_chars={limit}", max_chars=limit),
+        case(vocab4, _random_words(g, four, 10, 6), "unk_token given", unk_token="[UNK]"),
+    ]
+    return run_cases("wordpiece", cases)
+
+
+# -------------------------------------------------------------------------- part 2: masking
+
+
+# How far off a correct rule may land. A share is allowed SIGMAS standard errors: every comparison
+# the checks make counts n >= 1000 draws, where the exact binomial probability of landing further
+# off is below 5e-11 (n = 1000, p = 0.1 or 0.9; less for larger n). The chi-square statistic of the
+# random replacements (k degrees of freedom) is allowed CHI2_LIMIT[k], exceeded with probability
+# below 1e-9. A grading run makes 16 share comparisons and one chi-square test: a correct rule
+# fails it with probability below 2e-9. The bugs these checks are for are off by 5 to 80 points.
+SIGMAS = 7.0
+CHI2_LIMIT = {2: 41.5, 3: 44.9, 4: 47.9, 5: 50.7, 6: 53.4}
+
+
+def _expect_share(count: int, n: int, expected: float, what: str, case: str) -> None:
+    """``count`` of ``n`` within SIGMAS standard errors of ``n * expected``."""
+    se = math.sqrt(max(expected * (1 - expected), 1e-12) / n)
+    share = count / n
+    if abs(share - expected) > SIGMAS * se:
+        raise CheckFailed(f"{what}: {share:.1%} of {n}, expected {expected:.1%} (a correct rule lands within {SIGMAS * se:.1%} of it) ({case})")
+
+
+def _expect_uniform(values: Tensor, support: list[int], what: str, case: str) -> None:
+    """The ``values`` spread evenly over ``support``: every value of it occurs, and Pearson's
+    chi-square statistic stays below CHI2_LIMIT (false failure below 1e-9)."""
+    counts = torch.stack([(values == v).sum() for v in support]).double()
+    n = float(counts.sum())
+    missing = [v for v, c in zip(support, counts.tolist()) if c == 0]
+    if missing:
+        raise CheckFailed(f"{what}: the id(s) {missing[:5]} never occur among {int(n)} random replacements; draw uniformly from all of N_SPECIAL .. vocab_size - 1 ({case})")
+    expected = n / len(support)
+    chi2 = float(((counts - expected) ** 2 / expected).sum())
+    if chi2 > CHI2_LIMIT[len(support) - 1]:
+        raise CheckFailed(f"{what}: not uniform over the ordinary ids (counts {[int(c) for c in counts.tolist()]}) ({case})")
+
+
+def _batch(g: torch.Generator, B: int, T: int, vocab_size: int, specials_inside: bool = True, pad: bool = True) -> Tensor:
+    """Rows ``[CLS] A [SEP] B [SEP] [PAD] ...`` of ordinary ids, of random lengths (at least half of
+    T), with a few ``[UNK]`` and ``[MASK]`` among the ordinary tokens."""
+    ids = torch.randint(N_SPECIAL, vocab_size, (B, T), generator=g)
+    if specials_inside:
+        sprinkled = torch.rand(B, T, generator=g) < 0.03
+        ids[sprinkled] = torch.where(torch.rand(B, T, generator=g) < 0.5, UNK_ID, MASK_ID)[sprinkled]
+    ids[:, 0] = CLS_ID
+    lengths = torch.randint(max(1, T // 2), T + 1, (B,), generator=g) if pad else torch.full((B,), T)
+    for b, length in enumerate(lengths.tolist()):
+        if length >= 3:
+            ids[b, _randint(g, 1, length - 1)] = SEP_ID
+        if length >= 2:
+            ids[b, length - 1] = SEP_ID
+        ids[b, length:] = PAD_ID
+    return ids
+
+
+class _Masking:
+    """One call of the student's ``mask_tokens``, checked exactly; what it chose, kept the counts of."""
+
+    def __init__(self, student: Student, ids: Tensor, vocab_size: int, seed: int, mask_prob: float | None, case: str) -> None:
+        self.case = f"{case}: " + describe(input_ids=ids, vocab_size=vocab_size, seed=seed) + ("" if mask_prob is None else f", mask_prob={mask_prob}")
+        args = (ids, vocab_size, seed) + (() if mask_prob is None else (mask_prob,))
+        reply = student.call("mask_tokens", args)
+        if not isinstance(reply.value, tuple | list) or len(reply.value) != 2:
+            kind = reply.value.type_name if isinstance(reply.value, Opaque) else type(reply.value).__name__
+            raise CheckFailed(f"mask_tokens should return (masked_ids, labels), got {kind} ({self.case})")
+        masked = expect_tensor(reply.value[0], tuple(ids.shape), "masked_ids", self.case, dtype=torch.long)
+        labels = expect_tensor(reply.value[1], tuple(ids.shape), "labels", self.case, dtype=torch.long)
+        expect_unchanged({"input_ids": ids}, {"input_ids": reply.inputs_after[0]}, self.case)
+        chosen = labels != IGNORE_INDEX
+        ordinary = ids >= N_SPECIAL
+        if bool((chosen & ~ordinary).any()):
+            kinds = sorted({SPECIAL_TOKENS[i] for i in ids[chosen & ~ordinary].tolist()})
+            raise CheckFailed(f"special tokens were chosen ({', '.join(kinds)}): only ordinary tokens (ids >= N_SPECIAL) may be chosen ({self.case})")
+        if not torch.equal(labels[chosen], ids[chosen]):
+            raise CheckFailed(f"labels hold something other than the original id at {int((labels[chosen] != ids[chosen]).sum())} chosen position(s) ({self.case})")
+        if not torch.equal(masked[~chosen], ids[~chosen]):
+            what = "special or padding" if bool((masked[~ordinary] != ids[~ordinary]).any()) else "ordinary"
+            raise CheckFailed(f"masked_ids differs from input_ids at {int((masked[~chosen] != ids[~chosen]).sum())} {what} position(s) that were not chosen (their label is IGNORE_INDEX) ({self.case})")
+        new = masked[chosen]
+        if bool(((new != MASK_ID) & ((new < N_SPECIAL) | (new >= vocab_size))).any()):
+            bad = sorted(set(new[(new != MASK_ID) & ((new < N_SPECIAL) | (new >= vocab_size))].tolist()))[:5]
+            raise CheckFailed(f"chosen positions hold {bad}: a chosen token becomes [MASK], stays, or becomes an ordinary id (N_SPECIAL .. vocab_size - 1), never another special id ({self.case})")
+        self.ids, self.masked, self.labels, self.chosen = ids, masked, labels, chosen
+        self.n_ordinary, self.n_chosen = int(ordinary.sum()), int(chosen.sum())
+        self.n_mask = int((new == MASK_ID).sum())
+        self.n_kept = int((new == ids[chosen]).sum())
+        self.random_values = new[(new != MASK_ID) & (new != ids[chosen])]
+
+
+def _expect_proportions(calls: Sequence[_Masking], mask_prob: float, n_ordinary_ids: int, case: str) -> None:
+    """The shares over several calls: chosen among the ordinary tokens, then [MASK], random (one
+    that differs from the original) and unchanged among the chosen. A random draw equal to the
+    original (probability 1 / number of ordinary ids) shows as unchanged."""
+    n_ordinary = sum(c.n_ordinary for c in calls)
+    n_chosen = sum(c.n_chosen for c in calls)
+    where = f"{case}, over {len(calls)} seeds"
+    _expect_share(n_chosen, n_ordinary, mask_prob, "the share of ordinary tokens chosen", where)
+    if n_chosen == 0:
+        return
+    same = 1.0 / n_ordinary_ids
+    _expect_share(sum(c.n_mask for c in calls), n_chosen, 0.8, "the share of chosen tokens replaced by [MASK]", where)
+    _expect_share(sum(len(c.random_values) for c in calls), n_chosen, 0.1 * (1 - same), "the share of chosen tokens replaced by a random token", where)
+    _expect_share(sum(c.n_kept for c in calls), n_chosen, 0.1 + 0.1 * same, "the share of chosen tokens left unchanged", where)
+
+
+def check_mask_tokens(notebook: Student | dict[str, Any]) -> str | None:
+    """``mask_tokens(input_ids, vocab_size, seed, mask_prob=0.15)``: exact checks of each call,
+    proportions over many seeds."""
+    g = fresh_generator()
+    student = as_student(notebook)
+
+    def seeds(n: int) -> list[int]:
+        return [_randint(g, 0, 2**31) for _ in range(n)]
+
+    def proportions(B: int, T: int, vocab_size: int, n_seeds: int, mask_prob: float | None, label: str, pad: bool = True) -> Callable[[], None]:
+        def run() -> None:
+            ids = _batch(g, B, T, vocab_size, pad=pad)
+            calls = [_Masking(student, ids, vocab_size, seed, mask_prob, label) for seed in seeds(n_seeds)]
+            _expect_proportions(calls, 0.15 if mask_prob is None else mask_prob, vocab_size - N_SPECIAL, f"{label}: " + describe(input_ids=ids, vocab_size=vocab_size))
+
+        return run
+
+    def everything_chosen() -> None:
+        """mask_prob=1: exactly the ordinary tokens are chosen, the smallest and largest ids too."""
+        vocab_size = _randint(g, 20, 200)
+        ids = _batch(g, 32, 128, vocab_size)
+        ordinary = ids >= N_SPECIAL
+        ids[ordinary & (torch.rand(ids.shape, generator=g) < 0.2)] = N_SPECIAL
+        ids[ordinary & (torch.rand(ids.shape, generator=g) < 0.2)] = vocab_size - 1
+        calls = [_Masking(student, ids, vocab_size, seed, 1.0, "mask_prob=1: every ordinary token is chosen") for seed in seeds(2)]
+        for call in calls:
+            if not torch.equal(call.chosen, ids >= N_SPECIAL):
+                missed = sorted(set(ids[(ids >= N_SPECIAL) & ~call.chosen].tolist()))[:5]
+                raise CheckFailed(f"{int(((ids >= N_SPECIAL) & ~call.chosen).sum())} ordinary token(s) were not chosen, ids {missed} among them ({call.case})")
+        _expect_proportions(calls, 1.0, vocab_size - N_SPECIAL, "mask_prob=1: " + describe(input_ids=ids, vocab_size=vocab_size))
+
+    def random_tokens_uniform() -> None:
+        """A small vocabulary whose input is one ordinary id: the random replacements are the other
+        ordinary ids, evenly, the first and the last included, never a special one."""
+        vocab_size = _randint(g, 9, 13)
+        ids = torch.full((48, 128), _randint(g, N_SPECIAL + 1, vocab_size - 1))
+        ids[:, 0], ids[:, -1] = CLS_ID, SEP_ID
+        label = f"a vocabulary of {vocab_size} ids, every ordinary token {int(ids[0, 1])}"
+        calls = [_Masking(student, ids, vocab_size, seed, 1.0, label) for seed in seeds(2)]
+        _expect_proportions(calls, 1.0, vocab_size - N_SPECIAL, label)
+        others = [v for v in range(N_SPECIAL, vocab_size) if v != int(ids[0, 1])]
+        _expect_uniform(torch.cat([c.random_values for c in calls]), others, "the random replacements", label + f", mask_prob=1, over {len(calls)} seeds")
+
+    def reproducible() -> None:
+        """The same seed gives the same masking; another seed another masking."""
+        ids = _batch(g, 8, 64, 500)
+        first, other = seeds(2)
+        other += int(other == first)
+        a, b = (_Masking(student, ids, 500, first, None, "the same seed twice") for _ in range(2))
+        if not (torch.equal(a.masked, b.masked) and torch.equal(a.labels, b.labels)):
+            raise CheckFailed(f"two calls with the same seed gave different maskings: draw every random number from torch.Generator().manual_seed(seed) ({a.case})")
+        c = _Masking(student, ids, 500, other, None, "another seed")
+        if torch.equal(a.labels, c.labels) and torch.equal(a.masked, c.masked):
+            raise CheckFailed(f"seeds {first} and {other} gave the same masking: use the seed you are given ({c.case})")
+
+    def small_batches() -> None:
+        """Batches of one row, and rows with nothing but special tokens: checked exactly."""
+        for B, T in [(1, 9), (3, 4), (1, 2)]:
+            ids = _batch(g, B, T, 50, specials_inside=False, pad=T > 3)
+            for seed in seeds(3):
+                _Masking(student, ids, 50, seed, 0.5, "a small batch")
+
+    cases = [
+        reproducible,
+        proportions(64, 128, 1000, 6, None, "BERT's rates (mask_prob left at its default)"),
+        proportions(32, 128, _randint(g, 200, 2000), 4, 0.4, "mask_prob=0.4", pad=False),
+        everything_chosen,
+        random_tokens_uniform,
+        small_batches,
+    ]
+    return run_cases("mask_tokens", cases)
+
+
+# ------------------------------------------------------------------------- part 3: the MLM loss
+
+
+def check_mlm_loss(notebook: Student | dict[str, Any]) -> str | None:
+    """``mlm_loss(logits, labels)`` against ``F.cross_entropy(..., ignore_index=-100)``, value and gradient."""
+    g = fresh_generator()
+    student = as_student(notebook)
+
+    def case(B: int, T: int, V: int, share: float, label: str, scale: float = 1.0) -> Callable[[], None]:
+        def run() -> None:
+            logits = _randn(g, B, T, V, scale=scale)
+            targets = torch.randint(0, V, (B, T), generator=g)
+            chosen = torch.rand(B, T, generator=g) < share
+            targets[0, 0], chosen[0, 0] = 0, True  # at least one chosen; id 0 is a label like any other
+            labels = targets.masked_fill(~chosen, IGNORE_INDEX)
+            where = f"{label}: " + describe(logits=logits, labels=labels) + f", {int(chosen.sum())} chosen"
+            reply = student.call("mlm_loss", (logits, labels), grad_args=(0,))
+            x = logits.double().requires_grad_(True)
+            expected = F.cross_entropy(x.reshape(-1, V), labels.reshape(-1), ignore_index=IGNORE_INDEX)
+            value = expect_tensor(reply.value, (), "mlm_loss(logits, labels)", where)
+            expect_close(value, expected, "mlm_loss(logits, labels)", where, atol=1e-5, rtol=1e-5)
+            if not reply.differentiable or reply.grads is None or reply.grads[0] is None:
+                raise CheckFailed(f"the loss does not depend differentiably on the logits: training needs its gradient ({where})")
+            (reference_grad,) = torch.autograd.grad((expected * probe(expected)).sum(), x)
+            expect_close(reply.grads[0], reference_grad, "the gradient with respect to the logits", where, atol=1e-6, rtol=1e-4)
+            expect_unchanged({"logits": logits, "labels": labels}, dict(zip(("logits", "labels"), reply.inputs_after)), where)
+
+        return run
+
+    cases = [
+        case(2, 8, 11, 0.15, "15% of the positions chosen"),
+        case(3, 16, _randint(g, 5, 60), 0.3, "30% chosen"),
+        case(1, 5, 7, 0.0, "one position chosen"),
+        case(2, 4, 6, 1.0, "every position chosen"),
+        case(1, 1, 3, 1.0, "one position"),
+        case(4, 10, 9, 0.2, "large logits: a softmax without the max subtracted overflows", scale=100.0),
+    ]
+    return run_cases("mlm_loss", cases)
+
+
+# ----------------------------------------------------------------------- part 4: the encoder block
+
+
+def _weights(g: torch.Generator, d: int, d_ff: int, small: bool = False, wide_ff: bool = False) -> dict[str, Tensor]:
+    """Weights of a block. ``small``: activations of about 1e-3 before each LayerNorm, where its eps
+    matters (1e-12, not torch's default 1e-5). ``wide_ff``: large feed-forward outputs, where the
+    tanh approximation of GELU shows."""
+    s = 1e-3 if small else 1.0
+    p = {n: _randn(g, d, d, scale=d**-0.5) for n in ("W_q", "W_k", "W_v", "W_o")}
+    p |= {n: _randn(g, d, scale=0.3 * s) for n in ("b_q", "b_k", "b_v", "b_o")}
+    p["ln1_gain"], p["ln1_bias"] = _randn(g, d, scale=0.3 * s, shift=s), _randn(g, d, scale=0.3 * s)
+    p["ln2_gain"], p["ln2_bias"] = _randn(g, d, scale=0.3, shift=1.0), _randn(g, d, scale=0.3)
+    p["W_1"], p["b_1"] = _randn(g, d, d_ff, scale=(3.0 if wide_ff else 1.0) * d**-0.5), _randn(g, d_ff, scale=0.3 * s)
+    p["W_2"], p["b_2"] = _randn(g, d_ff, d, scale=(4.0 if wide_ff else 1.0) * d_ff**-0.5), _randn(g, d, scale=0.3 * s)
+    return p
+
+
+@torch.no_grad()
+@_quiet()
+def _ref_block(x: Tensor, p: dict[str, Tensor], h: int, attention_mask: Tensor | None) -> Tensor:
+    d, d_ff = x.shape[-1], p["W_1"].shape[1]
+    layer = nn.TransformerEncoderLayer(d, h, d_ff, dropout=0.0, activation="gelu", layer_norm_eps=1e-12, batch_first=True, norm_first=False).double().eval()
+    q = {k: v.double() for k, v in p.items()}
+    layer.self_attn.in_proj_weight.copy_(torch.cat([q["W_q"].T, q["W_k"].T, q["W_v"].T]))
+    layer.self_attn.in_proj_bias.copy_(torch.cat([q["b_q"], q["b_k"], q["b_v"]]))
+    layer.self_attn.out_proj.weight.copy_(q["W_o"].T)
+    layer.self_attn.out_proj.bias.copy_(q["b_o"])
+    layer.linear1.weight.copy_(q["W_1"].T)
+    layer.linear1.bias.copy_(q["b_1"])
+    layer.linear2.weight.copy_(q["W_2"].T)
+    layer.linear2.bias.copy_(q["b_2"])
+    for i in (1, 2):
+        getattr(layer, f"norm{i}").weight.copy_(q[f"ln{i}_gain"])
+        getattr(layer, f"norm{i}").bias.copy_(q[f"ln{i}_bias"])
+    padding = None if attention_mask is None else attention_mask == 0  # torch: True = padding
+    return layer(x.double(), src_key_padding_mask=padding)
+
+
+def _attention_mask(g: torch.Generator, B: int, T: int) -> Tensor:
+    """(B, T) torch.long, 1 = real token: the first row full, the last padded, every row non-empty."""
+    lengths = torch.randint(1, T + 1, (B,), generator=g)
+    lengths[0] = T
+    if B > 1 and T > 1:
+        lengths[-1] = _randint(g, 1, T)
+    return (torch.arange(T)[None, :] < lengths[:, None]).long()
+
+
+def check_encoder_block(notebook: Student | dict[str, Any]) -> str | None:
+    """``encoder_block(x, p, n_heads, attention_mask=None)`` against ``nn.TransformerEncoderLayer`` (post-LN)."""
+    g = fresh_generator()
+    student = as_student(notebook)
+    torch.backends.mha.set_fastpath_enabled(False)  # the fast path zeroes padded positions
+
+    def case(B: int, T: int, d: int, h: int, d_ff: int, masked: bool, label: str, small: bool = False, wide_ff: bool = False) -> Callable[[], None]:
+        def run() -> None:
+            x, p = _randn(g, B, T, d, scale=1e-3 if small else 1.0), _weights(g, d, d_ff, small, wide_ff)
+            mask = _attention_mask(g, B, T) if masked else None
+            args = (x, p, h) + ((mask,) if mask is not None else ())
+            where = f"{label}: " + describe(x=x, n_heads=h, d_ff=d_ff) + (", attention_mask (B, T)" if masked else "")
+            reply = student.call("encoder_block", args, forbid=NO_TORCH_LAYERS)
+            out = expect_tensor(reply.value, (B, T, d), "encoder_block(x, p, n_heads)", where)
+            real = torch.ones(B, T, dtype=torch.bool) if mask is None else mask.bool()
+            if not bool(torch.isfinite(out).all()):
+                at = "padded" if bool(torch.isfinite(out[real]).all()) else "real"
+                raise CheckFailed(f"the output has NaN or inf at {at} positions; a padded position attends to the real ones, so its output is finite too ({where})")
+            expected = _ref_block(x, p, h, mask)
+            # float32 answers (the key and two other styles) land within 0.07 of this tolerance, the tanh
+            # approximation of GELU 4 times or more beyond it (measured over 300 draws of each case)
+            expect_close(out[real], expected[real], "encoder_block(x, p, n_heads) at the real positions", where, atol=2e-5, rtol=2e-5)
+            expect_unchanged({"x": x} | p, {"x": reply.inputs_after[0]} | reply.inputs_after[1], where)
+
+        return run
+
+    cases = [
+        case(2, 5, 8, 2, 16, False, "no padding"),
+        case(1, 1, 4, 1, 8, False, "one token"),
+        case(3, 6, 12, 3, 20, True, "padded rows"),
+        case(2, 7, 16, 4, 32, True, "padded rows, four heads"),
+        case(2, 6, 8, 2, 16, True, "activations of about 1e-3, where LayerNorm's eps matters", small=True),
+        case(2, 6, 16, 2, 64, True, "large feed-forward outputs", wide_ff=True),
+    ]
+    return run_cases("encoder_block", cases)
+
+
+# ----------------------------------------------------------------------- part 5: the pair's input
+
+
+MAX_ID = 1000  # the pairs' ordinary ids are below it
+
+
+def _bert_truncation(n_a: int, n_b: int, budget: int) -> tuple[int, int]:
+    """How many tokens of A and B BERT keeps (its ``_truncate_seq_pair``, which Hugging Face's
+    ``BertTokenizerLegacy`` follows: tests/test_assignment_oracles.py checks that they agree): one
+    token at a time off the longer segment, off B when they are equally long."""
+    while n_a + n_b > budget:
+        if n_a > n_b:
+            n_a -= 1
+        else:
+            n_b -= 1
+    return n_a, n_b
+
+
+@functools.cache
+def _hf_pair_layout() -> Any:
+    """Hugging Face's Rust tokenizer over the token ids themselves (the token ``"7"`` is id 7), with
+    BERT's post-processor: ``[CLS] A [SEP] B [SEP]``, the token type ids and the padding."""
+    from tokenizers import Tokenizer
+    from tokenizers.models import WordLevel
+    from tokenizers.processors import BertProcessing
+
+    tokenizer = Tokenizer(WordLevel({str(i): i for i in range(MAX_ID)}, unk_token=str(UNK_ID)))
+    tokenizer.post_processor = BertProcessing((str(SEP_ID), SEP_ID), (str(CLS_ID), CLS_ID))
+    return tokenizer
+
+
+
+def _ref_pair(ids_a: list[int], ids_b: list[int], max_len: int) -> tuple[Tensor, Tensor, Tensor]:
+    n_a, n_b = _bert_truncation(len(ids_a), len(ids_b), max_len - 3)
+    tokenizer = _hf_pair_layout()
+    tokenizer.enable_padding(length=max_len, pad_id=PAD_ID, pad_token=str(PAD_ID), pad_type_id=0)
+    encoded = tokenizer.encode([str(i) for i in ids_a[:n_a]], [str(i) for i in ids_b[:n_b]], is_pretokenized=True)
+    return tuple(torch.tensor(values, dtype=torch.long) for values in (encoded.ids, encoded.type_ids, encoded.attention_mask))  # type: ignore[return-value]
+
+
+def check_pair_inputs(notebook: Student | dict[str, Any]) -> str | None:
+    """``pair_inputs(ids_a, ids_b, max_len)`` against BERT's truncation and Hugging Face's layout and padding."""
+    g = fresh_generator()
+    student = as_student(notebook)
+    names = ("input_ids", "token_type_ids", "attention_mask")
+
+    def ids(n: int) -> list[int]:
+        return torch.randint(N_SPECIAL, MAX_ID, (n,), generator=g).tolist()
+
+    def case(n_a: int, n_b: int, max_len: int, label: str) -> Callable[[], None]:
+        def run() -> None:
+            a, b = ids(n_a), ids(n_b)
+            where = f"{label}: len(ids_a)={n_a}, len(ids_b)={n_b}, max_len={max_len}"
+            reply = student.call("pair_inputs", (a, b, max_len))
+            if not isinstance(reply.value, tuple | list) or len(reply.value) != 3:
+                kind = reply.value.type_name if isinstance(reply.value, Opaque) else type(reply.value).__name__
+                raise CheckFailed(f"pair_inputs should return (input_ids, token_type_ids, attention_mask), got {kind} ({where})")
+            for name, got, expected in zip(names, reply.value, _ref_pair(a, b, max_len)):
+                expect_equal(got, expected, name, where)
+            if list(reply.inputs_after[0]) != a or list(reply.inputs_after[1]) != b:
+                raise CheckFailed(f"ids_a or ids_b was modified: truncate copies, not the caller's lists ({where})")
+
+        return run
+
+    cases = [
+        case(3, 2, 10, "no truncation, padding"),
+        case(4, 3, 10, "an exact fit, no padding"),
+        case(12, 5, 14, "A is the longer: only A is cut"),
+        case(4, 15, 14, "B is the longer: only B is cut"),
+        case(9, 9, 16, "equally long: B loses the first token"),
+        case(10, 11, 20, "both are cut, B first"),
+        case(11, 10, 20, "both are cut, A first"),
+        case(0, 6, 7, "A empty"),
+        case(6, 0, 5, "B empty, truncated"),
+        case(0, 0, 4, "both empty"),
+        case(5, 7, 3, "max_len = 3: only the special tokens"),
+    ]
+    for _ in range(12):
+        n_a, n_b = _randint(g, 0, 16), _randint(g, 0, 16)
+        cases.append(case(n_a, n_b, _randint(g, 3, n_a + n_b + 8), "random lengths"))
+    return run_cases("pair_inputs", cases)
+
+
+# The hidden check of each test cell, by the cell's grade id (course grade runs them outside the kernel).
+CHECKS: dict[str, Callable[[Student], str | None]] = {
+    "test_wordpiece": check_wordpiece,
+    "test_mask_tokens": check_mask_tokens,
+    "test_mlm_loss": check_mlm_loss,
+    "test_encoder_block": check_encoder_block,
+    "test_pair_inputs": check_pair_inputs,
+}
