@@ -463,6 +463,10 @@ class WordPieceTokenizer:
         lines = path.read_text(encoding="utf-8").split("\n")
         if lines and lines[-1] == "":
             lines.pop()  # the file's final line break
+        spaced = [(n, line) for n, line in enumerate(lines, 1) if line != line.strip() or " " in line or not line]
+        if spaced:
+            n, line = spaced[0]
+            raise ValueError(f"{path} is not a WordPiece vocabulary (one token per line, no spaces): line {n} is {line!r}" + (" (a BPE merges file?)" if " " in line.strip() else ""))
         return cls(lines, lowercase=lowercase)
 
     @classmethod

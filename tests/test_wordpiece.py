@@ -385,6 +385,9 @@ def test_vocab_file_round_trip_and_errors(bert: WordPieceTokenizer, tmp_path: Pa
         WordPieceTokenizer([*SPECIAL_TOKENS, "a", "b", "a"])
     with pytest.raises(FileNotFoundError, match="no vocabulary file"):
         WordPieceTokenizer.from_vocab_file(tmp_path / "missing.txt")
+    (tmp_path / "merges.txt").write_text("#version: 0.2\nĠ t\nĠ a\n", encoding="utf-8")  # GPT-2's merges, not a vocabulary
+    with pytest.raises(ValueError, match=r"not a WordPiece vocabulary .* line 1 is '#version: 0.2' \(a BPE merges file\?\)"):
+        WordPieceTokenizer.from_vocab_file(tmp_path / "merges.txt")
     with pytest.raises(TypeError, match="sequence of tokens"):
         WordPieceTokenizer("[PAD][UNK]")  # type: ignore[arg-type]
 
