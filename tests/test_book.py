@@ -22,6 +22,9 @@ def test_every_page_is_built_and_every_chapter_executed(html: Path) -> None:
         if page_name in notebook_pages():
             assert "cell_output" in page, f"{page_name} shows no executed output"
         assert "Traceback" not in page and "NameError" not in page, page_name
+        # a widget output (a library's progress bar) makes the page fetch require.js and the widget
+        # manager from a CDN: the book must work offline
+        assert not re.findall(r'<script[^>]+src="https?://', page), (page_name, re.findall(r'<script[^>]+src="https?://[^"]+', page))
 
 
 def test_glued_numbers_are_filled_in(html: Path) -> None:
