@@ -108,11 +108,12 @@ class Bert(nn.Module):
         super().__init__()
         self.config = config
         self.embeddings = BertEmbeddings(config)
-        # post-LN blocks end in a norm already: BERT has no final one (a pre-LN variant needs it)
+        # post-LN blocks end in a norm already: BERT has no final one (a pre-LN variant needs it);
+        # BERT drops after each branch, not inside the feed-forward (ff_dropout=0)
         self.encoder = Encoder(
             config.n_layers, config.d_model, config.n_heads, config.ff_width, config.arrangement, config.activation,
             config.dropout, "layer", config.norm_eps, final_norm=config.arrangement != "post_ln", ff_dropout=0.0,
-        )  # fmt: skip  (BERT drops after each branch, not inside the feed-forward)
+        )  # fmt: skip
         self.pooler = nn.Linear(config.d_model, config.d_model) if pooler else None
         fuse_norms(self)
         self.apply(init_normal)  # BERT's initialisation: N(0, 0.02), zero biases
