@@ -122,19 +122,27 @@ def init_normal(module: nn.Module, std: float = 0.02) -> None:
 
 
 class FeedForward(nn.Module):
-    """The position-wise network ``linear2(dropout(act(linear1(x))))``: ``(..., d_model) -> (..., d_model)``."""
+    """The position-wise network ``linear2(dropout(act(linear1(x))))``: ``(..., d_model) -> (..., d_model)``.
 
-    def __init__(self, d_model: int, d_ff: int, activation: Activation = "relu", dropout: float = 0.0, bias: bool = True) -> None:
+    ``gated=True`` is the gated linear unit of Shazeer (2020), used by T5 v1.1 ("gated-GELU"):
+    ``linear2(dropout(act(linear1(x)) * linear_v(x)))``, one more ``d_model x d_ff`` matrix.
+    """
+
+    def __init__(self, d_model: int, d_ff: int, activation: Activation = "relu", dropout: float = 0.0, bias: bool = True, gated: bool = False) -> None:
         super().__init__()
         if activation not in ACTIVATIONS:
             raise ValueError(f"activation must be one of {tuple(ACTIVATIONS)}, got {activation!r}")
         self.linear1 = nn.Linear(d_model, d_ff, bias=bias)
+        self.linear_v = nn.Linear(d_model, d_ff, bias=bias) if gated else None  # the gate's linear half
         self.linear2 = nn.Linear(d_ff, d_model, bias=bias)
         self.activation = ACTIVATIONS[activation]
         self.dropout = nn.Dropout(dropout)
 
     def forward(self, x: Tensor) -> Tensor:
-        return self.linear2(self.dropout(self.activation(self.linear1(x))))
+        hidden = self.activation(self.linear1(x))  # (..., d_ff)
+        if self.linear_v is not None:
+            hidden = hidden * self.linear_v(x)
+        return self.linear2(self.dropout(hidden))
 
 
 # ------------------------------------------------------------------------------- positions
@@ -189,6 +197,55 @@ def _check_length(x: Tensor, max_len: int, offset: int = 0) -> int:
     return x.shape[1]
 
 
+def relative_position_bucket(relative_position: Tensor, bidirectional: bool = True, num_buckets: int = 32, max_distance: int = 128) -> Tensor:
+    """T5's bucket for each relative position ``key - query`` (a LongTensor of any shape; same shape out).
+
+    Bidirectional (the encoder): half of the buckets are for keys before the query, half for keys
+    after it. Causal (the decoder): keys after the query all share bucket 0 (they are masked anyway)
+    and every bucket is for distances into the past. Within a direction, the first half of the
+    buckets holds the distances ``0 .. n/2 - 1`` exactly, the second half spreads the distances from
+    ``n/2`` up to ``max_distance`` logarithmically, and every larger distance shares the last bucket.
+    """
+    if relative_position.is_floating_point():
+        raise ValueError(f"relative positions must be integers, got {relative_position.dtype}")
+    n = num_buckets
+    buckets = torch.zeros_like(relative_position)
+    if bidirectional:
+        n //= 2
+        buckets = buckets + (relative_position > 0).long() * n  # keys after the query: the upper half
+        distance = relative_position.abs()
+    else:
+        distance = (-relative_position).clamp(min=0)  # how far back; keys ahead count as 0
+    exact = n // 2
+    if exact < 1 or max_distance <= exact:
+        raise ValueError(f"need at least 2 buckets per direction and max_distance above {exact}, got num_buckets={num_buckets}, max_distance={max_distance}")
+    # log(distance / exact) / log(max_distance / exact) runs from 0 to 1 over exact .. max_distance
+    log_ratio = torch.log(distance.float().clamp(min=1) / exact) / math.log(max_distance / exact)
+    far = (exact + (log_ratio * (n - exact)).long()).clamp(max=n - 1)  # truncated, as T5 does
+    return buckets + torch.where(distance < exact, distance, far)
+
+
+class RelativePositionBias(nn.Module):
+    """T5's relative position bias: one learned scalar per (bucket, head), added to the attention scores.
+
+    Returns ``(1, h, T_q, T_k)`` for queries at positions ``offset .. offset + T_q - 1`` and keys at
+    ``0 .. T_k - 1`` (``offset``: positions already decoded, as with a KV cache). T5 computes it once
+    per stack, in the first block, and every block of the stack adds the same bias.
+    """
+
+    def __init__(self, n_heads: int, num_buckets: int = 32, max_distance: int = 128, bidirectional: bool = True) -> None:
+        super().__init__()
+        self.num_buckets, self.max_distance, self.bidirectional = num_buckets, max_distance, bidirectional
+        self.embedding = nn.Embedding(num_buckets, n_heads)  # (buckets, h)
+
+    def forward(self, T_q: int, T_k: int, offset: int = 0) -> Tensor:
+        device = self.embedding.weight.device
+        query = torch.arange(offset, offset + T_q, device=device)[:, None]  # (T_q, 1)
+        key = torch.arange(T_k, device=device)[None, :]  # (1, T_k)
+        buckets = relative_position_bucket(key - query, self.bidirectional, self.num_buckets, self.max_distance)  # (T_q, T_k)
+        return self.embedding(buckets).permute(2, 0, 1).unsqueeze(0)  # (1, h, T_q, T_k)
+
+
 # ---------------------------------------------------------------------------------- blocks
 
 
@@ -201,7 +258,9 @@ class EncoderBlock(nn.Module):
 
     ``dropout`` applies to the attention weights and to each branch's output; ``ff_dropout`` (default:
     ``dropout``) to the feed-forward's hidden activation, where ``nn.TransformerEncoderLayer`` drops
-    and BERT does not (BERT passes 0).
+    and BERT does not (BERT passes 0). ``d_head`` and ``attn_scale`` go to
+    :class:`~course_lib.attention.MultiHeadAttention` (T5: ``d_kv`` and 1); ``gated`` to
+    :class:`FeedForward`.
     """
 
     def __init__(
@@ -216,22 +275,27 @@ class EncoderBlock(nn.Module):
         norm_eps: float | None = None,
         bias: bool = True,
         ff_dropout: float | None = None,
+        *,
+        d_head: int | None = None,
+        attn_scale: float | None = None,
+        gated: bool = False,
     ) -> None:
         super().__init__()
         if arrangement not in ARRANGEMENTS:
             raise ValueError(f"arrangement must be one of {ARRANGEMENTS}, got {arrangement!r}")
         self.arrangement = arrangement
-        self.self_attn = MultiHeadAttention(d_model, n_heads, bias=bias, dropout=dropout)
-        self.ff = FeedForward(d_model, d_ff, activation, dropout if ff_dropout is None else ff_dropout, bias)
+        self.self_attn = MultiHeadAttention(d_model, n_heads, d_head=d_head, scale=attn_scale, bias=bias, dropout=dropout)
+        self.ff = FeedForward(d_model, d_ff, activation, dropout if ff_dropout is None else ff_dropout, bias, gated)
         self.norm1 = make_norm(norm, d_model, norm_eps, bias)
         self.norm2 = make_norm(norm, d_model, norm_eps, bias) if arrangement != "parallel" else None
         self.dropout = nn.Dropout(dropout)
 
-    def forward(self, x: Tensor, mask: Tensor | None = None) -> Tensor:
-        """``x (B, T, d_model)``, ``mask`` (e.g. padding ``(B, 1, T)``) -> ``(B, T, d_model)``."""
+    def forward(self, x: Tensor, mask: Tensor | None = None, score_bias: Tensor | None = None) -> Tensor:
+        """``x (B, T, d_model)``, ``mask`` (e.g. padding ``(B, 1, T)``) -> ``(B, T, d_model)``;
+        ``score_bias`` (e.g. T5's relative position bias ``(1, h, T, T)``) is added to the scores."""
 
         def attn(h: Tensor) -> Tensor:
-            return self.dropout(self.self_attn(h, mask=mask)[0])
+            return self.dropout(self.self_attn(h, mask=mask, score_bias=score_bias)[0])
 
         def ff(h: Tensor) -> Tensor:
             return self.dropout(self.ff(h))
@@ -252,7 +316,8 @@ class DecoderBlock(nn.Module):
 
     Submodules (named as ``nn.TransformerDecoderLayer``'s): ``self_attn``, ``cross_attn`` (if
     ``cross_attention``), ``ff``, ``norm1``, ``norm2``, ``norm3`` (one norm per sub-layer; ``parallel``
-    is for decoder-only models and has ``norm1`` only).
+    is for decoder-only models and has ``norm1`` only). The other options are
+    :class:`EncoderBlock`'s; ``attn_scale`` applies to both attentions (T5 scales neither).
     """
 
     def __init__(
@@ -267,6 +332,11 @@ class DecoderBlock(nn.Module):
         norm: Norm = "layer",
         norm_eps: float | None = None,
         bias: bool = True,
+        ff_dropout: float | None = None,
+        *,
+        d_head: int | None = None,
+        attn_scale: float | None = None,
+        gated: bool = False,
     ) -> None:
         super().__init__()
         if arrangement not in ARRANGEMENTS:
@@ -274,22 +344,37 @@ class DecoderBlock(nn.Module):
         if arrangement == "parallel" and cross_attention:
             raise ValueError("the parallel arrangement is for decoder-only blocks: use cross_attention=False")
         self.arrangement = arrangement
-        self.self_attn = MultiHeadAttention(d_model, n_heads, bias=bias, dropout=dropout)
-        self.cross_attn = MultiHeadAttention(d_model, n_heads, bias=bias, dropout=dropout) if cross_attention else None
-        self.ff = FeedForward(d_model, d_ff, activation, dropout, bias)
+        attention = partial(MultiHeadAttention, d_model, n_heads, d_head=d_head, scale=attn_scale, bias=bias, dropout=dropout)
+        self.self_attn = attention()
+        self.cross_attn = attention() if cross_attention else None
+        self.ff = FeedForward(d_model, d_ff, activation, dropout if ff_dropout is None else ff_dropout, bias, gated)
         self.norm1 = make_norm(norm, d_model, norm_eps, bias)
         self.norm2 = make_norm(norm, d_model, norm_eps, bias) if arrangement != "parallel" else None
         self.norm3 = make_norm(norm, d_model, norm_eps, bias) if cross_attention else None
         self.dropout = nn.Dropout(dropout)
 
-    def forward(self, x: Tensor, memory: Tensor | None = None, memory_mask: Tensor | None = None, self_mask: Tensor | None = None, cache: KVCache | None = None) -> Tensor:
+    def forward(
+        self,
+        x: Tensor,
+        memory: Tensor | None = None,
+        memory_mask: Tensor | None = None,
+        self_mask: Tensor | None = None,
+        cache: KVCache | None = None,
+        *,
+        cross_cache: KVCache | None = None,
+        score_bias: Tensor | None = None,
+    ) -> Tensor:
         """``x (B, T, d_model)`` attends causally to itself and, if this block has cross-attention,
         to ``memory (B, S, d_model)`` under ``memory_mask`` (e.g. the encoder's padding, ``(B, 1, S)``).
         ``self_mask`` is combined (and) with the causal mask, e.g. the decoder's own padding.
+        ``score_bias`` (``(1, h, T, P + T)``, T5's relative position bias) is added to the
+        self-attention's scores only.
 
         With a ``cache`` holding the keys and values of ``P`` earlier positions, ``x`` is positions
         ``P .. P + T - 1``: they attend to all earlier positions and to themselves causally, and
-        their keys and values are appended to the cache."""
+        their keys and values are appended to the cache. A ``cross_cache`` (a fixed
+        :class:`~course_lib.attention.KVCache`) keeps the source's keys and values from the first
+        step: later steps do not project ``memory`` again."""
         if (memory is None) != (self.cross_attn is None):
             raise ValueError("memory must be given exactly when the block has cross-attention")
         T = x.shape[1]
@@ -301,14 +386,14 @@ class DecoderBlock(nn.Module):
             mask, is_causal = (causal if self_mask is None else causal & self_mask), False
 
         def attn(h: Tensor) -> Tensor:
-            return self.dropout(self.self_attn(h, mask=mask, cache=cache, is_causal=is_causal)[0])
+            return self.dropout(self.self_attn(h, mask=mask, cache=cache, is_causal=is_causal, score_bias=score_bias)[0])
 
         def ff(h: Tensor) -> Tensor:
             return self.dropout(self.ff(h))
 
         def cross(h: Tensor) -> Tensor:
             assert self.cross_attn is not None
-            return self.dropout(self.cross_attn(h, memory, memory_mask)[0])
+            return self.dropout(self.cross_attn(h, memory, memory_mask, cache=cross_cache)[0])
 
         if self.arrangement == "parallel":
             h = self.norm1(x)
@@ -331,7 +416,7 @@ class DecoderBlock(nn.Module):
 
 class Encoder(nn.Module):
     """``n_layers`` encoder blocks and, with ``final_norm``, a final norm (as ``nn.TransformerEncoder``
-    with a norm; post-LN BERT has none)."""
+    with a norm; post-LN BERT has none). The options are :class:`EncoderBlock`'s."""
 
     def __init__(
         self,
@@ -347,19 +432,29 @@ class Encoder(nn.Module):
         final_norm: bool = True,
         bias: bool = True,
         ff_dropout: float | None = None,
+        *,
+        d_head: int | None = None,
+        attn_scale: float | None = None,
+        gated: bool = False,
     ) -> None:
         super().__init__()
-        self.layers = nn.ModuleList(EncoderBlock(d_model, n_heads, d_ff, arrangement, activation, dropout, norm, norm_eps, bias, ff_dropout) for _ in range(n_layers))
+        block = partial(EncoderBlock, d_model, n_heads, d_ff, arrangement, activation, dropout, norm, norm_eps, bias, ff_dropout, d_head=d_head, attn_scale=attn_scale, gated=gated)
+        self.layers = nn.ModuleList(block() for _ in range(n_layers))
         self.norm = make_norm(norm, d_model, norm_eps, bias) if final_norm else None
 
-    def forward(self, x: Tensor, mask: Tensor | None = None) -> Tensor:
+    def forward(self, x: Tensor, mask: Tensor | None = None, score_bias: Tensor | None = None) -> Tensor:
+        """``x (B, T, d_model)`` -> ``(B, T, d_model)``; every block adds the same ``score_bias``."""
         for layer in self.layers:
-            x = layer(x, mask)
+            x = layer(x, mask, score_bias)
         return self.norm(x) if self.norm is not None else x
 
 
+DecoderCaches = list[tuple[KVCache, KVCache]]  # per block: its self-attention cache and its (fixed) cross-attention cache
+
+
 class Decoder(nn.Module):
-    """``n_layers`` decoder blocks with cross-attention and, with ``final_norm``, a final norm."""
+    """``n_layers`` decoder blocks with cross-attention and, with ``final_norm``, a final norm.
+    The options are :class:`EncoderBlock`'s."""
 
     def __init__(
         self,
@@ -374,14 +469,39 @@ class Decoder(nn.Module):
         norm_eps: float | None = None,
         final_norm: bool = True,
         bias: bool = True,
+        ff_dropout: float | None = None,
+        *,
+        d_head: int | None = None,
+        attn_scale: float | None = None,
+        gated: bool = False,
     ) -> None:
         super().__init__()
-        self.layers = nn.ModuleList(DecoderBlock(d_model, n_heads, d_ff, arrangement, activation, dropout, True, norm, norm_eps, bias) for _ in range(n_layers))
+        block = partial(DecoderBlock, d_model, n_heads, d_ff, arrangement, activation, dropout, True, norm, norm_eps, bias, ff_dropout, d_head=d_head, attn_scale=attn_scale, gated=gated)
+        self.layers = nn.ModuleList(block() for _ in range(n_layers))
         self.norm = make_norm(norm, d_model, norm_eps, bias) if final_norm else None
 
-    def forward(self, x: Tensor, memory: Tensor, memory_mask: Tensor | None = None, self_mask: Tensor | None = None) -> Tensor:
-        for layer in self.layers:
-            x = layer(x, memory, memory_mask, self_mask)
+    def new_caches(self) -> DecoderCaches:
+        """Empty caches for generation: per block, a growing self-attention cache and a fixed one for
+        the source. Pass them to every step; ``caches[0][0].length`` is the number of positions decoded."""
+        return [(KVCache(), KVCache(fixed=True)) for _ in self.layers]
+
+    def forward(
+        self,
+        x: Tensor,
+        memory: Tensor,
+        memory_mask: Tensor | None = None,
+        self_mask: Tensor | None = None,
+        *,
+        caches: DecoderCaches | None = None,
+        score_bias: Tensor | None = None,
+    ) -> Tensor:
+        """``x (B, T, d_model)`` attending to ``memory (B, S, d_model)`` -> ``(B, T, d_model)``. With
+        ``caches`` (from :meth:`new_caches`), ``x`` continues the positions held there."""
+        if caches is not None and len(caches) != len(self.layers):
+            raise ValueError(f"got caches for {len(caches)} blocks, the decoder has {len(self.layers)}")
+        for i, layer in enumerate(self.layers):
+            cache, cross_cache = caches[i] if caches is not None else (None, None)
+            x = layer(x, memory, memory_mask, self_mask, cache, cross_cache=cross_cache, score_bias=score_bias)
         return self.norm(x) if self.norm is not None else x
 
 
