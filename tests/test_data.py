@@ -12,6 +12,8 @@ from course_lib.data import (
     _clean_paragraph,
     lm_batch,
     load_text,
+    pronunciations,
+    rated_snippets,
     shakespeare,
     shakespeare_plays,
     train_val_split,
@@ -174,3 +176,22 @@ def test_the_plays_one_by_one_make_up_the_whole_text():
     assert len(plays) == 38 and "hamlet" in plays
     assert "\n\n".join(plays.values()) + "\n" == shakespeare()
     assert plays["hamlet"].count("HAMLET:") > 300 and "HAMLET:" not in plays["as-you-like-it"]
+
+
+def test_pronunciations_read_the_cmu_dictionary_file() -> None:
+    words = pronunciations()
+    assert len(words) == 126_052  # first pronunciations only; comments and word(2) lines left out
+    assert words["hello"] == ("HH", "AH0", "L", "OW1")
+    assert words["aalen"] == ("AE1", "L", "AH0", "N")  # the line's "# place, german" is not a phoneme
+    assert all("(" not in w and w == w.lower() for w in words)
+
+
+def test_rated_snippets_come_from_the_vader_source_archive() -> None:
+    sizes = {source: len(rated_snippets(source)) for source in ("movies", "tweets", "products", "editorials")}
+    assert sizes == {"movies": 10_605, "tweets": 4_200, "products": 3_708, "editorials": 5_190}
+    movies = rated_snippets("movies")
+    assert movies[0][0].startswith("The Rock is destined to be the 21st Century's new") and abs(movies[0][1] - 2.2667) < 1e-3
+    assert all(-4 <= rating <= 4 and text == text.strip() and "\r" not in text for text, rating in movies)
+    assert (sum(r > 0.5 for _, r in movies), sum(r < -0.5 for _, r in movies)) == (4_982, 5_061)
+    with pytest.raises(ValueError, match="source must be one of"):
+        rated_snippets("reviews")

