@@ -19,7 +19,7 @@ a 1-D LongTensor ``BOS ... EOS``, into a corrupted one; BOS and EOS are never no
 function draws from the ``torch.Generator`` it is given: :func:`token_masking`,
 :func:`token_deletion`, :func:`text_infilling`, :func:`sentence_permutation`,
 :func:`document_rotation`. :func:`denoising_batch` pads noised documents into a training batch for
-:func:`denoising_loss`.
+:func:`course_lib.seq2seq.teacher_forcing_loss`.
 
 Shapes: ``B`` batch, ``S`` source tokens, ``T`` target tokens, ``V`` vocabulary, ``n`` the tokens of
 one document (BOS and EOS included), ``m = n - 2`` its tokens between them.
@@ -38,7 +38,7 @@ from torch import Tensor, nn
 
 from .blocks import ACTIVATIONS, Activation, Decoder, DecoderCaches, Encoder, LayerNorm, LearnedPositions, fuse_norms, init_normal
 from .convert import check_names, check_shapes
-from .seq2seq import IGNORE_INDEX, seq2seq_loss, shift_right, source_mask
+from .seq2seq import collate, source_mask
 
 POSITION_OFFSET = 2  # fairseq's (and Hugging Face's) learned positions start at row 2
 NORM_EPS = 1e-5  # every LayerNorm of BART (nn.LayerNorm's default)
@@ -199,35 +199,19 @@ class Noise(Protocol):
     def __call__(self, tokens: Tensor, *, generator: torch.Generator) -> Tensor: ...
 
 
-def denoising_batch(
-    documents: Sequence[Tensor], noise: Noise, generator: torch.Generator, *, pad_id: int = 1, decoder_start_id: int = 2
-) -> tuple[tuple[Tensor, Tensor, Tensor], Tensor]:
-    """A training batch for :func:`denoising_loss` from ``documents`` (1-D ``BOS ... EOS`` each):
-    ``(input_ids (B, S), attention_mask (B, S), decoder_input_ids (B, T)), labels (B, T)``.
+def denoising_batch(documents: Sequence[Tensor], noise: Noise, generator: torch.Generator, *, pad_id: int = 1) -> tuple[tuple[Tensor, Tensor], Tensor]:
+    """A training batch of BART's task from ``documents`` (1-D ``BOS ... EOS`` each):
+    ``(input_ids (B, S), attention_mask (B, S)), labels (B, T)``, for
+    :func:`course_lib.seq2seq.teacher_forcing_loss`.
 
-    The source is ``noise(document, generator=generator)`` (e.g. ``functools.partial(text_infilling, mask_id=...)``),
-    padded with ``pad_id``; the labels are the original documents, padded with ``-100``; the decoder's
-    inputs are the labels shifted right after ``decoder_start_id`` (fairseq's ``</s> <s> ...``).
+    The sources are ``noise(document, generator=generator)`` (e.g.
+    ``functools.partial(text_infilling, mask_id=...)``), padded with ``pad_id``; the labels are the
+    original documents, padded with ``-100``. The decoder then reads ``</s> <s> ...``, the labels
+    shifted right after ``decoder_start_id``, as fairseq feeds it.
     """
     if not documents:
         raise ValueError("no documents to make a batch of")
-    sources = [noise(doc, generator=generator) for doc in documents]
-    S, T = max(len(s) for s in sources), max(len(d) for d in documents)
-    input_ids = torch.full((len(documents), S), pad_id, dtype=torch.long)
-    attention_mask = torch.zeros(len(documents), S, dtype=torch.long)
-    labels = torch.full((len(documents), T), IGNORE_INDEX, dtype=torch.long)
-    for r, (source, doc) in enumerate(zip(sources, documents, strict=True)):
-        input_ids[r, : len(source)] = source
-        attention_mask[r, : len(source)] = 1
-        labels[r, : len(doc)] = doc
-    return (input_ids, attention_mask, shift_right(labels, decoder_start_id, pad_id)), labels
-
-
-def denoising_loss(model: nn.Module, inputs: tuple[Tensor, Tensor, Tensor], labels: Tensor) -> Tensor:
-    """Cross-entropy of the reconstruction, a ``loss_fn`` for :func:`course_lib.train.train`;
-    ``inputs`` and ``labels`` as :func:`denoising_batch` makes them."""
-    input_ids, attention_mask, decoder_input_ids = inputs
-    return seq2seq_loss(model(input_ids, decoder_input_ids, attention_mask).float(), labels)
+    return collate([(noise(doc, generator=generator).tolist(), doc.tolist()) for doc in documents], pad_id)
 
 
 # ---------------------------------------------------------------------------- noise functions
