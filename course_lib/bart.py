@@ -9,10 +9,10 @@ not a parameter (``final_logits_bias``, zero unless a checkpoint sets it). Optio
 embeddings are scaled by ``sqrt(d_model)`` (``scale_embedding``; BART-base and -large do not).
 
 Positions carry fairseq's offset of 2: position ``t`` reads row ``t + 2`` of a table of
-``block_size + 2`` rows (rows 0 and 1, once reserved for padding, are never read). Hugging Face's
-``BartForConditionalGeneration`` keeps the same tensors under other names:
-:func:`from_hf_state_dict` and :func:`to_hf_state_dict` convert, refusing a state dict whose names
-or shapes do not fit.
+``block_size + 2`` rows (rows 0 and 1 are never read: fairseq numbered positions from its padding
+index 1, plus one). Hugging Face's ``BartForConditionalGeneration`` keeps the same tensors under
+other names: :func:`from_hf_state_dict` and :func:`to_hf_state_dict` convert, refusing a state dict
+whose names or shapes do not fit.
 
 The noise functions (section 2.2 of the paper; fairseq's ``DenoisingDataset``) turn one document,
 a 1-D LongTensor ``BOS ... EOS``, into a corrupted one; BOS and EOS are never noised, and each
@@ -55,7 +55,7 @@ class BartConfig:
     n_heads: int = 12
     d_model: int = 768
     d_ff: int = 3072
-    dropout: float = 0.1  # after the embeddings, on the attention weights, after each branch
+    dropout: float = 0.1  # after the embeddings, after each branch, and on the attention weights (HF: attention_dropout)
     activation_dropout: float = 0.0  # inside the feed-forward (Hugging Face's activation_dropout)
     activation: Activation = "gelu"  # exact GELU
     scale_embedding: bool = False  # multiply token embeddings by sqrt(d_model)
@@ -85,7 +85,7 @@ PRESETS: dict[str, BartConfig] = {
     "bart-base": BartConfig(),
     "bart-large": BartConfig(n_layers=12, n_decoder_layers=12, n_heads=16, d_model=1024, d_ff=4096),
 }
-PUBLISHED_PARAMETERS = {"bart-base": 140e6, "bart-large": 400e6}  # as fairseq's BART README rounds them (the paper: "about 10% more than BERT")
+PUBLISHED_PARAMETERS = {"bart-base": 140e6, "bart-large": 400e6}  # as fairseq's BART README rounds them (the paper: "roughly 10% more parameters than the equivalently sized BERT")
 
 
 class BartEmbeddings(nn.Module):
