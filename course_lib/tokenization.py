@@ -9,6 +9,8 @@
   merge applies. Every byte is a token, so any string can be encoded: there is no unknown token.
   :meth:`ByteBPETokenizer.gpt2` loads GPT-2's own merges and reproduces its ids exactly;
   :meth:`ByteBPETokenizer.train` learns merges from a corpus.
+* :class:`ByteTokenizer`: ByT5's (Xue et al. 2022): every UTF-8 byte is a token, after three special
+  ids, with T5's sentinels at the top of the vocabulary (chapter 5's tiny T5 reads bytes).
 * :class:`WordPieceTokenizer`: BERT's WordPiece (Devlin et al. 2019), defined in
   :mod:`course_lib.wordpiece` and re-exported here: BERT's basic tokenization (clean-up, lower-casing
   and accent stripping, punctuation and CJK splitting), then greedy longest-match-first pieces with
@@ -34,7 +36,7 @@ import regex
 
 from course_lib.wordpiece import AllowedSpecial, WordPieceTokenizer, allowed_special_tokens, merge_pair, split_at_special
 
-__all__ = ["GPT2_SPLIT_PATTERN", "ByteBPETokenizer", "CharTokenizer", "WordPieceTokenizer", "bytes_to_unicode"]
+__all__ = ["GPT2_SPLIT_PATTERN", "ByteBPETokenizer", "ByteTokenizer", "CharTokenizer", "WordPieceTokenizer", "bytes_to_unicode"]
 
 
 # ----------------------------------------------------------------------------------- characters
@@ -84,6 +86,49 @@ class CharTokenizer:
         if not isinstance(chars, str) or not chars:
             raise ValueError(f"{path} is not a saved CharTokenizer: it has no non-empty 'chars' string")
         return cls(chars)
+
+
+class ByteTokenizer:
+    """ByT5's tokenizer: ids 0, 1, 2 are pad, EOS and unknown; byte ``b`` is id ``b + 3``; the top
+    ``num_sentinels`` ids are T5's sentinels, ``<extra_id_0>`` the highest (ByT5: 125 of them, a
+    vocabulary of 384). No vocabulary to learn and nothing is ever unknown; the price is sequences
+    about four times longer than BPE's on English."""
+
+    pad_id, eos_id, unk_id = 0, 1, 2
+    offset = 3  # ids below are the specials
+
+    def __init__(self, num_sentinels: int = 125) -> None:
+        if num_sentinels < 0:
+            raise ValueError(f"num_sentinels must be >= 0, got {num_sentinels}")
+        self.num_sentinels = num_sentinels
+        self.vocab_size = self.offset + 256 + num_sentinels
+
+    def encode(self, text: str) -> list[int]:
+        """The ids of ``text``'s UTF-8 bytes (no EOS: add ``eos_id`` where a sequence ends)."""
+        return [b + self.offset for b in text.encode("utf-8")]
+
+    def sentinel(self, i: int) -> int:
+        """The id of ``<extra_id_i>``: counted down from the top of the vocabulary."""
+        if not 0 <= i < self.num_sentinels:
+            raise ValueError(f"sentinel {i} out of range: this tokenizer has {self.num_sentinels}")
+        return self.vocab_size - 1 - i
+
+    def decode(self, ids: Iterable[int]) -> str:
+        """Text from ids, up to the first EOS: padding dropped, sentinels written ``<extra_id_i>``,
+        bytes that are not valid UTF-8 replaced by U+FFFD."""
+        out, pending = [], bytearray()
+        for i in ids:
+            _check_id(i, self.vocab_size)
+            if i == self.eos_id:
+                break
+            if self.offset <= i < self.offset + 256:
+                pending.append(i - self.offset)
+                continue
+            out.append(pending.decode("utf-8", errors="replace"))
+            pending = bytearray()
+            if i >= self.offset + 256:
+                out.append(f"<extra_id_{self.vocab_size - 1 - i}>")
+        return "".join(out) + pending.decode("utf-8", errors="replace")
 
 
 def _check_id(i: int, vocab_size: int) -> int:

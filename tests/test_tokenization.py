@@ -26,6 +26,7 @@ from course_lib.tokenization import (
     _SPLIT,
     BYTE_TO_CHAR,
     ByteBPETokenizer,
+    ByteTokenizer,
     CharTokenizer,
     _as_bytes,
     bytes_to_unicode,
@@ -324,3 +325,18 @@ def test_bpe_errors(gpt2: ByteBPETokenizer, tmp_path: Path) -> None:
     encoder = {c: b for b, c in BYTE_TO_CHAR.items()}
     with pytest.raises(ValueError, match=r"'ab' \(in the merge \('a', 'b'\)\) is not in the encoder"):
         ByteBPETokenizer(encoder, [("a", "b")])  # "ab" has no id
+
+
+def test_byte_tokenizer_gives_byt5s_ids_and_t5s_sentinels() -> None:
+    from transformers import ByT5Tokenizer
+
+    tok = ByteTokenizer()
+    text = "Thank you, naïve 日本 🙂\n"
+    assert tok.encode(text) + [tok.eos_id] == ByT5Tokenizer()(text).input_ids  # byte b is id b + 3
+    assert tok.vocab_size == 384 and tok.sentinel(0) == 383 and tok.sentinel(124) == 259  # T5's rule: down from the top
+    assert tok.decode(tok.encode("ab") + [tok.sentinel(3), tok.pad_id] + tok.encode("ü") + [tok.eos_id, 50]) == "ab<extra_id_3>ü"
+    assert tok.decode(tok.encode("é")[:1]) == "\ufffd"  # half a character
+    with pytest.raises(ValueError, match="sentinel 125"):
+        tok.sentinel(125)
+    with pytest.raises(ValueError, match="outside the vocabulary"):
+        tok.decode([384])
