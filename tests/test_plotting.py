@@ -11,7 +11,7 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 import torch  # noqa: E402
 
-from course_lib.plotting import plot_attention, plot_attention_heads  # noqa: E402
+from course_lib.plotting import plot_attention, plot_attention_heads, plot_token_rows  # noqa: E402
 
 
 def test_plot_attention_labels_queries_on_rows_and_keys_on_columns() -> None:
@@ -46,3 +46,16 @@ def test_plot_attention_heads_draws_one_panel_per_head() -> None:
     with pytest.raises(ValueError, match=r"\(h, T_q, T_k\)"):
         plot_attention_heads(torch.rand(3, 3))
     plt.close("all")
+
+
+def test_plot_token_rows_wraps_rows_and_colours_the_marked_tokens() -> None:
+    fig = plot_token_rows([("input", ["a", "b", "c", "d", "e"], [0, 1, 1, 0, 2]), ("target", ["x"], [1])], width=3)
+    ax = fig.axes[0]
+    boxes = {t.get_text(): t.get_bbox_patch().get_facecolor() for t in ax.texts if t.get_bbox_patch() is not None}
+    assert set(boxes) == {"a", "b", "c", "d", "e", "x"}
+    assert boxes["a"][:3] == (1.0, 1.0, 1.0) and boxes["b"] == boxes["c"] == boxes["x"] != boxes["e"]
+    labels = [t.get_text() for t in ax.texts if t.get_bbox_patch() is None]
+    assert labels == ["input", "", "target"]  # "input" wraps onto a second line of its own
+    plt.close(fig)
+    with pytest.raises(ValueError, match="2 tokens but 1 colours"):
+        plot_token_rows([("x", ["a", "b"], [0])])
