@@ -1,0 +1,358 @@
+"""Speed of course_lib's T5 beside Hugging Face's: training tokens/s and peak memory at a small
+configuration, and decoding (greedy and beam search) with and without the decoder caches.
+
+    python benchmarks/t5_speed.py [--device auto|cpu|cuda] [--quick] [--threads N] [--profile]
+
+Training (target: course_lib at least 1.0x Hugging Face's tokens/s): 4 encoder and 4 decoder
+blocks, 8 heads of width ``d_kv`` 32, ``d_model`` 256, ``d_ff`` 1024 (ReLU, T5 v1.0, tied head),
+vocabulary 8,192, batch 16 of 128 source and 32 target tokens, dropout 0.1. The sources are padded
+to 128 from 96..128 tokens and the targets to 32 from 24..32 (label -100 on the padding), as a
+collated batch is. course_lib's :class:`course_lib.t5.T5` takes its loss with
+:func:`course_lib.seq2seq.teacher_forcing_loss`; ``transformers.T5ForConditionalGeneration`` with
+``labels`` (it shifts them right itself). Both start from the same weights (copied with
+:func:`course_lib.t5.to_hf_state_dict`, the config through :func:`course_lib.t5.hf_config_kwargs`),
+read the same batch and take the same step: forward, loss, backward, gradient clipping at norm 1,
+torch's fused AdamW (course_lib's ``make_optimizer``), in bf16 autocast on CUDA as course_lib's
+``train`` runs. Before timing, the two losses are checked to agree in eval mode (fp32). Tokens/s
+counts source and target positions (``16 x (128 + 32)`` per step).
+
+Speeds are measured in one process with the models taking turns, each round in a rotated order; a
+model's time is its best round (other work on the machine only ever slows a round down). Peak
+memory is measured in a fresh process per model, as in ``bert_speed.py``: the growth over the built
+model and optimizer during three training steps (two with ``--quick``), ``max_memory_allocated`` on
+CUDA, the peak resident set (``VmHWM``, reset through ``/proc/self/clear_refs``) on CPU.
+
+Decoding: the same course_lib model (eval mode), a batch of 8 sources of 128 tokens, 128 new tokens
+by :func:`course_lib.seq2seq.generate` (greedy, ``temperature=0``) and by
+:func:`course_lib.seq2seq.beam_search` (``beam_width=4``), each with ``use_cache=True`` (the newest
+token only, self-attention KV cache and cross-attention cache) and ``use_cache=False`` (the whole
+prefix again at every step). Both stop when every row has produced EOS; so that every run makes all
+128 tokens, the benchmark's model has ``eos_id = -1``, an id that is never produced (its weights and
+logits are unchanged). The cached and uncached runs are checked to give the same tokens. ``--quick``
+on a CPU times each run once, and beam search with 32 new tokens only (without the cache it
+recomputes ``4 x 8`` growing prefixes: four times greedy's work at each length).
+
+On CPU the models run on one torch thread unless ``--threads`` says otherwise (``--threads 0``:
+torch's own choice). On a CPU that other work keeps busy, two OpenMP threads wait on each other at
+every operator (see ``bert_speed.py``): on this project's 2-core machine under a load of 4 to 6, a
+training step took 5x longer on two threads than on one, and a cached decoding step, made of many
+small operators, 18x longer, which hid most of the cache's gain.
+
+The load average of the machine (``/proc/loadavg``) is printed before and after: on a CPU shared
+with other work, read the ratios (measured side by side) rather than the absolute speeds.
+``--profile`` prints torch.profiler's most expensive operators of one training step of each model.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import subprocess
+import sys
+import time
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+
+import torch
+
+D_MODEL, D_KV, N_HEADS, D_FF, N_LAYERS, VOCAB, DROPOUT = 256, 32, 8, 1024, 4, 8192, 0.1
+BATCH, SOURCE, TARGET = 16, 128, 32
+GEN_BATCH, GEN_SOURCE, GEN_TOKENS, BEAMS = 8, 128, 128, 4
+KINDS = ("course_lib", "transformers")
+
+
+def _sync(device: torch.device) -> None:
+    if device.type == "cuda":
+        torch.cuda.synchronize()
+
+
+def _autocast(device: torch.device) -> torch.autocast:
+    return torch.autocast("cuda", dtype=torch.bfloat16, enabled=device.type == "cuda")
+
+
+def _load() -> str:
+    one, five, _ = Path("/proc/loadavg").read_text().split()[:3]
+    return f"load average {one} (1 min), {five} (5 min) on {os.cpu_count()} CPUs"
+
+
+# ------------------------------------------------------------------------------ training
+
+
+def course_config():
+    from course_lib.t5 import T5Config
+
+    return T5Config(vocab_size=VOCAB, d_model=D_MODEL, d_kv=D_KV, d_ff=D_FF, n_layers=N_LAYERS, n_heads=N_HEADS, dropout=DROPOUT)
+
+
+def build_models(kinds: tuple[str, ...], device: torch.device) -> dict[str, torch.nn.Module]:
+    """The models of ``kinds``, with the same weights: course_lib's, initialised from seed 0, and
+    Hugging Face's, loaded from it through ``to_hf_state_dict``."""
+    from course_lib.t5 import T5, hf_config_kwargs, to_hf_state_dict
+
+    torch.manual_seed(0)
+    ours = T5(course_config())
+    models: dict[str, torch.nn.Module] = {}
+    if "course_lib" in kinds:
+        models["course_lib"] = ours.to(device)
+    if "transformers" in kinds:
+        from transformers import T5Config as HFConfig
+        from transformers import T5ForConditionalGeneration
+
+        theirs = T5ForConditionalGeneration(HFConfig(**hf_config_kwargs(ours.config)))
+        missing, unexpected = theirs.load_state_dict(to_hf_state_dict(ours), strict=False)
+        if missing or unexpected:
+            raise RuntimeError(f"the weights did not copy over: missing {missing}, unexpected {unexpected}")
+        models["transformers"] = theirs.to(device)
+    return models
+
+
+def training_batch(device: torch.device) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """``(input_ids (B, S), attention_mask (B, S), labels (B, T))``: random ids (no sentinels, pad or
+    EOS inside), sources of 96..128 tokens padded with 0, targets of 24..32 ending with EOS, padded
+    with -100."""
+    generator = torch.Generator().manual_seed(0)
+    input_ids = torch.randint(2, VOCAB - 100, (BATCH, SOURCE), generator=generator)
+    labels = torch.randint(2, VOCAB - 100, (BATCH, TARGET), generator=generator)
+    source_lengths = torch.randint(SOURCE * 3 // 4, SOURCE + 1, (BATCH,), generator=generator)
+    target_lengths = torch.randint(TARGET * 3 // 4, TARGET + 1, (BATCH,), generator=generator)
+    source_lengths[0], target_lengths[0] = SOURCE, TARGET  # the longest of each, as a collated batch has
+    attention_mask = (torch.arange(SOURCE)[None, :] < source_lengths[:, None]).long()
+    input_ids = input_ids.masked_fill(attention_mask == 0, 0)
+    labels[torch.arange(BATCH), target_lengths - 1] = 1  # EOS
+    labels = labels.masked_fill(torch.arange(TARGET)[None, :] >= target_lengths[:, None], -100)
+    return input_ids.to(device), attention_mask.to(device), labels.to(device)
+
+
+def loss_function(kind: str, model: torch.nn.Module, batch: tuple[torch.Tensor, ...]) -> Callable[[], torch.Tensor]:
+    """The teacher-forced loss of ``model`` on ``batch``, as each library computes it."""
+    input_ids, attention_mask, labels = batch
+    if kind == "course_lib":
+        from course_lib.seq2seq import teacher_forcing_loss
+
+        return lambda: teacher_forcing_loss(model, (input_ids, attention_mask), labels)  # type: ignore[arg-type]
+    return lambda: model(input_ids=input_ids, attention_mask=attention_mask, labels=labels).loss
+
+
+def training_step(kind: str, model: torch.nn.Module, batch: tuple[torch.Tensor, ...], device: torch.device) -> Callable[[], None]:
+    """One step as course_lib's ``train`` takes it: forward and loss (bf16 autocast on CUDA), backward,
+    clipping at norm 1, a step of ``make_optimizer``'s fused AdamW (the same optimizer for both)."""
+    from course_lib.train import TrainConfig, make_optimizer
+
+    optimizer = make_optimizer(model, TrainConfig(steps=1, lr=1e-4, weight_decay=0.01, betas=(0.9, 0.999)), device)
+    loss_of = loss_function(kind, model, batch)
+    model.train()
+
+    def step() -> None:
+        with _autocast(device):
+            loss = loss_of()
+        optimizer.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        optimizer.step()
+
+    return step
+
+
+def check_losses_agree(models: dict[str, torch.nn.Module], batch: tuple[torch.Tensor, ...]) -> dict[str, float]:
+    """Both models' losses in eval mode (no dropout, fp32): they must agree."""
+    losses = {}
+    with torch.no_grad():
+        for kind, model in models.items():
+            model.eval()
+            losses[kind] = float(loss_function(kind, model, batch)())
+    a, b = losses["course_lib"], losses["transformers"]
+    if not math.isclose(a, b, rel_tol=1e-4):
+        raise RuntimeError(f"the two models do not compute the same loss: course_lib {a:.6f}, transformers {b:.6f}")
+    return losses
+
+
+def measure_training_speed(device: torch.device, steps: int, rounds: int) -> tuple[dict[str, float], dict[str, float], dict[str, int]]:
+    """(best seconds per step of each kind, its eval-mode loss at step 0, its parameter count)."""
+    models = build_models(KINDS, device)
+    batch = training_batch(device)
+    losses = check_losses_agree(models, batch)
+    parameters = {kind: sum(p.numel() for p in model.parameters()) for kind, model in models.items()}
+    steps_of = {kind: training_step(kind, model, batch, device) for kind, model in models.items()}
+    for step in steps_of.values():
+        step()  # warm up
+    return _best_times(steps_of, device, steps, rounds), losses, parameters
+
+
+def _best_times(calls: dict[str, Callable[[], object]], device: torch.device, repeats: int, rounds: int) -> dict[str, float]:
+    """Seconds per call of each, its best of ``rounds`` rounds of ``repeats`` calls, the kinds taking
+    turns in a rotated order each round."""
+    kinds = list(calls)
+    best = dict.fromkeys(kinds, math.inf)
+    for round_ in range(rounds):
+        for kind in kinds[round_ % len(kinds) :] + kinds[: round_ % len(kinds)]:
+            _sync(device)
+            start = time.perf_counter()
+            for _ in range(repeats):
+                calls[kind]()
+            _sync(device)
+            best[kind] = min(best[kind], (time.perf_counter() - start) / repeats)
+    return best
+
+
+def _resident_kb(field: str) -> int:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1])
+    raise RuntimeError(f"no {field} in /proc/self/status")
+
+
+def measure_training_memory(kind: str, device: torch.device, steps: int = 3) -> dict:
+    """MB of growth over the built model and optimizer during ``steps`` training steps (in a fresh process)."""
+    model = build_models((kind,), device)[kind]
+    step = training_step(kind, model, training_batch(device), device)
+    if device.type == "cuda":
+        _sync(device)
+        torch.cuda.reset_peak_memory_stats()
+        before = torch.cuda.memory_allocated()
+        for _ in range(steps):
+            step()
+        _sync(device)
+        return {"peak_mb": (torch.cuda.max_memory_allocated() - before) / 2**20, "how": "torch.cuda.max_memory_allocated"}
+    try:
+        Path("/proc/self/clear_refs").write_text("5")  # resets VmHWM (the peak resident set) to the current one
+        how = "peak RSS (VmHWM) delta"
+    except OSError:  # the peak so far then stays in: the imports' peak may hide part of the steps'
+        how = "peak RSS (VmHWM, not reset) delta"
+    before = _resident_kb("VmRSS")
+    for _ in range(steps):
+        step()
+    return {"peak_mb": (_resident_kb("VmHWM") - before) / 1024, "how": how}
+
+
+def profile_training(device: torch.device, rows: int = 20) -> None:
+    """torch.profiler's most expensive operators (self time) of one training step of each model."""
+    from torch.profiler import ProfilerActivity, profile
+
+    models = build_models(KINDS, device)
+    batch = training_batch(device)
+    activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if device.type == "cuda" else [])
+    sort_by = "self_cuda_time_total" if device.type == "cuda" else "self_cpu_time_total"
+    for kind, model in models.items():
+        step = training_step(kind, model, batch, device)
+        step()
+        with profile(activities=activities) as prof:
+            step()
+            _sync(device)
+        print(f"\n{kind}: one training step, operators by self time")
+        print(prof.key_averages().table(sort_by=sort_by, row_limit=rows))
+
+
+# ------------------------------------------------------------------------------ decoding
+
+
+def measure_decoding(device: torch.device, beam_tokens: int, rounds: int) -> dict[str, tuple[float, int]]:
+    """Best seconds of each of the four decoding runs on one course_lib T5 (greedy with
+    ``GEN_TOKENS`` new tokens, beam search with ``beam_tokens``; each with and without the caches),
+    and the tokens it made. The runs take turns in a rotated order each round; the cached and
+    uncached runs must give the same tokens."""
+    from course_lib.seq2seq import beam_search, generate
+
+    model = build_models(("course_lib",), device)["course_lib"].eval()
+    model.eos_id = -1  # never produced: every run makes all its tokens
+    generator = torch.Generator().manual_seed(1)
+    input_ids = torch.randint(2, VOCAB - 100, (GEN_BATCH, GEN_SOURCE), generator=generator).to(device)
+    attention_mask = torch.ones_like(input_ids)
+
+    def greedy(use_cache: bool, n: int = GEN_TOKENS) -> Callable[[], torch.Tensor]:
+        return lambda: generate(model, input_ids, attention_mask, max_new_tokens=n, temperature=0.0, use_cache=use_cache)
+
+    def beams(use_cache: bool, n: int = beam_tokens) -> Callable[[], torch.Tensor]:
+        return lambda: beam_search(model, input_ids, attention_mask, beam_width=BEAMS, max_new_tokens=n, use_cache=use_cache).tokens
+
+    runs = {  # name: (call, its warm-up, tokens)
+        "greedy, cache": (greedy(True), greedy(True, 4), GEN_TOKENS),
+        "greedy, no cache": (greedy(False), greedy(False, 4), GEN_TOKENS),
+        f"beam {BEAMS}, cache": (beams(True), beams(True, 4), beam_tokens),
+        f"beam {BEAMS}, no cache": (beams(False), beams(False, 4), beam_tokens),
+    }
+    for _, warm_up, _ in runs.values():
+        warm_up()
+    names = list(runs)
+    best, outputs = dict.fromkeys(names, math.inf), {}
+    for round_ in range(rounds):
+        for name in names[round_ % len(names) :] + names[: round_ % len(names)]:
+            _sync(device)
+            start = time.perf_counter()
+            outputs[name] = runs[name][0]()
+            _sync(device)
+            best[name] = min(best[name], time.perf_counter() - start)
+    for name in names[::2]:
+        what = name.split(",")[0]
+        cached, uncached = outputs[name], outputs[f"{what}, no cache"]
+        if cached.shape[-1] != runs[name][2]:
+            raise RuntimeError(f"{what} stopped after {cached.shape[-1]} of {runs[name][2]} tokens")
+        if not torch.equal(cached, uncached):
+            raise RuntimeError(f"{what}: the cached and uncached runs produced different tokens")
+    return {name: (best[name], runs[name][2]) for name in names}
+
+
+# ---------------------------------------------------------------------------------- main
+
+
+def run_one(args: list[str]) -> dict:
+    """Run one measurement in a fresh process; its JSON result."""
+    out = subprocess.run([sys.executable, __file__, *args], capture_output=True, text=True, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--device", default="auto", help="auto (cuda if available), cpu or cuda")
+    parser.add_argument("--quick", action="store_true", help="fewer rounds: a rough figure in under two minutes on 2 CPU cores")
+    parser.add_argument("--profile", action="store_true", help="also print torch.profiler's top operators of a training step")
+    parser.add_argument("--threads", type=int, help="torch's CPU threads for every model (default on CPU: 1; 0: torch's own choice)")
+    parser.add_argument("--memory", nargs=2, help=argparse.SUPPRESS)  # a kind and a number of steps: its memory (in a fresh process)
+    args = parser.parse_args()
+    device = torch.device(args.device if args.device != "auto" else "cuda" if torch.cuda.is_available() else "cpu")
+    warnings.filterwarnings("ignore", category=FutureWarning)
+    if args.threads is None and device.type == "cpu":
+        args.threads = 1
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    if args.memory:
+        print(json.dumps(measure_training_memory(args.memory[0], device, int(args.memory[1]))))
+        return
+    import transformers
+
+    transformers.logging.set_verbosity_error()
+    gpu = device.type == "cuda"
+    started = time.perf_counter()
+    print(f"device: {torch.cuda.get_device_name() if gpu else 'cpu'}, torch {torch.__version__}, transformers {transformers.__version__}, {torch.get_num_threads()} torch thread(s) (both models)")
+    print(f"at the start: {_load()}")
+    memory_steps = 2 if args.quick else 3
+    memory = {kind: run_one(["--memory", kind, str(memory_steps), "--device", device.type, "--threads", str(torch.get_num_threads())]) for kind in KINDS}  # first, while this process is small
+    steps, rounds = (20 if gpu else 2, 7) if not args.quick else (5 if gpu else 1, 3)
+    seconds, losses, parameters = measure_training_speed(device, steps, rounds)
+    tokens = BATCH * (SOURCE + TARGET)
+    print(f"\ntraining, {N_LAYERS}+{N_LAYERS} layers/{N_HEADS} heads of {D_KV}/{D_MODEL} wide/d_ff {D_FF}, vocab {VOCAB}, batch {BATCH} x ({SOURCE} source + {TARGET} target) tokens, dropout {DROPOUT}, AdamW{', bf16 autocast' if gpu else ''}")
+    print(f"step-0 eval losses agree: course_lib {losses['course_lib']:.6f}, transformers {losses['transformers']:.6f}; best of {rounds} rounds of {steps} steps")
+    print(f"{'model':<14} {'params':>8} {'ms/step':>9} {'tokens/s':>10} {'vs HF':>6} {'peak MB':>8}")
+    for kind in KINDS:
+        rate = tokens / seconds[kind]
+        print(f"{kind:<14} {parameters[kind] / 1e6:>7.2f}M {seconds[kind] * 1e3:>9.1f} {rate:>10.0f} {seconds['transformers'] / seconds[kind]:>5.2f}x {memory[kind]['peak_mb']:>8.0f}")
+    print(f"(tokens: source + target positions; peak MB: growth over the built model during {memory_steps} steps, {memory['course_lib']['how']}; target: course_lib >= 1.00x HF's tokens/s)")
+
+    rounds = (3 if gpu else 2) if not args.quick else 1
+    beam_tokens = GEN_TOKENS if not args.quick or gpu else GEN_TOKENS // 4
+    decoding = measure_decoding(device, beam_tokens, rounds)
+    print(f"\ndecoding, the course_lib T5 above, eval, fp32, batch {GEN_BATCH} x {GEN_SOURCE} source tokens, EOS never produced; cached = uncached tokens; best of {rounds} round(s)")
+    print(f"{'decoding':<20} {'new tokens':>10} {'ms/batch':>9} {'tokens/s':>9} {'speed-up':>9}")
+    for name, (second, new_tokens) in decoding.items():
+        uncached = decoding[name.split(",")[0] + ", no cache"][0]
+        print(f"{name:<20} {new_tokens:>10} {second * 1e3:>9.0f} {GEN_BATCH * new_tokens / second:>9.0f} {uncached / second:>8.1f}x")
+    print(f"(tokens/s: the batch's answer tokens, {GEN_BATCH} x new tokens, per second (beam search: the best hypotheses'); target: greedy with cache >= 3x without)")
+    print(f"at the end: {_load()}; {time.perf_counter() - started:.0f} s in all")
+    if args.profile:
+        profile_training(device)
+
+
+if __name__ == "__main__":
+    main()
