@@ -152,7 +152,10 @@ class T5(nn.Module):
         S = input_ids.shape[1]
         x = self.dropout(self.shared(input_ids))  # (B, S, d_model)
         bias = self.encoder_relative_bias(S, S)  # (1, h, S, S)
-        return self.dropout(self.encoder(x, source_mask(attention_mask, input_ids), bias))  # (B, S, d_model)
+        if attention_mask is not None:  # the padding folded into the bias once, not masked again in every block
+            padding = ~source_mask(attention_mask, input_ids)[:, None]  # type: ignore[index]  # (B, 1, 1, S)
+            bias = bias.masked_fill(padding, torch.finfo(bias.dtype).min)  # (B, h, S, S)
+        return self.dropout(self.encoder(x, None, bias))  # (B, S, d_model)
 
     def decode(self, decoder_input_ids: Tensor, memory: Tensor, attention_mask: Tensor | None = None, caches: DecoderCaches | None = None) -> Tensor:
         """``decoder_input_ids (B, T)`` attending to ``memory (B, S, d_model)`` -> logits ``(B, T, V)``.
