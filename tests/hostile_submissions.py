@@ -1,5 +1,5 @@
 """A class's worth of a1 submissions for ``course grade`` (correct, buggy, and hostile), and a few
-a2 and a4 attacks aimed at those assignments' own oracles.
+a2, a4 and a5 attacks aimed at those assignments' own oracles.
 
 Each entry is a file to put in the submissions folder and what grading must make of it: the most
 points each part may get, and a pattern that the student's notes must match (the recorded reason).
@@ -304,4 +304,47 @@ def a4_cases() -> dict[str, Case]:
     return {
         "correct": Case("correct.ipynb", notebook(assignment=A4), A4_FULL),
         "bends_every_oracle": Case("bends_every_oracle.ipynb", notebook(a4_bending_answers(), assignment=A4), {p: 0.0 for p in A4_FULL}),
+    }
+
+
+A5 = "a5_t5"
+A5_FULL = {"rel_bucket": 2.0, "noise_mask": 2.0, "span_corruption": 2.0, "text_infilling": 2.0, "cross_attention": 2.0, "beam_search": 2.0}
+A5_KEY = answer_code(submission_notebook(A5, None))
+# Wrong answers that pass the visible tests: only the hidden checks, through their oracles, can see them.
+ROUNDED = A5_KEY["rel_bucket"].replace("(max_exact + scaled.long())", "(max_exact + scaled.round().long())")
+FLOORED = A5_KEY["noise_mask"].replace("round(length * noise_density)", "int(length * noise_density)").replace("round(num_noise / mean_noise_span_length)", "int(num_noise / mean_noise_span_length)")
+DEFAULT_EOS = A5_KEY["span_corruption"].replace("tokens.new_tensor([eos_id])", "tokens.new_tensor([EOS_ID])")  # the eos_id given ignored
+FIXED_SPANS = A5_KEY["text_infilling"].replace("lengths.append(int(torch.poisson(torch.tensor(float(poisson_lambda)), generator=generator)))", "lengths.append(3)")
+SCALED = A5_KEY["cross_attention"].replace("scores = q @ k.transpose(-2, -1)", "scores = q @ k.transpose(-2, -1) / math.sqrt(d_kv)")
+EXTENDS_FINISHED = A5_KEY["beam_search"].replace('    extended = extended.masked_fill(finished[:, None], float("-inf"))  # a finished beam is never extended...\n', "")
+assert all(a != A5_KEY[p] for p, a in zip(A5_FULL, (ROUNDED, FLOORED, DEFAULT_EOS, FIXED_SPANS, SCALED, EXTENDS_FINISHED)))
+
+
+def a5_bending_answers() -> dict[str, str]:
+    """Every part of a5 wrong, each followed by code that bends the oracle checking it, so that plain
+    ``nbgrader autograde`` (checks and student code in one kernel) gives full marks: the checks
+    module's bucket rule, counts, sentinel construction, cross-attention and beam references
+    replaced by the student's own functions, and its statistical tests disabled."""
+    bend = "\nimport a5_t5_checks\n"
+    return {
+        "rel_bucket": ROUNDED + bend + "a5_t5_checks._bucket_range = lambda rel, b, n, m: (relative_position_bucket(rel, b, n, m),) * 2\n",
+        "noise_mask": FLOORED + bend + "a5_t5_checks._counts = lambda length, d, mean: (min(max(int(length * d), 1), length - 1), max(int(min(max(int(length * d), 1), length - 1) / mean), 1))\n",
+        "span_corruption": DEFAULT_EOS + bend + "a5_t5_checks._ref_span_corruption = lambda t, m, v, e: span_corruption(t, m, v, e)\n",
+        "text_infilling": FIXED_SPANS + bend + "a5_t5_checks._expect_law = lambda *args, **kwargs: None\n",
+        "cross_attention": SCALED + bend + (
+            "def _agreeing_cross(x, memory, p, h, mask):\n"
+            "    out, (k, v) = cross_attention_step(x, memory, p, h, mask)\n"
+            "    return out.double(), k.double(), v.double()\n"
+            "a5_t5_checks._ref_cross = _agreeing_cross\n"
+        ),
+        "beam_search": EXTENDS_FINISHED + bend + "a5_t5_checks._ref_beam = lambda *args: beam_search_step(*args)\n",
+    }
+
+
+def a5_cases() -> dict[str, Case]:
+    """a5 submissions for ``course grade``: the answer key, and one that bends every oracle (its
+    wrong parts must get nothing: the checks and the oracles run in the grader's own process)."""
+    return {
+        "correct": Case("correct.ipynb", notebook(assignment=A5), A5_FULL),
+        "bends_every_oracle": Case("bends_every_oracle.ipynb", notebook(a5_bending_answers(), assignment=A5), {p: 0.0 for p in A5_FULL}),
     }

@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 import torch
 from assignment_support import GRADING, ROOT
@@ -28,6 +30,7 @@ from assignment_support import GRADING, ROOT
 if str(GRADING) not in sys.path:
     sys.path.insert(0, str(GRADING))
 import a4_bert_checks as a4  # noqa: E402
+import a5_t5_checks as a5  # noqa: E402
 
 legacy = pytest.importorskip("transformers.models.bert.tokenization_bert_legacy")
 
@@ -74,3 +77,165 @@ def test_a4_hostile_submission_bends_every_oracle_in_one_interpreter() -> None:
     result = subprocess.run([sys.executable, "-c", BENT], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr[-2000:]
     assert json.loads(result.stdout.strip().splitlines()[-1]) == dict.fromkeys(["wordpiece", "mask_tokens", "mlm_loss", "encoder_block", "pair_inputs"])
+
+
+# ----------------------------------------------------------------------------------------- a5
+
+
+def test_a5_bucket_oracle_holds_what_t5_attention_gives() -> None:
+    """transformers' T5Attention._relative_position_bucket (float32) lies within the range the check
+    accepts, for every relative position of many configurations, both directions; the range is a
+    single bucket except where the value inside the floor is within 1e-4 of an integer."""
+    from transformers.models.t5.modeling_t5 import T5Attention
+
+    g = torch.Generator().manual_seed(0)
+    configs = [(True, 32, 128), (False, 32, 128)] + [(bool(b), int(n), 0) for b, n in zip(torch.randint(0, 2, (60,), generator=g), torch.randint(4, 90, (60,), generator=g))]
+    ambiguous = total = 0
+    for bidirectional, num_buckets, max_distance in configs:
+        max_exact = (num_buckets // 2 if bidirectional else num_buckets) // 2
+        max_distance = max_distance or int(torch.randint(max_exact + 1, 500, (1,), generator=g))
+        rel = torch.arange(-4 * max_distance, 4 * max_distance + 1)
+        theirs = T5Attention._relative_position_bucket(rel, bidirectional=bidirectional, num_buckets=num_buckets, max_distance=max_distance)
+        low, high = a5._bucket_range(rel, bidirectional, num_buckets, max_distance)
+        assert bool(((low <= theirs) & (theirs <= high)).all()), (bidirectional, num_buckets, max_distance)
+        ambiguous += int((low != high).sum())
+        total += rel.numel()
+    assert ambiguous < total / 1000  # the tolerance is a rare exception, not a loophole
+
+
+def _flax_sentinels(tokens: np.ndarray, mask: np.ndarray, vocab_size: int, eos_id: int) -> list[int]:
+    """Hugging Face's run_t5_mlm_flax.py: create_sentinel_ids, then filter_input_ids, for one row
+    (len(tokenizer) is vocab_size: the sentinels are its top ids)."""
+    mask_indices = mask[None, :].astype(np.int8)
+    start_indices = mask_indices - np.roll(mask_indices, 1, axis=-1) * mask_indices
+    start_indices[:, 0] = mask_indices[:, 0]
+    sentinel_ids = np.where(start_indices != 0, np.cumsum(start_indices, axis=-1), start_indices)
+    sentinel_ids = np.where(sentinel_ids != 0, (vocab_size - sentinel_ids), 0)
+    sentinel_ids -= mask_indices - start_indices
+    input_ids_full = np.where(sentinel_ids != 0, sentinel_ids, tokens[None, :])
+    input_ids = input_ids_full[input_ids_full >= 0].reshape((1, -1))
+    return np.concatenate([input_ids, np.full((1, 1), eos_id)], axis=-1)[0].tolist()
+
+
+def test_a5_span_corruption_oracle_is_run_t5_mlm_flax_and_the_paper() -> None:
+    words = "Thank you for inviting me to your party last week .".split()
+    tokens = torch.arange(10, 10 + len(words))
+    noise = torch.tensor([w in ("for", "inviting", "last") for w in words])
+    inputs, targets = a5._ref_span_corruption(tokens, noise, 100, 1)
+    assert inputs.tolist() == [10, 11, 99, 14, 15, 16, 17, 98, 19, 20, 1]  # Thank you <X> me to your party <Y> week . </s>
+    assert targets.tolist() == [99, 12, 13, 98, 18, 97, 1]  # <X> for inviting <Y> last <Z> </s>
+    g = torch.Generator().manual_seed(0)
+    for i in range(300):
+        n = int(torch.randint(1, 60, (1,), generator=g))
+        toks = torch.randint(2, 900, (n,), generator=g)
+        mask = a5._t5_mask(g, n, 0.15 + 0.3 * (i % 2), 3.0) if i % 3 == 0 and n > 1 else torch.rand(n, generator=g) < torch.rand((), generator=g)
+        ours = a5._ref_span_corruption(toks, mask, 1000, 1)
+        assert ours[0].tolist() == _flax_sentinels(toks.numpy(), mask.numpy(), 1000, 1)
+        assert ours[1].tolist() == _flax_sentinels(toks.numpy(), (~mask).numpy(), 1000, 1)
+
+
+def test_a5_composition_law_is_what_enumeration_gives() -> None:
+    """The first part's law of a uniform composition, against all compositions of small n."""
+    for n in range(1, 12):
+        for k in range(1, n + 1):
+            compositions = [tuple(b - a for a, b in zip((0, *cuts), (*cuts, n))) for cuts in itertools.combinations(range(1, n), k - 1)]
+            law = a5._first_part_law(n, k)
+            for j in range(n + 1):
+                assert law[j] == pytest.approx(sum(c[0] == j for c in compositions) / len(compositions))
+
+
+def test_a5_span_count_law_is_what_poisson_draws_give() -> None:
+    """The number of Poisson draws until their sum reaches the budget, against simulation."""
+    g = torch.Generator().manual_seed(0)
+    for budget, lam in [(18, 3.0), (20, 1.0), (3, 0.5), (1, 3.0)]:
+        draws = torch.poisson(torch.full((20000, 120), lam), generator=g).cumsum(1)
+        assert bool((draws[:, -1] >= budget).all())
+        counts = torch.bincount((draws < budget).sum(1) + 1, minlength=200).tolist()
+        law = a5._span_count_law(budget, lam, 199)
+        assert sum(law) == pytest.approx(1.0)
+        for k in range(200):
+            assert abs(counts[k] / 20000 - law[k]) < 5 * math.sqrt(max(law[k], 1e-4) / 20000) + 1e-4, (budget, lam, k)
+
+
+def test_a5_cross_attention_oracle_is_t5_attention_with_its_cache() -> None:
+    """transformers' T5Attention(is_decoder=True, has_relative_attention_bias=False) as
+    EncDecAttention with an EncoderDecoderCache, the same weights in float64: the second step is
+    given another encoder output and uses the cache, as the check's reference does."""
+    from transformers import T5Config
+    from transformers.cache_utils import DynamicCache, EncoderDecoderCache
+    from transformers.models.t5.modeling_t5 import T5Attention
+
+    g = torch.Generator().manual_seed(0)
+    for B, S, d_model, d_kv, h in [(2, 5, 8, 6, 2), (3, 7, 16, 8, 4), (1, 1, 4, 4, 1)]:
+        config = T5Config(d_model=d_model, d_kv=d_kv, num_heads=h, is_decoder=True, dropout_rate=0.0)
+        config._attn_implementation = "eager"
+        attention = T5Attention(config, has_relative_attention_bias=False, layer_idx=0).double().eval()
+        p = a5._cross_weights(g, d_model, d_kv, h, 2.0)
+        with torch.no_grad():
+            for name, linear in (("W_q", attention.q), ("W_k", attention.k), ("W_v", attention.v), ("W_o", attention.o)):
+                linear.weight.copy_(p[name].T.double())
+        memory = torch.randn(B, S, d_model, generator=g, dtype=torch.float64)
+        lengths = torch.randint(1, S + 1, (B,), generator=g)
+        mask = (torch.arange(S)[None, :] < lengths[:, None]).long()
+        additive = (1.0 - mask[:, None, None, :].double()) * torch.finfo(torch.float64).min
+        cache = EncoderDecoderCache(DynamicCache(), DynamicCache())
+        for step in range(3):
+            x = torch.randn(B, 1, d_model, generator=g, dtype=torch.float64)
+            given = memory if step == 0 else torch.randn(B, S, d_model, generator=g, dtype=torch.float64)
+            with torch.no_grad():
+                theirs = attention(x, mask=additive, key_value_states=given, past_key_values=cache)[0]
+            ours, k, v = a5._ref_cross(x, memory, p, h, mask)
+            torch.testing.assert_close(ours, theirs, atol=1e-10, rtol=1e-10)
+
+
+def _beam_by_enumeration(step_log_probs: list[torch.Tensor], width: int, eos_id: int) -> list[tuple[float, tuple[int, ...]]]:
+    """Beam search over sequences written out: at each step every sequence kept is extended by every
+    token (a sequence ending in eos_id is kept as it is), and the best ``width`` kept. The next-token
+    log-probabilities of a sequence are a fixed function of the sequence (its hash picks a row)."""
+    beams: list[tuple[float, tuple[int, ...]]] = [(0.0, ())]
+    for table in step_log_probs:
+        candidates = []
+        for score, seq in beams:
+            if seq and seq[-1] == eos_id:
+                candidates.append((score, seq))
+                continue
+            row = table[hash(seq) % table.shape[0]]
+            candidates += [(score + float(row[t]), seq + (t,)) for t in range(table.shape[1])]
+        beams = sorted(candidates, key=lambda c: -c[0])[:width]
+    return beams
+
+
+def test_a5_beam_oracle_is_beam_search_over_enumerated_sequences() -> None:
+    """The check's one-step reference, chained over three steps, gives the sequences of a beam
+    search written over whole sequences; with the width at least V^3 that is every sequence (those
+    ended by eos_id kept as they ended), sorted by the sum of its log-probabilities."""
+    g = torch.Generator().manual_seed(0)
+    for trial in range(40):
+        V = int(torch.randint(2, 5, (1,), generator=g))
+        eos_id = int(torch.randint(0, V, (1,), generator=g))
+        width = V**3 if trial % 2 == 0 else int(torch.randint(1, 2 * V, (1,), generator=g))
+        tables = [torch.log_softmax(torch.randn(7, V, generator=g, dtype=torch.float64) * 2, -1) for _ in range(3)]
+        expected = _beam_by_enumeration(tables, width, eos_id)
+        seqs: list[tuple[int, ...]] = [()]
+        scores, done = torch.zeros(1, dtype=torch.float64), torch.zeros(1, dtype=torch.bool)
+        for table in tables:
+            log_probs = torch.stack([table[hash(s) % table.shape[0]] for s in seqs])
+            n_candidates = int(done.sum()) + int((~done).sum()) * V
+            scores, parents, tokens, done = a5._ref_beam(log_probs, scores, done, min(width, n_candidates), eos_id)
+            seqs = [seqs[p] if seqs[p] and seqs[p][-1] == eos_id else seqs[p] + (t,) for p, t in zip(parents.tolist(), tokens.tolist())]
+        assert [s for _, s in expected] == seqs
+        assert [sc for sc, _ in expected] == pytest.approx(scores.tolist())
+        if width == V**3:
+            every = {s for s in itertools.product(range(V), repeat=3)}
+            ended = {s[: s.index(eos_id) + 1] if eos_id in s else s for s in every}
+            assert set(seqs) == ended
+
+
+BENT_A5 = BENT.replace("a4_bending_answers", "a5_bending_answers").replace('"a4_bert"', '"a5_t5"')
+
+
+def test_a5_hostile_submission_bends_every_oracle_in_one_interpreter() -> None:
+    """As for a4: in one interpreter every wrong part of the bending submission passes."""
+    result = subprocess.run([sys.executable, "-c", BENT_A5], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert json.loads(result.stdout.strip().splitlines()[-1]) == dict.fromkeys(["rel_bucket", "noise_mask", "span_corruption", "text_infilling", "cross_attention", "beam_search"])

@@ -33,6 +33,7 @@ FEEDBACK_EXAMPLE = {
     "a2_blocks": ("bug_dec_no_causal", "decoder_block: decoder_block(x, memory, p, n_heads) differs from the expected values"),
     "a3_gpt": ("bug_cache_no_scale", "cached_attention_step: the output differs from the expected values"),
     "a4_bert": ("bug_mask_random_any_id", "mask_tokens: chosen positions hold"),
+    "a5_t5": ("bug_several_01", "cross_attention_step: the output differs from the expected values"),
 }
 
 

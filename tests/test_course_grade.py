@@ -1,4 +1,4 @@
-"""``course grade`` on a class of correct, buggy and hostile a1 submissions, and on a2 and a4 attacks
+"""``course grade`` on a class of correct, buggy and hostile a1 submissions, and on a2, a4 and a5 attacks
 on their own oracles (tests/hostile_submissions.py).
 
 One batch is graded for the whole module (about two minutes on 2 cores): every submission must get
@@ -29,6 +29,7 @@ from assignment_support import ASSIGNMENTS, ROOT, hidden_lines
 from hostile_submissions import (
     A2,
     A4,
+    A5,
     ASSIGNMENT,
     FULL,
     KEY as KEY_A1,
@@ -37,6 +38,7 @@ from hostile_submissions import (
     Case,
     a2_cases,
     a4_cases,
+    a5_cases,
     hostile_cases,
     notebook,
 )
@@ -230,6 +232,11 @@ def test_a2_attacks_on_its_oracles_get_no_undeserved_point(tmp_path: Path) -> No
 def test_a4_attacks_on_its_oracles_get_no_undeserved_point(tmp_path: Path) -> None:
     """Every part wrong, each bending its oracle (plain nbgrader gives it full marks): no point."""
     grade_attacks(tmp_path, A4, lambda course: a4_cases())
+
+
+def test_a5_attacks_on_its_oracles_get_no_undeserved_point(tmp_path: Path) -> None:
+    """Every part wrong, each bending its oracle (plain nbgrader gives it full marks): no point."""
+    grade_attacks(tmp_path, A5, lambda course: a5_cases())
 
 
 def test_grades_go_into_the_nbgrader_course_for_its_own_tools(tmp_path: Path) -> None:

@@ -21,7 +21,7 @@ A1 = "a1_attention"
 
 
 def test_markers_find_every_block_of_the_sources_and_none_of_the_releases() -> None:
-    for assignment in ("a1_attention", "a2_blocks", "a3_gpt", "a4_bert"):
+    for assignment in ("a1_attention", "a2_blocks", "a3_gpt", "a4_bert", "a5_t5"):
         source = "\n".join(c.source for c in source_notebook(assignment).cells)
         released = "\n".join(c.source for c in release_notebook(assignment).cells)
         tests = [c for c in source_notebook(assignment).cells if nbgrader_meta(c).get("grade") and not nbgrader_meta(c).get("solution")]

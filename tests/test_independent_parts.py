@@ -33,13 +33,16 @@ LIMITS = sandbox.Limits(cell_s=6, total_s=120, memory_bytes=4 * 2**30)
 def variants(assignment: str) -> dict[str, tuple[str, dict[str, str]]]:
     """Submission name -> (the part it breaks, the answer cells that differ from the key)."""
     stubs = answer_code(release_notebook(assignment))
-    bugs = {next(iter(f.loses)): f for f in fixtures(assignment) if len(f.loses) == 1}
+    bugs: dict[str, dict[str, str]] = {}  # a wrong cell per part: a one-part fixture's, else a several-part one's
+    for f in sorted(fixtures(assignment), key=lambda f: (len(f.loses), f.name)):
+        for part in sorted(f.loses):
+            bugs.setdefault(part, {part: f.cells[part]})
     made: dict[str, tuple[str, dict[str, str]]] = {}
     for part in answer_ids(release_notebook(assignment)):
         names = defined_names(stubs[part])
         made[f"{part}-unfinished"] = (part, {part: stubs[part]})
         made[f"{part}-hangs"] = (part, {part: "\n\n".join(f"def {name}(*args, **kwargs):\n    while True:\n        pass\n" for name in names)})
-        made[f"{part}-wrong"] = (part, bugs[part].cells)
+        made[f"{part}-wrong"] = (part, bugs[part])
     return made
 
 

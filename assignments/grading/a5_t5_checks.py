@@ -1,0 +1,693 @@
+"""Hidden checks for assignment a5 (T5 and BART). Instructor-only; never released.
+
+Oracles, none of them course_lib, each written out here (importing transformers would cost every
+graded notebook about three seconds) and checked against the library it transcribes in
+tests/test_assignment_oracles.py:
+
+* part 1: T5's bucket rule in float64, every bucket a correct answer may give (where the value
+  inside the floor lands within 1e-4 of an integer, float32 and float64 may differ, and both are
+  accepted); checked equal to ``transformers``' ``T5Attention._relative_position_bucket`` on every
+  relative position of many configurations;
+* part 2 (random): every mask is checked exactly (the counts of noise tokens and spans, the
+  alternation from a non-noise span to a noise span), and over many seeds the cuts of both kinds of
+  span against the law of a uniformly random composition (chi-square tests, :func:`_expect_law`);
+* part 3: T5's ``noise_span_to_unique_sentinel`` written as a loop over runs; checked equal to the
+  sentinel construction of Hugging Face's ``run_t5_mlm_flax.py`` and to the paper's example;
+* part 4 (random): every call checked exactly (BOS and EOS, the kept tokens in order, exactly
+  ``ceil(m * mask_ratio)`` removed, a mask wherever tokens were removed), and over many seeds the
+  number of spans against its exact law (the number of Poisson draws whose sum first reaches the
+  budget) and where the spans go (z-tests at 7 standard errors);
+* part 5: T5's cross-attention in float64 (no scale, ``d_kv`` heads, the padded source masked);
+  checked equal to ``transformers``' ``T5Attention(is_decoder=True,
+  has_relative_attention_bias=False)`` with the same weights; later steps get another ``memory``;
+* part 6: one step of beam search written as a sort of every candidate; checked against an
+  enumeration of every sequence of a small vocabulary over three steps.
+
+A correct answer fails a statistical test with probability below 1e-9 per grading run: each
+chi-square test fails at an asymptotic p-value below 1e-12 with every pooled bin expecting at least
+20 (a grading run makes 8 of them), each z-test at 7 standard errors of 150 draws (6 of them).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import torch
+from course_grading.calls import Opaque, Student
+from gradinglib import CheckFailed, as_student, describe, expect_close, expect_tensor, expect_unchanged, fresh_generator, run_cases
+from torch import Tensor
+
+REFERENCE_PARTS = Path(__file__).with_name("a5_t5_reference_parts.py").read_text()
+EOS_ID = 1
+NO_TORCH_ATTENTION = [
+    ("torch.nn.functional", "scaled_dot_product_attention"),
+    ("torch.nn.functional", "multi_head_attention_forward"),
+    ("torch.nn", "MultiheadAttention"),
+]
+P_LIMIT = 1e-12  # a chi-square test fails below this asymptotic p-value
+MIN_EXPECTED = 20.0  # every pooled bin of a chi-square test expects at least this many
+SIGMAS = 7.0
+
+
+def _randint(g: torch.Generator, low: int, high: int) -> int:
+    """An int in [low, high)."""
+    return int(torch.randint(low, high, (1,), generator=g))
+
+
+def _uniform(g: torch.Generator, low: float, high: float) -> float:
+    return low + (high - low) * float(torch.rand((), generator=g))
+
+
+def _kind(value: Any) -> str:
+    return value.type_name if isinstance(value, Opaque) else type(value).__name__
+
+
+def _expect_law(observed: Sequence[int], probs: Sequence[float], what: str, case: str) -> None:
+    """Counts of outcomes 0, 1, ... against their probabilities: Pearson's chi-square with
+    neighbouring outcomes pooled until each bin expects MIN_EXPECTED; fails below P_LIMIT."""
+    n = sum(observed)
+    bins: list[tuple[float, float]] = []  # (observed, expected)
+    obs_acc = exp_acc = 0.0
+    for o, p in zip(observed, probs):
+        obs_acc, exp_acc = obs_acc + o, exp_acc + n * p
+        if exp_acc >= MIN_EXPECTED:
+            bins.append((obs_acc, exp_acc))
+            obs_acc = exp_acc = 0.0
+    if exp_acc > 0 or obs_acc > 0:
+        if bins:
+            o_last, e_last = bins.pop()
+            bins.append((o_last + obs_acc, e_last + exp_acc))
+        else:
+            bins.append((obs_acc, exp_acc))
+    outside = n - sum(o for o, _ in bins)  # outcomes the law gives probability 0 (beyond the list)
+    if outside > 0:
+        raise CheckFailed(f"{what}: {outside} of {n} outcomes are impossible under the rule ({case})")
+    if len(bins) < 2:
+        return
+    chi2 = sum((o - e) ** 2 / e for o, e in bins)
+    dof = len(bins) - 1
+    p_value = float(torch.special.gammaincc(torch.tensor(dof / 2, dtype=torch.float64), torch.tensor(chi2 / 2, dtype=torch.float64)))
+    if p_value < P_LIMIT:
+        worst = max(range(len(bins)), key=lambda i: abs(bins[i][0] - bins[i][1]) / math.sqrt(bins[i][1]))
+        raise CheckFailed(f"{what} do not follow the rule: over {n} draws, one group of outcomes came {int(bins[worst][0])} times where {bins[worst][1]:.0f} were expected ({case})")
+
+
+def _expect_z(observed: float, expected: float, variance: float, what: str, case: str) -> None:
+    if abs(observed - expected) > SIGMAS * math.sqrt(max(variance, 1e-12)):
+        raise CheckFailed(f"{what}: {observed:.0f}, where a correct answer gives {expected:.0f} +- {SIGMAS * math.sqrt(variance):.0f} ({case})")
+
+
+def _runs(mask: list[bool]) -> list[tuple[bool, int]]:
+    """The maximal runs of equal values: (value, length), left to right."""
+    runs: list[tuple[bool, int]] = []
+    for value in mask:
+        if runs and runs[-1][0] == value:
+            runs[-1] = (value, runs[-1][1] + 1)
+        else:
+            runs.append((value, 1))
+    return runs
+
+
+# ------------------------------------------------------------------- part 1: relative buckets
+
+
+def _bucket_range(rel: Tensor, bidirectional: bool, num_buckets: int, max_distance: int) -> tuple[Tensor, Tensor]:
+    """The lowest and highest bucket a correct answer may give each relative position: T5's rule in
+    float64, both sides taken where the value inside the floor is within 1e-4 of an integer."""
+    rel = rel.long()
+    offset = torch.zeros_like(rel)
+    if bidirectional:
+        num_buckets //= 2
+        offset = torch.where(rel > 0, num_buckets, 0)
+        n = rel.abs()
+    else:
+        n = torch.where(rel < 0, -rel, 0)
+    max_exact = num_buckets // 2
+    value = torch.log(n.clamp(min=1).double() / max_exact) / math.log(max_distance / max_exact) * (num_buckets - max_exact)
+    bounds = []
+    for shift in (-1e-4, 1e-4):
+        large = torch.clamp(max_exact + torch.floor(value + shift).long(), max=num_buckets - 1)
+        bounds.append(offset + torch.where(n < max_exact, n, large))
+    return bounds[0], bounds[1]
+
+
+def check_rel_bucket(notebook: Student | dict[str, Any]) -> str | None:
+    """``relative_position_bucket(relative_position, bidirectional, num_buckets, max_distance)``."""
+    g = fresh_generator()
+    student = as_student(notebook)
+
+    def case(rel: Tensor, config: tuple[bool, int, int] | None, label: str) -> Callable[[], None]:
+        def run() -> None:
+            bidirectional, num_buckets, max_distance = config or (True, 32, 128)
+            args = (rel,) + (() if config is None else config)
+            where = f"{label}: relative_position {tuple(rel.shape)} from {int(rel.min())} to {int(rel.max())}" + (
+                "" if config is None else f", bidirectional={bidirectional}, num_buckets={num_buckets}, max_distance={max_distance}")
+            reply = student.call("relative_position_bucket", args)
+            got = expect_tensor(reply.value, tuple(rel.shape), "the buckets", where, dtype=torch.long)
+            low, high = _bucket_range(rel, bidirectional, num_buckets, max_distance)
+            wrong = (got < low) | (got > high)
+            if bool(wrong.any()):
+                i = int(wrong.flatten().nonzero()[0])
+                r, b, e = int(rel.flatten()[i]), int(got.flatten()[i]), int(low.flatten()[i])
+                raise CheckFailed(f"{int(wrong.sum())} wrong bucket(s), relative position {r} among them: got bucket {b}, expected {e} ({where})")
+            expect_unchanged({"relative_position": rel}, {"relative_position": reply.inputs_after[0]}, where)
+
+        return run
+
+    def grid(T: int) -> Tensor:
+        return torch.arange(T)[None, :] - torch.arange(T)[:, None]  # key - query
+
+    def spread(max_distance: int) -> Tensor:
+        """Every relative position from -3 max_distance to 3 max_distance, shuffled, as (2, n, 3)-ish."""
+        values = torch.arange(-3 * max_distance, 3 * max_distance + 1)
+        values = torch.cat([values, torch.randint(-10**6, 10**6, (40,), generator=g)])
+        values = values[torch.randperm(len(values), generator=g)]
+        n = len(values) // 6
+        return values[: 6 * n].view(2, n, 3)
+
+    def config(bidirectional: bool) -> tuple[bool, int, int]:
+        num_buckets = _randint(g, 4 if bidirectional else 2, 80)  # odd ones too
+        max_exact = (num_buckets // 2 if bidirectional else num_buckets) // 2
+        return bidirectional, num_buckets, _randint(g, max_exact + 1, 400)
+
+    cases = [
+        case(grid(_randint(g, 5, 40)), None, "the defaults, a (query, key) grid"),
+        case(spread(128), None, "the defaults, every relative position to 3 max_distance"),
+        case(spread(128), (False, 32, 128), "causal, 32 buckets, max_distance 128"),
+    ]
+    for bidirectional in (True, False, True, False, True, False):
+        c = config(bidirectional)
+        cases.append(case(spread(c[2]), c, "random configuration"))
+    cases.append(case(torch.arange(-6, 7), (True, 7, 3), "7 buckets (halved to 3: max_exact 1), max_distance 3"))
+    cases.append(case(torch.arange(-6, 7), (False, 3, 2), "causal, 3 buckets (max_exact 1), max_distance 2"))
+    return run_cases("relative_position_bucket", cases)
+
+
+# ------------------------------------------------------------------------ part 2: noise spans
+
+
+def _counts(length: int, density: float, mean: float) -> tuple[int, int]:
+    num_noise = min(max(round(length * density), 1), length - 1)
+    return num_noise, max(round(num_noise / mean), 1)
+
+
+def _near_half(x: float) -> bool:
+    return abs(x - math.floor(x) - 0.5) < 1e-6
+
+
+def _first_part_law(n: int, k: int) -> list[float]:
+    """P(first part = j), j = 0 .. n, of a uniformly random composition of n into k positive parts."""
+    if k == 1:
+        return [0.0] * n + [1.0]
+    total = math.comb(n - 1, k - 1)
+    return [0.0] + [math.comb(n - j - 1, k - 2) / total if n - j - 1 >= k - 2 else 0.0 for j in range(1, n + 1)]
+
+
+class _Mask:
+    """One call of the student's ``random_spans_noise_mask``, checked exactly; its spans' lengths."""
+
+    def __init__(self, student: Student, length: int, density: float, mean: float, seed: int, label: str) -> None:
+        self.case = f"{label}: length={length}, noise_density={density:.4g}, mean_noise_span_length={mean:.4g}, seed={seed}"
+        reply = student.call("random_spans_noise_mask", (length, density, mean, seed))
+        mask = expect_tensor(reply.value, (length,), "the mask", self.case, dtype=torch.bool)
+        num_noise, num_spans = _counts(length, density, mean)
+        if int(mask.sum()) != num_noise:
+            raise CheckFailed(f"{int(mask.sum())} noise tokens, expected round({length} * {density:.4g}) = {num_noise} ({self.case})")
+        if bool(mask[0]) or not bool(mask[-1]):
+            raise CheckFailed(f"the mask should start with a non-noise span and end with a noise span; it starts {bool(mask[0])} and ends {bool(mask[-1])} ({self.case})")
+        runs = _runs(mask.tolist())
+        noise = [n for value, n in runs if value]
+        if len(noise) != num_spans:
+            raise CheckFailed(f"{len(noise)} noise span(s), expected round({num_noise} / {mean:.4g}) = {num_spans} (spans are never empty, so two never touch) ({self.case})")
+        self.mask = mask
+        self.noise = noise
+        self.nonnoise = [n for value, n in runs if not value]
+
+
+def _cut_counts(parts: list[list[int]], n: int) -> list[int]:
+    """How often each of the n - 1 gaps between n items was cut, over the compositions ``parts``."""
+    counts = [0] * (n - 1)
+    for lengths in parts:
+        position = 0
+        for length in lengths[:-1]:
+            position += length
+            counts[position - 1] += 1
+    return counts
+
+
+def check_noise_mask(notebook: Student | dict[str, Any]) -> str | None:
+    """``random_spans_noise_mask(length, noise_density, mean_noise_span_length, seed)``."""
+    g = fresh_generator()
+    student = as_student(notebook)
+
+    def seeds(n: int) -> list[int]:
+        return [_randint(g, 0, 2**31) for _ in range(n)]
+
+    def settings(lengths: tuple[int, int], densities: tuple[float, float], means: tuple[float, float], min_spans: int = 1) -> tuple[int, float, float]:
+        while True:
+            length, density, mean = _randint(g, *lengths), _uniform(g, *densities), _uniform(g, *means)
+            num_noise, num_spans = _counts(length, density, mean)
+            if _near_half(length * density) or _near_half(num_noise / mean) or not min_spans <= num_spans <= length - num_noise:
+                continue
+            return length, density, mean
+
+    def exact(label: str, n_seeds: int, *setting_ranges: Any) -> Callable[[], None]:
+        def run() -> None:
+            for seed in seeds(n_seeds):
+                _Mask(student, *settings(*setting_ranges), seed, label)
+
+        return run
+
+    def law(label: str, n_seeds: int, setting: tuple[int, float, float]) -> Callable[[], None]:
+        def run() -> None:
+            length, density, mean = setting
+            calls = [_Mask(student, length, density, mean, seed, label) for seed in seeds(n_seeds)]
+            num_noise, num_spans = _counts(length, density, mean)
+            where = f"{label}: length={length}, noise_density={density:.4g}, mean_noise_span_length={mean:.4g}, over {n_seeds} seeds"
+            first = calls[0].mask
+            if all(torch.equal(c.mask, first) for c in calls):
+                raise CheckFailed(f"every seed gave the same mask: the spans' places are random ({where})")
+            for kind, n, parts in (("noise", num_noise, [c.noise for c in calls]), ("non-noise", length - num_noise, [c.nonnoise for c in calls])):
+                firsts = [0] * (n + 1)
+                for lengths in parts:
+                    firsts[lengths[0]] += 1
+                _expect_law(firsts, _first_part_law(n, num_spans), f"the lengths of the first {kind} span", where)
+                if num_spans > 1:
+                    cuts = _cut_counts(parts, n)
+                    _expect_law(cuts, [1 / (n - 1)] * (n - 1), f"the places where the {kind} tokens are cut into spans", where)
+
+        return run
+
+    def reproducible() -> None:
+        length, density, mean = settings((60, 120), (0.1, 0.3), (2.0, 4.0), min_spans=3)
+        seed = seeds(1)[0]
+        a, b = (_Mask(student, length, density, mean, seed, "the same seed twice") for _ in range(2))
+        if not torch.equal(a.mask, b.mask):
+            raise CheckFailed(f"two calls with the same seed gave different masks: draw every random number from torch.Generator().manual_seed(seed) ({a.case})")
+
+    cases = [
+        reproducible,
+        exact("the exact counts, short sequences", 30, (2, 12), (0.05, 0.5), (1.0, 3.0)),
+        exact("the exact counts", 30, (12, 300), (0.05, 0.5), (1.0, 5.0)),
+        exact("nearly all noise: at most length - 1 noise tokens", 10, (2, 30), (0.96, 1.0), (100.0, 100.0)),
+        law("T5's setting", 150, settings((80, 121), (0.15, 0.15), (3.0, 3.0), min_spans=2)),
+        law("a random setting", 150, settings((30, 60), (0.2, 0.45), (1.5, 3.0), min_spans=3)),
+    ]
+    return run_cases("random_spans_noise_mask", cases)
+
+
+# -------------------------------------------------------------------- part 3: span corruption
+
+
+def _ref_span_corruption(tokens: Tensor, noise_mask: Tensor, vocab_size: int, eos_id: int) -> tuple[Tensor, Tensor]:
+    """T5's noise_span_to_unique_sentinel on (tokens, mask) and (tokens, ~mask), EOS appended."""
+
+    def sentinels(mask: list[bool]) -> list[int]:
+        out, spans, previous = [], 0, False
+        for token, noise in zip(tokens.tolist(), mask):
+            if noise and not previous:
+                out.append(vocab_size - 1 - spans)
+                spans += 1
+            elif not noise:
+                out.append(token)
+            previous = noise
+        return out + [eos_id]
+
+    mask = [bool(m) for m in noise_mask.tolist()]
+    return torch.tensor(sentinels(mask), dtype=torch.long), torch.tensor(sentinels([not m for m in mask]), dtype=torch.long)
+
+
+def _t5_mask(g: torch.Generator, length: int, density: float, mean: float) -> Tensor:
+    """A mask as T5 draws it (for part 3's inputs; part 2's law, without the checks)."""
+    num_noise, num_spans = _counts(length, density, mean)
+    num_spans = min(num_spans, length - num_noise)
+
+    def composition(n: int, k: int) -> list[int]:
+        cuts = sorted(torch.randperm(n - 1, generator=g)[: k - 1].tolist())
+        edges = [0] + [c + 1 for c in cuts] + [n]
+        return [b - a for a, b in zip(edges, edges[1:])]
+
+    mask: list[bool] = []
+    for clean, noisy in zip(composition(length - num_noise, num_spans), composition(num_noise, num_spans)):
+        mask += [False] * clean + [True] * noisy
+    return torch.tensor(mask)
+
+
+def check_span_corruption(notebook: Student | dict[str, Any]) -> str | None:
+    """``span_corruption(tokens, noise_mask, vocab_size, eos_id=1)`` against T5's construction."""
+    g = fresh_generator()
+    student = as_student(notebook)
+
+    def case(tokens: Tensor, mask: Tensor, vocab_size: int, eos_id: int | None, label: str) -> Callable[[], None]:
+        def run() -> None:
+            args = (tokens, mask, vocab_size) + (() if eos_id is None else (eos_id,))
+            where = f"{label}: " + describe(tokens=tokens, vocab_size=vocab_size) + f", {int(mask.sum())} noise tokens in {sum(v for v, _ in _runs(mask.tolist()))} span(s)" + ("" if eos_id is None else f", eos_id={eos_id}")
+            reply = student.call("span_corruption", args)
+            if not isinstance(reply.value, tuple | list) or len(reply.value) != 2:
+                raise CheckFailed(f"span_corruption should return (inputs, targets), got {_kind(reply.value)} ({where})")
+            expected = _ref_span_corruption(tokens, mask, vocab_size, EOS_ID if eos_id is None else eos_id)
+            for name, got, want in zip(("inputs", "targets"), reply.value, expected):
+                got = expect_tensor(got, tuple(got.shape) if isinstance(got, Tensor) else (), name, where, dtype=torch.long)
+                if not torch.equal(got, want):
+                    if got.shape != want.shape:
+                        raise CheckFailed(f"{name} has {got.numel()} tokens, expected {want.numel()} ({where})")
+                    raise CheckFailed(f"{name} has {int((got != want).sum())} wrong token(s) of {want.numel()} ({where})")
+            expect_unchanged({"tokens": tokens, "noise_mask": mask}, dict(zip(("tokens", "noise_mask"), reply.inputs_after)), where)
+
+        return run
+
+    def tokens(n: int, vocab_size: int) -> Tensor:
+        return torch.randint(2, vocab_size - 100, (n,), generator=g)
+
+    cases = []
+    for _ in range(3):
+        n, vocab_size = _randint(g, 20, 200), _randint(g, 200, 33000)
+        cases.append(case(tokens(n, vocab_size), _t5_mask(g, n, 0.15, 3.0), vocab_size, None, "a T5 mask"))
+    for rate in (0.1, 0.3, 0.5, 0.8):
+        n, vocab_size = _randint(g, 5, 60), _randint(g, 200, 1000)
+        mask = torch.rand(n, generator=g) < rate  # any mask: it may start with noise and end without
+        cases.append(case(tokens(n, vocab_size), mask, vocab_size, _randint(g, 0, 5), f"a random mask ({rate:.0%} noise)"))
+    n = _randint(g, 8, 30)
+    cases += [
+        case(tokens(n, 500), torch.zeros(n, dtype=torch.bool), 500, None, "no noise"),
+        case(tokens(n, 500), torch.ones(n, dtype=torch.bool), 500, None, "all noise"),
+        case(tokens(n, 500), torch.arange(n) % 2 == 1, 500, None, "every other token"),
+        case(tokens(1, 300), torch.tensor([True]), 300, None, "one token"),
+    ]
+    return run_cases("span_corruption", cases)
+
+
+# --------------------------------------------------------------------- part 4: text infilling
+
+
+def _poisson_cdf_below(n: int, mu: float) -> float:
+    """P(X < n) for X ~ Poisson(mu)."""
+    if mu == 0:
+        return 1.0 if n > 0 else 0.0
+    term, total = math.exp(-mu), 0.0
+    for j in range(n):
+        total += term
+        term *= mu / (j + 1)
+    return min(total, 1.0)
+
+
+def _span_count_law(budget: int, lam: float, most: int) -> list[float]:
+    """P(K = k), k = 0 .. most: K the number of Poisson(lam) draws until their sum reaches budget.
+    K <= k exactly when the sum of k draws, a Poisson(k lam), is at least the budget."""
+    at_most = [1.0 - _poisson_cdf_below(budget, k * lam) for k in range(most + 1)]
+    return [at_most[0]] + [at_most[k] - at_most[k - 1] for k in range(1, most + 1)]
+
+
+class _Infilling:
+    """One call of the student's ``text_infilling``, checked exactly; its spans' places."""
+
+    def __init__(self, student: Student, tokens: Tensor, ratio: float, mask_id: int, lam: float | None, seed: int, label: str) -> None:
+        self.case = f"{label}: " + describe(tokens=tokens) + f", mask_ratio={ratio:.4g}, mask_id={mask_id}" + ("" if lam is None else f", poisson_lambda={lam:.3g}") + f", seed={seed}"
+        args = (tokens, ratio, mask_id, 3.0 if lam is None else lam, seed)
+        reply = student.call("text_infilling", args)
+        out = reply.value
+        if not isinstance(out, Tensor) or out.ndim != 1:
+            raise CheckFailed(f"text_infilling should return a 1-D tensor, got {_kind(out) if not isinstance(out, Tensor) else f'shape {tuple(out.shape)}'} ({self.case})")
+        expect_tensor(out, tuple(out.shape), "the output", self.case, dtype=torch.long)
+        expect_unchanged({"tokens": tokens}, {"tokens": reply.inputs_after[0]}, self.case)
+        m = len(tokens) - 2
+        budget = math.ceil(m * ratio)
+        if len(out) < 2 or int(out[0]) != int(tokens[0]) or int(out[-1]) != int(tokens[-1]):
+            raise CheckFailed(f"the output should start with BOS ({int(tokens[0])}) and end with EOS ({int(tokens[-1])}), which are never noised ({self.case})")
+        inner = out[1:-1].tolist()
+        kept = [t for t in inner if t != mask_id]
+        position = {t: i for i, t in enumerate(tokens[1:-1].tolist())}
+        where_kept = [position.get(t, -1) for t in kept]
+        if -1 in where_kept or where_kept != sorted(set(where_kept)):
+            raise CheckFailed(f"the tokens other than mask_id should be the original tokens, each at most once, in their order ({self.case})")
+        if len(kept) != m - budget:
+            raise CheckFailed(f"{m - len(kept)} token(s) removed, expected ceil({m} * {ratio:.4g}) = {budget} ({self.case})")
+        # every gap between two kept tokens (BOS and EOS count as kept) that lost tokens holds a mask
+        bounds, masks_in_gap, index = [-1, *where_kept, m], [0] * (len(where_kept) + 1), 0
+        for t in inner:
+            if t == mask_id:
+                masks_in_gap[index] += 1
+            else:
+                index += 1
+        for gap, masks in enumerate(masks_in_gap):
+            removed = bounds[gap + 1] - bounds[gap] - 1
+            if removed > 0 and masks == 0:
+                raise CheckFailed(f"{removed} token(s) removed without a mask in their place: each span becomes one mask_id ({self.case})")
+        # the last span drawn, cut to the budget, removes at least one token: so does the gap that holds the last mask
+        last = max((gap for gap, masks in enumerate(masks_in_gap) if masks), default=None)
+        if last is not None and bounds[last + 1] - bounds[last] - 1 == 0:
+            raise CheckFailed(f"the last span (the rightmost mask) removes nothing, but the last length drawn is cut to what the budget still needs, at least 1 ({self.case})")
+        self.out, self.budget = out, budget
+        self.k = len(inner) - len(kept)
+        self.places = [t == mask_id for t in inner]  # the sequence of kept tokens and spans
+        if budget > 0 and self.k == 0:
+            raise CheckFailed(f"no mask in the output although {budget} tokens were removed ({self.case})")
+
+
+def check_text_infilling(notebook: Student | dict[str, Any]) -> str | None:
+    """``text_infilling(tokens, mask_ratio, mask_id, poisson_lambda=3.0, seed=0)``."""
+    g = fresh_generator()
+    student = as_student(notebook)
+
+    def seeds(n: int) -> list[int]:
+        return [_randint(g, 0, 2**31) for _ in range(n)]
+
+    def sequence(m: int) -> tuple[Tensor, int]:
+        """BOS, m distinct tokens, EOS, and a mask id none of them has."""
+        ids = torch.randperm(1000, generator=g)[: m + 3] + 4
+        return torch.cat([torch.tensor([0]), ids[:m], torch.tensor([2])]), int(ids[m + 2])
+
+    def ratio(m: int, low: float, high: float) -> float:
+        while True:
+            r = _uniform(g, low, high)
+            if abs(m * r - round(m * r)) > 1e-3:
+                return r
+
+    def exact(label: str, n_seeds: int, ms: tuple[int, int], ratios: tuple[float, float], lams: tuple[float, float]) -> Callable[[], None]:
+        def run() -> None:
+            for seed in seeds(n_seeds):
+                m = _randint(g, *ms)
+                tokens, mask_id = sequence(m)
+                _Infilling(student, tokens, ratio(m, *ratios), mask_id, _uniform(g, *lams), seed, label)
+
+        return run
+
+    def law(label: str, n_seeds: int, m: int, ratios: tuple[float, float], lam: float | None) -> Callable[[], None]:
+        def run() -> None:
+            tokens, mask_id = sequence(m)
+            r = ratio(m, *ratios)
+            calls = [_Infilling(student, tokens, r, mask_id, lam, seed, label) for seed in seeds(n_seeds)]
+            budget = calls[0].budget
+            where = f"{label}: m={m} tokens between BOS and EOS, mask_ratio={r:.4g} ({budget} to remove), poisson_lambda={3.0 if lam is None else lam:.3g}, over {n_seeds} seeds"
+            most = max(max(c.k for c in calls), budget * 4 + 40)
+            counts = [0] * (most + 1)
+            for c in calls:
+                counts[c.k] += 1
+            _expect_law(counts, _span_count_law(budget, 3.0 if lam is None else lam, most), "the numbers of spans (masks)", where)
+            # given K spans among P = m - budget + K places, each K-subset of places is equally likely
+            first = sum(c.places[0] for c in calls)
+            p_first = [c.k / len(c.places) for c in calls]
+            _expect_z(first, sum(p_first), sum(p * (1 - p) for p in p_first), "the number of outputs whose first place after BOS is a span", where)
+            last = sum(c.places[-1] for c in calls)
+            _expect_z(last, sum(p_first), sum(p * (1 - p) for p in p_first), "the number of outputs whose last place before EOS is a span", where)
+            index_sum = sum(i for c in calls for i, span in enumerate(c.places) if span)
+            expected = sum(c.k * (len(c.places) - 1) / 2 for c in calls)
+            variance = sum(c.k * (len(c.places) - c.k) * (len(c.places) + 1) / 12 for c in calls)
+            _expect_z(index_sum, expected, variance, "the sum of the spans' places", where)
+
+        return run
+
+    def reproducible() -> None:
+        tokens, mask_id = sequence(50)
+        seed = seeds(1)[0]
+        a, b = (_Infilling(student, tokens, 0.3 + 1e-3, mask_id, 3.0, seed, "the same seed twice") for _ in range(2))
+        if not torch.equal(a.out, b.out):
+            raise CheckFailed(f"two calls with the same seed gave different outputs: draw every random number from torch.Generator().manual_seed(seed) ({a.case})")
+
+    def nothing() -> None:
+        for m in (0, 1, 5):
+            tokens, mask_id = sequence(m)
+            call = _Infilling(student, tokens, 0.0, mask_id, 3.0, seeds(1)[0], "mask_ratio 0")
+            if not torch.equal(call.out, tokens):
+                raise CheckFailed(f"mask_ratio 0 should change nothing ({call.case})")
+
+    cases = [
+        reproducible,
+        nothing,
+        exact("short sequences", 40, (1, 8), (0.05, 0.95), (0.5, 4.0)),
+        exact("random settings", 40, (8, 120), (0.05, 0.6), (0.5, 5.0)),
+        law("BART's setting (poisson_lambda 3)", 150, 60, (0.28, 0.32), None),
+        law("short spans, many of length 0", 150, 40, (0.45, 0.55), 1.0),
+    ]
+    return run_cases("text_infilling", cases)
+
+
+# ----------------------------------------------------------------- part 5: cross-attention
+
+
+def _ref_cross(x: Tensor, memory: Tensor, p: dict[str, Tensor], h: int, mask: Tensor | None) -> tuple[Tensor, Tensor, Tensor]:
+    """T5's cross-attention in float64: (out, k, v)."""
+    x, memory = x.double(), memory.double()
+    q_w, k_w, v_w, o_w = (p[n].double() for n in ("W_q", "W_k", "W_v", "W_o"))
+    B, S, _ = memory.shape
+    d_kv = q_w.shape[1] // h
+    k = (memory @ k_w).reshape(B, S, h, d_kv).permute(0, 2, 1, 3)
+    v = (memory @ v_w).reshape(B, S, h, d_kv).permute(0, 2, 1, 3)
+    q = (x @ q_w).reshape(B, 1, h, d_kv).permute(0, 2, 1, 3)
+    scores = torch.einsum("bhqd,bhkd->bhqk", q, k)
+    if mask is not None:
+        scores = scores + torch.where(mask.bool(), 0.0, float("-inf"))[:, None, None, :]
+    out = torch.einsum("bhqk,bhkd->bqhd", scores.softmax(-1), v).reshape(B, 1, h * d_kv) @ o_w
+    return out, k, v
+
+
+def _cross_weights(g: torch.Generator, d_model: int, d_kv: int, h: int, scale: float = 1.0) -> dict[str, Tensor]:
+    inner = h * d_kv
+    p = {n: torch.randn(d_model, inner, generator=g) * scale / math.sqrt(d_model) for n in ("W_q", "W_k", "W_v")}
+    p["W_o"] = torch.randn(inner, d_model, generator=g) / math.sqrt(inner)
+    return p
+
+
+def check_cross_attention(notebook: Student | dict[str, Any]) -> str | None:
+    """``cross_attention_step(x, memory, p, n_heads, memory_mask=None, cache=None)`` over three steps."""
+    g = fresh_generator()
+    student = as_student(notebook)
+
+    def case(B: int, S: int, d_model: int, d_kv: int, h: int, masked: bool, label: str, scale: float = 1.0) -> Callable[[], None]:
+        def run() -> None:
+            p = _cross_weights(g, d_model, d_kv, h, scale)
+            memory = torch.randn(B, S, d_model, generator=g)
+            mask = None
+            if masked:
+                lengths = torch.randint(1, S + 1, (B,), generator=g)
+                lengths[0] = S
+                lengths[-1] = _randint(g, 1, S) if S > 1 else 1
+                mask = (torch.arange(S)[None, :] < lengths[:, None]).long()
+            where = f"{label}: " + describe(memory=memory, n_heads=h) + f", d_kv={d_kv}" + (", memory_mask (B, S)" if masked else "")
+            cache: Any = None
+            for step in range(3):
+                x = torch.randn(B, 1, d_model, generator=g)
+                given = memory if step == 0 else (torch.randn(B, S, d_model, generator=g) if step == 1 else torch.zeros(B, S, d_model))
+                if step == 0 and mask is None:
+                    args: tuple[Any, ...] = (x, given, p, h)
+                else:
+                    args = (x, given, p, h, mask, cache)
+                at = f"step {step + 1}" + (" (cache None)" if step == 0 else " (the cache of step 1 given, and another tensor as memory)")
+                reply = student.call("cross_attention_step", args, forbid=NO_TORCH_ATTENTION)
+                if not isinstance(reply.value, tuple | list) or len(reply.value) != 2:
+                    raise CheckFailed(f"cross_attention_step should return (out, cache), got {_kind(reply.value)} ({where}, {at})")
+                out, returned = reply.value
+                expected, k, v = _ref_cross(x, memory, p, h, mask)
+                if step == 0:
+                    if not isinstance(returned, tuple | list) or len(returned) != 2:
+                        raise CheckFailed(f"the cache should be (k, v), got {_kind(returned)} ({where}, {at})")
+                    expect_close(returned[0], k, "the cached keys (memory @ W_k in heads)", f"{where}, {at}", atol=1e-5, rtol=1e-4)
+                    expect_close(returned[1], v, "the cached values (memory @ W_v in heads)", f"{where}, {at}", atol=1e-5, rtol=1e-4)
+                    cache = returned
+                expect_close(out, expected, "the output", f"{where}, {at}", atol=2e-5, rtol=1e-4)
+                expect_unchanged({"x": x, "memory": given} | p, {"x": reply.inputs_after[0], "memory": reply.inputs_after[1]} | reply.inputs_after[2], f"{where}, {at}")
+
+        return run
+
+    cases = [
+        case(2, 5, 8, 6, 2, False, "no padding, d_kv != d_model / n_heads"),
+        case(1, 1, 4, 4, 1, False, "one source position"),
+        case(3, 7, 12, 5, 3, True, "a padded source"),
+        case(2, 9, 16, 8, 4, True, "a padded source, four heads of 8 (d_model / n_heads = 4)"),
+        case(2, 6, 8, 2, 4, True, "four heads of 2, large scores (where the scale shows)", scale=3.0),
+    ]
+    return run_cases("cross_attention_step", cases)
+
+
+# --------------------------------------------------------------------- part 6: beam search
+
+
+def _ref_beam(log_probs: Tensor, beam_scores: Tensor, finished: Tensor, beam_width: int, eos_id: int) -> tuple[Tensor, Tensor, Tensor, Tensor]:
+    """Every candidate listed, sorted by score (float64), the best beam_width kept."""
+    candidates = []  # (score, parent, token, finished)
+    for b in range(log_probs.shape[0]):
+        if bool(finished[b]):
+            candidates.append((float(beam_scores[b]), b, eos_id, True))
+        else:
+            for t in range(log_probs.shape[1]):
+                candidates.append((float(beam_scores[b]) + float(log_probs[b, t]), b, t, t == eos_id))
+    best = sorted(candidates, key=lambda c: -c[0])[:beam_width]
+    scores, parents, tokens, done = zip(*best)
+    return torch.tensor(scores, dtype=torch.float64), torch.tensor(parents), torch.tensor(tokens), torch.tensor(done)
+
+
+def _candidate_scores(log_probs: Tensor, beam_scores: Tensor, finished: Tensor) -> list[float]:
+    return sorted(([float(s) for s, f in zip(beam_scores, finished) if f]
+                   + [float(beam_scores[b]) + float(x) for b in range(len(beam_scores)) if not finished[b] for x in log_probs[b]]), reverse=True)  # fmt: skip
+
+
+def check_beam_search(notebook: Student | dict[str, Any]) -> str | None:
+    """``beam_search_step(log_probs, beam_scores, finished, beam_width, eos_id)``."""
+    g = fresh_generator()
+    student = as_student(notebook)
+    names = ("scores", "parents", "tokens", "finished")
+
+    def draw(k: int, V: int, width: int, n_finished: int, scale: float, eos_boost: bool, finished_best: bool, leader: bool) -> tuple[Tensor, Tensor, Tensor, int]:
+        """Inputs whose best width + 1 candidates are at least 1e-3 apart (no near-ties)."""
+        while True:
+            log_probs = torch.log_softmax(torch.randn(k, V, generator=g) * scale, dim=-1)
+            eos_id = _randint(g, 0, V)
+            if eos_boost:
+                log_probs[_randint(g, 0, k), eos_id] = -0.05  # an extension by eos among the best
+            beam_scores = -torch.rand(k, generator=g) * 4
+            finished = torch.zeros(k, dtype=torch.bool)
+            finished[torch.randperm(k, generator=g)[:n_finished]] = True
+            if leader:
+                beam_scores[_randint(g, 0, k)] = 1.0  # far ahead of the others
+            if finished_best and n_finished:
+                beam_scores[finished] += 2.0  # the finished beams would win their extensions too
+            top = _candidate_scores(log_probs, beam_scores, finished)[: width + 1]
+            if len(top) >= width and all(a - b > 1e-3 for a, b in zip(top, top[1:])):
+                return log_probs, beam_scores, finished, eos_id
+
+    def case(k: int, V: int, width: int, n_finished: int, label: str, scale: float = 1.0, eos_boost: bool = False, finished_best: bool = False, leader: bool = False) -> Callable[[], None]:
+        def run() -> None:
+            log_probs, beam_scores, finished, eos_id = draw(k, V, width, n_finished, scale, eos_boost, finished_best, leader)
+            where = f"{label}: " + describe(log_probs=log_probs) + f", {int(finished.sum())} finished, beam_width={width}, eos_id={eos_id}"
+            reply = student.call("beam_search_step", (log_probs, beam_scores, finished, width, eos_id))
+            if not isinstance(reply.value, tuple | list) or len(reply.value) != 4:
+                raise CheckFailed(f"beam_search_step should return (scores, parents, tokens, finished), got {_kind(reply.value)} ({where})")
+            expected = _ref_beam(log_probs, beam_scores, finished, width, eos_id)
+            expect_close(reply.value[0], expected[0], "the scores (best first)", where, atol=1e-5, rtol=1e-5)
+            for name, got, want in zip(names[1:], reply.value[1:], expected[1:]):
+                got = expect_tensor(got, (width,), name, where, dtype=want.dtype)
+                if not torch.equal(got, want):
+                    raise CheckFailed(f"{name} has {int((got != want).sum())} wrong entries of {width} ({where})")
+            expect_unchanged({"log_probs": log_probs, "beam_scores": beam_scores, "finished": finished}, dict(zip(("log_probs", "beam_scores", "finished"), reply.inputs_after)), where)
+
+        return run
+
+    cases = [
+        case(1, 10, 4, 0, "the first step: one beam"),
+        case(4, 7, 4, 0, "one beam far ahead: its extensions take every place", scale=0.3, leader=True),
+        case(3, 11, 3, 0, "an extension by eos_id among the best", eos_boost=True),
+        case(5, 6, 5, 2, "two finished beams, the best ones", finished_best=True),
+        case(4, 9, 4, 1, "a finished beam"),
+        case(3, 4, 3, 3, "every beam finished"),
+        case(2, 5, 7, 0, "beam_width larger than the number of beams"),
+        case(6, 3, 4, 2, "more beams than tokens", finished_best=True),
+    ]
+    for _ in range(3):
+        k, V = _randint(g, 1, 8), _randint(g, 2, 30)
+        n_finished = _randint(g, 0, k + 1) if k > 1 else 0
+        cases.append(case(k, V, _randint(g, 1, min(k * 2, n_finished + (k - n_finished) * V) + 1), n_finished, "random sizes", finished_best=bool(_randint(g, 0, 2))))
+    return run_cases("beam_search_step", cases)
+
+
+# The hidden check of each test cell, by the cell's grade id (course grade runs them outside the kernel).
+CHECKS: dict[str, Callable[[Student], str | None]] = {
+    "test_rel_bucket": check_rel_bucket,
+    "test_noise_mask": check_noise_mask,
+    "test_span_corruption": check_span_corruption,
+    "test_text_infilling": check_text_infilling,
+    "test_cross_attention": check_cross_attention,
+    "test_beam_search": check_beam_search,
+}
