@@ -25,7 +25,7 @@ from pathlib import Path
 import nbformat
 
 from .harness import run_tests
-from .notebooks import answer_code, with_answers
+from .notebooks import answer_code, nbgrader_meta, part_of, with_answers
 
 THRESHOLD = 0.90  # the share of non-equivalent mutants the tests must kill
 TIME_LIMIT_S = 20  # a mutant still running after this long counts as killed (a hang is a failure)
@@ -196,12 +196,23 @@ class _Worker:
     deadline: float = 0.0
 
 
+def up_to_test_of(nb: nbformat.NotebookNode, part: str) -> nbformat.NotebookNode:
+    """``nb`` without the cells after ``part``'s test cell: cells run in order, so those cannot
+    change that test's verdict, and a mutant need not wait for the other parts' hidden checks."""
+    for i, cell in enumerate(nb.cells):
+        meta = nbgrader_meta(cell)
+        if cell.cell_type == "code" and meta.get("grade") and not meta.get("solution") and part_of(meta["grade_id"]) == part:
+            nb.cells = nb.cells[: i + 1]
+            break
+    return nb
+
+
 def _serve(conn: Connection, grading_dir: str) -> None:
     """Worker loop: receive (part, notebook JSON), send back that part's test result."""
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
     while (task := conn.recv()) is not None:
         part, notebook = task
-        conn.send(run_tests(nbformat.reads(notebook, as_version=4), Path(grading_dir)).get(part, "no test cell"))
+        conn.send(run_tests(up_to_test_of(nbformat.reads(notebook, as_version=4), part), Path(grading_dir)).get(part, "no test cell"))
 
 
 def _start(grading_dir: Path) -> _Worker:

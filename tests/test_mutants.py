@@ -87,3 +87,24 @@ def test_hidden_tests_kill_the_mutants_of_the_answer_key(assignment: str, tmp_pa
     assert not report.stale, report.render()
     for part, (killed, equivalent, total) in report.by_part().items():
         assert killed / max(1, total - equivalent) >= THRESHOLD, (part, report.render())
+
+
+def test_a_mutant_runs_only_up_to_its_own_test_cell() -> None:
+    """Cells after the part's test cell cannot change its verdict: they are not run (the answer
+    cell of a part, graded or not, is never taken for its test cell)."""
+    from assignment_support import source_notebook
+    from course_grading.mutants import up_to_test_of
+    from course_grading.notebooks import nbgrader_meta
+
+    for assignment in assignment_ids():
+        for part in answer_code_ids(assignment):
+            nb = up_to_test_of(source_notebook(assignment), part)
+            assert nbgrader_meta(nb.cells[-1])["grade_id"] == f"test_{part}"
+            assert not nbgrader_meta(nb.cells[-1]).get("solution")
+
+
+def answer_code_ids(assignment: str) -> list[str]:
+    from assignment_support import source_notebook
+    from course_grading.notebooks import answer_ids
+
+    return answer_ids(source_notebook(assignment))
