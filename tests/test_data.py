@@ -15,6 +15,7 @@ from course_lib.data import (
     pronunciations,
     rated_snippets,
     shakespeare,
+    shakespeare_genres,
     shakespeare_plays,
     train_val_split,
 )
@@ -195,3 +196,10 @@ def test_rated_snippets_come_from_the_vader_source_archive() -> None:
     assert (sum(r > 0.5 for _, r in movies), sum(r < -0.5 for _, r in movies)) == (4_982, 5_061)
     with pytest.raises(ValueError, match="source must be one of"):
         rated_snippets("reviews")
+
+
+def test_shakespeare_genres_name_every_play() -> None:
+    genres = shakespeare_genres()
+    assert genres.keys() == shakespeare_plays().keys()
+    assert genres["hamlet"] == "tragedy" and genres["a-midsummer-night-s-dream"] == "comedy"
+    assert set(genres.values()) == {"comedy", "history", "tragedy", "problem play", "roman", "romance"}

