@@ -26,9 +26,10 @@ both sides, so no transposes).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import warnings
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, Protocol
 
 import torch
 from torch import Tensor, nn
@@ -186,6 +187,44 @@ class T5(nn.Module):
             raise ValueError(f"{name} must be a LongTensor of shape (B, T), got {ids.dtype} {tuple(ids.shape)}")
         if ids.numel() and (ids.min() < 0 or ids.max() >= self.config.vocab_size):
             raise ValueError(f"{name} holds ids outside the vocabulary of {self.config.vocab_size}: {ids.min().item()} .. {ids.max().item()}")
+
+
+# --------------------------------------------------------------------------------- text to text
+
+
+class Tokenizer(Protocol):
+    eos_id: int
+
+    def encode(self, text: str) -> list[int]: ...
+
+
+class TextToText:
+    """T5's format: every task is ``"<task>: <input>"`` -> ``"<answer>"``, each side ending with EOS.
+
+    ``tasks`` are the prefixes a model is (or will be) fine-tuned on. Asking for another one is not an
+    error (T5 can be asked anything) but it is almost always a typo or a model used for what it was
+    not trained on, so :meth:`source` warns, naming the known tasks. ``max_length`` cuts a long input
+    (before its EOS)."""
+
+    def __init__(self, tokenizer: Tokenizer, tasks: Sequence[str], max_length: int | None = None) -> None:
+        if not tasks or any(not t or ":" in t for t in tasks):
+            raise ValueError(f"tasks must be non-empty names without ':', got {list(tasks)}")
+        self.tokenizer, self.tasks, self.max_length = tokenizer, tuple(tasks), max_length
+
+    def source(self, task: str, text: str) -> list[int]:
+        """The encoder's input ids for ``text`` under the prefix ``task``."""
+        if task not in self.tasks:
+            warnings.warn(f"task {task!r} is not one this model is fine-tuned on ({', '.join(self.tasks)}): its answer means little", stacklevel=2)
+        ids = self.tokenizer.encode(f"{task}: {text}")
+        return ids[: self.max_length - 1 if self.max_length else None] + [self.tokenizer.eos_id]
+
+    def target(self, answer: str) -> list[int]:
+        """The decoder's labels for ``answer``."""
+        return self.tokenizer.encode(answer) + [self.tokenizer.eos_id]
+
+    def pair(self, task: str, text: str, answer: str) -> tuple[list[int], list[int]]:
+        """``(source ids, target ids)``, for :func:`course_lib.seq2seq.collate`."""
+        return self.source(task, text), self.target(answer)
 
 
 # ------------------------------------------------------------------------- span corruption

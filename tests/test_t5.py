@@ -18,6 +18,7 @@ from course_lib.t5 import (
     PRESETS,
     T5,
     T5Config,
+    TextToText,
     from_hf_state_dict,
     hf_config_kwargs,
     noise_span_counts,
@@ -273,3 +274,18 @@ def test_span_corruption_refuses_bad_input() -> None:
         span_corruption(torch.arange(2, 40), torch.arange(38) % 2 == 1, 100, num_sentinels=3)
     with pytest.raises(ValueError, match="sentinel id"):
         span_corruption(torch.tensor([5, 99]), torch.tensor([False, True]), 100, num_sentinels=10)
+
+
+def test_text_to_text_prefixes_tasks_and_warns_on_an_unknown_one() -> None:
+    from course_lib.tokenization import ByteTokenizer
+
+    tok = ByteTokenizer()
+    fmt = TextToText(tok, ["phonemes", "sentiment"], max_length=12)
+    source, target = fmt.pair("sentiment", "A fine film", "positive")
+    assert source == tok.encode("sentiment: ")[:11] + [tok.eos_id] and len(source) == 12
+    assert target == tok.encode("positive") + [tok.eos_id]
+    assert fmt.source("phonemes", "h") == tok.encode("phonemes: h") + [tok.eos_id]  # 11 bytes: not cut
+    with pytest.warns(UserWarning, match="'sentimnet' is not one this model is fine-tuned on"):
+        fmt.source("sentimnet", "A fine film")
+    with pytest.raises(ValueError, match="without ':'"):
+        TextToText(tok, ["a: b"])
