@@ -1,11 +1,21 @@
-"""Fixtures shared by test modules: the built book (built once per test session), and the guard
-that fails the session if any test leaves something in the real course (``assignments/``,
-``solutions/``): tests grade in temporary copies only (``course_grading.assignments.copy_course``)."""
+"""Fixtures shared by test modules: the built book (built once per test run, however many pytest-xdist
+workers run it), and the guard that fails the session if any test leaves something in the real course
+(``assignments/``, ``solutions/``): tests grade in temporary copies only
+(``course_grading.assignments.copy_course``).
+
+``make test`` runs the suite on two pytest-xdist workers with ``--dist loadgroup`` (pyproject.toml's
+addopts); :func:`pytest_collection_modifyitems` puts the tests that share something expensive in one
+group, so that it is made once, on one worker: a module- or class-scoped fixture (one group per
+parameter of a parametrized one), the built book, the cells of an answer key that nbval runs in one
+kernel. ``-n 0`` runs everything in one process, as before."""
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import hashlib
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -13,6 +23,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from filelock import FileLock
 
 ROOT = Path(__file__).resolve().parents[1]
 JUPYTER_BOOK = str(Path(sys.executable).parent / "jupyter-book")
@@ -108,18 +119,162 @@ def build(source: Path, output: Path) -> subprocess.CompletedProcess:
     return subprocess.run(command, capture_output=True, text=True, env=env, timeout=900)
 
 
+class Pause:
+    """Lets one pytest-xdist worker run something while no other worker runs a test: the book build,
+    whose cells have a time limit (``_config.yml``) and whose chapters assert measured timings, both
+    set for a build that has the machine to itself, as ``make book`` and a serial run give it.
+
+    Every test runs holding a shared lock (:func:`pytest_runtest_protocol`); :meth:`alone` takes it
+    exclusively, after closing a turnstile that keeps the other workers from starting another test
+    meanwhile (they finish the one they are in first)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.turnstile = os.open(folder / "pause.turnstile", os.O_RDWR | os.O_CREAT, 0o600)
+        self.running = os.open(folder / "pause.running", os.O_RDWR | os.O_CREAT, 0o600)
+
+    def enter_test(self) -> None:
+        fcntl.flock(self.turnstile, fcntl.LOCK_EX)
+        fcntl.flock(self.running, fcntl.LOCK_SH)
+        fcntl.flock(self.turnstile, fcntl.LOCK_UN)
+
+    def leave_test(self) -> None:
+        fcntl.flock(self.running, fcntl.LOCK_UN)
+
+    @contextlib.contextmanager
+    def alone(self) -> Iterator[None]:
+        """Called outside a test (after :meth:`leave_test`)."""
+        fcntl.flock(self.turnstile, fcntl.LOCK_EX)
+        try:
+            fcntl.flock(self.running, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(self.running, fcntl.LOCK_UN)
+        finally:
+            fcntl.flock(self.turnstile, fcntl.LOCK_UN)
+
+
+_PAUSE: list[Pause] = []
+
+
+def shared_folder(config: pytest.Config) -> Path | None:
+    """Under pytest-xdist, the run's temporary folder that all its workers share (the parent of each
+    worker's basetemp, fresh for each run); None in a run without workers."""
+    if not os.environ.get("PYTEST_XDIST_WORKER") or not config.option.basetemp:
+        return None
+    return Path(config.option.basetemp).resolve().parent
+
+
+def pause(config: pytest.Config) -> Pause | None:
+    if not _PAUSE and (folder := shared_folder(config)) is not None:
+        _PAUSE.append(Pause(folder))
+    return _PAUSE[0] if _PAUSE else None
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[object]:
+    """Under pytest-xdist each test (the answer keys' cells included) runs holding :class:`Pause`'s
+    shared lock."""
+    gate = pause(item.config)
+    if gate is None:
+        return (yield)
+    gate.enter_test()
+    try:
+        return (yield)
+    finally:
+        gate.leave_test()
+
+
 @pytest.fixture(scope="session")
-def html(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def html(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The book built from this checkout into a fresh folder (every chapter executed): its HTML root.
+
+    Under pytest-xdist the first worker that needs it builds it once for the run, into the folder its
+    workers share, holding a file lock, with the other workers paused (:class:`Pause`: the build
+    gets the machine to itself, as in a serial run); a worker that needs it later (or waits on the
+    lock) takes that build, or its failure, instead of building again.
 
     BOOK_HTML=path/to/_build/html tests an already built book instead (quicker while editing tests;
     the suite as `make test` runs it always builds)."""
     if os.environ.get("BOOK_HTML"):
         return Path(os.environ["BOOK_HTML"]).resolve()
-    out = tmp_path_factory.mktemp("book")
-    result = build(ROOT, out)
-    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    gate, shared = pause(request.config), shared_folder(request.config)
+    if gate is None or shared is None:
+        out = tmp_path_factory.mktemp("book")
+        result = build(ROOT, out)
+        assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+        return out / "_build" / "html"
+    out, failed = shared / "book", shared / "book.failed"
+    gate.leave_test()  # not waiting on the lock below while holding up a worker that builds
+    try:
+        with FileLock(str(shared / "book.lock")):
+            if not (out / "built").is_file() and not failed.is_file():
+                if out.exists():  # a worker that died while building
+                    shutil.rmtree(out)
+                out.mkdir()
+                with gate.alone():
+                    result = build(ROOT, out)
+                if result.returncode == 0:
+                    (out / "built").touch()
+                else:
+                    failed.write_text(result.stdout[-3000:] + result.stderr[-3000:])
+    finally:
+        gate.enter_test()
+    assert not failed.is_file(), failed.read_text()
     return out / "_build" / "html"
+
+
+def xdist_groups(items: list[pytest.Item]) -> dict[pytest.Item, str]:
+    """Item -> the pytest-xdist group it must run in, for the items that share something costly with
+    others: items joined (transitively) by a module- or class-scoped fixture instance (per parameter),
+    the built book (``html``), or an nbval notebook (one kernel for all its cells, run in order)."""
+    parent: dict[str, str] = {}
+
+    def find(key: str) -> str:
+        while parent.setdefault(key, key) != key:
+            key = parent[key] = parent[parent[key]]
+        return key
+
+    keys: dict[pytest.Item, list[str]] = {}
+    for item in items:
+        own = []
+        if not isinstance(item, pytest.Function):  # nbval's cells of one notebook
+            own.append(f"notebook {item.path}")
+        else:
+            params = item.callspec.params if hasattr(item, "callspec") else {}
+            for name in item.fixturenames:
+                definitions = item._fixtureinfo.name2fixturedefs.get(name)
+                if not definitions:
+                    continue
+                scope = definitions[-1].scope
+                if name == "html":
+                    own.append("book")
+                elif scope in ("module", "class", "package"):
+                    node = item.getparent(pytest.Class if scope == "class" else pytest.Module)
+                    own.append(f"{node.nodeid if node else item.path}::{name}[{params.get(name, '')}]")
+        keys[item] = own
+        for key in own[1:]:
+            parent[find(key)] = find(own[0])
+    named: dict[str, str] = {}
+    groups = {}
+    for item, own in keys.items():
+        if own:
+            root = find(own[0])
+            groups[item] = named.setdefault(root, "book" if find("book") == root else f"g{len(named)}")
+    return groups
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook, which reads the marks
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if not config.pluginmanager.hasplugin("xdist"):
+        return
+    for item, group in xdist_groups(items).items():
+        item.add_marker(pytest.mark.xdist_group(group))
+        if config.getvalue("loadgroup") and hasattr(item, "_id"):
+            # xdist's scheduler reads the group from a suffix of the node id, which xdist 3.8's worker
+            # adds by setting ``item._nodeid``; pytest 9.2 keeps the node id in ``item._id`` (a NodeId)
+            # instead, so the suffix, and with it every group, would be lost: add it there.
+            item._id = type(item._id).parse(f"{item.nodeid}@{group}")
 
 
 def book_pages() -> list[str]:
