@@ -83,9 +83,24 @@ def course_changes(before: dict[str, str], after: dict[str, str], shown: int = 1
     return "\n".join(lines)
 
 
+THREAD_VARIABLES = ("OMP_NUM_THREADS", "MKL_NUM_THREADS")
+# The thread settings the run started with: the book build, which runs while the other worker waits,
+# gets these back (its chapters time themselves on the whole machine).
+STARTING_THREADS = {name: os.environ.get(name) for name in THREAD_VARIABLES}
+
+
 def pytest_sessionstart(session: pytest.Session) -> None:
-    """The real course as it was before anything was collected or run (pre-existing files included)."""
+    """The real course as it was before anything was collected or run (pre-existing files included).
+
+    On a pytest-xdist worker, torch and every process the tests start (kernels, nbgrader, the grader)
+    use one thread: two workers each running torch on every core of a 2-core machine oversubscribe
+    it, and torch's threads then wait on each other (steps measured 10x slower)."""
     session.config.stash[COURSE_BEFORE] = course_state()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        import torch
+
+        torch.set_num_threads(1)
+        os.environ.update({name: "1" for name in THREAD_VARIABLES})
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -114,7 +129,8 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 
 def build(source: Path, output: Path) -> subprocess.CompletedProcess:
     """``make book``'s build command, writing to ``output``."""
-    env = os.environ | {"PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ["PATH"]])}
+    env = {k: v for k, v in os.environ.items() if k not in THREAD_VARIABLES} | {k: v for k, v in STARTING_THREADS.items() if v is not None}
+    env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), os.environ["PATH"]])
     command = [JUPYTER_BOOK, "build", "-W", "-n", "--keep-going", str(source), "--path-output", str(output)]
     return subprocess.run(command, capture_output=True, text=True, env=env, timeout=900)
 
