@@ -2,7 +2,8 @@
 
 One module per chapter, layered so that each imports only from the layers above it:
 ``attention`` (chapter 1), ``blocks`` (chapter 2), then the model families: ``gpt`` (chapter 3),
-``bert`` (chapter 4). Beside them, importing no model: ``tokenization`` (characters, byte-level BPE, and BERT's
+``bert`` (chapter 4), ``t5`` and ``bart`` (chapter 5), with ``seq2seq`` (what encoder-decoder models
+share: teacher forcing, greedy, sampled and beam-search decoding with caches). Beside them, importing no model: ``tokenization`` (characters, byte-level BPE, ByT5's bytes, and BERT's
 WordPiece from ``wordpiece``), ``data`` (corpora that ship in packages, language-model batches),
 ``train`` (the one training loop) and
 ``convert`` (the checks every family's conversion from Hugging Face state dicts shares),
