@@ -49,7 +49,6 @@ import argparse
 import json
 import math
 import os
-import subprocess
 import sys
 import time
 import warnings
@@ -58,19 +57,19 @@ from pathlib import Path
 
 import torch
 
+import side_by_side as sbs  # benchmarks/side_by_side.py: the timing and memory machinery
+
 D_MODEL, D_KV, N_HEADS, D_FF, N_LAYERS, VOCAB, DROPOUT = 256, 32, 8, 1024, 4, 8192, 0.1
 BATCH, SOURCE, TARGET = 16, 128, 32
 GEN_BATCH, GEN_SOURCE, GEN_TOKENS, BEAMS = 8, 128, 128, 4
 KINDS = ("course_lib", "transformers")
+FAMILY = sys.modules[__name__]  # this module, as side_by_side takes it
 
 
-def _sync(device: torch.device) -> None:
-    if device.type == "cuda":
-        torch.cuda.synchronize()
 
 
-def _autocast(device: torch.device) -> torch.autocast:
-    return torch.autocast("cuda", dtype=torch.bfloat16, enabled=device.type == "cuda")
+
+
 
 
 def _load() -> str:
@@ -136,115 +135,6 @@ def loss_function(kind: str, model: torch.nn.Module, batch: tuple[torch.Tensor, 
     return lambda: model(input_ids=input_ids, attention_mask=attention_mask, labels=labels).loss
 
 
-def training_step(kind: str, model: torch.nn.Module, batch: tuple[torch.Tensor, ...], device: torch.device) -> Callable[[], None]:
-    """One step as course_lib's ``train`` takes it: forward and loss (bf16 autocast on CUDA), backward,
-    clipping at norm 1, a step of ``make_optimizer``'s fused AdamW (the same optimizer for both)."""
-    from course_lib.train import TrainConfig, make_optimizer
-
-    optimizer = make_optimizer(model, TrainConfig(steps=1, lr=1e-4, weight_decay=0.01, betas=(0.9, 0.999)), device)
-    loss_of = loss_function(kind, model, batch)
-    model.train()
-
-    def step() -> None:
-        with _autocast(device):
-            loss = loss_of()
-        optimizer.zero_grad(set_to_none=True)
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-        optimizer.step()
-
-    return step
-
-
-def check_losses_agree(models: dict[str, torch.nn.Module], batch: tuple[torch.Tensor, ...]) -> dict[str, float]:
-    """Both models' losses in eval mode (no dropout, fp32): they must agree."""
-    losses = {}
-    with torch.no_grad():
-        for kind, model in models.items():
-            model.eval()
-            losses[kind] = float(loss_function(kind, model, batch)())
-    a, b = losses["course_lib"], losses["transformers"]
-    if not math.isclose(a, b, rel_tol=1e-4):
-        raise RuntimeError(f"the two models do not compute the same loss: course_lib {a:.6f}, transformers {b:.6f}")
-    return losses
-
-
-def measure_training_speed(device: torch.device, steps: int, rounds: int) -> tuple[dict[str, float], dict[str, float], dict[str, int]]:
-    """(best seconds per step of each kind, its eval-mode loss at step 0, its parameter count)."""
-    models = build_models(KINDS, device)
-    batch = training_batch(device)
-    losses = check_losses_agree(models, batch)
-    parameters = {kind: sum(p.numel() for p in model.parameters()) for kind, model in models.items()}
-    steps_of = {kind: training_step(kind, model, batch, device) for kind, model in models.items()}
-    for step in steps_of.values():
-        step()  # warm up
-    return _best_times(steps_of, device, steps, rounds), losses, parameters
-
-
-def _best_times(calls: dict[str, Callable[[], object]], device: torch.device, repeats: int, rounds: int) -> dict[str, float]:
-    """Seconds per call of each, its best of ``rounds`` rounds of ``repeats`` calls, the kinds taking
-    turns in a rotated order each round."""
-    kinds = list(calls)
-    best = dict.fromkeys(kinds, math.inf)
-    for round_ in range(rounds):
-        for kind in kinds[round_ % len(kinds) :] + kinds[: round_ % len(kinds)]:
-            _sync(device)
-            start = time.perf_counter()
-            for _ in range(repeats):
-                calls[kind]()
-            _sync(device)
-            best[kind] = min(best[kind], (time.perf_counter() - start) / repeats)
-    return best
-
-
-def _resident_kb(field: str) -> int:
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith(field + ":"):
-            return int(line.split()[1])
-    raise RuntimeError(f"no {field} in /proc/self/status")
-
-
-def measure_training_memory(kind: str, device: torch.device, steps: int = 3) -> dict:
-    """MB of growth over the built model and optimizer during ``steps`` training steps (in a fresh process)."""
-    model = build_models((kind,), device)[kind]
-    step = training_step(kind, model, training_batch(device), device)
-    if device.type == "cuda":
-        _sync(device)
-        torch.cuda.reset_peak_memory_stats()
-        before = torch.cuda.memory_allocated()
-        for _ in range(steps):
-            step()
-        _sync(device)
-        return {"peak_mb": (torch.cuda.max_memory_allocated() - before) / 2**20, "how": "torch.cuda.max_memory_allocated"}
-    try:
-        Path("/proc/self/clear_refs").write_text("5")  # resets VmHWM (the peak resident set) to the current one
-        how = "peak RSS (VmHWM) delta"
-    except OSError:  # the peak so far then stays in: the imports' peak may hide part of the steps'
-        how = "peak RSS (VmHWM, not reset) delta"
-    before = _resident_kb("VmRSS")
-    for _ in range(steps):
-        step()
-    return {"peak_mb": (_resident_kb("VmHWM") - before) / 1024, "how": how}
-
-
-def profile_training(device: torch.device, rows: int = 20) -> None:
-    """torch.profiler's most expensive operators (self time) of one training step of each model."""
-    from torch.profiler import ProfilerActivity, profile
-
-    models = build_models(KINDS, device)
-    batch = training_batch(device)
-    activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if device.type == "cuda" else [])
-    sort_by = "self_cuda_time_total" if device.type == "cuda" else "self_cpu_time_total"
-    for kind, model in models.items():
-        step = training_step(kind, model, batch, device)
-        step()
-        with profile(activities=activities) as prof:
-            step()
-            _sync(device)
-        print(f"\n{kind}: one training step, operators by self time")
-        print(prof.key_averages().table(sort_by=sort_by, row_limit=rows))
-
-
 # ------------------------------------------------------------------------------ decoding
 
 
@@ -279,10 +169,10 @@ def measure_decoding(device: torch.device, beam_tokens: int, rounds: int) -> dic
     best, outputs = dict.fromkeys(names, math.inf), {}
     for round_ in range(rounds):
         for name in names[round_ % len(names) :] + names[: round_ % len(names)]:
-            _sync(device)
+            sbs.sync(device)
             start = time.perf_counter()
             outputs[name] = runs[name][0]()
-            _sync(device)
+            sbs.sync(device)
             best[name] = min(best[name], time.perf_counter() - start)
     for name in names[::2]:
         what = name.split(",")[0]
@@ -295,12 +185,6 @@ def measure_decoding(device: torch.device, beam_tokens: int, rounds: int) -> dic
 
 
 # ---------------------------------------------------------------------------------- main
-
-
-def run_one(args: list[str]) -> dict:
-    """Run one measurement in a fresh process; its JSON result."""
-    out = subprocess.run([sys.executable, __file__, *args], capture_output=True, text=True, check=True)
-    return json.loads(out.stdout.strip().splitlines()[-1])
 
 
 def main() -> None:
@@ -318,7 +202,7 @@ def main() -> None:
     if args.threads:
         torch.set_num_threads(args.threads)
     if args.memory:
-        print(json.dumps(measure_training_memory(args.memory[0], device, int(args.memory[1]))))
+        print(json.dumps(sbs.measure_training_memory(FAMILY, args.memory[0], device, int(args.memory[1]))))
         return
     import transformers
 
@@ -328,9 +212,9 @@ def main() -> None:
     print(f"device: {torch.cuda.get_device_name() if gpu else 'cpu'}, torch {torch.__version__}, transformers {transformers.__version__}, {torch.get_num_threads()} torch thread(s) (both models)")
     print(f"at the start: {_load()}")
     memory_steps = 2 if args.quick else 3
-    memory = {kind: run_one(["--memory", kind, str(memory_steps), "--device", device.type, "--threads", str(torch.get_num_threads())]) for kind in KINDS}  # first, while this process is small
+    memory = {kind: sbs.run_one(__file__, ["--memory", kind, str(memory_steps), "--device", device.type, "--threads", str(torch.get_num_threads())]) for kind in KINDS}  # first, while this process is small
     steps, rounds = (20 if gpu else 2, 7) if not args.quick else (5 if gpu else 1, 3)
-    seconds, losses, parameters = measure_training_speed(device, steps, rounds)
+    seconds, losses, parameters = sbs.measure_training_speed(FAMILY, device, steps, rounds)
     tokens = BATCH * (SOURCE + TARGET)
     print(f"\ntraining, {N_LAYERS}+{N_LAYERS} layers/{N_HEADS} heads of {D_KV}/{D_MODEL} wide/d_ff {D_FF}, vocab {VOCAB}, batch {BATCH} x ({SOURCE} source + {TARGET} target) tokens, dropout {DROPOUT}, AdamW{', bf16 autocast' if gpu else ''}")
     print(f"step-0 eval losses agree: course_lib {losses['course_lib']:.6f}, transformers {losses['transformers']:.6f}; best of {rounds} rounds of {steps} steps")
@@ -351,7 +235,7 @@ def main() -> None:
     print(f"(tokens/s: the batch's answer tokens, {GEN_BATCH} x new tokens, per second (beam search: the best hypotheses'); target: greedy with cache >= 3x without)")
     print(f"at the end: {_load()}; {time.perf_counter() - started:.0f} s in all")
     if args.profile:
-        profile_training(device)
+        sbs.profile_training(FAMILY, device, rows=20)
 
 
 if __name__ == "__main__":
