@@ -11,6 +11,13 @@ strings, tuples, lists). The same check runs in two places:
   decoded with ``torch.load(weights_only=True)``. Whatever the student's code patches (``torch``,
   ``numpy.testing``, the grading modules), the oracle and the comparison run in a process it never
   touched.
+
+A check whose part is a class, or a function of objects (a module, an optimizer), cannot send those
+objects across: it calls a *driver* instead (``call(..., driver=source)``), a function of plain values
+written in the check's own source, defined beside the student's code for that one call, that builds
+the objects, calls the student's code on them, and returns plain values (outputs, weights, flags).
+The driver is the check's code, but it runs where the student's code runs, so what it reports is
+only what the student's objects did: the oracle and the comparison still run in the grader.
 """
 
 from __future__ import annotations
@@ -61,12 +68,14 @@ class Reply:
 
 
 class Student(Protocol):
-    def call(self, name: str, args: Sequence[Any], *, grad_args: Sequence[int] = (), forbid: Sequence[tuple[str, str]] = (), references: str | None = None) -> Reply:
+    def call(self, name: str, args: Sequence[Any], *, grad_args: Sequence[int] = (), forbid: Sequence[tuple[str, str]] = (), references: str | None = None, driver: str | None = None) -> Reply:
         """Call the student's ``name(*args)``. ``grad_args``: indices of arguments to differentiate
         ``probe(output) . output`` against; ``forbid``: (module, attribute) pairs that raise
         :class:`Refused` during the call, under their own names and any alias in the notebook;
         ``references``: Python source whose functions replace the student's functions of the same
-        names during the call (so that one part is graded with correct versions of the others)."""
+        names during the call (so that one part is graded with correct versions of the others);
+        ``driver``: Python source that defines ``name`` (and its helpers) for this call only, beside
+        the student's code, whose classes and functions it reaches by their names in the notebook."""
         ...
 
 
@@ -158,14 +167,26 @@ def _forbidden(namespace: dict[str, Any], forbid: Sequence[tuple[str, str]]) -> 
         yield
 
 
-def call_in(namespace: dict[str, Any], name: str, args: Sequence[Any], grad_args: Sequence[int] = (), forbid: Sequence[tuple[str, str]] = (), replacements: dict[str, Any] | None = None) -> Reply:
+def driver_functions(driver: str | None, namespace: dict[str, Any]) -> dict[str, Any]:
+    """What the Python source ``driver`` defines, its functions reading their global names from
+    ``namespace`` (the student's classes and functions) once installed there."""
+    if driver is None:
+        return {}
+    defined: dict[str, Any] = {}
+    exec(compile(driver, "<grading driver>", "exec"), namespace, defined)
+    return {k: v for k, v in defined.items() if callable(v)}
+
+
+def call_in(namespace: dict[str, Any], name: str, args: Sequence[Any], grad_args: Sequence[int] = (), forbid: Sequence[tuple[str, str]] = (), replacements: dict[str, Any] | None = None, driver: str | None = None) -> Reply:
     """Call ``namespace[name](*args)`` as :meth:`Student.call` describes, with ``replacements`` in
-    place of the student's functions of the same names; the student's exceptions propagate."""
+    place of the student's functions of the same names (and, with a ``driver``, ``name`` and its
+    helpers defined by it); the student's exceptions propagate."""
     memo: dict[int, Any] = {}  # the student gets copies (the caller's tensors stay as they were), aliases kept
     args = [_copy(a, memo) for a in args]
     args = [a.requires_grad_(True) if i in grad_args and isinstance(a, Tensor) and a.is_floating_point() else a for i, a in enumerate(args)]
     replacements = {k: v for k, v in (replacements or {}).items() if k != name}  # the function under test stays the student's
-    if name not in namespace:
+    replacements |= driver_functions(driver, namespace)  # a driver's own definitions, for this call only
+    if name not in namespace and name not in replacements:
         raise NameError(f"name {name!r} is not defined")
     with swapped(namespace, replacements), _forbidden(namespace, forbid):
         value = namespace[name](*args)
@@ -207,9 +228,9 @@ class LocalStudent:
     def __init__(self, namespace: dict[str, Any]) -> None:
         self.namespace = namespace
 
-    def call(self, name: str, args: Sequence[Any], *, grad_args: Sequence[int] = (), forbid: Sequence[tuple[str, str]] = (), references: str | None = None) -> Reply:
+    def call(self, name: str, args: Sequence[Any], *, grad_args: Sequence[int] = (), forbid: Sequence[tuple[str, str]] = (), references: str | None = None, driver: str | None = None) -> Reply:
         try:
-            return call_in(self.namespace, name, args, grad_args, forbid, reference_functions(references))
+            return call_in(self.namespace, name, args, grad_args, forbid, reference_functions(references), driver)
         except Exception as error:
             raise StudentRaised(type(error).__name__, str(error)) from error
 
@@ -381,8 +402,8 @@ class RemoteStudent:
         except StudentRaised as error:
             return failed(error.type_name, error.message)
 
-    def call(self, name: str, args: Sequence[Any], *, grad_args: Sequence[int] = (), forbid: Sequence[tuple[str, str]] = (), references: str | None = None) -> Reply:
-        request = {"op": "call", "name": name, "args": wire(tuple(args)), "grad_args": list(grad_args), "forbid": [list(f) for f in forbid]}
+    def call(self, name: str, args: Sequence[Any], *, grad_args: Sequence[int] = (), forbid: Sequence[tuple[str, str]] = (), references: str | None = None, driver: str | None = None) -> Reply:
+        request = {"op": "call", "name": name, "args": wire(tuple(args)), "grad_args": list(grad_args), "forbid": [list(f) for f in forbid], "driver": driver}
         reply = self._request(request, reference_functions(references, exclude=(name, *self.under_test)))
         if reply.get("error") is not None:
             type_name, message = reply["error"]

@@ -1,11 +1,11 @@
 """The grader self-test: mutate the answer key's solutions and check that the tests kill the mutants.
 
-A mutant is the answer key with one small change in one answer cell: an operator, a constant, an
-axis, a comparison, a method (``tril``/``triu``), a dropped operand, argument or statement, two
-statements swapped, a condition negated. Each mutant runs against the notebook's full tests
-(visible and hidden, in-process, see :mod:`course_grading.harness`); it is *killed* if the test cell
-of its part fails. A mutant that survives is either a gap in the tests or equivalent to the key;
-reviewed equivalent mutants are listed, with a reason each, in
+A mutant is the answer key with one small change in one answer cell, inside a function or a method
+of a class: an operator, a constant, an axis, a comparison, a method (``tril``/``triu``), a dropped
+operand, argument or statement, two statements swapped, a condition negated. Each mutant runs
+against the notebook's full tests (visible and hidden, in-process, see :mod:`course_grading.harness`);
+it is *killed* if the test cell of its part fails. A mutant that survives is either a gap in the
+tests or equivalent to the key; reviewed equivalent mutants are listed, with a reason each, in
 ``assignments/grading/<id>_equivalent_mutants.txt`` as ``<mutant id> | <reason>``.
 """
 
@@ -170,13 +170,24 @@ def mutants_of(part: str, code: str) -> list[Mutant]:
                     edited = next(e for d, j, e in _body_edits(getattr(target, field)) if d == what and j == i)
                     setattr(target, field, edited)
                     add(block[i], what, mutated)
-    for func in (n for n in tree.body if isinstance(n, ast.FunctionDef)):
+    for index, func in enumerate(_top_functions(tree)):
         for what, i, _edited in _body_edits(func.body):
             mutated = copy.deepcopy(tree)
-            target = next(n for n in mutated.body if isinstance(n, ast.FunctionDef) and n.name == func.name)
+            target = _top_functions(mutated)[index]
             target.body = next(e for d, j, e in _body_edits(target.body) if d == what and j == i)
             add(func.body[i], what, mutated)
     return mutants
+
+
+def _top_functions(tree: ast.Module) -> list[ast.FunctionDef]:
+    """The cell's functions and the methods of its classes (whose statements a mutant may delete or swap)."""
+    functions: list[ast.FunctionDef] = []
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef):
+            functions.append(node)
+        elif isinstance(node, ast.ClassDef):
+            functions += [n for n in node.body if isinstance(n, ast.FunctionDef)]
+    return functions
 
 
 # ------------------------------------------------------------------------------------ running

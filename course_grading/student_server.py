@@ -11,7 +11,8 @@ and talks to :class:`course_grading.calls.RemoteStudent` over a Unix socket in f
   cell by cell tells the grader which cell hangs past every interrupt or kills the process.
 * then one request per frame, each answered with one frame:
   ``{"op": "run", "source", "references"}`` runs a test cell's visible tests and answers its
-  outputs; ``{"op": "call", "name", "args", ..., "references"}`` calls one function for a hidden
+  outputs; ``{"op": "call", "name", "args", ..., "references", "driver"}`` calls one function (the
+  student's, or one the check's ``driver`` source defines beside the student's code) for a hidden
   check and answers ``{"value", "inputs_after", "grads", "differentiable"}`` or ``{"error": (type
   name, message)}``. ``references`` names the correct versions of the other parts that replace the
   student's during the request: here they are proxies, each call of which is sent to the grader
@@ -154,7 +155,8 @@ def answer(namespace: dict[str, Any], request: dict[str, Any], cell_s: int, allo
             return run_cell(namespace, request["cell_id"], request["source"], cell_s, allowance)
 
     def call() -> dict[str, Any]:
-        reply = call_in(namespace, request["name"], request["args"], request["grad_args"], [tuple(f) for f in request["forbid"]], references)
+        driver = request.get("driver")
+        reply = call_in(namespace, request["name"], request["args"], request["grad_args"], [tuple(f) for f in request["forbid"]], references, driver if isinstance(driver, str) else None)
         return {"value": wire(reply.value), "inputs_after": wire(reply.inputs_after), "grads": wire(reply.grads), "differentiable": reply.differentiable}
 
     return _timed(cell_s, call)

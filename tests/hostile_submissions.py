@@ -1,5 +1,5 @@
 """A class's worth of a1 submissions for ``course grade`` (correct, buggy, and hostile), and a few
-a2, a4 and a5 attacks aimed at those assignments' own oracles.
+a2, a4, a5 and a6 attacks aimed at those assignments' own oracles.
 
 Each entry is a file to put in the submissions folder and what grading must make of it: the most
 points each part may get, and a pattern that the student's notes must match (the recorded reason).
@@ -347,4 +347,57 @@ def a5_cases() -> dict[str, Case]:
     return {
         "correct": Case("correct.ipynb", notebook(assignment=A5), A5_FULL),
         "bends_every_oracle": Case("bends_every_oracle.ipynb", notebook(a5_bending_answers(), assignment=A5), {p: 0.0 for p in A5_FULL}),
+    }
+
+
+A6 = "a6_finetune"
+A6_FULL = {"lora_linear": 2.0, "freeze_except": 2.0, "pooled_head": 2.0, "probe_step": 2.0, "adapter": 2.0}
+A6_KEY = answer_code(submission_notebook(A6, None))
+# Wrong answers that pass the visible tests: only the hidden checks, through their oracles, can see them.
+NORMAL_A = A6_KEY["lora_linear"].replace("nn.init.kaiming_uniform_(self.A, a=math.sqrt(5))", "nn.init.normal_(self.A, std=0.02)")  # A far too small
+PER_PATTERN = A6_KEY["freeze_except"].replace("trainable += param.numel()", "trainable += param.numel() * len([q for q in patterns if fnmatch.fnmatchcase(name, q)])")
+BIAS_SUBTRACTED = A6_KEY["pooled_head"].replace("return pooled @ weight.T + bias", "return pooled @ weight.T - bias")
+MANUAL_SGD = A6_KEY["probe_step"].replace("    optimizer.step()\n", "    with torch.no_grad():  # plain SGD, whatever the optimizer\n        for p in probe.parameters():\n            p -= optimizer.param_groups[0][\"lr\"] * p.grad\n")
+BIAS_AFTER_GELU = A6_KEY["adapter"].replace("return x + self.up(F.gelu(self.down(x)))", "return x + self.up(F.gelu(x @ self.down.weight.T) + self.down.bias)")
+assert all(a != A6_KEY[p] for p, a in zip(A6_FULL, (NORMAL_A, PER_PATTERN, BIAS_SUBTRACTED, MANUAL_SGD, BIAS_AFTER_GELU)))
+
+
+def a6_bending_answers() -> dict[str, str]:
+    """Every part of a6 wrong, each followed by code that bends the oracle checking it, so that plain
+    ``nbgrader autograde`` (checks and student code in one kernel) gives full marks: the checks
+    module's LoRA initialisation test, freezing, pooling, optimizer and adapter references replaced
+    by versions that agree with the wrong answers."""
+    bend = "\nimport a6_finetune_checks\n"
+    return {
+        "lora_linear": NORMAL_A + bend + "a6_finetune_checks._expect_lora_init = lambda *args: None\n",
+        "freeze_except": PER_PATTERN + bend + (
+            "def _agreeing_freeze(shapes, patterns):\n"
+            "    hits = {name: sum(fnmatch.fnmatchcase(name, p) for p in patterns) for name in shapes}\n"
+            "    return {name: n > 0 for name, n in hits.items()}, sum(math.prod(shapes[name]) * n for name, n in hits.items())\n"
+            "a6_finetune_checks._ref_freeze = _agreeing_freeze\n"
+        ),
+        "pooled_head": BIAS_SUBTRACTED + bend + (
+            "_pool = a6_finetune_checks._ref_classify\n"
+            "a6_finetune_checks._ref_classify = lambda h, m, w, b, p: _pool(h, m, w, -b, p)\n"
+        ),
+        "probe_step": MANUAL_SGD + bend + (
+            "_steps = a6_finetune_checks._ref_probe_steps\n"
+            "a6_finetune_checks._ref_probe_steps = lambda w, b, optimizer, settings, batches: _steps(w, b, 'SGD', {'lr': settings['lr']}, batches)\n"
+        ),
+        "adapter": BIAS_AFTER_GELU + bend + (
+            "def _agreeing_adapter(x, w, approximate):\n"
+            "    w = {name: value.double() for name, value in w.items()}\n"
+            "    h = F.gelu(x.double() @ w['down.weight'].T, approximate=approximate) + w['down.bias']\n"
+            "    return x.double() + h @ w['up.weight'].T + w['up.bias']\n"
+            "a6_finetune_checks._ref_adapter = _agreeing_adapter\n"
+        ),
+    }
+
+
+def a6_cases() -> dict[str, Case]:
+    """a6 submissions for ``course grade``: the answer key, and one that bends every oracle (its
+    wrong parts must get nothing: the checks and the oracles run in the grader's own process)."""
+    return {
+        "correct": Case("correct.ipynb", notebook(assignment=A6), A6_FULL),
+        "bends_every_oracle": Case("bends_every_oracle.ipynb", notebook(a6_bending_answers(), assignment=A6), {p: 0.0 for p in A6_FULL}),
     }

@@ -5,7 +5,10 @@ a4's pair check builds ``[CLS] A [SEP] B [SEP]`` with Hugging Face's Rust ``toke
 truncates with BERT's rule written out, instead of calling ``BertTokenizerLegacy`` (the port of
 BERT's own code), whose ``import transformers`` would cost every graded notebook more than a second;
 its WordPiece check uses the Rust ``WordPiece`` model, which ``BertTokenizer`` runs on. Here both are
-compared with the legacy tokenizer, on every small pair of lengths and on many random words.
+compared with the legacy tokenizer, on every small pair of lengths and on many random words. a5's
+and a6's references are checked the same way: against transformers' T5 and ``peft``'s LoRA layer
+with the same weights, the mean pooling of all-MiniLM-L6-v2's model card, torch's modules and
+optimizers, and the parameter names of transformers' BERT and GPT-2.
 
 The oracles run in the grader's own process under ``course grade``; in one interpreter with the
 student's code (plain nbgrader's kernel) they can be bent. The last test checks that the hostile
@@ -20,6 +23,7 @@ import json
 import math
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -31,6 +35,7 @@ if str(GRADING) not in sys.path:
     sys.path.insert(0, str(GRADING))
 import a4_bert_checks as a4  # noqa: E402
 import a5_t5_checks as a5  # noqa: E402
+import a6_finetune_checks as a6  # noqa: E402
 
 legacy = pytest.importorskip("transformers.models.bert.tokenization_bert_legacy")
 
@@ -239,3 +244,139 @@ def test_a5_hostile_submission_bends_every_oracle_in_one_interpreter() -> None:
     result = subprocess.run([sys.executable, "-c", BENT_A5], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr[-2000:]
     assert json.loads(result.stdout.strip().splitlines()[-1]) == dict.fromkeys(["rel_bucket", "noise_mask", "span_corruption", "text_infilling", "cross_attention", "beam_search"])
+
+
+# ----------------------------------------------------------------------------------------- a6
+
+
+class _OneLinear(torch.nn.Module):
+    """The smallest model peft can wrap: one nn.Linear, named ``proj``."""
+
+    def __init__(self, base: torch.nn.Linear) -> None:
+        super().__init__()
+        self.proj = base
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.proj(x)
+
+
+def test_a6_lora_oracle_is_peft_lora_linear() -> None:
+    """peft's LoRA (``get_peft_model`` on a model of one nn.Linear, which it wraps in its
+    ``lora.Linear``), with the same A and B copied in, in float64: its fresh A and B pass the check's
+    initialisation test, and its output, its gradients with respect to A and B, and its merged
+    weight (after one merge and after two) are the references'."""
+    from peft import LoraConfig, get_peft_model
+
+    torch.manual_seed(0)  # peft draws its A from the global generator
+    g = torch.Generator().manual_seed(0)
+    for n_in, n_out, r, alpha, bias in [(37, 23, 4, 8.0, True), (30, 40, 1, 1.0, False), (64, 64, 8, 16.0, True), (24, 9, 3, 5.0, True), (600, 5, 16, 32.0, False)]:
+        base = torch.nn.Linear(n_in, n_out, bias=bias).double()
+        model = get_peft_model(_OneLinear(base), LoraConfig(r=r, lora_alpha=alpha, target_modules=["proj"], lora_dropout=0.0))
+        layer = model.base_model.model.proj.double()
+        assert layer.get_base_layer() is base
+        lora_a, lora_b = layer.lora_A["default"].weight, layer.lora_B["default"].weight
+        a6._expect_lora_init(lora_a.detach().float(), lora_b.detach().float(), r, n_in, n_out, "peft's fresh layer")
+        weight, b = base.weight.detach().clone(), None if base.bias is None else base.bias.detach().clone()
+        A, B = torch.randn(r, n_in, generator=g, dtype=torch.float64), torch.randn(n_out, r, generator=g, dtype=torch.float64)
+        with torch.no_grad():
+            lora_a.copy_(A)
+            lora_b.copy_(B)
+        x = torch.randn(2, 3, n_in, generator=g, dtype=torch.float64)
+        theirs = layer(x)
+        torch.testing.assert_close(a6._ref_lora(weight, b, A, B, alpha, x), theirs, atol=1e-10, rtol=1e-10)
+        grad_a, grad_b = torch.autograd.grad((theirs * a6._probe(theirs)).sum(), (lora_a, lora_b))
+        ours_a, ours_b = a6._ref_lora_grads(weight, b, A, B, alpha, x)
+        torch.testing.assert_close((ours_a, ours_b), (grad_a, grad_b), atol=1e-10, rtol=1e-10)
+        for _ in range(2):  # peft merges once; the second call does nothing
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # peft warns that the second merge has nothing to do
+                layer.merge()
+            torch.testing.assert_close(a6._ref_merged(weight, A, B, alpha), base.weight.detach(), atol=1e-12, rtol=1e-12)
+            torch.testing.assert_close(layer(x), theirs, atol=1e-10, rtol=1e-10)
+
+
+def test_a6_mean_pooling_oracle_is_the_model_cards() -> None:
+    """The mean pooling of the check is sentence-transformers' ``mean_pooling`` as all-MiniLM-L6-v2's
+    model card writes it (read from the card shipped with the weights and run here), on padded batches."""
+    from course_lib.bert import minilm_directory
+
+    card = (minilm_directory() / "README.md").read_text()
+    source = card[card.index("def mean_pooling"):]
+    source = source[: source.index("\n\n")]
+    namespace: dict = {"torch": torch}
+    exec(source, namespace)
+    g = torch.Generator().manual_seed(0)
+    for B, T, d in [(4, 7, 5), (1, 1, 3), (3, 12, 16)]:
+        lengths = torch.randint(1, T + 1, (B,), generator=g)
+        lengths[0] = T
+        mask = (torch.arange(T)[None, :] < lengths[:, None]).long()
+        hidden = torch.where(mask[..., None].bool(), torch.randn(B, T, d, generator=g), 1000 * torch.randn(B, T, d, generator=g))
+        theirs = namespace["mean_pooling"]((hidden,), mask)
+        torch.testing.assert_close(a6._mean_pooling(hidden, mask), theirs)
+        eye = torch.eye(d, dtype=torch.float64)
+        torch.testing.assert_close(a6._ref_classify(hidden.double(), mask, eye, torch.zeros(d, dtype=torch.float64), "mean"), theirs.double(), atol=1e-5, rtol=1e-5)
+
+
+def test_a6_freezing_cases_are_named_as_transformers_names_bert_and_gpt2() -> None:
+    """The check's BERT and GPT-2 parameter names are those of transformers' sequence classifiers."""
+    from transformers import BertConfig, BertForSequenceClassification, GPT2Config, GPT2ForSequenceClassification
+
+    for n_layers in (2, 12):
+        bert = BertForSequenceClassification(BertConfig(vocab_size=10, hidden_size=4, num_hidden_layers=n_layers, num_attention_heads=1, intermediate_size=8, max_position_embeddings=8))
+        assert [name for name, _ in bert.named_parameters()] == a6._bert_names(n_layers)
+        gpt2 = GPT2ForSequenceClassification(GPT2Config(vocab_size=10, n_embd=4, n_layer=n_layers, n_head=1, n_positions=8))
+        assert [name for name, _ in gpt2.named_parameters()] == a6._gpt2_names(n_layers)
+
+
+def test_a6_adapter_oracle_is_torch_modules() -> None:
+    """The adapter reference is x + Linear, GELU (either form), Linear as torch's modules compute it."""
+    g = torch.Generator().manual_seed(0)
+    for d, m, approximate in [(12, 3, "none"), (5, 9, "tanh"), (32, 8, "none")]:
+        down, up = torch.nn.Linear(d, m).double(), torch.nn.Linear(m, d).double()
+        weights = {"down.weight": torch.randn(m, d, generator=g), "down.bias": torch.randn(m, generator=g), "up.weight": torch.randn(d, m, generator=g), "up.bias": torch.randn(d, generator=g)}
+        with torch.no_grad():
+            for name, value in weights.items():
+                layer, kind = name.split(".")
+                getattr({"down": down, "up": up}[layer], kind).copy_(value)
+        x = torch.randn(3, 4, d, generator=g)
+        theirs = x.double() + up(torch.nn.GELU(approximate=approximate)(down(x.double())))
+        torch.testing.assert_close(a6._ref_adapter(x, weights, approximate), theirs, atol=1e-12, rtol=1e-12)
+
+
+def test_a6_probe_reference_in_float64_is_within_the_tolerance_of_float32_steps() -> None:
+    """A correct probe step in float32 (torch's own optimizers, as a student's would run) stays within
+    the check's tolerance of its float64 reference, on many random cases of each optimizer it uses,
+    three steps each (Adam's and AdamW's eps of 1e-3 keep their updates smooth near a zero gradient)."""
+    import torch.nn.functional as F
+
+    g = torch.Generator().manual_seed(0)
+    worst = 0.0
+    for optimizer, settings in [("SGD", {"lr": 0.5}), ("SGD", {"lr": 0.1, "momentum": 0.9, "weight_decay": 0.01}), ("Adam", {"lr": 0.02, "eps": 1e-3}), ("AdamW", {"lr": 0.02, "eps": 1e-3, "weight_decay": 0.1})]:
+        for _ in range(40):
+            B, d, C = (int(torch.randint(1, 40, (1,), generator=g)) for _ in range(3))
+            C = max(C % 10, 2)
+            weight, bias = torch.randn(C, d, generator=g) / math.sqrt(d), 0.1 * torch.randn(C, generator=g)
+            batches = [(torch.randn(B, d, generator=g), torch.randint(0, C, (B,), generator=g), False) for _ in range(3)]
+            probe = torch.nn.Linear(d, C)
+            with torch.no_grad():
+                probe.weight.copy_(weight)
+                probe.bias.copy_(bias)
+            opt = getattr(torch.optim, optimizer)(probe.parameters(), **settings)
+            for (features, labels, _), (loss, w, b) in zip(batches, a6._ref_probe_steps(weight, bias, optimizer, settings, batches)):
+                opt.zero_grad()
+                ours = F.cross_entropy(probe(features), labels)
+                ours.backward()
+                opt.step()
+                assert abs(ours.item() - loss) < 1e-5
+                worst = max(worst, float(((probe.weight.detach().double() - w).abs() / (1e-5 + 1e-4 * w.abs())).max()), float(((probe.bias.detach().double() - b).abs() / (1e-5 + 1e-4 * b.abs())).max()))
+    assert worst < 0.25, worst  # a quarter of the tolerance at most
+
+
+BENT_A6 = BENT.replace("a4_bending_answers", "a6_bending_answers").replace('"a4_bert"', '"a6_finetune"')
+
+
+def test_a6_hostile_submission_bends_every_oracle_in_one_interpreter() -> None:
+    """As for a4: in one interpreter every wrong part of the bending submission passes."""
+    result = subprocess.run([sys.executable, "-c", BENT_A6], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert json.loads(result.stdout.strip().splitlines()[-1]) == dict.fromkeys(["lora_linear", "freeze_except", "pooled_head", "probe_step", "adapter"])

@@ -34,6 +34,7 @@ FEEDBACK_EXAMPLE = {
     "a3_gpt": ("bug_cache_no_scale", "cached_attention_step: the output differs from the expected values"),
     "a4_bert": ("bug_mask_random_any_id", "mask_tokens: chosen positions hold"),
     "a5_t5": ("bug_several_01", "cross_attention_step: the output differs from the expected values"),
+    "a6_finetune": ("bug_several_08", "freeze_except: returned"),
 }
 
 

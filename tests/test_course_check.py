@@ -49,7 +49,7 @@ def part_line(stdout: str, name: str) -> str:
 def test_parts_are_named_by_their_headings() -> None:
     assert [part.name for part in find_parts(release_notebook("a1_attention"))] == A1_PARTS
     assert [part.label for part in find_parts(release_notebook("a1_attention"))] == ["part 1", "part 2", "part 3", "part 4"]
-    for assignment in ("a2_blocks", "a3_gpt", "a4_bert", "a5_t5"):
+    for assignment in ("a2_blocks", "a3_gpt", "a4_bert", "a5_t5", "a6_finetune"):
         names = [part.name for part in find_parts(release_notebook(assignment))]
         assert names == [f"Part {n}: {name.split(': ', 1)[1]}" for n, name in enumerate(names, 1)]
         assert not any("point" in name for name in names), names

@@ -1,5 +1,5 @@
-"""``course grade`` on a class of correct, buggy and hostile a1 submissions, and on a2, a4 and a5 attacks
-on their own oracles (tests/hostile_submissions.py).
+"""``course grade`` on a class of correct, buggy and hostile a1 submissions, and on a2, a4, a5 and a6
+attacks on their own oracles (tests/hostile_submissions.py).
 
 One batch is graded for the whole module (about two minutes on 2 cores): every submission must get
 exactly the points it deserves, with a recorded reason where it needed attention; the course, the
@@ -30,6 +30,7 @@ from hostile_submissions import (
     A2,
     A4,
     A5,
+    A6,
     ASSIGNMENT,
     FULL,
     KEY as KEY_A1,
@@ -39,6 +40,7 @@ from hostile_submissions import (
     a2_cases,
     a4_cases,
     a5_cases,
+    a6_cases,
     hostile_cases,
     notebook,
 )
@@ -254,6 +256,13 @@ def test_a4_attacks_on_its_oracles_get_no_undeserved_point(tmp_path: Path) -> No
 def test_a5_attacks_on_its_oracles_get_no_undeserved_point(tmp_path: Path) -> None:
     """Every part wrong, each bending its oracle (plain nbgrader gives it full marks): no point."""
     grade_attacks(tmp_path, A5, lambda course: a5_cases())
+
+
+def test_a6_attacks_on_its_oracles_get_no_undeserved_point(tmp_path: Path) -> None:
+    """Every part wrong, each bending its oracle (plain nbgrader gives it full marks): no point. The
+    parts of a6 are classes and functions of modules: their checks reach them through drivers run in
+    the student's process, and still compare in the grader's."""
+    grade_attacks(tmp_path, A6, lambda course: a6_cases())
 
 
 def test_grades_go_into_the_nbgrader_course_for_its_own_tools(tmp_path: Path) -> None:

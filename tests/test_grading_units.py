@@ -21,7 +21,7 @@ A1 = "a1_attention"
 
 
 def test_markers_find_every_block_of_the_sources_and_none_of_the_releases() -> None:
-    for assignment in ("a1_attention", "a2_blocks", "a3_gpt", "a4_bert", "a5_t5"):
+    for assignment in ("a1_attention", "a2_blocks", "a3_gpt", "a4_bert", "a5_t5", "a6_finetune"):
         source = "\n".join(c.source for c in source_notebook(assignment).cells)
         released = "\n".join(c.source for c in release_notebook(assignment).cells)
         tests = [c for c in source_notebook(assignment).cells if nbgrader_meta(c).get("grade") and not nbgrader_meta(c).get("solution")]
@@ -59,6 +59,31 @@ def test_the_reference_swap_keeps_the_part_under_test_and_undoes_itself() -> Non
     assert namespace["multi_head_attention"]() == "reference"
     restore_own(namespace)
     assert namespace["multi_head_attention"]() == "mine" and namespace["causal_mask"](3) == "defined again"
+
+
+def test_a_driver_reaches_the_students_classes_for_one_call_only() -> None:
+    """A check's driver (source it hands to ``call``) is defined beside the student's code for one
+    call, in the kernel and in the student's process alike: it finds the student's class by its name,
+    returns plain values, and leaves nothing behind (a student's function of the same name comes
+    back); what the student's code raises reaches the check as the student's error."""
+    import torch
+
+    from course_grading.calls import LocalStudent, StudentRaised, unwire, wire
+    from course_grading.student_server import answer
+
+    namespace: dict = {}
+    exec("class Doubler:\n    def __init__(self, k):\n        self.k = k\n    def __call__(self, x):\n        return 2 * self.k * x\n\n"
+         "def _drive(k, x):\n    return 'mine'\n", namespace)  # fmt: skip
+    driver = "def _drive(k, x):\n    return _helper(Doubler(k), x)\n\ndef _helper(layer, x):\n    return {'out': layer(x), 'k': layer.k}\n"
+    reply = LocalStudent(namespace).call("_drive", (3, torch.ones(2)), driver=driver)
+    assert torch.equal(reply.value["out"], torch.full((2,), 6.0)) and reply.value["k"] == 3
+    assert namespace["_drive"](0, 0) == "mine" and "_helper" not in namespace
+    with pytest.raises(StudentRaised, match="AttributeError"):
+        LocalStudent(namespace).call("_drive", (1, 1), driver="def _drive(k, x):\n    return Doubler(k).weight\n")
+    request = {"op": "call", "name": "_drive", "args": wire((3, torch.ones(2))), "grad_args": [], "forbid": [], "references": [], "driver": driver}
+    served = answer(namespace, request, cell_s=10, allowance=[10_000], requests=-1, replies=-1)  # the student process's side
+    assert torch.equal(unwire(served["value"])["out"], torch.full((2,), 6.0))
+    assert namespace["_drive"](0, 0) == "mine" and "_helper" not in namespace
 
 
 def _write(path: Path, nb: nbformat.NotebookNode) -> Path:

@@ -108,3 +108,13 @@ def answer_code_ids(assignment: str) -> list[str]:
     from course_grading.notebooks import answer_ids
 
     return answer_ids(source_notebook(assignment))
+
+
+def test_the_methods_of_a_class_are_mutated_too() -> None:
+    """A part may be a class (a6's layers): its methods' statements are deleted and swapped, and
+    their expressions changed, as a function's are."""
+    code = "class Layer:\n    def __init__(self, w):\n        self.w = w\n        self.frozen = True\n\n    def forward(self, x):\n        return x @ self.w\n"
+    mutated = {m.ident: m.code for m in mutants_of("part", code)}
+    assert any(ident.endswith("delete statement") and "self.frozen" not in text for ident, text in mutated.items())
+    assert any(ident.endswith("swap with next statement") for ident in mutated)
+    assert any("x * self.w" in text for text in mutated.values())
