@@ -132,7 +132,7 @@ def build(source: Path, output: Path) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k not in THREAD_VARIABLES} | {k: v for k, v in STARTING_THREADS.items() if v is not None}
     env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), os.environ["PATH"]])
     command = [JUPYTER_BOOK, "build", "-W", "-n", "--keep-going", str(source), "--path-output", str(output)]
-    return subprocess.run(command, capture_output=True, text=True, env=env, timeout=900)
+    return subprocess.run(command, capture_output=True, text=True, env=env, timeout=1800)
 
 
 class Pause:
@@ -286,7 +286,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         return
     for item, group in xdist_groups(items).items():
         item.add_marker(pytest.mark.xdist_group(group))
-        if config.getvalue("loadgroup") and hasattr(item, "_id"):
+        if getattr(config.option, "loadgroup", False) and hasattr(item, "_id"):  # unset with -n 0
             # xdist's scheduler reads the group from a suffix of the node id, which xdist 3.8's worker
             # adds by setting ``item._nodeid``; pytest 9.2 keeps the node id in ``item._id`` (a NodeId)
             # instead, so the suffix, and with it every group, would be lost: add it there.
