@@ -13,7 +13,7 @@ help:
 	@echo "make install      create .venv: course_lib, the course command, PyTorch and Jupyter (what students need)"
 	@echo "make book         build and execute the book (HTML in _build/html)"
 	@echo "make test         run the whole test suite (library, book, assignments through nbgrader)"
-	@echo "make bench        benchmarks (not part of make test): GPT, BERT and T5 speed, grading throughput, book rebuild"
+	@echo "make bench        benchmarks (not part of make test): GPT, BERT and T5 speed, fine-tuning (full, LoRA, probe, peft), grading throughput, book rebuild"
 	@echo "make assignments  regenerate (and validate) the student versions and answer keys"
 	@echo "make notebooks    regenerate book/*.ipynb (what Colab and Binder open) from the chapters' .md"
 	@echo "make clean        remove the built book"
@@ -46,6 +46,7 @@ bench: install
 	$(BIN)/python benchmarks/gpt_speed.py $(if $(NANOGPT),--nanogpt $(NANOGPT))
 	$(BIN)/python benchmarks/bert_speed.py
 	$(BIN)/python benchmarks/t5_speed.py
+	$(BIN)/python benchmarks/finetune_speed.py
 	$(BIN)/python benchmarks/grade_throughput.py
 	$(BIN)/python benchmarks/book_rebuild.py
 

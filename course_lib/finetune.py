@@ -33,7 +33,7 @@ import torch.nn.functional as F
 from torch import Tensor, nn
 
 from .bart import Bart
-from .bert import Bert, BertForPreTraining, mean_pool
+from .bert import IGNORE_INDEX, Bert, BertForPreTraining, mean_pool
 from .blocks import DecoderBlock, EncoderBlock
 from .gpt import GPT
 from .t5 import T5
@@ -41,7 +41,6 @@ from .train import Batches
 
 Pooling = Literal["cls", "mean", "last"]
 POOLINGS: tuple[Pooling, ...] = ("cls", "mean", "last")
-IGNORE_INDEX = -100  # a token-classification label that is not scored
 
 
 # ------------------------------------------------------------------ hidden states and pooling
@@ -235,10 +234,10 @@ def trainable_parameters(model: nn.Module) -> int:
 
 
 @torch.no_grad()
-def layer_features(model: nn.Module, idx: Tensor, attention_mask: Tensor | None, pooling: Pooling) -> Tensor:
-    """The pooled hidden state after the embeddings and after every block, ``(L + 1, B, d)``: what a
-    probe on each layer reads (row 0 is the input to the first block). Read through forward hooks on
-    the stack's blocks (see :func:`blocks_of`), the model run once in eval mode."""
+def layer_features(model: nn.Module, idx: Tensor, attention_mask: Tensor | None, poolings: Sequence[Pooling] = ("cls", "mean")) -> dict[str, Tensor]:
+    """The pooled hidden state after the embeddings and after every block, ``(L + 1, B, d)`` for each
+    pooling: what a probe on each layer reads (row 0 is the input to the first block). Read through
+    forward hooks on the stack's blocks (see :func:`blocks_of`), the model run once in eval mode."""
     stack, _ = blocks_of(model)
     blocks = model.get_submodule(stack)
     states: list[Tensor] = []
@@ -252,19 +251,22 @@ def layer_features(model: nn.Module, idx: Tensor, attention_mask: Tensor | None,
         model.train(was_training)
         for h in hooks:
             h.remove()
-    return torch.stack([pool(s, attention_mask, pooling) for s in states])  # (L + 1, B, d)
+    return {pooling: torch.stack([pool(s, attention_mask, pooling) for s in states]) for pooling in poolings}  # each (L + 1, B, d)
 
 
-def features(model: nn.Module, idx: Tensor, attention_mask: Tensor | None, pooling: Pooling, batch_size: int = 128, every_layer: bool = False) -> Tensor:
+def features(
+    model: nn.Module, idx: Tensor, attention_mask: Tensor | None, poolings: Sequence[Pooling] = ("cls", "mean"), batch_size: int = 128, every_layer: bool = False
+) -> dict[str, Tensor]:
     """Pooled features of ``N`` sequences, computed once with the model frozen (no gradient, eval mode),
-    in batches: ``(N, d)``, or ``(L + 1, N, d)`` with ``every_layer``."""
-    out = []
+    in batches, for each pooling: ``(N, d)``, or ``(L + 1, N, d)`` with ``every_layer``."""
+    parts: dict[str, list[Tensor]] = {pooling: [] for pooling in poolings}
     for i in range(0, idx.shape[0], batch_size):
         rows = slice(i, i + batch_size)
         mask = attention_mask[rows] if attention_mask is not None else None
-        out.append(layer_features(model, idx[rows], mask, pooling))
-    all_layers = torch.cat(out, dim=1)  # (L + 1, N, d)
-    return all_layers if every_layer else all_layers[-1]
+        for pooling, feats in layer_features(model, idx[rows], mask, poolings).items():
+            parts[pooling].append(feats)
+    every = {pooling: torch.cat(p, dim=1) for pooling, p in parts.items()}  # each (L + 1, N, d)
+    return every if every_layer else {pooling: f[-1] for pooling, f in every.items()}
 
 
 def tensor_batches(train: tuple[Tensor, Tensor], val: tuple[Tensor, Tensor], batch_size: int) -> Batches:

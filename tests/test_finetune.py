@@ -156,12 +156,14 @@ def test_freezing_by_pattern_and_by_block_counts_what_is_trained() -> None:
 def test_layer_features_are_every_blocks_pooled_output_and_the_last_is_the_models() -> None:
     model = bert(4)
     idx, mask = right_padded(5, B=7)
-    every = features(model, idx, mask, "mean", batch_size=3, every_layer=True)
-    assert every.shape == (4, 7, 30)
-    torch.testing.assert_close(every[-1], pool(model(idx, attention_mask=mask), mask, "mean"))
-    torch.testing.assert_close(features(model, idx, mask, "cls", batch_size=2), model(idx, attention_mask=mask)[:, 0])
+    every = features(model, idx, mask, ("mean", "last"), batch_size=3, every_layer=True)
+    assert every["mean"].shape == every["last"].shape == (4, 7, 30)
+    hidden = model(idx, attention_mask=mask)
+    torch.testing.assert_close(every["mean"][-1], pool(hidden, mask, "mean"))
+    torch.testing.assert_close(every["last"][-1], pool(hidden, mask, "last"))
+    torch.testing.assert_close(features(model, idx, mask, ("cls",), batch_size=2)["cls"], hidden[:, 0])
     first = model.encoder.layers[0](model.embeddings(idx, torch.zeros_like(idx)), mask[:, None, :].bool())
-    torch.testing.assert_close(layer_features(model, idx, mask, "cls")[1], first[:, 0])
+    torch.testing.assert_close(layer_features(model, idx, mask, ("cls",))["cls"][1], first[:, 0])
     assert not model.encoder.layers[0]._forward_hooks  # the hooks are gone after
 
 
