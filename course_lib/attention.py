@@ -389,15 +389,34 @@ class MultiHeadAttention(nn.Module):
         """``q_proj(x), k_proj(x), v_proj(x)``, each ``(B, T, h d_head)``, as one ``(d_model, 3 h d_head)``
         product: the same numbers as three products, with a third of the calls (faster on small models).
 
-        Only while the three are plain ``nn.Linear`` layers without hooks: a projection that has been
-        wrapped (LoRA, an adapter) or hooked is called as the module it is."""
+        A projection may be a plain ``nn.Linear`` or a wrapper that adds to one (LoRA: a ``base``
+        linear layer and an ``update(x)`` method, None when it adds nothing): the base products are
+        then made together and each update added. A projection of another kind, or one with hooks,
+        is called as the module it is."""
         projections = (self.q_proj, self.k_proj, self.v_proj)
-        if any(type(m) is not nn.Linear or m._forward_hooks or m._forward_pre_hooks for m in projections):
+        bases = [_base_linear(m) for m in projections]
+        if any(b is None for b in bases):
             return tuple(m(x) for m in projections)
-        weight = torch.cat([self.q_proj.weight, self.k_proj.weight, self.v_proj.weight])  # (3 h d_head, d_model)
-        biases = [self.q_proj.bias, self.k_proj.bias, self.v_proj.bias]
+        weight = torch.cat([b.weight for b in bases])  # type: ignore[union-attr]  # (3 h d_head, d_model)
+        biases = [b.bias for b in bases]  # type: ignore[union-attr]
         bias = torch.cat(biases) if all(b is not None for b in biases) else None  # type: ignore[arg-type]
-        return F.linear(x, weight, bias).split(self.n_heads * self.d_head, dim=-1)
+        outputs = F.linear(x, weight, bias).split(self.n_heads * self.d_head, dim=-1)
+        updates = [m.update(x) if m is not b else None for m, b in zip(projections, bases, strict=True)]
+        return tuple(out if update is None else out + update for out, update in zip(outputs, updates, strict=True))
+
+
+def _base_linear(module: nn.Module) -> nn.Linear | None:
+    """The plain ``nn.Linear`` that makes ``module``'s main product: the module itself, or the ``base`` of
+    a wrapper with an ``update(x)`` method; None for anything else, or where a hook must see the call."""
+    def hooked(m: nn.Module) -> bool:
+        return bool(m._forward_hooks or m._forward_pre_hooks)
+
+    if type(module) is nn.Linear and not hooked(module):
+        return module
+    base = getattr(module, "base", None)
+    if type(base) is nn.Linear and callable(getattr(module, "update", None)) and not hooked(module) and not hooked(base):
+        return base
+    return None
 
 
 # ------------------------------------------------------------------ looking inside a model

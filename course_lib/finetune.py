@@ -311,18 +311,23 @@ class LoRALinear(nn.Module):
         self.lora_A = nn.Parameter(torch.empty(r, base.in_features, **factory))
         self.lora_B = nn.Parameter(torch.zeros(base.out_features, r, **factory))
         nn.init.kaiming_uniform_(self.lora_A, a=math.sqrt(5), generator=generator)
-        self.drop = nn.Dropout(dropout)
+        self.drop = nn.Dropout(dropout) if dropout > 0 else nn.Identity()  # Dropout(0) would still copy its input
         self.merged, self.enabled = False, True
 
     def delta(self) -> Tensor:
         """The update ``scale * B A``, ``(out, in)``: what merging adds to the base weight."""
         return self.scale * self.lora_B @ self.lora_A
 
+    def update(self, x: Tensor) -> Tensor | None:
+        """What the layer adds to ``base(x)``: ``scale * x A^T B^T`` ``(..., out)``, or None while merged
+        or disabled. (Attention computes its base projections together and adds each ``update``.)"""
+        if not self.enabled or self.merged:
+            return None
+        return self.scale * (self.drop(x) @ self.lora_A.T @ self.lora_B.T)  # (..., in) -> (..., r) -> (..., out)
+
     def forward(self, x: Tensor) -> Tensor:
-        out = self.base(x)  # (..., out)
-        if self.enabled and not self.merged:
-            out = out + self.scale * (self.drop(x) @ self.lora_A.T @ self.lora_B.T)  # (..., in) -> (..., r) -> (..., out)
-        return out
+        out, update = self.base(x), self.update(x)  # (..., out)
+        return out if update is None else out + update
 
     @torch.no_grad()
     def merge(self) -> None:

@@ -338,3 +338,22 @@ def test_a_chapter_model_is_saved_where_the_environment_or_course_models_says(tm
     monkeypatch.setenv("COURSE_MODELS", str(tmp_path / "models"))
     assert chapter_model("04_bert") == tmp_path / "models" / "04_bert.pt"
     assert (tmp_path / "models").is_dir()
+
+
+def test_attention_makes_lora_wrapped_projections_in_one_product_with_the_same_numbers() -> None:
+    model = bert(14)
+    apply_lora(model, ["*.q_proj", "*.v_proj"], r=3, alpha=6)
+    attn = model.encoder.layers[0].self_attn
+    with torch.no_grad():
+        attn.q_proj.lora_B.normal_()
+        attn.v_proj.lora_B.normal_()
+    x = torch.randn(2, 5, 30)
+    calls = []
+    fused = attn._qkv(x)
+    separate = (attn.q_proj(x), attn.k_proj(x), attn.v_proj(x))
+    for a, b in zip(fused, separate, strict=True):
+        torch.testing.assert_close(a, b, atol=1e-6, rtol=1e-5)
+    hook = attn.q_proj.register_forward_hook(lambda module, args, out: calls.append(out))
+    attn._qkv(x)  # a hooked projection is called as the module it is: the hook sees the call
+    hook.remove()
+    assert len(calls) == 1
