@@ -17,6 +17,16 @@ A model and its data meet through two functions the caller gives:
 Anything else a chapter wants to measure or do during training (a masked-token accuracy, a sample
 every so often, a figure's data) goes in ``callbacks``: functions called with a :class:`StepEnd`
 after every step, so that no chapter needs a loop of its own.
+
+The same call trains on several processes when launched with ``torchrun --nproc_per_node N``
+(:mod:`course_lib.distributed`): every rank draws the same global batch and trains on its own
+``1/N`` of the rows, gradients are averaged across ranks (DDP, or FSDP with ``parallel="fsdp"``),
+the recorded losses are averaged across ranks, and rank 0 alone prints and writes the checkpoint,
+which resumes on any number of processes. With ``accumulate=k`` a step adds up the gradients of
+``k`` batches before the update. So a step sees the rows of ``accumulate`` global batches whatever
+``N``: N processes take the step one process takes (to float rounding) whenever ``loss_fn`` is a
+mean over rows (a language model's loss on full windows is; a masked loss over a varying number of
+tokens per row is averaged per rank first, as DDP does everywhere).
 """
 
 from __future__ import annotations
@@ -35,6 +45,8 @@ import torch.nn.functional as F
 from torch import Tensor, nn
 from tqdm.auto import tqdm
 
+from course_lib.distributed import Parallel, World, as_number, barrier, current_world, full_state, gather, gradient_sync, load_full_state, mean_across, shard, wrap
+
 Batch = Tensor | tuple[Tensor, ...]  # a model's inputs (or targets): one tensor, or several (BERT: ids, segments, mask)
 Batches = Callable[[str, torch.Generator], tuple[Batch, Batch]]
 LossFn = Callable[[nn.Module, Any, Any], Tensor]
@@ -51,11 +63,13 @@ class TrainConfig:
     weight_decay: float = 0.1  # on weight matrices and embeddings only (see param_groups)
     betas: tuple[float, float] = (0.9, 0.95)
     grad_clip: float | None = 1.0  # the largest global gradient norm; None: no clipping
+    accumulate: int = 1  # batches whose gradients add up to one step (gradient accumulation)
     eval_every: int = 100
     eval_batches: int = 10
     seed: int = 0
     device: str = "auto"  # "auto": CUDA, else MPS, else CPU
     compile: bool = False  # torch.compile the model (worth it on a GPU, for long runs)
+    parallel: Parallel = "ddp"  # on several processes: "ddp" (a whole model per rank) or "fsdp" (sharded)
     checkpoint: Path | None = None  # a file to save to (and resume from)
     checkpoint_every: int = 0  # 0: only at the end
     progress: bool = True  # a progress bar with the running loss
@@ -65,7 +79,7 @@ class TrainConfig:
         if self.checkpoint is not None:
             object.__setattr__(self, "checkpoint", Path(self.checkpoint))  # a str is welcome too
         problems = [
-            f"{name} must be at least 1, got {getattr(self, name)}" for name in ("steps", "eval_every", "eval_batches") if getattr(self, name) < 1
+            f"{name} must be at least 1, got {getattr(self, name)}" for name in ("steps", "accumulate", "eval_every", "eval_batches") if getattr(self, name) < 1
         ] + [f"{name} must be >= 0, got {getattr(self, name)}" for name in ("warmup_steps", "checkpoint_every", "weight_decay", "min_lr") if getattr(self, name) < 0]
         if not self.lr > 0:
             problems.append(f"lr must be > 0, got {self.lr}")
@@ -75,6 +89,8 @@ class TrainConfig:
             problems.append(f"grad_clip must be > 0 (or None for no clipping), got {self.grad_clip}")
         if not all(0 <= beta < 1 for beta in self.betas):
             problems.append(f"betas must be in [0, 1), got {self.betas}")
+        if self.parallel not in ("ddp", "fsdp"):
+            problems.append(f"parallel must be 'ddp' or 'fsdp', got {self.parallel!r}")
         if problems:
             raise ValueError("; ".join(problems))
 
@@ -90,7 +106,7 @@ class History:
     eval_step: list[int] = field(default_factory=list)
     val_loss: list[float] = field(default_factory=list)
     seconds: float = 0.0  # wall time spent training, evaluation included
-    tokens: int = 0  # training tokens seen (the elements of the inputs, or of their first tensor)
+    tokens: int = 0  # training tokens seen by all ranks (the elements of the inputs, or of their first tensor)
 
 
 def pick_device(preference: str = "auto") -> torch.device:
@@ -148,17 +164,18 @@ def _to(batch: Batch, device: torch.device) -> Batch:
 
 
 @torch.no_grad()
-def evaluate(model: nn.Module, batches: Batches, loss_fn: LossFn, n_batches: int, device: torch.device, generator: torch.Generator) -> float:
-    """The mean loss over ``n_batches`` validation batches, in eval mode (no dropout)."""
+def evaluate(model: nn.Module, batches: Batches, loss_fn: LossFn, n_batches: int, device: torch.device, generator: torch.Generator, world: World = World()) -> float:
+    """The mean loss over ``n_batches`` validation batches, in eval mode (no dropout), each rank
+    computing its share of every batch, averaged across ranks."""
     was_training = model.training
     model.eval()
-    total = 0.0
+    total = torch.zeros((), device=device)
     for _ in range(n_batches):
         inputs, targets = batches("val", generator)
         with _autocast(device):
-            total += loss_fn(model, _to(inputs, device), _to(targets, device)).item()
+            total += loss_fn(model, _to(shard(inputs, world), device), _to(shard(targets, world), device)).float()
     model.train(was_training)
-    return total / n_batches
+    return float(mean_across(total, world)) / n_batches
 
 
 @dataclass(frozen=True)
@@ -169,6 +186,7 @@ class StepEnd:
     model: nn.Module
     history: History  # everything recorded so far, this step included
     evaluated: bool  # whether this step ended with an evaluation (history.val_loss[-1] is its result)
+    rank: int = 0  # which process calls (every rank calls its callbacks; rank 0 alone should write files)
 
 
 Callback = Callable[[StepEnd], None]
@@ -188,76 +206,94 @@ def train(
     back in training mode afterwards, whatever a callback did.
 
     With ``resume`` and an existing ``config.checkpoint``, continue the run saved there. It seeds
-    torch's global generator with ``config.seed`` (dropout draws from it), so that a run is
-    reproducible; batches are drawn from generators of their own.
+    torch's global generator with ``config.seed`` (plus the rank: dropout draws from it), so that a
+    run is reproducible; batches are drawn from generators of their own, the same on every rank.
+    Under ``torchrun``, ``loss_fn`` must call the model it is given (DDP's wrapper), not its parts.
     """
     device = pick_device(config.device)
+    world = current_world(device.type)
+    if device.type == "cuda" and world.size > 1:
+        device = torch.device("cuda", world.local_rank)
     model.to(device)
-    optimizer = make_optimizer(model, config, device)
+    net = wrap(model, config.parallel, world, device)  # what computes: the model, DDP around it, or the model sharded in place
+    optimizer = make_optimizer(model, config, device)  # after wrapping: FSDP replaces the parameters by their shards
     train_gen, val_gen = torch.Generator().manual_seed(config.seed), torch.Generator().manual_seed(config.seed + 1)
-    torch.manual_seed(config.seed)  # dropout
+    torch.manual_seed(config.seed + world.rank)  # dropout: each rank its own masks
     history, start = History(), 0
     if resume and config.checkpoint is not None and config.checkpoint.exists():
-        start, history = _load(config.checkpoint, model, optimizer, train_gen, val_gen)
-    step_fn: nn.Module = torch.compile(model) if config.compile else model  # type: ignore[assignment]
+        start, history = _load(config.checkpoint, model, optimizer, train_gen, val_gen, world)
+    step_fn: nn.Module = torch.compile(net) if config.compile else net  # type: ignore[assignment]
     model.train()
     began = time.perf_counter() - history.seconds
-    bar = tqdm(range(start, config.steps), initial=start, total=config.steps, disable=not config.progress, file=sys.stderr, desc="training")
+    bar = tqdm(range(start, config.steps), initial=start, total=config.steps, disable=not (config.progress and world.main), file=sys.stderr, desc="training")
     for step in bar:
         lr = lr_at(step, config)
         for group in optimizer.param_groups:
             group["lr"] = lr
-        inputs, targets = batches("train", train_gen)
-        inputs, targets = _to(inputs, device), _to(targets, device)
-        with _autocast(device):
-            loss = loss_fn(step_fn, inputs, targets)
         optimizer.zero_grad(set_to_none=True)
-        loss.backward()
+        loss = torch.zeros((), device=device)
+        for micro in range(config.accumulate):
+            inputs, targets = batches("train", train_gen)
+            history.tokens += (inputs if isinstance(inputs, Tensor) else inputs[0]).numel()
+            inputs, targets = _to(shard(inputs, world), device), _to(shard(targets, world), device)
+            with gradient_sync(net, micro == config.accumulate - 1):
+                with _autocast(device):
+                    micro_loss = loss_fn(step_fn, inputs, targets) / config.accumulate
+                micro_loss.backward()
+            loss += micro_loss.detach().float()
         norm = nn.utils.clip_grad_norm_(model.parameters(), config.grad_clip if config.grad_clip is not None else math.inf)
         optimizer.step()
+        train_loss = float(mean_across(loss, world))
         history.step.append(step)
-        history.train_loss.append(loss.item())
+        history.train_loss.append(train_loss)
         history.lr.append(lr)
-        history.grad_norm.append(norm.item())
-        history.tokens += (inputs if isinstance(inputs, Tensor) else inputs[0]).numel()
+        history.grad_norm.append(as_number(norm))
         last = step == config.steps - 1
         evaluated = (step + 1) % config.eval_every == 0 or last
         if evaluated:
             history.eval_step.append(step)
-            history.val_loss.append(evaluate(step_fn, batches, loss_fn, config.eval_batches, device, val_gen))
-            bar.set_postfix(train=f"{loss.item():.3f}", val=f"{history.val_loss[-1]:.3f}")
-            if config.log:
+            history.val_loss.append(evaluate(step_fn, batches, loss_fn, config.eval_batches, device, val_gen, world))
+            bar.set_postfix(train=f"{train_loss:.3f}", val=f"{history.val_loss[-1]:.3f}")
+            if config.log and world.main:
                 elapsed = time.perf_counter() - began
-                print(f"step {step + 1:>{len(str(config.steps))}}/{config.steps}: train loss {loss.item():.3f}, validation loss {history.val_loss[-1]:.3f} ({elapsed:.0f} s)", flush=True)
+                print(f"step {step + 1:>{len(str(config.steps))}}/{config.steps}: train loss {train_loss:.3f}, validation loss {history.val_loss[-1]:.3f} ({elapsed:.0f} s)", flush=True)
         if callbacks:
             for callback in callbacks:
-                callback(StepEnd(step, model, history, evaluated))
+                callback(StepEnd(step, model, history, evaluated, world.rank))
             model.train()
         history.seconds = time.perf_counter() - began
         if config.checkpoint is not None and (last or (config.checkpoint_every and (step + 1) % config.checkpoint_every == 0)):
-            _save(config.checkpoint, step + 1, model, optimizer, history, train_gen, val_gen)
+            _save(config.checkpoint, step + 1, model, optimizer, history, train_gen, val_gen, world)
     bar.close()
     return history
 
 
-def _save(path: Path, step: int, model: nn.Module, optimizer: torch.optim.Optimizer, history: History, train_gen: torch.Generator, val_gen: torch.Generator) -> None:
-    rng: dict[str, object] = {"torch": torch.get_rng_state(), "train": train_gen.get_state(), "val": val_gen.get_state()}
+def _save(path: Path, step: int, model: nn.Module, optimizer: torch.optim.Optimizer, history: History, train_gen: torch.Generator, val_gen: torch.Generator, world: World) -> None:
+    """Every rank gives its share (FSDP's shards, its random states); rank 0 writes the file."""
+    model_state, optimizer_state = full_state(model, optimizer)
+    rng: dict[str, object] = {"torch": gather(torch.get_rng_state(), world), "train": train_gen.get_state(), "val": val_gen.get_state()}
     if torch.cuda.is_available():
-        rng["cuda"] = torch.cuda.get_rng_state_all()
-    state = {"step": step, "model": model.state_dict(), "optimizer": optimizer.state_dict(), "history": asdict(history), "rng": rng}
-    path.parent.mkdir(parents=True, exist_ok=True)
-    torch.save(state, path.with_suffix(".tmp"))
-    path.with_suffix(".tmp").replace(path)  # never a half-written checkpoint
+        rng["cuda"] = gather(torch.cuda.get_rng_state(), world)
+    if world.main:
+        state = {"step": step, "model": model_state, "optimizer": optimizer_state, "history": asdict(history), "rng": rng, "world_size": world.size}
+        path.parent.mkdir(parents=True, exist_ok=True)
+        torch.save(state, path.with_suffix(".tmp"))
+        path.with_suffix(".tmp").replace(path)  # never a half-written checkpoint
+    barrier(world)  # nobody reads or rewrites it before it is whole
 
 
-def _load(path: Path, model: nn.Module, optimizer: torch.optim.Optimizer, train_gen: torch.Generator, val_gen: torch.Generator) -> tuple[int, History]:
+def _load(path: Path, model: nn.Module, optimizer: torch.optim.Optimizer, train_gen: torch.Generator, val_gen: torch.Generator, world: World) -> tuple[int, History]:
+    """Every rank reads the whole checkpoint. A rank the saved run did not have (more processes now)
+    seeds its dropout from the seed, the step and its rank; the others continue their own."""
     state = torch.load(path, map_location="cpu", weights_only=True)  # a GPU run resumes on a CPU too
-    model.load_state_dict(state["model"])
-    optimizer.load_state_dict(state["optimizer"])
-    torch.set_rng_state(state["rng"]["torch"])
+    load_full_state(model, optimizer, state["model"], state["optimizer"])
+    saved = state["rng"]["torch"]
+    if world.rank < len(saved):
+        torch.set_rng_state(saved[world.rank])
+    else:
+        torch.manual_seed(1_000_003 * state["step"] + world.rank)
     train_gen.set_state(state["rng"]["train"])
     val_gen.set_state(state["rng"]["val"])
-    if "cuda" in state["rng"] and torch.cuda.is_available():
-        torch.cuda.set_rng_state_all(state["rng"]["cuda"])
+    if "cuda" in state["rng"] and torch.cuda.is_available() and world.rank < len(state["rng"]["cuda"]):
+        torch.cuda.set_rng_state(state["rng"]["cuda"][world.rank])
     return state["step"], History(**state["history"])
-

@@ -94,6 +94,42 @@ def test_a_resumed_run_reproduces_the_uninterrupted_one(tmp_path: Path) -> None:
         assert torch.equal(a, b)
 
 
+def test_accumulating_two_half_batches_takes_the_step_of_the_whole_batch() -> None:
+    g = torch.Generator().manual_seed(5)
+    halves = [counting("train", g) for _ in range(2 * 6)]  # six steps of two half-batches (8 rows each)
+
+    def whole(split: str, generator: torch.Generator) -> tuple[Tensor, Tensor]:
+        if split == "val":
+            return halves[0]
+        a, b = halves[2 * whole.calls], halves[2 * whole.calls + 1]  # type: ignore[attr-defined]
+        whole.calls += 1  # type: ignore[attr-defined]
+        return torch.cat([a[0], b[0]]), torch.cat([a[1], b[1]])
+
+    def half(split: str, generator: torch.Generator) -> tuple[Tensor, Tensor]:
+        if split == "val":
+            return halves[0]
+        half.calls += 1  # type: ignore[attr-defined]
+        return halves[half.calls - 1]  # type: ignore[attr-defined]
+
+    whole.calls = half.calls = 0  # type: ignore[attr-defined]
+    base = dict(steps=6, lr=3e-3, eval_every=100, progress=False, device="cpu")
+    one, two = tiny_gpt(), tiny_gpt()
+    h1 = train(one, whole, TrainConfig(**base), loss_fn=_train_only)  # type: ignore[arg-type]
+    h2 = train(two, half, TrainConfig(**base, accumulate=2), loss_fn=_train_only)  # type: ignore[arg-type]
+    assert h2.train_loss == pytest.approx(h1.train_loss, abs=1e-6), "the recorded loss is the whole batch's mean"
+    assert h2.tokens == h1.tokens == 6 * 16 * T
+    for a, b in zip(one.parameters(), two.parameters()):
+        torch.testing.assert_close(a, b, atol=1e-5, rtol=0)
+    assert not torch.allclose(tiny_gpt().lm_head.weight, one.lm_head.weight, atol=1e-3)  # it did train
+
+
+def _train_only(model: GPT, inputs: Tensor, targets: Tensor) -> Tensor:
+    """The language-model loss; a fixed zero in evaluation (these runs have no validation data)."""
+    if not model.training:
+        return torch.zeros(())
+    return F.cross_entropy(model(inputs).flatten(0, 1), targets.flatten())
+
+
 def _run_until(model: GPT, config: TrainConfig, stop_after: int) -> None:
     """Train, but die after ``stop_after`` steps, as a killed job would (the checkpoint stays)."""
 
@@ -127,6 +163,8 @@ def _run_until(model: GPT, config: TrainConfig, stop_after: int) -> None:
         ("lr", 0.0, "lr must be > 0"),
         ("warmup_steps", -5, "warmup_steps must be >= 0"),
         ("betas", (0.9, 1.0), "betas must be in"),
+        ("accumulate", 0, "accumulate must be at least 1"),
+        ("parallel", "zero3", "parallel must be 'ddp' or 'fsdp'"),
     ],
 )
 def test_a_bad_config_is_refused_by_name(field: str, value: object, message: str) -> None:
