@@ -148,6 +148,20 @@ def measure_generation(new_tokens: int, use_cache: bool, device: torch.device) -
     return {"tokens_per_s": new_tokens / (time.perf_counter() - start)}
 
 
+def mfu(config: str, tokens_per_s: float, device: torch.device) -> str:
+    """Model FLOPs utilisation: the FLOPs a token's training takes (6N plus attention, Chowdhery et al.
+    2022) times tokens/s over the device's bf16 peak; "-" where the peak is not known (a CPU)."""
+    from course_lib.gpt import GPT, GPTConfig
+    from course_lib.pretrain import peak_flops
+
+    n_layers, n_heads, d_model, block_size, _ = CONFIGS[config]
+    peak = peak_flops(device, None)
+    if peak is None:
+        return "-"
+    flops = GPT(GPTConfig(vocab_size=VOCAB, block_size=block_size, n_layers=n_layers, n_heads=n_heads, d_model=d_model)).training_flops_per_token()
+    return f"{flops * tokens_per_s / peak:.1%}"
+
+
 def run_one(args: list[str]) -> dict:
     """Run one measurement in a fresh process; its JSON result."""
     out = subprocess.run([sys.executable, __file__, *args], capture_output=True, text=True, check=True)
@@ -174,7 +188,7 @@ def main() -> None:
         return
     common = ["--device", args.device] + (["--nanogpt", args.nanogpt] if args.nanogpt else []) + (["--compile"] if args.compile else [])
     print(f"device: {args.device}, torch {torch.__version__}, {torch.get_num_threads()} threads, {'compiled' if args.compile else 'eager'}")
-    print(f"{'training':<52} {'model':<19} {'ms/step':>9} {'tokens/s':>10} {'peak MB':>8}")
+    print(f"{'training':<52} {'model':<19} {'ms/step':>9} {'tokens/s':>10} {'peak MB':>8} {'MFU':>6}")
     kinds = ["course_lib", "course_lib-tanh", "course_lib-unfused"] + (["nanoGPT"] if args.nanogpt else [])
     # memory first, while this process is small: a child's peak starts from its parent's on Linux
     peaks = {(config, kind): run_one(["--one", "train", kind, config, *common])["peak_mb"] for config in CONFIGS for kind in kinds}
@@ -184,7 +198,7 @@ def main() -> None:
         seconds = measure_training_speed(kinds, config, device, args.nanogpt, steps=20 if quick else 1, rounds=5, compile_=args.compile)
         tokens = CONFIGS[config][3] * CONFIGS[config][4]  # block_size * batch_size
         for kind in kinds:
-            print(f"{config:<52} {kind:<19} {seconds[kind] * 1e3:>9.1f} {tokens / seconds[kind]:>10.0f} {peaks[config, kind]:>8.0f}")
+            print(f"{config:<52} {kind:<19} {seconds[kind] * 1e3:>9.1f} {tokens / seconds[kind]:>10.0f} {peaks[config, kind]:>8.0f} {mfu(config, tokens / seconds[kind], device):>6}")
     print(f"\n{'generation, 6/6/384, 16-token prompt, greedy':<52} {'cache':<11} {'tokens/s':>10} {'speed-up':>9}")
     for new_tokens in (128, 512):
         for cached in ("uncached", "cached"):

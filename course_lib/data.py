@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
+import numpy as np
 import torch
 from torch import Tensor
 
@@ -199,21 +200,28 @@ def train_val_split(text: str, val_fraction: float = 0.1) -> tuple[str, str]:
     return text[:cut], text[cut:]
 
 
-def lm_batch(data: Tensor | Sequence[int], block_size: int, batch_size: int, generator: torch.Generator | None = None) -> tuple[Tensor, Tensor]:
+def lm_batch(data: Tensor | np.ndarray | Sequence[int], block_size: int, batch_size: int, generator: torch.Generator | None = None) -> tuple[Tensor, Tensor]:
     """``batch_size`` random windows of ``block_size + 1`` consecutive token ids from ``data (N,)``
-    (a tensor or a list of ids).
+    (a tensor, a list of ids, or a NumPy array: a ``np.memmap`` of a tokenized corpus on disk, of which
+    only the windows are read).
 
     Returns ``inputs (B, T)`` and ``targets (B, T)`` with ``T = block_size``: window ``b`` starting at
     ``s_b`` gives ``inputs[b, t] = data[s_b + t]`` and ``targets[b, t] = data[s_b + t + 1]``, the
     token that follows. Starts are uniform over ``0 .. N - T - 1``, drawn from ``generator``.
     """
-    data = torch.as_tensor(data)  # a list of ids, as a tokenizer's encode returns, is welcome too
-    if data.ndim != 1 or data.dtype.is_floating_point or data.dtype.is_complex or data.dtype == torch.bool:
+    if not isinstance(data, np.ndarray):
+        data = torch.as_tensor(data)  # a list of ids, as a tokenizer's encode returns, is welcome too
+    integer = data.dtype.kind in "iu" if isinstance(data, np.ndarray) else not (data.dtype.is_floating_point or data.dtype.is_complex or data.dtype == torch.bool)
+    if data.ndim != 1 or not integer:
         raise ValueError(f"data must be a 1-D tensor of integer token ids, got shape {tuple(data.shape)} and dtype {data.dtype}")
     if block_size < 1 or batch_size < 1:
         raise ValueError(f"block_size and batch_size must be at least 1, got {block_size} and {batch_size}")
     if len(data) < block_size + 1:
         raise ValueError(f"{len(data)} tokens are too few for one window of block_size + 1 = {block_size + 1} tokens")
     starts = torch.randint(0, len(data) - block_size, (batch_size,), generator=generator)  # (B,)
-    windows = data[starts[:, None] + torch.arange(block_size + 1)].long()  # (B, T + 1)
+    positions = starts[:, None] + torch.arange(block_size + 1)  # (B, T + 1)
+    if isinstance(data, np.ndarray):
+        windows = torch.from_numpy(data[positions.numpy()].astype(np.int64))
+    else:
+        windows = data[positions].long()
     return windows[:, :-1], windows[:, 1:]

@@ -101,6 +101,16 @@ class GPT(nn.Module):
         """Parameters counted once each (the tied LM head is the token embedding)."""
         return sum(p.numel() for p in self.parameters())
 
+    def training_flops_per_token(self, context: int | None = None) -> float:
+        """Floating-point operations to train on one token with ``context`` tokens of context (default
+        ``block_size``): ``6 N`` for the weights' products (forward 2, backward 4 per weight; ``N``
+        without the position table, which is looked up, not multiplied) plus ``12 L d_model T`` for the
+        attention's scores and weighted sums, as Chowdhery et al. (2022, appendix B) count; the
+        model FLOPs utilisation (MFU) is ``tokens/s * this / the device's peak``."""
+        T = context or self.config.block_size
+        n = self.num_parameters() - self.wpe.embedding.weight.numel()
+        return 6 * n + 12 * self.config.n_layers * self.config.d_model * T
+
     def forward(self, idx: Tensor, caches: list[KVCache] | None = None) -> Tensor:
         """Logits ``(B, T, V)`` for token ids ``idx (B, T)``.
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 import torch
 
@@ -159,6 +160,18 @@ def test_lm_batch_takes_a_list_of_ids_as_a_tensor() -> None:
     from_list = lm_batch(ids, 8, 4, torch.Generator().manual_seed(3))
     from_tensor = lm_batch(torch.tensor(ids), 8, 4, torch.Generator().manual_seed(3))
     assert all(torch.equal(a, b) for a, b in zip(from_list, from_tensor, strict=True))
+
+
+def test_lm_batch_reads_the_windows_of_a_memory_mapped_corpus(tmp_path: Path) -> None:
+    ids = np.random.default_rng(0).integers(0, 50257, 5000).astype(np.uint16)  # GPT-2 ids as nanoGPT stores them
+    ids.tofile(tmp_path / "train.bin")
+    on_disk = np.memmap(tmp_path / "train.bin", dtype=np.uint16, mode="r")
+    from_disk = lm_batch(on_disk, 32, 6, torch.Generator().manual_seed(4))
+    in_memory = lm_batch(torch.from_numpy(ids.astype(np.int64)), 32, 6, torch.Generator().manual_seed(4))
+    assert all(torch.equal(a, b) for a, b in zip(from_disk, in_memory, strict=True))
+    assert from_disk[0].dtype == torch.long and int(from_disk[0].max()) > 32767  # above int16's range: read as unsigned
+    with pytest.raises(ValueError, match="integer token ids"):
+        lm_batch(np.zeros(100, dtype=np.float32), 8, 2)
 
 
 def test_lm_batch_errors() -> None:

@@ -350,3 +350,18 @@ def test_classifier_reads_the_extract_position_and_learns() -> None:
     assert accuracy > 0.85  # chance: 0.5
     with pytest.raises(ValueError, match="exactly one \\[EXTRACT\\]"):
         classifier(torch.zeros(1, 5, dtype=torch.long))
+
+
+def test_training_flops_per_token_is_what_torch_counts_in_a_forward_and_backward() -> None:
+    from torch.utils.flop_counter import FlopCounterMode
+
+    B, T = 2, 64
+    model = GPT(GPTConfig(vocab_size=512, block_size=T, n_layers=2, n_heads=4, d_model=128))
+    idx = torch.randint(0, 512, (B, T))
+    with FlopCounterMode(display=False) as counter, torch.nn.attention.sdpa_kernel(torch.nn.attention.SDPBackend.MATH):
+        model(idx).sum().backward()  # attention as plain products, which torch counts
+    counted = counter.get_total_flops() / (B * T)  # torch counts every product's multiply-adds as 2 FLOPs, attention's full T x T
+    # ours also counts biases and norm gains as if multiplied (1% of the weights here): slightly above
+    assert counted <= model.training_flops_per_token() <= 1.02 * counted
+    n = model.num_parameters() - T * 128
+    assert model.training_flops_per_token(context=16) == 6 * n + 12 * 2 * 128 * 16
