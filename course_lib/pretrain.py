@@ -64,6 +64,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--eval-every", type=int, default=200)
     p.add_argument("--eval-batches", type=int, default=20)
     p.add_argument("--checkpoint-every", type=int, default=500)
+    p.add_argument("--stop-after", type=int, help="end this job after this many steps in all (a cluster's time limit), checkpointed; --resume continues")
     p.add_argument("--parallel", choices=("ddp", "fsdp"), default="ddp", help="on several processes: whole model per rank, or sharded")
     p.add_argument("--device", default="auto")
     p.add_argument("--compile", action="store_true", help="torch.compile the model (GPU)")
@@ -137,29 +138,35 @@ def main(argv: list[str] | None = None) -> None:
         steps=args.steps, lr=args.lr, min_lr=args.min_lr if args.min_lr is not None else args.lr / 10, warmup_steps=args.warmup,
         weight_decay=args.weight_decay, accumulate=args.accumulate, eval_every=args.eval_every, eval_batches=args.eval_batches,
         seed=args.seed, device=args.device, compile=args.compile, parallel=args.parallel, checkpoint=args.out / "checkpoint.pt",
-        checkpoint_every=args.checkpoint_every, progress=False, log=True,
+        checkpoint_every=args.checkpoint_every, stop_after=args.stop_after, progress=False, log=True,
     )  # fmt: skip
     if world.main:
         tokens_per_step = global_rows * args.accumulate * config.block_size
         print(f"{model.num_parameters():,} parameters, {world.size} process(es) on {device.type}; {len(train_ids):,} training tokens; {tokens_per_step:,} tokens a step", flush=True)
     timing: dict[str, float] = {}
+    warmup_steps = max(1, min(10, ((args.stop_after or args.steps) - 1) // 2))  # compilation and the first steps are not the steady speed
 
-    def time_after_warmup(end: StepEnd) -> None:  # compilation and the first steps are not the steady speed
-        if end.step == min(10, args.steps // 2):
+    def time_after_warmup(end: StepEnd) -> None:
+        timing["steps"] = timing.get("steps", 0) + 1
+        if timing["steps"] == warmup_steps:
             timing.update(start=time.perf_counter(), tokens=end.history.tokens)
 
     history = train(model, batches, run, resume=args.resume, callbacks=[time_after_warmup])
-    state = full_model_state(model)
+    finished = history.step[-1] + 1 == args.steps
+    state = full_model_state(model) if finished else {}
     if world.main:
-        torch.save({"config": asdict(config), "state_dict": state}, args.out / "model.pt")
-        if timing:
+        if "start" in timing:
             seconds = time.perf_counter() - timing["start"]
             tokens_per_s = (history.tokens - timing["tokens"]) / seconds
             flops = model.training_flops_per_token() * tokens_per_s
             peak = peak_flops(torch.device(device.type, world.local_rank) if device.type == "cuda" else device, args.peak_tflops)
             mfu = f", MFU {flops / (peak * world.size):.1%}" if peak else ""
-            print(f"throughput: {tokens_per_s:,.0f} tokens/s ({tokens_per_s / world.size:,.0f} per process){mfu}", flush=True)
-        print(f"final validation loss {history.val_loss[-1]:.4f}; model saved to {args.out / 'model.pt'}", flush=True)
+            print(f"throughput: {tokens_per_s:,.0f} tokens/s, evaluations included ({tokens_per_s / world.size:,.0f} per process){mfu}", flush=True)
+        if finished:
+            torch.save({"config": asdict(config), "state_dict": state}, args.out / "model.pt")
+            print(f"final validation loss {history.val_loss[-1]:.4f}; model saved to {args.out / 'model.pt'}", flush=True)
+        else:
+            print(f"stopped after step {history.step[-1] + 1} of {args.steps}; --resume continues from {run.checkpoint}", flush=True)
     if world.size > 1:
         torch.distributed.destroy_process_group()
 

@@ -72,6 +72,7 @@ class TrainConfig:
     parallel: Parallel = "ddp"  # on several processes: "ddp" (a whole model per rank) or "fsdp" (sharded)
     checkpoint: Path | None = None  # a file to save to (and resume from)
     checkpoint_every: int = 0  # 0: only at the end
+    stop_after: int | None = None  # end this call after this many steps in all (a job's time limit), checkpointed; resume continues the same schedule
     progress: bool = True  # a progress bar with the running loss
     log: bool = False  # also print a line at each evaluation: progress that shows where a bar cannot (a built page, a log file)
 
@@ -89,6 +90,8 @@ class TrainConfig:
             problems.append(f"grad_clip must be > 0 (or None for no clipping), got {self.grad_clip}")
         if not all(0 <= beta < 1 for beta in self.betas):
             problems.append(f"betas must be in [0, 1), got {self.betas}")
+        if self.stop_after is not None and self.stop_after < 1:
+            problems.append(f"stop_after must be at least 1 (or None: run to steps), got {self.stop_after}")
         if self.parallel not in ("ddp", "fsdp"):
             problems.append(f"parallel must be 'ddp' or 'fsdp', got {self.parallel!r}")
         if problems:
@@ -225,7 +228,8 @@ def train(
     step_fn: nn.Module = torch.compile(net) if config.compile else net  # type: ignore[assignment]
     model.train()
     began = time.perf_counter() - history.seconds
-    bar = tqdm(range(start, config.steps), initial=start, total=config.steps, disable=not (config.progress and world.main), file=sys.stderr, desc="training")
+    end = min(config.steps, config.stop_after or config.steps)
+    bar = tqdm(range(start, end), initial=start, total=config.steps, disable=not (config.progress and world.main), file=sys.stderr, desc="training")
     for step in bar:
         lr = lr_at(step, config)
         for group in optimizer.param_groups:
@@ -262,7 +266,7 @@ def train(
                 callback(StepEnd(step, model, history, evaluated, world.rank))
             model.train()
         history.seconds = time.perf_counter() - began
-        if config.checkpoint is not None and (last or (config.checkpoint_every and (step + 1) % config.checkpoint_every == 0)):
+        if config.checkpoint is not None and (step + 1 == end or (config.checkpoint_every and (step + 1) % config.checkpoint_every == 0)):
             _save(config.checkpoint, step + 1, model, optimizer, history, train_gen, val_gen, world)
     bar.close()
     return history

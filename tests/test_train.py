@@ -94,6 +94,20 @@ def test_a_resumed_run_reproduces_the_uninterrupted_one(tmp_path: Path) -> None:
         assert torch.equal(a, b)
 
 
+def test_a_job_stopped_by_its_time_limit_resumes_on_the_same_schedule(tmp_path: Path) -> None:
+    base = dict(steps=12, lr=3e-3, warmup_steps=2, eval_every=4, eval_batches=1, progress=False, device="cpu")
+    straight = tiny_gpt()
+    full = train(straight, counting, TrainConfig(**base))  # type: ignore[arg-type]
+    first_job = TrainConfig(**base, checkpoint=tmp_path / "run.pt", stop_after=7)  # type: ignore[arg-type]
+    partial = train(tiny_gpt(), counting, first_job)
+    assert partial.step == list(range(7)) and partial.lr == full.lr[:7], "the schedule is the 12-step one"
+    assert torch.load(tmp_path / "run.pt", weights_only=True)["step"] == 7, "checkpointed where it stopped"
+    resumed_model = tiny_gpt()
+    resumed = train(resumed_model, counting, first_job.__class__(**{**base, "checkpoint": tmp_path / "run.pt"}), resume=True)  # type: ignore[arg-type]
+    assert resumed.train_loss == full.train_loss and resumed.val_loss == full.val_loss
+    assert all(torch.equal(a, b) for a, b in zip(resumed_model.parameters(), straight.parameters()))
+
+
 def test_accumulating_two_half_batches_takes_the_step_of_the_whole_batch() -> None:
     g = torch.Generator().manual_seed(5)
     halves = [counting("train", g) for _ in range(2 * 6)]  # six steps of two half-batches (8 rows each)
@@ -164,6 +178,7 @@ def _run_until(model: GPT, config: TrainConfig, stop_after: int) -> None:
         ("warmup_steps", -5, "warmup_steps must be >= 0"),
         ("betas", (0.9, 1.0), "betas must be in"),
         ("accumulate", 0, "accumulate must be at least 1"),
+        ("stop_after", 0, "stop_after must be at least 1"),
         ("parallel", "zero3", "parallel must be 'ddp' or 'fsdp'"),
     ],
 )
