@@ -300,6 +300,12 @@ def book_pages() -> list[str]:
     return [toc["root"]] + [entry["file"] for entry in entries]
 
 
+def appendix_pages() -> list[str]:
+    """The pages of the ``Appendices`` part: executed like chapters, without an assignment of their own."""
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    return [entry["file"] for part in toc.get("parts", []) if part.get("caption") == "Appendices" for entry in part["chapters"]]
+
+
 def notebook_pages() -> list[str]:
     """The pages that are executed notebooks (a kernelspec in their front matter)."""
     return [p for p in book_pages() if "kernelspec:" in (ROOT / f"{p}.md").read_text().split("\n---", 1)[0]]

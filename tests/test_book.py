@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from assignment_support import ASSIGNMENTS, ROOT, assignment_ids, hidden_lines, solution_lines
-from conftest import book_pages, build, notebook_pages
+from conftest import appendix_pages, book_pages, build, notebook_pages
 
 pytestmark = pytest.mark.slow
 
@@ -169,12 +169,18 @@ def _text(html: Path, name: str) -> str:
 
 
 def test_every_chapter_opens_with_objectives_and_ends_with_summary_exercises_assignment(html: Path) -> None:
+    appendices = appendix_pages()
+    assert appendices and set(appendices) < set(notebook_pages())
     for name in notebook_pages():
         page = _article(html, name)
         text = _text(html, name)
-        assert text.find("Learning objectives") < text.find("Prerequisites") < text.find(" Summary ") < text.find(" Exercises ") < text.find(" Assignment "), name
+        assert -1 < text.find("Learning objectives") < text.find("Prerequisites") < text.find(" Summary ") < text.find(" Exercises "), name
         objectives = re.search(r"Learning objectives</p>.*?<ul[^>]*>(.*?)</ul>", page, re.DOTALL)
         assert objectives and objectives.group(1).count("<li") >= 3, name
+        if name in appendices:  # an appendix has no assignment of its own
+            assert 'id="assignment"' not in page, name
+            continue
+        assert text.find(" Exercises ") < text.find(" Assignment "), name
         assignment = page[page.rindex('id="assignment"'):]
         link = re.search(r'href="([^"]*_downloads/[^"]+\.ipynb)"', assignment)
         assert link and "solution" not in link.group(1), name

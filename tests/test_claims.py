@@ -214,6 +214,19 @@ CLAIMS: dict[str, list[tuple[str, str]]] = {
         ("neither gets far from chance", "max(payoff[False, 100], payoff[False, 1000], payoff[True, 100]) < 0.6"),
         ("only the answer's tokens are predicted", "bpe.decode([l for l in labels_instruction if l != IGNORE_INDEX]) == ' positive'"),
     ],
+    "book/appendix_scaling": [
+        ("The two runs print the same losses at every evaluation", "evaluations(one) == evaluations(two)"),
+        ("their final weights differ by at most", "ddp_difference < 0.001"),
+        ("Whole batches and accumulated halves end", "accumulation_difference < 1e-05"),
+        ("For GPT-2 small that is", "1.9 < gpt2_train_gb < 2.0 and big_train_gb > 80"),
+        ("The sharded run prints the same losses", "evaluations(fsdp) == evaluations(two) and fsdp_difference < 0.001"),
+        ("The loss moves by", "logits.dtype == torch.bfloat16 and 0 < relative < 0.001"),
+        ("the two-process run stops after 40 of its 60 steps", "saved['step'] == 40 and saved['world_size'] == 2"),
+        ("Two jobs, on two processes and then one, end where the uninterrupted run ended", "resume_difference < 0.001"),
+        ("more than a month", "gpt2_cpu_days > 30"),
+        ("hours on one H100 *if* the run used 40% of its peak", "gpt2_gpu_hours < 24"),
+        ("the command rounds them up to 4,800", "4700 < steps_8gpu <= 4800"),
+    ],
 }
 
 
