@@ -16,7 +16,10 @@ norm 1, torch's fused AdamW over the parameters that train (bf16 autocast on CUD
   ``value``) on ``transformers.BertModel``, the same A and B copied in, and the same head.
 * ``probe``: the model frozen (no graph is kept below the head), only the head trains.
 
-Before timing, course_lib's and peft's LoRA losses are checked to agree in eval mode. Speeds: the
+Before timing, course_lib's and peft's LoRA losses are checked to agree in eval mode. On a CPU, a
+profile of one step of each splits its time between the linear layers' products, of which LoRA
+skips a third (the frozen weights' gradients), and the rest, which LoRA does not change: the
+ratio of whole steps cannot exceed 1.5x, and the rest brings it down. Speeds: the
 kinds take turns, each round in a rotated order, a kind's time its best round; peak memory: the
 growth over the built model and optimizer during a few steps, in a fresh process per kind
 (``benchmarks/side_by_side.py``).
@@ -117,6 +120,19 @@ def loss_function(kind: str, model: torch.nn.Module, batch: tuple[torch.Tensor, 
     return lambda: torch.nn.functional.cross_entropy(model(idx, mask), labels)
 
 
+def step_breakdown(step: Callable[[], None]) -> tuple[float, float]:
+    """``(linear, rest)``: one step's CPU milliseconds in the linear layers' matrix products (``mm``,
+    ``addmm``: forward, input and weight gradients, LoRA's own small products included) and in
+    everything else, from torch's profiler."""
+    from torch.profiler import ProfilerActivity, profile
+
+    with profile(activities=[ProfilerActivity.CPU]) as prof:
+        step()
+    events = prof.key_averages()
+    linear = sum(e.self_cpu_time_total for e in events if e.key in ("aten::mm", "aten::addmm")) / 1e3
+    return linear, sum(e.self_cpu_time_total for e in events) / 1e3 - linear
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--device", default="auto", help="auto (cuda if available), cpu or cuda")
@@ -157,6 +173,13 @@ def main() -> None:
         trained = sum(p.numel() for p in models[kind].parameters() if p.requires_grad)
         print(f"{kind:<10} {trained:>10,d} {seconds[kind] * 1e3:>9.1f} {seconds['full'] / seconds[kind]:>7.2f}x {memory[kind]['peak_mb']:>8.0f}")
     print(f"course_lib LoRA vs peft LoRA: {seconds['peft lora'] / seconds['lora']:.2f}x (target >= 1.0x); LoRA vs full: {seconds['full'] / seconds['lora']:.2f}x (target >= 1.5x)")
+    if not gpu:
+        parts = {kind: step_breakdown(steps_of[kind]) for kind in ("full", "lora", "peft lora")}
+        print("\nwhere a step's time goes (torch.profiler, one step each, CPU ms):")
+        print(f"{'kind':<10} {'linear layers':>14} {'the rest':>9}   (the rest: attention, dropout, GELU, norms, AdamW)")
+        for kind, (linear, rest) in parts.items():
+            print(f"{kind:<10} {linear:>14.0f} {rest:>9.0f}")
+        print(f"LoRA removes a third of the linear layers' products (their weight gradients): {parts['full'][0] / parts['lora'][0]:.2f}x on them; the rest is the same work")
     print(f"(peak MB: growth over the built model during {memory_steps} steps, {memory['full']['how']})")
 
 
