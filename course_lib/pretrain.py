@@ -85,7 +85,9 @@ def prepare_tokens(args: argparse.Namespace, world: World) -> tuple[np.ndarray, 
         return train_ids[:cut], train_ids[cut:], PRESETS["gpt2"].vocab_size
     args.out.mkdir(parents=True, exist_ok=True)
     vocab_file = args.out / "vocab.json"
-    if world.main and not (args.out / "train.bin").exists():
+    source = {"texts": [str(path.resolve()) for path in args.text], "tokenizer": args.tokenizer, "val_fraction": args.val_fraction}
+    stored = json.loads(vocab_file.read_text()) if vocab_file.exists() else {}
+    if world.main and {key: stored.get(key) for key in source} != source:  # tokenized before from these texts: reused
         text = "\n".join(load_text(path) for path in args.text)
         if args.tokenizer == "gpt2":
             ids, vocab_size = ByteBPETokenizer.gpt2().encode(text, allowed_special=set()), PRESETS["gpt2"].vocab_size
@@ -96,7 +98,7 @@ def prepare_tokens(args: argparse.Namespace, world: World) -> tuple[np.ndarray, 
         cut = int(len(ids) * (1 - args.val_fraction))
         np.array(ids[:cut], dtype=np.uint16).tofile(args.out / "train.bin")
         np.array(ids[cut:], dtype=np.uint16).tofile(args.out / "val.bin")
-        vocab_file.write_text(json.dumps({"vocab_size": vocab_size, "tokenizer": args.tokenizer}))
+        vocab_file.write_text(json.dumps({"vocab_size": vocab_size, **source}))
     barrier(world)
     vocab = json.loads(vocab_file.read_text())
     return np.memmap(args.out / "train.bin", dtype=np.uint16, mode="r"), np.memmap(args.out / "val.bin", dtype=np.uint16, mode="r"), vocab["vocab_size"]

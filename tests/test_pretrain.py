@@ -55,6 +55,9 @@ def test_text_is_tokenized_with_gpt2_bpe(tmp_path: Path) -> None:
     stored = np.concatenate([np.fromfile(tmp_path / "run" / name, dtype=np.uint16) for name in ("train.bin", "val.bin")])
     assert stored.tolist() == ids, "the files joined, newline-separated; a special token in the text is ordinary text"
     assert load_model(tmp_path / "run").config.vocab_size == 50257
+    # the same folder, other texts or another tokenizer: tokenized again, never the old files reused
+    main(["--text", str(tmp_path / "a.txt"), "--tokenizer", "char", *TINY, "--steps", "2", "--eval-every", "2", "--val-fraction", "0.2", "--block-size", "16", "--out", str(tmp_path / "run")])
+    assert load_model(tmp_path / "run").config.vocab_size == len(set(TEXT[:400]))
 
 
 def test_too_little_data_for_a_window_is_refused_by_name(tmp_path: Path) -> None:
