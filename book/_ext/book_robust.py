@@ -1,0 +1,235 @@
+"""Execute the book's chapters as other machines would, and print how far each asserted claim is from failing.
+
+A chapter's measured claims are ``assert`` statements in its cells. Float32 training differs from one
+processor to another (vector instructions, the number of threads, the order of sums), so a claim that
+holds on the author's machine may fail on a reader's. This script runs chapters under such differences,
+each a *configuration*: the kernels torch, MKL and oneDNN may use, the number of threads, and
+``COURSE_SEED_OFFSET`` (``course_lib.seeding``: every seed of every chapter moved by it). After every cell
+that asserts something it evaluates, in the chapter's kernel, each comparison of each assert and reports
+its **margin**: how far the two sides are apart, relative to the larger of them. ``a < b`` with ``a = 0.8``
+and ``b = 1.0`` has margin 0.2: a would have to grow by a fifth of b before the claim fails. An ``and`` or
+a chain of comparisons takes its smallest part; a claim that is no comparison of numbers (``torch.equal``,
+``all(...)``) is reported as holding or failing. A negative margin is a failed claim.
+
+    python book/_ext/book_robust.py                         # every chapter, every configuration
+    python book/_ext/book_robust.py -c 02_blocks -k avx2-1t-s1 -k native-2t-s0
+    python book/_ext/book_robust.py --report _build/robust  # the table again from earlier runs
+
+Each run writes ``_build/robust/<chapter>.<configuration>.json``; the table reads every such file, so runs
+made at different times add up. ``--jobs`` runs that many (chapter, configuration) pairs at once: on two
+cores, two one-thread configurations side by side keep both busy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import os
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+BOOK = ROOT / "book"
+OUT = ROOT / "_build" / "robust"
+
+AVX2 = {"ATEN_CPU_CAPABILITY": "avx2", "MKL_ENABLE_INSTRUCTIONS": "AVX2", "ONEDNN_MAX_CPU_ISA": "AVX2"}
+BASELINE = {"ATEN_CPU_CAPABILITY": "default", "MKL_ENABLE_INSTRUCTIONS": "SSE4_2", "ONEDNN_MAX_CPU_ISA": "SSE41"}
+
+
+def threads(n: int) -> dict[str, str]:
+    return {"OMP_NUM_THREADS": str(n), "MKL_NUM_THREADS": str(n)}
+
+
+# name -> environment. "native" leaves the kernels to torch (the widest this processor has).
+CONFIGS: dict[str, dict[str, str]] = {
+    "native-2t-s0": threads(2) | {"COURSE_SEED_OFFSET": "0"},
+    "avx2-1t-s1": AVX2 | threads(1) | {"COURSE_SEED_OFFSET": "1"},
+    "baseline-2t-s2": BASELINE | threads(2) | {"COURSE_SEED_OFFSET": "2"},
+    "avx2-2t-s2": AVX2 | threads(2) | {"COURSE_SEED_OFFSET": "2"},
+    "baseline-1t-s1": BASELINE | threads(1) | {"COURSE_SEED_OFFSET": "1"},
+}
+# The variables a configuration may set: unset in a run whose configuration does not name them.
+VARIABLES = sorted({name for env in CONFIGS.values() for name in env})
+
+MARKER = "__claim_margin__"
+# Defined in the chapter's kernel before its first cell. Evaluates the parts of an assert's expression
+# in the kernel's globals; an assert inside a function (whose names are local) is reported as unread.
+PREAMBLE = f'''
+def {MARKER}(cell, source):
+    import ast, json, math, operator
+    OPERATORS = {{ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge}}
+    def value(node):
+        v = eval(compile(ast.Expression(node), "<claim>", "eval"), globals())
+        if hasattr(v, "numel") and v.numel() == 1:
+            v = v.item()
+        return v
+    def number(v):
+        return isinstance(v, (int, float)) and not isinstance(v, bool)
+    def margin(node):
+        if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And):
+            return min(margin(part) for part in node.values)
+        if isinstance(node, ast.Compare) and not any(isinstance(op, (ast.In, ast.NotIn, ast.Is, ast.IsNot)) for op in node.ops):
+            parts, left = [], value(node.left)
+            for op, right_node in zip(node.ops, node.comparators):
+                right = value(right_node)
+                if number(left) and number(right) and isinstance(op, (ast.Lt, ast.LtE, ast.Gt, ast.GtE)):
+                    gap = right - left if isinstance(op, (ast.Lt, ast.LtE)) else left - right
+                    scale = max(abs(left), abs(right))
+                    parts.append(gap / scale if scale > 0 else 0.0)
+                else:
+                    holds = bool(OPERATORS[type(op)](left, right))
+                    parts.append(math.inf if holds else -math.inf)
+                left = right
+            return min(parts)
+        return math.inf if value(node) else -math.inf
+    test = ast.parse(source, mode="exec").body[0].test
+    try:
+        result = margin(test)
+    except NameError:
+        result = None
+    except Exception as error:
+        result = f"{{type(error).__name__}}: {{error}}"
+    print("{MARKER}", json.dumps({{"cell": cell, "claim": source, "margin": result if not isinstance(result, float) or math.isfinite(result) else ("holds" if result > 0 else "fails")}}))
+'''
+
+
+def asserts(source: str) -> list[str]:
+    """The source of every ``assert`` statement in a cell (its message left out)."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:  # IPython magics
+        return []
+    return [ast.unparse(ast.Assert(test=node.test)) for node in ast.walk(tree) if isinstance(node, ast.Assert)]
+
+
+def instrumented(chapter: str):
+    """The chapter as a notebook, with a cell after every asserting cell that reports its margins."""
+    import nbformat
+    from myst_nb.core.read import read_myst_markdown_notebook
+
+    nb = read_myst_markdown_notebook((BOOK / f"{chapter}.md").read_text())
+    cells = [nbformat.v4.new_code_cell(PREAMBLE)]
+    for number, cell in enumerate(nb.cells):
+        cells.append(cell)
+        if cell.cell_type == "code":
+            claims = asserts(cell.source)
+            if claims:
+                cells.append(nbformat.v4.new_code_cell("\n".join(f"{MARKER}({number}, {claim!r})" for claim in claims)))
+    nb.cells = cells
+    return nb
+
+
+def run_one(chapter: str, config: str, out: Path, timeout: int) -> dict:
+    """Execute one chapter in this process's environment; the margins, errors and time as a dict."""
+    from nbclient import NotebookClient
+
+    nb = instrumented(chapter)
+    start = time.perf_counter()
+    NotebookClient(nb, timeout=timeout, kernel_name="python3", allow_errors=True, resources={"metadata": {"path": str(BOOK)}}).execute()
+    seconds = time.perf_counter() - start
+    margins, errors = [], []
+    for cell in nb.cells:
+        for output in cell.get("outputs", []):
+            if output.get("output_type") == "stream":
+                margins += [json.loads(line.split(" ", 1)[1]) for line in output.get("text", "").splitlines() if line.startswith(MARKER)]
+            elif output.get("output_type") == "error":
+                errors.append(f"{output['ename']}: {output['evalue']}"[:300])
+    result = {"chapter": chapter, "config": config, "seconds": round(seconds, 1), "margins": margins, "errors": errors}
+    out.write_text(json.dumps(result, indent=1))
+    return result
+
+
+def launch(chapter: str, config: str, out_dir: Path, timeout: int) -> Path:
+    """Run one (chapter, configuration) in a fresh process whose environment (and so its kernel's) is the configuration's."""
+    out = out_dir / f"{chapter}.{config}.json"
+    env = {k: v for k, v in os.environ.items() if k not in VARIABLES} | CONFIGS[config]
+    command = [sys.executable, __file__, "--one", chapter, config, "--out", str(out_dir), "--timeout", str(timeout)]
+    start = time.perf_counter()
+    done = subprocess.run(command, env=env, capture_output=True, text=True)
+    status = "done" if done.returncode == 0 and out.is_file() else f"FAILED (exit {done.returncode}): {done.stderr[-500:]}"
+    print(f"{chapter} {config}: {status} in {time.perf_counter() - start:.0f} s", flush=True)
+    return out
+
+
+def short(claim: str, width: int = 70) -> str:
+    text = " ".join(claim.removeprefix("assert ").split())
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def report(out_dir: Path, safety: float) -> int:
+    """Print, per chapter and claim, the smallest margin over the runs found and which run gave it.
+    Returns the number of claims that failed or fell below ``safety`` in some run."""
+    runs = [json.loads(p.read_text()) for p in sorted(out_dir.glob("*.json"))]
+    if not runs:
+        print(f"no runs in {out_dir}")
+        return 1
+    worst: dict[tuple[str, int, str], tuple[object, str, int]] = {}
+    for run in runs:
+        for m in run["margins"]:
+            key = (run["chapter"], m["cell"], m["claim"])
+            count = worst.get(key, (None, "", 0))[2] + 1
+            value = m["margin"]
+            old = worst.get(key, (None, "", 0))[0]
+            if old is None or rank(value) < rank(old):
+                worst[key] = (value, run["config"], count)
+            else:
+                worst[key] = (old, worst[key][1], count)
+    print(f"{'chapter':<20} {'claim':<70} {'margin':>9}  {'runs':>4}  smallest in")
+    below = 0
+    for (chapter, _cell, claim), (value, config, count) in sorted(worst.items()):
+        shown = f"{value:9.3f}" if isinstance(value, float) else f"{str(value)[:9]:>9}"
+        flag = ""
+        if rank(value) < safety:
+            below += 1
+            flag = "  <-- below the safety margin" if rank(value) >= 0 else "  <-- FAILS"
+        print(f"{chapter:<20} {short(claim):<70} {shown}  {count:>4}  {config}{flag}")
+    print()
+    for run in runs:
+        extra = f"; errors: {run['errors']}" if run["errors"] else ""
+        print(f"{run['chapter']} {run['config']}: {run['seconds']:.0f} s, {len(run['margins'])} claims{extra}")
+    print(f"\n{below} claim(s) below the safety margin {safety} (or failing) in some run; {len(worst)} claims, {len(runs)} runs")
+    return below
+
+
+def rank(value: object) -> float:
+    """A margin as a number for ordering: a holding non-numeric claim above every number, an unread one
+    (an assert inside a function) as holding, a failing or erroring one below every number."""
+    if isinstance(value, (int, float)):
+        return float(value)
+    if value in ("holds", None):
+        return float("inf")
+    return float("-inf")
+
+
+def chapters() -> list[str]:
+    return sorted(p.stem for p in BOOK.glob("*.md") if p.stem[0].isdigit() or p.stem.startswith("appendix"))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("-c", "--chapter", action="append", help="a chapter's file name without .md (default: every chapter)")
+    parser.add_argument("-k", "--config", action="append", choices=sorted(CONFIGS), help="a configuration (default: every one)")
+    parser.add_argument("--jobs", type=int, default=2, help="runs at once")
+    parser.add_argument("--timeout", type=int, default=1200, help="seconds per cell")
+    parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--safety", type=float, default=0.1, help="the smallest margin accepted (default 0.1)")
+    parser.add_argument("--report", action="store_true", help="only print the table of the runs in --out")
+    parser.add_argument("--one", nargs=2, metavar=("CHAPTER", "CONFIG"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    if args.one:
+        run_one(*args.one, args.out / f"{args.one[0]}.{args.one[1]}.json", args.timeout)
+        return 0
+    if not args.report:
+        pairs = [(c, k) for k in (args.config or list(CONFIGS)) for c in (args.chapter or chapters())]
+        with ThreadPoolExecutor(args.jobs) as pool:
+            list(pool.map(lambda pair: launch(*pair, args.out, args.timeout), pairs))
+    return 1 if report(args.out, args.safety) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
