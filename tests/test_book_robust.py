@@ -1,0 +1,67 @@
+"""book/_ext/book_robust.py: the margins it reports for an assert's comparisons, and the cells it adds."""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+
+import pytest
+
+from conftest import ROOT
+
+spec = importlib.util.spec_from_file_location("book_robust", ROOT / "book" / "_ext" / "book_robust.py")
+book_robust = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(book_robust)
+
+
+def margins(namespace: dict, *claims: str, capsys: pytest.CaptureFixture) -> list[object]:
+    """What the kernel-side function prints for each claim, evaluated in ``namespace``."""
+    import json
+
+    exec(book_robust.PREAMBLE, namespace)
+    for claim in claims:
+        namespace[book_robust.MARKER](0, claim)
+    lines = capsys.readouterr().out.splitlines()
+    return [json.loads(line.split(" ", 1)[1])["margin"] for line in lines if line.startswith(book_robust.MARKER)]
+
+
+def test_margins_are_relative_to_the_larger_side(capsys: pytest.CaptureFixture) -> None:
+    import torch
+
+    ns = {"a": 0.8, "b": 1.0, "x": 2.1, "t": torch.tensor(3.0), "ok": True}
+    got = margins(ns, "assert a < b", "assert b > a", "assert abs(x - 2) < 0.5", "assert t > 2 * b", "assert a < b and t < 1", "assert 0.5 < a < b", capsys=capsys)
+    assert got[0] == pytest.approx(0.2) and got[1] == pytest.approx(0.2)
+    assert got[2] == pytest.approx(0.8)  # |2.1 - 2| = 0.1 against 0.5
+    assert got[3] == pytest.approx(1 / 3)  # 3 against 2
+    assert got[4] == pytest.approx(-2 / 3)  # 3 < 1 fails by 2, against 3: the smallest part, negative
+    assert got[5] == pytest.approx(min(0.3 / 0.8, 0.2))
+
+
+def test_claims_that_are_no_comparison_of_numbers_hold_or_fail(capsys: pytest.CaptureFixture) -> None:
+    ns = {"xs": [1, 2, 3], "name": "a"}
+    got = margins(ns, "assert all(x > 0 for x in xs)", "assert xs == [1, 2, 3]", "assert name == 'b'", "assert missing > 1", "assert xs[5] > 1", capsys=capsys)
+    assert got[:3] == ["holds", "holds", "fails"]
+    assert got[3] is None  # a name the kernel's globals lack (an assert inside a function): not read
+    assert got[4].startswith("IndexError")
+
+
+def test_every_assert_of_a_cell_gets_a_margin_cell_after_it() -> None:
+    nb = book_robust.instrumented("02_blocks")
+    sources = [c.source for c in nb.cells if c.cell_type == "code"]
+    assert sources[0] == book_robust.PREAMBLE
+    reports = [i for i, s in enumerate(sources) if s.startswith(book_robust.MARKER)]
+    assert reports and all(book_robust.asserts(sources[i - 1]) for i in reports)
+    claims = sum(len(book_robust.asserts(s)) for s in sources if not s.startswith(book_robust.MARKER))
+    assert claims == sum(s.count(f"{book_robust.MARKER}(") for s in sources[1:] if s.startswith(book_robust.MARKER))
+
+
+def test_the_report_flags_claims_below_the_safety_margin(tmp_path, capsys: pytest.CaptureFixture) -> None:
+    import json
+
+    runs = {"a": [0.5, "holds"], "b": [0.05, "holds"]}
+    for config, (first, second) in runs.items():
+        margins = [{"cell": 1, "claim": "assert x < 1", "margin": first}, {"cell": 2, "claim": "assert ok", "margin": second}]
+        (tmp_path / f"ch.{config}.json").write_text(json.dumps({"chapter": "ch", "config": config, "seconds": 1.0, "margins": margins, "errors": []}))
+    assert book_robust.report(tmp_path, safety=0.1) == 1
+    out = capsys.readouterr().out
+    assert "below the safety margin" in out and math.isclose(float(out.split("x < 1")[1].split()[0]), 0.05)
