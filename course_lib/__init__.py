@@ -9,7 +9,8 @@ share: teacher forcing, greedy, sampled and beam-search decoding with caches), a
 WordPiece from ``wordpiece``), ``data`` (corpora that ship in packages, language-model batches),
 ``train`` (the one training loop, on one process or many through ``distributed``) and
 ``convert`` (the checks every family's conversion from Hugging Face state dicts shares),
-``plotting`` (figures the book uses more than once) and ``diagrams`` (the schematic figures: shapes
+``seeding`` (every chapter's seeds, shifted by ``COURSE_SEED_OFFSET``), ``uncertainty`` (bootstrap
+intervals of accuracies over seeds and test examples), ``plotting`` (figures the book uses more than once) and ``diagrams`` (the schematic figures: shapes
 through multi-head attention, block arrangements, the GPT stack, the KV cache). The library never
 imports the book or the grading code.
 """

@@ -253,11 +253,15 @@ def _random_segmentation(num_items: int, num_segments: int, generator: torch.Gen
     return edges.diff()  # (num_segments,)
 
 
-def random_spans_noise_mask(length: int, noise_density: float = 0.15, mean_noise_span_length: float = 3.0, generator: torch.Generator | None = None) -> Tensor:
+def random_spans_noise_mask(
+    length: int, noise_density: float = 0.15, mean_noise_span_length: float = 3.0, generator: torch.Generator | None = None, random_roll: bool = False
+) -> Tensor:
     """T5's noise mask ``(length,)``, True at the corrupted tokens: the counts of
     :func:`noise_span_counts`, the noise and the kept tokens each cut into that many non-empty runs at
     random, the runs alternating kept, noise, kept, noise... (so it starts with a kept run and ends
-    with a noise span)."""
+    with a noise span). With ``random_roll`` (T5's later option), the mask is then rotated by an offset
+    drawn uniformly from ``0 .. length - 1``, so that every position is hidden equally often; a span
+    rotated across the end wraps to the start (and a span at each end may then count as two)."""
     num_noise, num_spans = noise_span_counts(length, noise_density, mean_noise_span_length)
     if num_spans > num_noise or num_spans > length - num_noise:
         raise ValueError(f"{num_spans} spans cannot alternate with the {length - num_noise} kept tokens of a {length}-token text")
@@ -265,7 +269,10 @@ def random_spans_noise_mask(length: int, noise_density: float = 0.15, mean_noise
     kept_lengths = _random_segmentation(length - num_noise, num_spans, generator)
     runs = torch.stack([kept_lengths, noise_lengths], dim=1).flatten()  # kept, noise, kept, noise, ...
     is_noise = torch.tensor([False, True]).repeat(num_spans)
-    return is_noise.repeat_interleave(runs)  # (length,)
+    mask = is_noise.repeat_interleave(runs)  # (length,)
+    if random_roll:
+        mask = mask.roll(int(torch.randint(length, (1,), generator=generator)))
+    return mask
 
 
 def sentinel_id(i: int, vocab_size: int) -> int:

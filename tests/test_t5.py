@@ -225,6 +225,25 @@ def test_noise_mask_alternates_kept_and_noise_runs_with_exact_counts() -> None:
         assert [v for v, _ in r] == [False, True] * num_spans  # starts kept, ends with noise, alternating
 
 
+def test_random_roll_rotates_t5s_mask_and_hides_every_position_equally_often() -> None:
+    """The rolled mask is the unrolled one (same draws) rotated by an offset drawn after it; over 4,000
+    draws of a 48-token text every position is hidden 7/48 of the time, within 5 standard errors (with
+    a fixed seed the check is deterministic; a correct roll would fail it for some seed with
+    probability about 48 x 6e-7 = 3e-5), where the unrolled mask never hides the first position."""
+    for seed in range(20):
+        g, twin = torch.Generator().manual_seed(seed), torch.Generator().manual_seed(seed)
+        rolled = random_spans_noise_mask(60, generator=g, random_roll=True)
+        plain = random_spans_noise_mask(60, generator=twin)
+        offset = int(torch.randint(60, (1,), generator=twin))
+        assert torch.equal(rolled, plain.roll(offset))
+    g = torch.Generator().manual_seed(0)
+    hidden = torch.stack([random_spans_noise_mask(48, generator=g, random_roll=True) for _ in range(4000)]).float().sum(0)  # (48,)
+    p = 7 / 48
+    se = math.sqrt(4000 * p * (1 - p))
+    assert (hidden - 4000 * p).abs().max() < 5 * se, hidden
+    assert hidden.sum() == 7 * 4000
+
+
 def test_noise_span_lengths_are_a_uniform_random_composition() -> None:
     """Cutting 15 noise tokens into 5 non-empty spans uniformly: the first span has length j with
     probability C(15 - j - 1, 3) / C(14, 4). 4,000 draws; every bin within 5 standard errors (a
