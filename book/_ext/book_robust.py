@@ -16,7 +16,9 @@ a chain of comparisons takes its smallest part; a claim that is no comparison of
     python book/_ext/book_robust.py --report _build/robust  # the table again from earlier runs
 
 Each run writes ``_build/robust/<chapter>.<configuration>.json``; the table reads every such file, so runs
-made at different times add up. ``--jobs`` runs that many (chapter, configuration) pairs at once: on two
+made at different times add up. Chapters 3 and 4 save the models chapter 6 fine-tunes: each
+configuration keeps them in a folder of its own there, so run chapters 3 and 4 before 6 (the default
+order does) for chapter 6 to fine-tune that configuration's models. ``--jobs`` runs that many (chapter, configuration) pairs at once: on two
 cores, two one-thread configurations side by side keep both busy.
 """
 
@@ -26,6 +28,7 @@ import argparse
 import ast
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -135,11 +138,10 @@ def run_one(chapter: str, config: str, out: Path, timeout: int) -> dict:
     seconds = time.perf_counter() - start
     margins, errors = [], []
     for cell in nb.cells:
-        for output in cell.get("outputs", []):
-            if output.get("output_type") == "stream":
-                margins += [json.loads(line.split(" ", 1)[1]) for line in output.get("text", "").splitlines() if line.startswith(MARKER)]
-            elif output.get("output_type") == "error":
-                errors.append(f"{output['ename']}: {output['evalue']}"[:300])
+        outputs = cell.get("outputs", [])
+        text = "".join(o.get("text", "") for o in outputs if o.get("output_type") == "stream")  # a line may span two stream chunks
+        margins += [json.loads(line.removeprefix(MARKER)) for line in text.splitlines() if line.startswith(MARKER + " {")]
+        errors += [f"{o['ename']}: {o['evalue']}"[:300] for o in outputs if o.get("output_type") == "error"]
     result = {"chapter": chapter, "config": config, "seconds": round(seconds, 1), "margins": margins, "errors": errors}
     out.write_text(json.dumps(result, indent=1))
     if os.environ.get("BOOK_ROBUST_KEEP"):  # the executed notebook too, to read its outputs
@@ -153,12 +155,28 @@ def launch(chapter: str, config: str, out_dir: Path, timeout: int) -> Path:
     """Run one (chapter, configuration) in a fresh process whose environment (and so its kernel's) is the configuration's."""
     out = out_dir / f"{chapter}.{config}.json"
     env = {k: v for k, v in os.environ.items() if k not in VARIABLES} | CONFIGS[config]
+    env["COURSE_MODELS"] = str(models_for(config, out_dir))
     command = [sys.executable, __file__, "--one", chapter, config, "--out", str(out_dir), "--timeout", str(timeout)]
     start = time.perf_counter()
     done = subprocess.run(command, env=env, capture_output=True, text=True)
     status = "done" if done.returncode == 0 and out.is_file() else f"FAILED (exit {done.returncode}): {done.stderr[-500:]}"
     print(f"{chapter} {config}: {status} in {time.perf_counter() - start:.0f} s", flush=True)
     return out
+
+
+def models_for(config: str, out_dir: Path) -> Path:
+    """Where a configuration's chapters 3 and 4 save the models chapter 6 fine-tunes: a folder of its own
+    (runs of other configurations at the same time never read a half-written file), first filled with
+    the reader's saved models where there are any, so that chapter 6 alone can run."""
+    from course_lib.data import chapter_model
+
+    folder = out_dir / f"models-{config}"
+    if not folder.is_dir():
+        folder.mkdir(parents=True)
+        for name in ("03_gpt", "04_bert"):
+            if (saved := chapter_model(name)).is_file():
+                shutil.copy2(saved, folder / saved.name)
+    return folder
 
 
 def short(claim: str, width: int = 70) -> str:
