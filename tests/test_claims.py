@@ -204,7 +204,7 @@ CLAIMS: dict[str, list[tuple[str, str]]] = {
         ("The saved file holds only what trained", "lora_bytes < 500000.0"),
         ("Every variant that trains part or all of the pretrained model lands within", "spread < 0.08"),
         ("the random initialisation stays at chance", "random_off_chance < 0.1"),
-        ("every pretrained variant\nbeats it on every test set", "pretraining_worth > 0.05"),
+        ("and every pretrained variant beats\nit", "pretraining_worth > 0.05"),
         ("the smallest such gain is\nlarger than the whole spread of the variants", "pretraining_worth > spread"),
         ("times the memory of a LoRA step", "memory_ratio > 2"),
         ("The activations shrink less", "0.4 < activation_ratio < 0.8"),
@@ -213,8 +213,7 @@ CLAIMS: dict[str, list[tuple[str, str]]] = {
         ("It raised the masked-token loss on the plays", "forgetting['full fine-tuning']['mlm loss'] - mlm_before > 0.03"),
         ("only full fine-tuning gets clearly above them", "forgetting['full fine-tuning']['accuracy'] - max(forgetting['linear probe']['accuracy'], forgetting['LoRA r=8']['accuracy']) > 0.05"),
         ("`[START] text [EXTRACT]`", "(start_id, extract_id) == (START, EXTRACT)"),
-        ("the GPT tells Shakespeare's order from a shuffle", "payoff_gap > 0.045"),
-        ("neither gets far from chance", "max((abs(payoff[key] - 0.5) for key in [(False, 100), (False, 1000), (True, 100)])) < 0.1"),
+        ("With 100 examples, neither gets far from chance", "max((abs(payoff[key][0] - 0.5) for key in [(False, 100), (True, 100)])) < 0.1"),
         ("only the answer's tokens are predicted", "bpe.decode([l for l in labels_instruction if l != IGNORE_INDEX]) == ' positive'"),
     ],
     "book/appendix_scaling": [
