@@ -336,18 +336,29 @@ def test_classifier_reads_the_extract_position_and_learns() -> None:
         assert lm_logits.shape == (4, 12, 13)
         idx[:, -1] = 7  # what comes after [EXTRACT] cannot matter: the model is causal
         torch.testing.assert_close(classifier(idx)[0], logits)
-    optimizer = torch.optim.AdamW(classifier.parameters(), lr=3e-3)
-    for _ in range(600):
-        idx, labels = pairs(64)
-        logits, lm_logits = classifier(idx)
-        loss = torch.nn.functional.cross_entropy(logits, labels) + 0.5 * lm_loss(lm_logits, idx)
-        optimizer.zero_grad()
-        loss.backward()
-        optimizer.step()
-    idx, labels = pairs(512)
-    with torch.no_grad():
-        accuracy = (classifier(idx)[0].argmax(-1) == labels).float().mean().item()
-    assert accuracy > 0.85  # chance: 0.5
+
+    def trained_accuracy(seed: int) -> float:
+        """A fresh classifier trained on the task (with GPT-1's auxiliary language-model loss)."""
+        torch.manual_seed(seed)
+        fresh = GPT(GPTConfig(vocab_size=10, block_size=12, n_layers=2, n_heads=2, d_model=32))
+        assert list(fresh.add_tokens(3)) == [start, delim, extract]
+        model = GPTClassifier(fresh, n_classes=2, extract_id=extract)
+        optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
+        for _ in range(1500):
+            idx, labels = pairs(64)
+            logits, lm_logits = model(idx)
+            loss = torch.nn.functional.cross_entropy(logits, labels) + 0.5 * lm_loss(lm_logits, idx)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+        idx, labels = pairs(512)
+        with torch.no_grad():
+            return (model(idx)[0].argmax(-1) == labels).float().mean().item()
+
+    # A model this small sometimes stalls (about 1 seed in 10 at lr 1e-3 stayed near 0.6 in 20 seeds over
+    # two CPU kernel sets, where the others reached 0.91-0.99): the best of three seeds learns the task
+    # (chance: 0.5), failing a correct classifier with a probability of about 1e-3; the first seed that does ends it.
+    assert any(trained_accuracy(seed) > 0.9 for seed in range(3))
     with pytest.raises(ValueError, match="exactly one \\[EXTRACT\\]"):
         classifier(torch.zeros(1, 5, dtype=torch.long))
 
