@@ -36,7 +36,7 @@ book: install notebooks
 	@echo "The book is at file://$(CURDIR)/_build/html/index.html"
 
 # Every chapter under the configurations of book/_ext/book_robust.py (AVX2 and baseline kernels, 1 and 2
-# threads, seed offsets), two at a time: each asserted claim's smallest margin over the runs, and which run
+# threads, seed offsets), one at a time: each asserted claim's smallest margin over the runs, and which run
 # gave it. Hours on 2 cores; ROBUST_ARGS narrows it (e.g. ROBUST_ARGS="-c 02_blocks -k avx2-1t-s1").
 book-robust: install
 	$(BIN)/python book/_ext/book_robust.py $(ROBUST_ARGS)

@@ -19,7 +19,8 @@ Each run writes ``_build/robust/<chapter>.<configuration>.json``; the table read
 made at different times add up. Chapters 3 and 4 save the models chapter 6 fine-tunes: each
 configuration keeps them in a folder of its own there, so run chapters 3 and 4 before 6 (the default
 order does) for chapter 6 to fine-tune that configuration's models. ``--jobs`` runs that many (chapter, configuration) pairs at once: on two
-cores, two one-thread configurations side by side keep both busy.
+cores, two one-thread configurations side by side keep both busy (never a two-thread one beside
+another run: torch's threads then spin on each other and a chapter takes many times as long).
 """
 
 from __future__ import annotations
@@ -235,7 +236,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("-c", "--chapter", action="append", help="a chapter's file name without .md (default: every chapter)")
     parser.add_argument("-k", "--config", action="append", choices=sorted(CONFIGS), help="a configuration (default: every one)")
-    parser.add_argument("--jobs", type=int, default=2, help="runs at once")
+    parser.add_argument("--jobs", type=int, default=1, help="runs at once (2 only for one-thread configurations on 2 cores: a two-thread torch beside another run spins on its threads' barrier and slows many times)")
     parser.add_argument("--timeout", type=int, default=1200, help="seconds per cell")
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--safety", type=float, default=0.1, help="the smallest margin accepted (default 0.1)")
