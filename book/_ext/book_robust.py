@@ -13,14 +13,16 @@ a chain of comparisons takes its smallest part; a claim that is no comparison of
 
     python book/_ext/book_robust.py                         # every chapter, every configuration
     python book/_ext/book_robust.py -c 02_blocks -k avx2-1t-s1 -k native-2t-s0
-    python book/_ext/book_robust.py --report _build/robust  # the table again from earlier runs
+    python book/_ext/book_robust.py --report                # the table again from the runs in --out
 
 Each run writes ``_build/robust/<chapter>.<configuration>.json``; the table reads every such file, so runs
 made at different times add up. Chapters 3 and 4 save the models chapter 6 fine-tunes: each
 configuration keeps them in a folder of its own there, so run chapters 3 and 4 before 6 (the default
-order does) for chapter 6 to fine-tune that configuration's models. ``--jobs`` runs that many (chapter, configuration) pairs at once: on two
-cores, two one-thread configurations side by side keep both busy (never a two-thread one beside
-another run: torch's threads then spin on each other and a chapter takes many times as long).
+order does) for chapter 6 to fine-tune that configuration's models.
+
+``--jobs`` runs that many (chapter, configuration) pairs at once: on two cores, two one-thread
+configurations side by side keep both busy (never a two-thread one beside another run: torch's
+threads then spin on each other and a chapter takes many times as long).
 """
 
 from __future__ import annotations
