@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import hashlib
 import json
 import os
 import shutil
@@ -114,12 +115,38 @@ def asserts(source: str) -> list[str]:
     return [ast.unparse(ast.Assert(test=node.test)) for node in ast.walk(tree) if isinstance(node, ast.Assert)]
 
 
+def chapter_notebook(chapter: str):
+    from myst_nb.core.read import read_myst_markdown_notebook
+
+    return read_myst_markdown_notebook((BOOK / f"{chapter}.md").read_text())
+
+
+def code_digest(chapter: str) -> str:
+    """A digest of the chapter's code cells as they are now: a run of other code is stale."""
+    code = "\n\n".join(cell.source for cell in chapter_notebook(chapter).cells if cell.cell_type == "code")
+    return hashlib.sha256(code.encode()).hexdigest()[:16]
+
+
+def claims_now(chapter: str) -> set[tuple[int, str]]:
+    """(cell number, claim) of every assert of the chapter as it is now."""
+    return {(number, claim) for number, cell in enumerate(chapter_notebook(chapter).cells) if cell.cell_type == "code" for claim in asserts(cell.source)}
+
+
+def stale(run: dict) -> bool:
+    """Whether a run executed other code than the chapter's now (runs saved before the digest was
+    recorded: whether their asserts differ from the chapter's now)."""
+    if not (BOOK / f"{run['chapter']}.md").is_file():
+        return True
+    if "code" in run:
+        return run["code"] != code_digest(run["chapter"])
+    return {(m["cell"], m["claim"]) for m in run["margins"]} != claims_now(run["chapter"])
+
+
 def instrumented(chapter: str):
     """The chapter as a notebook, with a cell after every asserting cell that reports its margins."""
     import nbformat
-    from myst_nb.core.read import read_myst_markdown_notebook
 
-    nb = read_myst_markdown_notebook((BOOK / f"{chapter}.md").read_text())
+    nb = chapter_notebook(chapter)
     cells = [nbformat.v4.new_code_cell(PREAMBLE)]
     for number, cell in enumerate(nb.cells):
         cells.append(cell)
@@ -145,7 +172,7 @@ def run_one(chapter: str, config: str, out: Path, timeout: int) -> dict:
         text = "".join(o.get("text", "") for o in outputs if o.get("output_type") == "stream")  # a line may span two stream chunks
         margins += [json.loads(line.removeprefix(MARKER)) for line in text.splitlines() if line.startswith(MARKER + " {")]
         errors += [f"{o['ename']}: {o['evalue']}"[:300] for o in outputs if o.get("output_type") == "error"]
-    result = {"chapter": chapter, "config": config, "seconds": round(seconds, 1), "margins": margins, "errors": errors}
+    result = {"chapter": chapter, "config": config, "code": code_digest(chapter), "seconds": round(seconds, 1), "margins": margins, "errors": errors}
     out.write_text(json.dumps(result, indent=1))
     if os.environ.get("BOOK_ROBUST_KEEP"):  # the executed notebook too, to read its outputs
         import nbformat
@@ -193,9 +220,10 @@ def report(out_dir: Path, safety: float) -> int:
     between runs. A claim whose margin is the same in every run (two at least) is marked so: its
     value does not depend on the processor, threads or seed (a count, a tokenizer's output, exact
     arithmetic), so a small margin there is no risk."""
-    runs = [json.loads(p.read_text()) for p in sorted(out_dir.glob("*.json"))]
+    found = [json.loads(p.read_text()) for p in sorted(out_dir.glob("*.json"))]
+    runs = [run for run in found if not stale(run)]
     if not runs:
-        print(f"no runs in {out_dir}")
+        print(f"no runs of the chapters as they are now in {out_dir}")
         return 1
     seen: dict[tuple[str, int, str], list[tuple[object, str]]] = {}
     for run in runs:
@@ -216,6 +244,9 @@ def report(out_dir: Path, safety: float) -> int:
     for run in runs:
         extra = f"; errors: {run['errors']}" if run["errors"] else ""
         print(f"{run['chapter']} {run['config']}: {run['seconds']:.0f} s, {len(run['margins'])} claims{extra}")
+    for run in found:
+        if stale(run):
+            print(f"{run['chapter']} {run['config']}: stale (the chapter's code changed since), left out")
     print(f"\n{below} claim(s) failing, or below the safety margin {safety} in a claim that varies between runs; {len(seen)} claims, {len(runs)} runs")
     return below
 
