@@ -58,10 +58,12 @@ def test_every_assert_of_a_cell_gets_a_margin_cell_after_it() -> None:
 def test_the_report_flags_claims_below_the_safety_margin(tmp_path, capsys: pytest.CaptureFixture) -> None:
     import json
 
-    runs = {"a": [0.5, "holds"], "b": [0.05, "holds"]}
-    for config, (first, second) in runs.items():
+    now = book_robust.code_digest("01_attention")
+    runs = {"a": [0.5, "holds", now], "b": [0.05, "holds", now], "old": [-1.0, "holds", "0" * 16]}
+    for config, (first, second, code) in runs.items():
         margins = [{"cell": 1, "claim": "assert x < 1", "margin": first}, {"cell": 2, "claim": "assert ok", "margin": second}]
-        (tmp_path / f"ch.{config}.json").write_text(json.dumps({"chapter": "ch", "config": config, "seconds": 1.0, "margins": margins, "errors": []}))
-    assert book_robust.report(tmp_path, safety=0.1) == 1
+        (tmp_path / f"01_attention.{config}.json").write_text(json.dumps({"chapter": "01_attention", "config": config, "code": code, "seconds": 1.0, "margins": margins, "errors": []}))
+    assert book_robust.report(tmp_path, safety=0.1) == 1  # the failing run executed other code: left out
     out = capsys.readouterr().out
     assert "below the safety margin" in out and math.isclose(float(out.split("x < 1")[1].split()[0]), 0.05)
+    assert "01_attention old: stale" in out and "FAILS" not in out
