@@ -22,6 +22,7 @@ only what the student's objects did: the oracle and the comparison still run in 
 
 from __future__ import annotations
 
+import builtins
 import contextlib
 import importlib
 import io
@@ -29,6 +30,7 @@ import os
 import select
 import struct
 import subprocess
+import zipfile
 from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -37,6 +39,7 @@ import torch
 from torch import Tensor
 
 MAX_FRAME = 256 * 2**20  # the largest reply accepted from a student's process
+CUT = "[output cut: the notebook printed more than its limit]"  # where what a notebook prints is cut
 OPAQUE = "__opaque__"  # marks a value that could not cross: {OPAQUE: its type's name}
 
 
@@ -50,6 +53,10 @@ class StudentRaised(Exception):
     def __init__(self, type_name: str, message: str) -> None:
         super().__init__(f"{type_name}: {message}")
         self.type_name, self.message = type_name, message
+
+
+class GraderFault(Exception):
+    """The grader's own failure (no student process could be started): no grade may come of it."""
 
 
 @dataclass(frozen=True)
@@ -284,11 +291,61 @@ def _read_exactly(fd: int, n: int, deadline_s: float | None) -> bytes:
 
 
 def receive_frame(fd: int, timeout_s: float | None = None) -> Any:
-    """One message; only tensors and plain containers are decoded (``weights_only``), never code."""
+    """One message; only tensors and plain containers are decoded (``weights_only``), never code.
+
+    A frame is refused before decoding unless it is a zip archive (what :func:`send_frame` writes)
+    whose entries are stored, not compressed, and add up to at most :data:`MAX_FRAME` bytes: a
+    deflated entry could inflate a thousandfold in the reader's memory. After decoding, a message
+    of more than :data:`MAX_NODES` values (counted as a walk visits them: a list that holds another
+    twice, nested, counts every visit) is refused too, so that no reader walks it forever."""
+    require_safe_torch()
     (size,) = struct.unpack("<Q", _read_exactly(fd, 8, timeout_s))
     if size > MAX_FRAME:
         raise ValueError(f"a reply of {size} bytes is larger than the {MAX_FRAME} allowed")
-    return torch.load(io.BytesIO(_read_exactly(fd, size, timeout_s)), weights_only=True)
+    data = _read_exactly(fd, size, timeout_s)
+    _check_archive(data)
+    message = torch.load(io.BytesIO(data), weights_only=True)
+    _check_nodes(message)
+    return message
+
+
+TORCH_FLOOR = (2, 6)  # torch.load(weights_only=True) runs code from a crafted file before 2.6 (CVE-2025-32434)
+MAX_NODES = 200_000  # values in one decoded message
+
+
+def require_safe_torch() -> None:
+    """Refuse to decode a student's reply with a torch whose ``weights_only`` loading is unsafe."""
+    version = tuple(int(part) for part in torch.__version__.split("+")[0].split(".")[:2])
+    if version < TORCH_FLOOR:
+        raise RuntimeError(f"torch {torch.__version__} can run code hidden in a reply it loads (CVE-2025-32434); grading needs torch >= {'.'.join(map(str, TORCH_FLOOR))}")
+
+
+def _check_archive(data: bytes) -> None:
+    """Refuse a frame that is not a zip of stored entries of at most :data:`MAX_FRAME` bytes in all."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            entries = archive.infolist()
+    except (zipfile.BadZipFile, ValueError, OSError) as error:
+        raise ValueError(f"a reply that is not a torch.save archive ({error})") from None
+    if any(entry.compress_type != zipfile.ZIP_STORED for entry in entries):
+        raise ValueError("a reply with compressed entries (only stored entries are accepted)")
+    if sum(entry.file_size for entry in entries) > MAX_FRAME:
+        raise ValueError(f"a reply whose entries add up to more than the {MAX_FRAME} bytes allowed")
+
+
+def _check_nodes(message: Any) -> None:
+    """Refuse a decoded message whose walk visits more than :data:`MAX_NODES` values."""
+    stack, seen = [message], 0
+    while stack:
+        value = stack.pop()
+        seen += 1
+        if seen > MAX_NODES:
+            raise ValueError(f"a reply of more than {MAX_NODES} values")
+        if isinstance(value, (list, tuple)):
+            stack.extend(value)
+        elif isinstance(value, dict):
+            stack.extend(value.keys())
+            stack.extend(value.values())
 
 
 # ----------------------------------------------------------------------------- calling remotely
@@ -335,6 +392,7 @@ class RemoteStudent:
         self.skipped: set[str] = set()  # cells that hung past their interrupt or killed the process
         self.ready = False
         self.under_test: Sequence[str] = ()  # the functions of the part being graded: never replaced by a correct version
+        self.printed_left = output_bytes  # what the notebook may still print in all, counted here: the process's own count is the student's to change
 
     def start(self) -> None:
         """Start the process and hand it the cells, without waiting: it runs them while the caller works."""
@@ -356,7 +414,7 @@ class RemoteStudent:
                     frame = receive_frame(self.fds[0], wait_s)
                     if not isinstance(frame, dict) or frame.get("cell") != cell_id:
                         raise ValueError("malformed reply")
-                    self.outputs.setdefault(cell_id, _outputs(frame.get("outputs")))
+                    self.outputs.setdefault(cell_id, self._capped(_outputs(frame.get("outputs"))))
                     wait_s = self.timeout_s + self.MARGIN_S
                 receive_frame(self.fds[0], wait_s)
                 self.ready = True
@@ -385,7 +443,7 @@ class RemoteStudent:
                 if "callback" not in reply:
                     return reply
                 send_frame(self.fds[1], _callback(references, reply))
-        except StudentRaised:
+        except (StudentRaised, GraderFault):
             raise
         except TimeoutError:
             self.close()
@@ -398,16 +456,25 @@ class RemoteStudent:
         """Run a test cell's visible tests with the functions ``references`` defines (but those in
         ``exclude``, the part under test) in place of the student's."""
         try:
-            return _outputs(self._request({"op": "run", "cell_id": cell_id, "source": source}, reference_functions(references, exclude)))
+            return self._capped(_outputs(self._request({"op": "run", "cell_id": cell_id, "source": source}, reference_functions(references, exclude))))
         except StudentRaised as error:
             return failed(error.type_name, error.message)
+
+    def _capped(self, outputs: Outputs) -> Outputs:
+        """``outputs`` with what it printed cut to the notebook's allowance (counted here, in the grader)."""
+        for stream in ("stdout", "stderr"):
+            text = outputs[stream]
+            if len(text) > max(self.printed_left, 0):
+                text = text[: max(self.printed_left, 0)] + f"\n{CUT}\n"
+            self.printed_left -= len(outputs[stream])
+            outputs[stream] = text
+        return outputs
 
     def call(self, name: str, args: Sequence[Any], *, grad_args: Sequence[int] = (), forbid: Sequence[tuple[str, str]] = (), references: str | None = None, driver: str | None = None) -> Reply:
         request = {"op": "call", "name": name, "args": wire(tuple(args)), "grad_args": list(grad_args), "forbid": [list(f) for f in forbid], "driver": driver}
         reply = self._request(request, reference_functions(references, exclude=(name, *self.under_test)))
         if reply.get("error") is not None:
-            type_name, message = reply["error"]
-            raise StudentRaised(str(type_name), str(message))
+            raise hidden_error(reply["error"], forbid)
         grads = reply.get("grads")
         return Reply(unwire(reply.get("value")), tuple(unwire(reply.get("inputs_after", ()))), tuple(unwire(list(grads))) if isinstance(grads, (list, tuple)) else None, bool(reply.get("differentiable")))
 
@@ -416,6 +483,28 @@ class RemoteStudent:
             self.channel.close()
             self.fds = None
         self.ready = False
+
+
+PLAIN_ERRORS = {name for name, value in vars(builtins).items() if isinstance(value, type) and issubclass(value, BaseException)}
+
+
+def hidden_error(error: Any, forbid: Sequence[tuple[str, str]]) -> StudentRaised:
+    """What a student's function raised during a hidden check, as the grader reports it.
+
+    The process that raised it held the check's inputs (and a driver's code), so its message is
+    not shown: the student's code could write them into it. The feedback gets the exception's
+    type, if Python names it (else "an exception of the notebook's own"), and a message written
+    here. The visible tests, run first, show the messages of the errors they meet."""
+    type_name = str(error[0]) if isinstance(error, (list, tuple)) and error else ""
+    if type_name == "Refused" and forbid:
+        names = ", ".join(f"{module}.{attr}" for module, attr in forbid)
+        return StudentRaised("Refused", f"calls a library function this part asks you to write yourself (one of {names})")
+    if type_name == "TimeoutError":
+        return StudentRaised("TimeoutError", "ran past its time limit on a hidden case")
+    if type_name == "ProcessDied":
+        return StudentRaised("ProcessDied", "stopped the notebook's process on a hidden case")
+    shown = type_name if type_name in PLAIN_ERRORS or type_name in ("NotImplementedError",) else "Exception"
+    return StudentRaised(shown, "on a hidden case (its message is not shown: it could carry the hidden inputs; the visible tests and `course check` show messages)")
 
 
 def _callback(references: dict[str, Any], request: dict[str, Any]) -> dict[str, Any]:

@@ -2,7 +2,9 @@
 
 Only the student's *answer cells* are taken (by grade id) and put into a fresh copy of the student
 version: edited, deleted or duplicated test cells, changed points or metadata, or duplicated cell
-ids cannot change what is graded; each is recorded as a note for the instructor.
+ids cannot change what is graded; each is recorded as a note for the instructor. Metadata of any
+shape is read without failing (a grade id that is not text marks no cell), and characters UTF-8
+cannot encode (lone surrogates) are graded as ``\\uXXXX`` escapes, which mean the same inside a string.
 """
 
 from __future__ import annotations
@@ -34,18 +36,28 @@ def canonical(path: Path, release: nbformat.NotebookNode) -> tuple[nbformat.Note
         return None, [f"not a valid Jupyter notebook ({type(error).__name__})"]
     notes = []
     answers: dict[str, str] = {}
-    for cell in raw.get("cells", []):
-        meta = nbgrader_meta(cell) if isinstance(cell, dict) else {}
+    wanted = set(answer_ids(release))
+    cells = [c for c in raw.get("cells", []) if isinstance(c, dict)] if isinstance(raw.get("cells"), list) else []
+    odd = 0  # cells whose grade id is not text (a list, say): they mark nothing
+    for cell in cells:
+        meta = nbgrader_meta(cell)
         gid = meta.get("grade_id")
-        if gid in answers:
+        if gid is not None and not isinstance(gid, str):
+            odd += 1
+        elif gid in answers:
             notes.append(f"answer cell {gid} appears twice: the first is graded")
-        elif gid is not None and meta.get("solution") and cell.get("cell_type") == "code":
-            answers[gid] = str(cell.get("source", ""))
+        elif gid in wanted and meta.get("solution") and cell.get("cell_type") == "code":
+            source = _text(cell.get("source", ""))
+            answers[gid] = encodable(source)
+            if answers[gid] != source:
+                notes.append(f"answer cell {gid} holds characters UTF-8 cannot encode (lone surrogates): graded as \\u escapes")
+    if odd:
+        notes.append(f"{odd} cell(s) with a grade id that is not text: ignored")
     for gid in answer_ids(release):
         if gid not in answers:
             notes.append(f"answer cell {gid} is missing: graded as not answered")
     originals = {nbgrader_meta(c)["grade_id"]: c.source for c in release.cells if nbgrader_meta(c).get("locked")}
-    kept = {nbgrader_meta(c).get("grade_id"): c.get("source") for c in raw.get("cells", []) if isinstance(c, dict)}
+    kept = {gid: c.get("source") for c in cells if isinstance(gid := nbgrader_meta(c).get("grade_id"), str)}
     changed = sorted(gid for gid, source in originals.items() if kept.get(gid) != source)
     if changed:
         notes.append(f"read-only cells edited or deleted ({', '.join(changed)}): the originals were graded")
@@ -61,3 +73,13 @@ def canonical(path: Path, release: nbformat.NotebookNode) -> tuple[nbformat.Note
         note.id = "grader-notes"
         nb.cells.insert(0, note)
     return nb, notes
+
+
+def _text(source: object) -> str:
+    """A cell's source as one string (nbformat joins a list of lines; anything else is read as text)."""
+    return "".join(source) if isinstance(source, list) and all(isinstance(line, str) for line in source) else str(source)
+
+
+def encodable(text: str) -> str:
+    """``text`` with what UTF-8 cannot encode (lone surrogates) written as ``\\uXXXX`` escapes."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")

@@ -86,7 +86,7 @@ class ProgressBar:
 
 
 def _grade(args: argparse.Namespace) -> int:
-    from .grade import Options, grade
+    from .grade import NOT_GRADED, Options, grade, unrecorded
     from .intake import Roster, batch_warning
     from .late import LatePolicy
     from .sandbox import Limits
@@ -103,7 +103,7 @@ def _grade(args: argparse.Namespace) -> int:
             raise ValueError("--extensions, --late-penalty, --grace and --max-days-late need --due")
         options = Options(roster=roster, late=late, regrade=frozenset(args.regrade), canvas_assignment_id=args.canvas_assignment_id)
         results, taken = grade(args.course, args.id, args.submissions.resolve(), out, args.jobs, limits, progress=ProgressBar(), record=not args.dry_run, options=options)
-    except (ValueError, RuntimeError) as error:
+    except (ValueError, RuntimeError, OSError) as error:
         print(f"cannot grade: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
     unknown = sorted(set(args.regrade) - {r.student for r in results})
@@ -118,17 +118,25 @@ def _grade(args: argparse.Namespace) -> int:
     warning = batch_warning(taken)
     if warning:
         print(f"warning: {warning}", file=sys.stderr)
-        return EXIT_FAILED
-    return EXIT_FAILED if unknown else 0
+    failed = [r.student for r in results if r.status == NOT_GRADED]
+    if failed:
+        print(f"error: {len(failed)} of {len(results)} submissions not graded because of grader errors ({', '.join(failed)}): "
+              f"nothing was recorded or exported for them; see {out / 'logs'}/<student>.log, and run again to grade them", file=sys.stderr)
+    pending = [] if args.dry_run else unrecorded(out, [r.student for r in results if r.status != NOT_GRADED])
+    if pending:
+        print(f"error: {len(pending)} graded submissions not recorded in the nbgrader gradebook ({', '.join(pending)}): see the summary; run again to record them", file=sys.stderr)
+    return EXIT_FAILED if warning or unknown or failed or pending else 0
 
 
 def _remove(args: argparse.Namespace) -> int:
+    from .grade import pending
     from .gradebook import remove
 
     found = remove(args.course, args.id, args.student)
     cache = (args.out or args.course / "graded" / args.id) / "results" / f"{args.student}.json"
     found |= cache.exists()
     cache.unlink(missing_ok=True)
+    pending(cache.parent, args.student).unlink(missing_ok=True)  # its mark of a result the gradebook does not hold yet
     print(f"{args.student}'s {args.id} records removed" if found else f"nothing recorded for {args.student} in {args.id}")
     return 0 if found else EXIT_FAILED
 
@@ -161,7 +169,11 @@ def parser() -> argparse.ArgumentParser:
     check.add_argument("--timeout", type=int, default=120, help="seconds per cell; a cell past it is reported as timed out (default: %(default)s)")
     check.set_defaults(run=_check)
 
-    grading = commands.add_parser("grade", help="autograde a folder or .zip of submissions, each in a sandbox, and report")
+    grading = commands.add_parser("grade", help="autograde a folder or .zip of submissions, each in a sandbox, and report",
+                                  description="Grade each submission in a sandbox; write grades, feedback and LMS import files. A submission the grader "
+                                              "itself failed on is 'not graded' (no score anywhere; graded again by the next run). Exit status: 0 if "
+                                              "every submission was graded (and recorded), 1 if any was not graded or not recorded in the nbgrader "
+                                              "gradebook, or the batch looks wrong, 2 if the batch cannot be graded.")
     grading.add_argument("id", help="assignment id")
     grading.add_argument("submissions", type=Path, help="a folder or .zip holding <student>.ipynb or <student>/<ID>.ipynb")
     grading.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="submissions graded at once (default: %(default)s)")

@@ -3,7 +3,8 @@
 The input is plain :class:`GradeRow` values (one per student), not the grading module's classes.
 ``total`` is the score after the late penalty; only rows whose status is ``"graded"`` go into the LMS
 files, and every row left out of an LMS file is named in the warnings the writers return (the row is
-still in ``grades.csv``).
+still in ``grades.csv``). A row the grader failed on (status ``"not graded"``, ``total`` None) has
+empty points, total and percentage in ``grades.csv``: no spreadsheet or import can read it as a 0.
 
 Canvas gradebook import (checked in canvas-lms ``app/models/gradebook_importer.rb``)
 -----------------------------------------------------------------------------------
@@ -39,6 +40,7 @@ from pathlib import Path
 from .late import points_text
 
 GRADED = "graded"
+NOT_GRADED = "not graded"  # the grader failed on it: there is no score
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
@@ -53,8 +55,8 @@ class GradeRow:
     points: dict[str, float]  # by part
     max_points: dict[str, float]  # by part
     late_penalty: float
-    total: float  # after the late penalty
-    status: str  # "graded", or why it needs the instructor
+    total: float | None  # after the late penalty; None when not graded
+    status: str  # "graded", or why it needs the instructor ("not graded": the grader failed)
     notes: str
     submitted_at: datetime | None
 
@@ -63,7 +65,7 @@ def write_grades_csv(rows: Sequence[GradeRow], path: Path) -> None:
     """``grades.csv``: per student their parts, total, maximum, percentage, penalty, time, status and notes."""
     parts = max_points(rows)
     most = sum(parts.values())
-    with path.open("w", newline="", encoding="utf-8") as f:
+    with path.open("w", newline="", encoding="utf-8", errors="backslashreplace") as f:
         writer = csv.writer(f)
         writer.writerow(["student", "name", "email", *parts, "total", "max total", "percentage", "late penalty", "submitted at", "status", "notes"])
         for row in rows:
@@ -73,9 +75,9 @@ def write_grades_csv(rows: Sequence[GradeRow], path: Path) -> None:
                     text(row.name),
                     row.email,
                     *(points_text(row.points[part]) if part in row.points else "" for part in parts),
-                    points_text(row.total),
+                    points_text(row.total) if row.total is not None else "",
                     points_text(most),
-                    points_text(100 * row.total / most) if most else "",
+                    points_text(100 * row.total / most) if most and row.total is not None else "",
                     points_text(row.late_penalty),
                     row.submitted_at.isoformat(timespec="seconds") if row.submitted_at else "",
                     text(row.status),
@@ -88,7 +90,7 @@ def write_canvas_csv(rows: Sequence[GradeRow], path: Path, assignment: str, canv
     """A Canvas gradebook import file with one assignment column; the warnings for rows left out."""
     column = f"{assignment} ({canvas_assignment_id})" if canvas_assignment_id else assignment
     warnings = [] if canvas_assignment_id else [f"Canvas: no assignment id given: Canvas matches the column {assignment!r} by its exact title, or creates a new assignment"]
-    with path.open("w", newline="", encoding="utf-8") as f:
+    with path.open("w", newline="", encoding="utf-8", errors="backslashreplace") as f:
         writer = csv.writer(f)
         writer.writerow(["Student", "ID", "SIS User ID", "SIS Login ID", "Section", column])
         for row in rows:
@@ -102,7 +104,7 @@ def write_canvas_csv(rows: Sequence[GradeRow], path: Path, assignment: str, canv
 def write_moodle_csv(rows: Sequence[GradeRow], path: Path, assignment: str) -> list[str]:
     """A Moodle grade import file (users by email address, one grade column); the warnings for rows left out."""
     warnings = []
-    with path.open("w", newline="", encoding="utf-8") as f:
+    with path.open("w", newline="", encoding="utf-8", errors="backslashreplace") as f:
         writer = csv.writer(f)
         writer.writerow(["Full name", "Email address", assignment])
         for row in rows:
@@ -137,6 +139,8 @@ def text(value: str) -> str:
 
 def _left_out(row: GradeRow) -> str | None:
     """Why a row cannot go to an LMS whatever its ids, or None."""
+    if row.status == NOT_GRADED or row.total is None:
+        return "not graded (a grader error): grade it again"
     return None if row.status == GRADED else f"its status is {row.status!r}: grade it by hand"
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import ast
 import concurrent.futures
+import contextlib
 import csv
 import hashlib
 import json
@@ -27,8 +28,10 @@ import queue
 import shutil
 import tempfile
 import time
+import traceback
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
+from datetime import datetime
 from pathlib import Path
 
 import nbformat
@@ -39,13 +42,18 @@ from .intake import Intake, Roster, intake
 from .late import LatePolicy
 from .notebooks import answer_ids, part_points
 from .sandbox import Limits
-from .worker import Worker
+from .scratch import private_folder, remove_stale
+from .worker import STARTED, GraderError, Worker
+
+GRADED, ATTENTION, NOT_GRADED = "graded", "needs attention", "not graded"
+GRADER_ERROR = "not graded: grader error"  # how the note of a grader-side failure starts
+PENDING = ".pending"  # out/results/<student>.pending: a cached result not yet in the nbgrader gradebook
 
 
 @dataclass
 class Result:
     student: str
-    status: str  # graded | needs attention
+    status: str  # GRADED | ATTENTION (graded, with zeros the instructor should look at) | NOT_GRADED (the grader failed: no score)
     scores: dict[str, float] = field(default_factory=dict)
     max_scores: dict[str, float] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
@@ -54,6 +62,7 @@ class Result:
     penalty: float = 0.0  # late penalty (points), applied on every run from the policy of that run
     submitted_at: str | None = None  # ISO time, from the export or the file (see notes)
     overridden: dict[str, str] = field(default_factory=dict)  # part -> the instructor's reason
+    review: list[str] = field(default_factory=list)  # parts held at 0 for a person (course_grading.shortcuts)
 
     @property
     def total(self) -> float:
@@ -64,12 +73,15 @@ class Result:
 
 
 def grade_one(template: Path, assignment: str, student: str, nb: nbformat.NotebookNode, limits: Limits, out: Path, grader: Worker) -> Result:
-    """Grade one canonical notebook in a scratch copy of ``template``; never raises for its content."""
-    result = Result(student, "needs attention")
+    """Grade one canonical notebook in a scratch copy of ``template``; never raises for its content.
+    A failure of the grader's own (the worker or the student process could not run it) gives a
+    :data:`NOT_GRADED` result (:func:`not_graded`); a hang past ``limits.total_s`` once the
+    student's process runs, or the process limit, stays the student's (every part 0)."""
+    result = Result(student, ATTENTION)
     started = time.monotonic()
     batch = template.parent  # holds the template, the unpacked submissions and every job: all hidden
     job = batch / "jobs" / student
-    refused = sandbox.process_limit_hits(grader.group)
+    refused, killed = sandbox.process_limit_hits(grader.group), sandbox.memory_limit_hits(grader.group)
     try:
         scratch = job / "course"
         shutil.copytree(template, scratch)
@@ -81,12 +93,16 @@ def grade_one(template: Path, assignment: str, student: str, nb: nbformat.Notebo
         nbformat.write(nb, submitted / f"{assignment}.ipynb")
         env = dict(os.environ) | grader.threads
         try:
-            crashed = grader.run({"scratch": str(scratch), "assignment": assignment, "student": student, "env": env, "cwd": str(job)}, limits.total_s)
+            fault = grader.run({"scratch": str(scratch), "assignment": assignment, "student": student, "env": env, "cwd": str(job)}, limits.total_s)
         except TimeoutError:
-            result.notes.append(f"timed out: grading took longer than {limits.total_s} s in all; every part scores 0")
-            return result
+            if (scratch / STARTED).exists():  # the student's code was running: the time was the student's
+                result.notes.append(f"timed out: grading took longer than {limits.total_s} s in all; every part scores 0")
+                return result
+            fault = grader.failure(f"no student process was running after {limits.total_s} s (the grading worker or the jail did not start)")
         finally:
             starved = sandbox.process_limit_hits(grader.group) > refused
+            if sandbox.memory_limit_hits(grader.group) > killed:
+                result.notes.append(f"the notebook's processes passed their memory limit together ({limits.group_memory_bytes / 2**30:g} GiB): one was stopped")
         if starved:  # what ran after that depended on timing: no grade can be trusted
             result.notes.append(f"the notebook hit the limit of {limits.processes} processes and threads: every part scores 0")
             return result
@@ -94,13 +110,15 @@ def grade_one(template: Path, assignment: str, student: str, nb: nbformat.Notebo
             (out / "logs").mkdir(parents=True, exist_ok=True)
             shutil.copyfile(scratch / "nbgrader.log", out / "logs" / f"{student}.log")
         outcome_file = scratch / "outcome.json"  # out of the student process's reach: only the worker writes it
-        if crashed is not None or not outcome_file.exists():
-            result.notes.append(f"grading crashed ({crashed or 'no outcome'})")
-            return result
+        if fault is None and not outcome_file.exists():
+            fault = GraderError("the grading worker reported success but wrote no outcome", "")
+        if fault is not None:
+            return not_graded(result, fault, out, scratch / "nbgrader.log")
         outcome = json.loads(outcome_file.read_text())
         result.scores, result.max_scores = outcome["scores"], outcome["max_scores"]
         result.notes = outcome["notes"] + result.notes
-        result.status = "graded"
+        result.review = outcome.get("review", [])
+        result.status = ATTENTION if result.review else GRADED
         for kind, source in (("feedback", scratch / "feedback" / student / assignment / f"{assignment}.html"), ("autograded", scratch / "autograded" / student / assignment / f"{assignment}.ipynb")):
             if source.exists():
                 (out / kind).mkdir(parents=True, exist_ok=True)
@@ -109,6 +127,23 @@ def grade_one(template: Path, assignment: str, student: str, nb: nbformat.Notebo
         shutil.rmtree(job, ignore_errors=True)
         result.seconds = round(time.monotonic() - started, 1)
     return result
+
+
+def not_graded(result: Result, fault: GraderError, out: Path, nbgrader_log: Path) -> Result:
+    """``result`` marked as not graded because of ``fault``, with no score; the worker's stderr (and
+    nbgrader's log, if any) kept in ``out/logs/<student>.log``."""
+    result.status, result.scores, result.max_scores = NOT_GRADED, {}, {}
+    result.notes.append(f"{GRADER_ERROR}: {fault.cause}")
+    nbgrader = nbgrader_log.read_text(errors="replace") if nbgrader_log.exists() else ""
+    keep_log(out, result.student, f"{GRADER_ERROR}: {fault.cause}\n\n--- the grading worker's stderr meanwhile ---\n{fault.stderr or '(nothing)'}\n" + (f"\n--- nbgrader's log ---\n{nbgrader}\n" if nbgrader else ""))
+    return result
+
+
+def keep_log(out: Path, student: str, text: str) -> None:
+    """``text`` as the student's grading log, ``out/logs/<student>.log`` (where it can be written)."""
+    with contextlib.suppress(OSError):
+        (out / "logs").mkdir(parents=True, exist_ok=True)
+        (out / "logs" / f"{student}.log").write_text(text, errors="backslashreplace")
 
 
 # ------------------------------------------------------------------------------------ the batch
@@ -173,17 +208,27 @@ def read_overrides(path: Path) -> dict[str, dict[str, tuple[float, str]]]:
     return overrides
 
 
-def finish(result: Result, submission_time: str | None, options: Options, overrides: dict[str, tuple[float, str]], parts: list[str]) -> Result:
-    """``result`` with this run's manual overrides and late penalty applied (the cache keeps it raw)."""
-    from datetime import datetime
+def check_overrides(overrides: dict[str, dict[str, tuple[float, str]]], parts: list[str]) -> None:
+    """Refuse an override of a part the assignment does not have."""
+    for student, by_part in overrides.items():
+        for part in by_part:
+            if part not in parts:
+                raise ValueError(f"{OVERRIDES}: {student} has an override for {part!r}, which is not a part of this assignment ({', '.join(parts)})")
 
+
+def finish(result: Result, submission_time: str | None, options: Options, overrides: dict[str, tuple[float, str]], parts: list[str]) -> Result:
+    """``result`` with this run's manual overrides and late penalty applied (the cache keeps it raw);
+    a result that was not graded stays without scores."""
     result.submitted_at = submission_time
+    if result.status == NOT_GRADED:
+        return result
+    check_overrides({result.student: overrides}, parts)
     for part, (points, reason) in overrides.items():
-        if part not in parts:
-            raise ValueError(f"{OVERRIDES}: {result.student} has an override for {part!r}, which is not a part of this assignment ({', '.join(parts)})")
         result.scores[part] = points
         result.overridden[part] = reason
         result.notes.append(f"{part} set to {points:g} by the instructor" + (f": {reason}" if reason else ""))
+    if result.review and set(result.review) <= set(overrides):  # every held part decided by the instructor
+        result.status = GRADED
     if options.late is not None:
         when = datetime.fromisoformat(submission_time) if submission_time else None
         assessment = options.late.assess(result.student, when, sum(result.scores.values()))
@@ -193,78 +238,160 @@ def finish(result: Result, submission_time: str | None, options: Options, overri
     return result
 
 
+REPORTS = ("grades.csv", "canvas_import.csv", "moodle_import.csv", "summary.txt", "summary.png")
+
+
+def check_writable(out: Path) -> None:
+    """Refuse, before anything is graded, an output folder where the results or reports could not be written."""
+    for folder in (out, *(out / name for name in ("results", "logs", "feedback", "autograded"))):
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            with tempfile.TemporaryFile(dir=folder):
+                pass
+        except OSError as error:
+            raise RuntimeError(f"cannot write in the output folder {folder} ({error.strerror or error}): fix its permissions or choose another --out") from None
+    for report in (out / name for name in REPORTS):
+        if report.exists() and not os.access(report, os.W_OK):
+            raise RuntimeError(f"cannot write {report} (read-only): fix its permissions or choose another --out")
+
+
+def cached_result(path: Path, key: str) -> Result | None:
+    """The result cached at ``path`` if it was graded from the same input (``key``); None if there is
+    none, it is stale, or it cannot be read (a run killed while writing it): then it is graded again."""
+    try:
+        data = json.loads(path.read_text())
+        result = Result(**data)
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError, TypeError):
+        return None
+    fresh = result.key == key and result.status in (GRADED, ATTENTION)
+    return result if fresh and isinstance(result.scores, dict) and isinstance(result.notes, list) else None
+
+
+def cache_result(cache: Path, result: Result) -> None:
+    """Cache ``result``, marked as not yet recorded in the nbgrader gradebook (the marker first, and
+    the result replaced whole: a run killed on the way leaves the old result, or a marked new one)."""
+    pending(cache, result.student).touch()
+    partial = cache / f"{result.student}.json.partial"
+    partial.write_text(json.dumps(asdict(result)))
+    partial.replace(cache / f"{result.student}.json")
+
+
+def pending(cache: Path, student: str) -> Path:
+    """The marker of a cached result that the nbgrader gradebook does not hold yet."""
+    return cache / f"{student}{PENDING}"
+
+
+def unrecorded(out: Path, students: list[str]) -> list[str]:
+    """Those of ``students`` whose cached result the nbgrader gradebook does not hold yet."""
+    return [s for s in students if pending(out / "results", s).exists()]
+
+
+def record_pending(course: Path, assignment: str, results: list[Result], notebooks: dict[str, nbformat.NotebookNode | None], out: Path, options: Options, times: dict[str, datetime | None], also: set[str]) -> list[str]:
+    """Record in the nbgrader course every graded student of ``results`` not recorded yet (graded
+    now, or before a run that was killed or met a locked gradebook), and those in ``also`` (their
+    overrides may have changed). Returns the notices for the summary: whom it could not record, and why."""
+    cache = out / "results"
+    todo = [r for r in results if r.status != NOT_GRADED and (pending(cache, r.student).exists() or r.student in also)]
+    for r in todo:
+        pending(cache, r.student).touch()
+    graded = [(r.student, r.scores, nbformat.writes(nb).encode() if (nb := notebooks.get(r.student)) is not None else None, out) for r in todo]
+    try:
+        left = gradebook.record(course, assignment, graded, options.late, times, recorded=lambda student: pending(cache, student).unlink(missing_ok=True))
+        reason = f"the gradebook stayed locked by another program through {gradebook.LOCK_TRIES} tries"
+    except Exception as error:  # noqa: BLE001 (the grades are cached and marked: the next run records them)
+        left, reason = unrecorded(out, [r.student for r in todo]), f"{type(error).__name__}: {error}"
+    return [f"nbgrader gradebook: {', '.join(left)} not recorded ({reason}); run again to record them"] if left else []
+
+
 def grade(course: Path, assignment: str, submissions: Path, out: Path, jobs: int, limits: Limits = Limits(), progress: Callable[[int, int, str], None] = lambda done, total, line: print(line), record: bool = False, options: Options = Options()) -> tuple[list[Result], Intake]:
     """Grade every submission (reusing cached results), write the reports; return the results and
     what intake made of the export (its rejected entries and counts).
 
     ``progress(done, total, line)`` is called as each submission is graded; with ``record``, the
-    newly graded submissions are imported into the nbgrader course (:func:`gradebook.record`);
-    without it (a dry run) the course is not touched. Manual overrides (``OUTDIR/overrides.csv``)
-    and the late policy are applied on every run, so they survive a regrade.
+    graded submissions the nbgrader course does not hold yet are imported into it
+    (:func:`record_pending`); without it (a dry run) the course is not touched. Manual overrides
+    (``OUTDIR/overrides.csv``) and the late policy are applied on every run, so they survive a regrade.
+
+    A submission the grader failed on (:func:`not_graded`; any exception while grading it) has the
+    status :data:`NOT_GRADED` and no score: it is not cached, not recorded, and graded on the next run.
     """
     out = out.resolve()
+    check_writable(out)
+    remove_stale()  # scratch folders of killed runs: copies of the hidden checks
     sandbox.remove_stale_cgroups()
     if not sandbox.sandbox_available():
         raise RuntimeError("course grade runs student code in Linux namespaces, and `unshare --user --mount --pid --net` is not available here")
     release = nbformat.read(course / "release" / assignment / f"{assignment}.ipynb", as_version=4)
     cache = out / "results"
-    cache.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix="course-grade-") as tmp:
+    with private_folder() as tmp:
         taken = intake(submissions, assignment, Path(tmp) / "unpacked", options.roster)
         overrides = read_overrides(out / OVERRIDES)
+        parts = answer_ids(release)
+        check_overrides(overrides, parts)  # before anything is graded
         todo: list[tuple[str, nbformat.NotebookNode | None, list[str], str]] = []
         results: dict[str, Result] = {}
         notebooks: dict[str, nbformat.NotebookNode | None] = {}
         for student, submission in taken.submissions.items():
-            nb, notes = canonical(submission.path, release)
+            try:
+                nb, notes = canonical(submission.path, release)
+                key = content_key(nb, course, assignment)
+            except Exception as error:  # noqa: BLE001 (the grader's failure on this notebook: the batch goes on)
+                notebooks[student] = None
+                results[student] = Result(student, NOT_GRADED, notes=[f"{GRADER_ERROR}: reading the notebook failed ({type(error).__name__}: {error})"])
+                keep_log(out, student, traceback.format_exc())
+                continue
             notebooks[student] = nb
             notes = submission.notes + notes
-            key = content_key(nb, course, assignment)
-            cached = cache / f"{student}.json"
-            if cached.exists() and json.loads(cached.read_text()).get("key") == key and student not in options.regrade:
-                results[student] = Result(**json.loads(cached.read_text()))
+            cached = cached_result(cache / f"{student}.json", key) if student not in options.regrade else None
+            if cached is not None:
+                results[student] = cached
             else:
                 todo.append((student, nb, notes, key))
         template = prepare_template(course, assignment, Path(tmp), out, submissions, limits) if any(nb is not None for _, nb, _, _ in todo) else None
-        parts = answer_ids(release)
 
         (Path(tmp) / "workers").mkdir()
         graders: queue.Queue[Worker] = queue.Queue()
         for slot in range(max(1, jobs)):
             threads = max(1, (os.cpu_count() or 1) // max(1, jobs))
-            graders.put(Worker(Path(tmp) / "workers" / f"{slot}.log", threads, Path(tmp) / "slots" / str(slot), sandbox.pids_cgroup(f"slot{slot}", limits.processes)))
+            graders.put(Worker(Path(tmp) / "workers" / f"{slot}.log", threads, Path(tmp) / "slots" / str(slot), sandbox.slot_group(f"slot{slot}", limits, threads), limits.worker_memory_bytes))
 
         def run(item: tuple[str, nbformat.NotebookNode | None, list[str], str]) -> Result:
             student, nb, notes, key = item
-            if nb is None or template is None:
-                result = Result(student, "needs attention", notes=notes + ["every part scores 0"])
-                reports.write_unreadable_feedback(out / "feedback" / f"{student}.html", student, result.notes)
-            else:
-                grader = graders.get()
-                try:
-                    result = grade_one(template, assignment, student, nb, limits, out, grader)
-                finally:
-                    graders.put(grader)
-                result.notes = notes + result.notes
-            result.scores = {p: result.scores.get(p, 0.0) for p in parts}
-            result.key = key
-            (cache / f"{student}.json").write_text(json.dumps(asdict(result)))
+            try:
+                if nb is None or template is None:
+                    result = Result(student, ATTENTION, notes=notes + ["every part scores 0"])
+                    reports.write_unreadable_feedback(out / "feedback" / f"{student}.html", student, result.notes)
+                else:
+                    grader = graders.get()
+                    try:
+                        result = grade_one(template, assignment, student, nb, limits, out, grader)
+                    finally:
+                        graders.put(grader)
+                    result.notes = notes + result.notes
+                if result.status != NOT_GRADED:
+                    result.scores = {p: result.scores.get(p, 0.0) for p in parts}
+                    result.key = key
+                    cache_result(cache, result)
+            except Exception as error:  # noqa: BLE001 (the grader's failure on this submission: the batch goes on)
+                result = Result(student, NOT_GRADED, notes=notes + [f"{GRADER_ERROR}: {type(error).__name__}: {error}"])
+                keep_log(out, student, traceback.format_exc())
             return result
 
         try:
             with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
                 for done, result in enumerate(pool.map(run, todo), 1):
                     results[result.student] = result
-                    progress(done, len(todo), f"[{done}/{len(todo)}] {result.student}: {result.total:g}" + (f"  ({result.notes[-1]})" if result.notes else ""))
+                    score = "NOT GRADED" if result.status == NOT_GRADED else f"{result.total:g}"
+                    progress(done, len(todo), f"[{done}/{len(todo)}] {result.student}: {score}" + (f"  ({result.notes[-1]})" if result.notes else ""))
         finally:
             while not graders.empty():
                 grader = graders.get()
                 grader.stop()
-                sandbox.release_cgroup(grader.group)
+                sandbox.release_slot(grader.group)
     times = {s: sub.submitted_at.isoformat() if sub.submitted_at else None for s, sub in taken.submissions.items()}
     ordered = [finish(results[s], times.get(s), options, overrides.get(s, {}), parts) for s in sorted(results)]
-    reports.write_reports(ordered, part_points(release), taken, out, assignment, options.roster, options.canvas_assignment_id)
-    if record:  # what was graded now, and what the instructor's overrides change
-        changed = sorted({student for student, _, _, _ in todo} | (set(overrides) & set(results)))
-        gradebook.record(course, assignment, [(s, results[s].scores, nbformat.writes(notebooks[s]).encode() if notebooks[s] is not None else None, out) for s in changed], options.late, {s: sub.submitted_at for s, sub in taken.submissions.items()})
+    notices = record_pending(course, assignment, ordered, notebooks, out, options, {s: sub.submitted_at for s, sub in taken.submissions.items()}, set(overrides)) if record else []
+    reports.write_reports(ordered, part_points(release), taken, out, assignment, options.roster, options.canvas_assignment_id, notices)
     return ordered, taken

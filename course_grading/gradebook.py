@@ -13,7 +13,8 @@ from __future__ import annotations
 import contextlib
 import json
 import shutil
-import tempfile
+import time
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,7 @@ import nbformat
 from . import assignments
 from .late import LatePolicy, record_in_gradebook
 from .notebooks import HIDDEN_BLOCK, nbgrader_meta
+from .scratch import private_folder
 
 # nbgrader's autograde steps in the scratch course, with the notebook's run replayed, not executed.
 AUTOGRADE_STEPS = """
@@ -81,13 +83,42 @@ def _course_files(course: Path, assignment: str, student: str) -> dict[str, Path
     }
 
 
-def record(course: Path, assignment: str, graded: list[tuple[str, dict[str, float], bytes | None, Path]], late: LatePolicy | None = None, times: dict[str, datetime | None] | None = None) -> None:
+Graded = tuple[str, dict[str, float], bytes | None, Path]  # student, scores by part, canonical notebook, grades folder
+LOCK_TRIES = 3  # a gradebook another program holds locked is tried this often (sqlite waits 5 s a statement)
+LOCK_PAUSE_S = 2.0  # between two tries
+
+
+def record(course: Path, assignment: str, graded: list[Graded], late: LatePolicy | None = None, times: dict[str, datetime | None] | None = None, recorded: Callable[[str], None] = lambda student: None) -> list[str]:
     """Import graded submissions into the nbgrader course, so that nbgrader's own tools (formgrader,
     ``nbgrader export``) see them: for each ``(student, scores by part, canonical notebook,
     folder with autograded/<student>.ipynb and feedback/<student>.html)``, the scores as the auto
     scores of the gradebook's grade cells, and the notebooks under ``submitted/``, ``autograded/``
     and ``feedback/``. A student graded before is replaced. With a ``late`` policy, nbgrader's
-    due date, extension, timestamp and late penalty are set to agree with it (``times`` by student)."""
+    due date, extension, timestamp and late penalty are set to agree with it (``times`` by student).
+
+    ``recorded(student)`` is called as each student's record is complete. A gradebook that stays
+    locked by another program (sqlite's "database is locked") through :data:`LOCK_TRIES` tries
+    leaves students unrecorded: they are returned (an empty list when all were recorded)."""
+    done: set[str] = set()
+
+    def finished(student: str) -> None:
+        done.add(student)
+        recorded(student)
+
+    for attempt in range(LOCK_TRIES):
+        if attempt:
+            time.sleep(LOCK_PAUSE_S)
+        try:
+            _record(course, assignment, [g for g in graded if g[0] not in done], late, times or {}, finished)
+            return []
+        except Exception as error:
+            if "database is locked" not in str(error):
+                raise
+    return [student for student, *_ in graded if student not in done]
+
+
+def _record(course: Path, assignment: str, graded: list[Graded], late: LatePolicy | None, times: dict[str, datetime | None], finished: Callable[[str], None]) -> None:
+    """:func:`record`, once: raises what the gradebook raises."""
     from nbgrader.api import Gradebook, MissingEntry
 
     db_url = assignments.nbgrader_api(course).coursedir.db_url
@@ -95,8 +126,8 @@ def record(course: Path, assignment: str, graded: list[tuple[str, dict[str, floa
         try:
             gradebook.find_assignment(assignment)
         except MissingEntry:  # nbgrader records an assignment by generating it: do so in a scratch copy
-            with tempfile.TemporaryDirectory() as tmp:
-                scratch = assignments.copy_course(Path(tmp) / "course", course)
+            with private_folder() as tmp:  # it holds the hidden checks: private, and removed by the next run if this one is killed
+                scratch = assignments.copy_course(tmp / "course", course)
                 generated = assignments.nbgrader_api(scratch, db_url=db_url).generate_assignment(assignment, force=True)
                 if not generated["success"]:
                     raise RuntimeError(f"nbgrader could not add {assignment} to {db_url}:\n{generated['log']}")
@@ -116,7 +147,8 @@ def record(course: Path, assignment: str, graded: list[tuple[str, dict[str, floa
                     path.parent.mkdir(parents=True, exist_ok=True)
                     path.write_bytes(contents[kind])  # type: ignore[arg-type]
             if late is not None:
-                record_in_gradebook(gradebook, assignment, student, late, (times or {}).get(student))
+                record_in_gradebook(gradebook, assignment, student, late, times.get(student))
+            finished(student)
 
 
 def remove(course: Path, assignment: str, student: str) -> bool:

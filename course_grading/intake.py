@@ -205,6 +205,8 @@ def intake(submissions: Path, assignment: str, unpack_to: Path, roster: Roster |
             result = _Reader(assignment, roster, unpack_to, archive).read(items)
     except (zipfile.BadZipFile, EOFError) as error:
         raise ValueError(f"{submissions} is a corrupt zip file ({error})") from error
+    except UnicodeDecodeError as error:  # Python's zipfile cannot list an archive with one such name
+        raise ValueError(f"{submissions}: an entry's name is marked as UTF-8 but is not ({error}); unpack the archive with another tool and grade the folder") from error
     result.rejected[:0] = unsafe
     result.entries += len(unsafe)
     result.rejected_entries += len(unsafe)

@@ -83,11 +83,11 @@ def hidden_tests(source: str) -> list[str]:
 def defined_names(source: str) -> list[str]:
     """The functions and classes a cell defines at its top level (what the part is made of).
 
-    Used on the student version's answer stubs, which always parse; code that does not parse
-    defines nothing."""
+    Used on the student version's answer stubs, which always parse, and on the student's answer
+    cells: code that does not parse (or nests too deep for the parser) defines nothing."""
     try:
         tree = ast.parse(source)
-    except SyntaxError:
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
         return []
     return [node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
 

@@ -36,8 +36,8 @@ import traceback
 from collections.abc import Callable
 from typing import Any
 
-from .calls import call_in, receive_frame, send_frame, swapped, unwire, wire
-from .jail import mount_points
+from .calls import CUT, call_in, receive_frame, send_frame, swapped, unwire, wire
+from .jail import isolate, seal
 
 
 class CellTimeout(BaseException):
@@ -57,7 +57,7 @@ class Capped(io.TextIOBase):
     def write(self, text: str) -> int:
         if self.allowance[0] > 0:
             kept = text[: self.allowance[0]]
-            self.parts.append(kept if len(kept) == len(text) else kept + "\n[output cut: the notebook printed more than its limit]\n")
+            self.parts.append(kept if len(kept) == len(text) else kept + f"\n{CUT}\n")
         self.allowance[0] -= len(text)
         return len(text)
 
@@ -190,44 +190,6 @@ def _quiet() -> None:
         os.dup2(devnull, fd)
 
 
-MS_RDONLY, MS_REMOUNT, MS_BIND, MS_REC = 1, 32, 4096, 16384
-
-
-def _isolate() -> bool:
-    """Put this freshly forked child in user and mount namespaces of its own, with empty ``/tmp``
-    and ``/dev/shm``: it keeps its uid but loses every privilege over the zygote (which is not
-    dumpable, so its memory and file descriptors in ``/proc/1`` are out of reach) and over the
-    jail's mounts, and nothing a previous submission left in those folders can be read. What the
-    jail put back under ``/tmp`` (Python itself, in a checkout under ``/tmp``) is put back again,
-    read-only. False where the kernel does not allow it (the child then runs in the zygote's
-    namespaces)."""
-    libc = ctypes.CDLL(None, use_errno=True)
-    uid, gid = os.getuid(), os.getgid()
-    if libc.unshare(0x10000000 | 0x00020000) != 0:  # CLONE_NEWUSER | CLONE_NEWNS
-        return False
-    for path, text in (("/proc/self/setgroups", "deny"), ("/proc/self/uid_map", f"{uid} {uid} 1"), ("/proc/self/gid_map", f"{gid} {gid} 1")):
-        with open(path, "w") as f:
-            f.write(text)
-    kept: list[str] = []
-    for point in sorted(p for p in mount_points() if p.startswith("/tmp/")):
-        if not any(point.startswith(outer + "/") for outer in kept):  # bound with its outer folder
-            kept.append(point)
-    held = []  # their paths lead nowhere once /tmp is covered; a mount already covered by the jail's /tmp cannot be opened, and stays covered
-    for point in kept:
-        with contextlib.suppress(OSError):
-            held.append((point, os.open(point, os.O_RDONLY | os.O_DIRECTORY)))
-    if not all(libc.mount(b"tmpfs", folder, b"tmpfs", 0, b"size=64m,mode=1777") == 0 for folder in (b"/tmp", b"/dev/shm")):
-        return False
-    for point, fd in held:
-        os.makedirs(point, exist_ok=True)
-        target = point.encode()
-        if libc.mount(f"/proc/self/fd/{fd}".encode(), target, None, MS_BIND | MS_REC, None) != 0:
-            return False
-        libc.mount(None, target, None, MS_REMOUNT | MS_BIND | MS_RDONLY, None)
-        os.close(fd)
-    return True
-
-
 def _display(*values: Any, **options: Any) -> None:
     """Jupyter's ``display`` for cells that call it: what it would show, as text."""
     for value in values:
@@ -253,9 +215,10 @@ def zygote() -> None:
     """``python -m course_grading.student_server``: import torch once, then fork a fresh
     student process per request (``{"socket": path, "home": path}`` on stdin, one JSON line each).
 
-    Each child connects to the Unix socket at ``path``, on which it serves one submission
-    (:func:`serve`), then isolates itself (:func:`_isolate`); its home is its empty ``/tmp`` (or,
-    where it cannot isolate, ``home``, which the worker empties before each submission).
+    Each child isolates itself (:func:`course_grading.jail.isolate`: its own namespaces, an empty
+    ``/tmp``, which is its home), connects to the Unix socket at ``path`` (in the slot ``home``),
+    seals itself (:func:`course_grading.jail.seal`: the slot covered, no capability), and serves
+    one submission on the socket (:func:`serve`).
     Before each fork, and on ``{"reset": true}``, everything the previous child left running is
     killed. Forking costs milliseconds where a new process costs seconds (``import torch``)."""
     import json
@@ -283,10 +246,10 @@ def zygote() -> None:
                     replies.close()
                     commands.close()
                     connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-                    connection.connect(request["socket"])  # before /tmp is replaced: the socket may lie under it
-                    home = "/tmp" if _isolate() else request["home"]
-                    os.chdir(home)
-                    os.environ.update(HOME=home, TMPDIR=home, MPLCONFIGDIR=os.path.join(home, "mpl"))
+                    ctypes.CDLL(None).prctl(4, 1, 0, 0, 0)  # PR_SET_DUMPABLE 1, as the zygote's is 0: else its /proc/self is root's, and isolate() cannot map its uid
+                    isolate(request["home"])  # raises where it cannot: then it never connects, and the worker reports a grader fault
+                    connection.connect(request["socket"])
+                    seal(request["home"])
                     serve(connection.fileno(), connection.fileno())
                 finally:
                     os._exit(0)

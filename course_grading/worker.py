@@ -24,6 +24,7 @@ import contextlib
 import importlib
 import json
 import os
+import resource
 import select
 import shutil
 import signal
@@ -31,17 +32,19 @@ import socket
 import subprocess
 import sys
 import tempfile
+import traceback
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import nbformat
 
-from . import assignments, replay
-from .calls import Outputs, RemoteStudent
-from .notebooks import is_test, nbgrader_meta, part_names, without_hidden_tests
-from .sandbox import jail_argv
+from . import assignments, policy, replay, shortcuts
+from .calls import CUT, GraderFault, Outputs, RemoteStudent, StudentRaised
+from .notebooks import is_answer, is_test, nbgrader_meta, part_names, without_hidden_tests
+from .sandbox import Limits, SlotGroup, jail_argv
 
 
 def load_checks(grading: Path, assignment: str) -> ModuleType:
@@ -53,32 +56,47 @@ def load_checks(grading: Path, assignment: str) -> ModuleType:
 
 class Zygote:
     """The jailed zygote of this worker (:func:`course_grading.student_server.zygote`): it imports
-    torch once and forks a student process per submission, whose home is ``slot`` (emptied before
-    each submission). Started again if it dies."""
+    torch once and forks a student process per submission, which connects to its socket in
+    ``slot`` (emptied before each submission). Its environment is the policy's
+    (:func:`course_grading.policy.environment`), nothing else of the worker's. Started again if it dies."""
 
     STARTUP_S = 60.0
 
     def __init__(self, settings: dict[str, Any]) -> None:
-        self.slot = Path(settings["slot"])
+        self.slot = Path(settings["slot"]).resolve()  # the jail shows it at this path
         self.slot.mkdir(parents=True, exist_ok=True)
+        self.slot.chmod(0o755)  # the student process, nobody, reaches its socket in it
         hide, keep = [Path(p) for p in settings["hide"]], [Path(p) for p in settings["keep"]]
         self.argv = settings["launch"] + jail_argv(hide, keep, [self.slot], [sys.executable, "-m", "course_grading.student_server"])
         self.process: subprocess.Popen[str] | None = None
 
     def command(self, request: dict[str, Any]) -> None:
-        """Send one request and wait for its acknowledgement; a zygote that fails is stopped."""
-        if self.process is None or self.process.poll() is not None:
-            env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"} | {"HOME": str(self.slot), "MPLBACKEND": "Agg"}
-            self.process = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env, cwd=self.slot)
-        assert self.process.stdin is not None and self.process.stdout is not None
+        """Send one request and wait for its acknowledgement. A zygote that fails is stopped and
+        :class:`GraderFault` raised: no student process can be had, which is the grader's failure."""
         try:
+            if self.process is None or self.process.poll() is not None:
+                # stderr: the worker's log, where a jail that cannot start says why; the zygote sends its own to /dev/null before it forks any student process
+                self.process = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=None, text=True, env=policy.environment(os.environ), cwd=self.slot)
+            if "socket" in request:
+                os.chmod(request["socket"], 0o666)  # nobody, the student process, connects to it; no one else can reach the slot
+            assert self.process.stdin is not None and self.process.stdout is not None
             self.process.stdin.write(json.dumps(request) + "\n")
             self.process.stdin.flush()
-            if not select.select([self.process.stdout], [], [], self.STARTUP_S)[0] or not self.process.stdout.readline():
-                raise TimeoutError("the student process could not be started")
-        except (OSError, TimeoutError):
-            self.stop()
-            raise
+            if select.select([self.process.stdout], [], [], self.STARTUP_S)[0] and self.process.stdout.readline():
+                return
+            why = self._silence()
+        except OSError as error:
+            why = f"{type(error).__name__}: {error}"
+        self.stop()
+        raise GraderFault(f"the student process could not be started ({why})")
+
+    def _silence(self) -> str:
+        """Why the zygote gave no answer: it exited (with which status), or it hangs."""
+        assert self.process is not None
+        try:
+            return f"its jail exited with status {self.process.wait(timeout=1)}"
+        except subprocess.TimeoutExpired:
+            return f"it did not answer within {self.STARTUP_S:g} s"
 
     def stop(self) -> None:
         if self.process is not None:
@@ -103,7 +121,10 @@ class ZygoteChannel:
             listener.listen(1)
             listener.settimeout(Zygote.STARTUP_S)
             self.zygote.command({"socket": str(address), "home": str(self.zygote.slot)})
-            self.connection, _ = listener.accept()
+            try:
+                self.connection, _ = listener.accept()
+            except OSError as error:  # the fresh child never reached its socket: it ran nothing of the student's yet
+                raise GraderFault(f"the student process did not connect ({error or 'timed out'})") from None
         address.unlink()
         return self.connection.fileno(), self.connection.fileno()
 
@@ -130,8 +151,10 @@ def hidden_verdict(check: Callable[[RemoteStudent], str | None], student: Remote
     """The hidden check's failure message, or None; a check that cannot use a reply fails the part."""
     try:
         return check(student)
+    except GraderFault:
+        raise
     except Exception as error:  # noqa: BLE001 (a reply of the wrong kind: the student's doing)
-        return f"the check could not use the reply ({type(error).__name__}: {error})"
+        return f"the check could not use the reply ({type(error).__name__}; what the reply held is not shown)"
 
 
 def run_submission(student: RemoteStudent, nb: nbformat.NotebookNode, release: nbformat.NotebookNode, checks: ModuleType) -> dict[str, Outputs]:
@@ -142,25 +165,31 @@ def run_submission(student: RemoteStudent, nb: nbformat.NotebookNode, release: n
     outputs = dict(student.run_cells())
     stubs, written = part_names(release), part_names(nb)  # what each part must define, and what the student's cell defines
     own = {test_id: sorted(set(names) | set(written.get(test_id, []))) for test_id, names in stubs.items()}
-    for cell in nb.cells:
-        if not is_test(cell):
-            continue
-        test_id = nbgrader_meta(cell)["grade_id"]
+    tests = [(nbgrader_meta(cell)["grade_id"], cell.source) for cell in nb.cells if is_test(cell)]
+    # Every visible test runs before the first hidden call: from then on the student's process holds
+    # hidden inputs (and drivers' code), and nothing it prints reaches the feedback.
+    for test_id, source in tests:
         student.under_test = own[test_id]
-        result = student.run(test_id, without_hidden_tests(cell.source), getattr(checks, "REFERENCE_PARTS", None), own[test_id])
-        if result["error"] is None and test_id in checks.CHECKS:
+        outputs[test_id] = student.run(test_id, without_hidden_tests(source), getattr(checks, "REFERENCE_PARTS", None), own[test_id])
+    for test_id, _ in tests:
+        if outputs[test_id]["error"] is None and test_id in checks.CHECKS:
+            student.under_test = own[test_id]
             failure = hidden_verdict(checks.CHECKS[test_id], student)
             if failure is not None:
-                result["error"] = ["AssertionError", failure, []]
-        outputs[test_id] = result
+                outputs[test_id]["error"] = ["AssertionError", failure, []]
     return outputs
 
 
 def notes_on(outputs: dict[str, Outputs], cell_s: int) -> list[str]:
-    """What an instructor should know about a run: cells that hung, ran out of memory, or died."""
+    """What an instructor should know about a run: every limit it hit (time, memory, file size,
+    output) and cells that died."""
     errors = {o["error"][0] for o in outputs.values() if o["error"] is not None}
     messages = {o["error"][1] for o in outputs.values() if o["error"] is not None}
     notes = []
+    if any(CUT in o["stdout"] or CUT in o["stderr"] for o in outputs.values()):
+        notes.append("the notebook printed more than its output limit: the rest was not kept")
+    if any("File too large" in m for m in messages):
+        notes.append("a cell wrote a file larger than the file-size limit")
     if "TimeoutError" in errors:
         notes.append(f"a cell or a part ran past its time limit ({cell_s} s)")
     if "MemoryError" in errors:
@@ -178,29 +207,74 @@ def autograde(scratch: Path, assignment: str, student: str) -> None:
     nb = nbformat.read(scratch / "submitted" / student / assignment / f"{assignment}.ipynb", as_version=4)
     checks = load_checks(Path(settings["grading"]), assignment)
     remote = student_process(settings, nb)
-    remote.start()  # the jailed process imports torch and runs the notebook while nbgrader loads
+    try:
+        remote.start()  # the jailed process imports torch and runs the notebook while nbgrader loads
+    except OSError as error:  # it died before it was handed the notebook
+        raise GraderFault(f"the student process died as it started ({type(error).__name__}: {error})") from None
+    (scratch / STARTED).touch()  # from here on, the submission's time is the student's (see grade.grade_one)
     api = assignments.nbgrader_api(scratch)
     try:
         release = nbformat.read(scratch / "release" / assignment / f"{assignment}.ipynb", as_version=4)
         outputs = run_submission(remote, nb, release, checks)
+    except StudentRaised as error:  # its process failed after its cells, before its tests: the student's doing
+        check_setup(nb, remote.outputs)  # unless it failed before any of the student's code ran
+        note = f"the notebook's process failed before its tests ran ({error.message}): every part scores 0"
+        (scratch / "outcome.json").write_text(json.dumps({"scores": {}, "max_scores": {}, "notes": [note]}))
+        return
     finally:
         remote.close()
+    check_setup(nb, outputs)
+    held = shortcuts.withhold(nb, getattr(checks, "SHORTCUTS", {}), outputs)  # may take a forbidden route: 0 until a person looks
     replay.OUTPUTS.clear()
-    replay.OUTPUTS.update(outputs)
+    replay.OUTPUTS.update({cell: printable(run) for cell, run in outputs.items()})
     graded = api.autograde(assignment, student, force=True, create=True)
-    (scratch / "nbgrader.log").write_text(graded["log"])
-    notes = notes_on(outputs, settings["cell_s"])
+    (scratch / "nbgrader.log").write_text(graded["log"], errors="backslashreplace")
+    if not graded["success"]:  # the notebook is the grader's canonical copy, its outputs printable: the failure is nbgrader's
+        raise GraderFault(f"nbgrader could not autograde the notebook ({(graded['log'].strip().splitlines() or ['no log'])[-1][:300]})")
+    notes = notes_on(outputs, settings["cell_s"]) + list(held.values())
     scores: dict[str, float] = {}
     max_scores: dict[str, float] = {}
-    if graded["success"]:
-        api.generate_feedback(assignment, student, force=True)
-        with Gradebook(api.coursedir.db_url) as gradebook:
-            for grade in gradebook.find_submission_notebook(assignment, assignment, student).grades:
-                part = grade.name.removeprefix("test_")
-                scores[part], max_scores[part] = float(grade.score), float(grade.max_score)
-    else:
-        notes.append("nbgrader could not autograde the notebook: every part scores 0")
-    (scratch / "outcome.json").write_text(json.dumps({"scores": scores, "max_scores": max_scores, "notes": notes}))
+    api.generate_feedback(assignment, student, force=True)
+    with Gradebook(api.coursedir.db_url) as gradebook:
+        for grade in gradebook.find_submission_notebook(assignment, assignment, student).grades:
+            part = grade.name.removeprefix("test_")
+            scores[part], max_scores[part] = float(grade.score), float(grade.max_score)
+    (scratch / "outcome.json").write_text(json.dumps({"scores": scores, "max_scores": max_scores, "notes": notes, "review": sorted(held)}))
+
+
+def check_setup(nb: nbformat.NotebookNode, outputs: dict[str, Outputs]) -> None:
+    """Raise :class:`GraderFault` if a cell that runs before any of the student's code (the
+    assignment's read-only setup) failed in the student process: a jail that cannot run the
+    course's own code is the grader's failure, not a reason for zeros."""
+    for cell in nb.cells:
+        if is_answer(cell):
+            return
+        run = outputs.get(nbgrader_meta(cell).get("grade_id", ""))
+        if run is not None and run["error"] is not None:
+            raise GraderFault(f"the assignment's setup cell failed in the student process, before any of the student's code ran ({run['error'][0]}: {run['error'][1][:300]})")
+
+
+STARTED = "student-process-started"  # written in the scratch course once the student's process runs
+
+
+def printable(run: Outputs) -> Outputs:
+    """A cell's outputs with what UTF-8 cannot encode (lone surrogates, which a notebook can print)
+    written as escapes, so that nbgrader can save them in the notebook and its feedback."""
+
+    def text(value: str) -> str:
+        return value.encode("utf-8", "backslashreplace").decode("utf-8")
+
+    error = run["error"]
+    return {"stdout": text(run["stdout"]), "stderr": text(run["stderr"]), "error": None if error is None else [text(error[0]), text(error[1]), [text(line) for line in error[2]]]}
+
+
+@dataclass(frozen=True)
+class GraderError:
+    """Why the grader, not the student, failed on a submission, and what its worker wrote to
+    stderr meanwhile (a traceback, nbgrader's complaints)."""
+
+    cause: str
+    stderr: str
 
 
 class Worker:
@@ -208,20 +282,30 @@ class Worker:
     requests one after another, so that nbgrader and torch are imported once per job slot, not
     once per submission."""
 
-    def __init__(self, log: Path, threads: int, slot: Path, group: Path | None) -> None:
-        self.log, self.slot, self.group = log, slot, group  # slot: its student processes' home; group: their pids cgroup
+    STDERR_TAIL = 20_000  # bytes of the worker's stderr kept with a submission it failed on
+
+    def __init__(self, log: Path, threads: int, slot: Path, group: SlotGroup, memory_bytes: int = Limits.worker_memory_bytes) -> None:
+        self.log, self.slot, self.group = log, slot, group  # slot: its student processes' home; group: their control groups
+        self.memory_bytes = memory_bytes  # this worker's own address space (it runs no student code, but the correct parts on the student's arguments)
         self.threads = {"OMP_NUM_THREADS": str(threads), "MKL_NUM_THREADS": str(threads)}  # for it and its children: jobs share the cores
         self.process: subprocess.Popen[str] | None = None
+        self.since = 0  # where the worker's log stood when the last request was sent
 
-    def run(self, request: dict[str, Any], timeout_s: float) -> str | None:
-        """Grade one scratch course; None when done, else what went wrong. Raises TimeoutError."""
-        if self.process is None or self.process.poll() is not None:
-            with self.log.open("a") as log:
-                command = [sys.executable, "-m", "course_grading.worker"]
-                self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log, text=True, start_new_session=True, env=os.environ | self.threads)
-        assert self.process.stdin is not None and self.process.stdout is not None
-        self.process.stdin.write(json.dumps(request) + "\n")
-        self.process.stdin.flush()
+    def run(self, request: dict[str, Any], timeout_s: float) -> GraderError | None:
+        """Grade one scratch course: None when it was graded, else the grader's own failure (the
+        worker could not be started, died, or failed on it). Raises TimeoutError after ``timeout_s``."""
+        self.since = self.log.stat().st_size if self.log.exists() else 0
+        try:
+            if self.process is None or self.process.poll() is not None:
+                with self.log.open("a") as log:
+                    command = [sys.executable, "-m", "course_grading.worker", str(self.memory_bytes)]
+                    self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log, text=True, start_new_session=True, env=os.environ | self.threads)
+            assert self.process.stdin is not None and self.process.stdout is not None
+            self.process.stdin.write(json.dumps(request) + "\n")
+            self.process.stdin.flush()
+        except OSError as error:
+            self.stop()
+            return self.failure(f"the grading worker could not be started or reached ({type(error).__name__}: {error})")
         ready, _, _ = select.select([self.process.stdout], [], [], timeout_s)
         if not ready:
             self.stop()
@@ -230,9 +314,23 @@ class Worker:
         if not line:
             code = self.process.wait()
             self.process = None
-            tail = self.log.read_text(errors="replace").strip().splitlines()[-1:] or ["no message"]
-            return f"exit {code}: {tail[0][:300]}"
-        return json.loads(line).get("error")
+            return self.failure(f"the grading worker died ({_exit_text(code)})")
+        try:
+            error = json.loads(line)["error"]
+        except (ValueError, TypeError, KeyError):
+            self.stop()
+            return self.failure(f"the grading worker answered {line[:100]!r}")
+        return None if error is None else self.failure(str(error))
+
+    def failure(self, cause: str) -> GraderError:
+        """``cause``, with the last :data:`STDERR_TAIL` bytes the worker wrote to its log during the last request."""
+        try:
+            with self.log.open("rb") as log:
+                log.seek(max(self.since, log.seek(0, os.SEEK_END) - self.STDERR_TAIL))
+                stderr = log.read().decode(errors="replace")
+        except OSError:
+            stderr = ""
+        return GraderError(cause, stderr)
 
     def stop(self) -> None:
         if self.process is not None:
@@ -240,6 +338,17 @@ class Worker:
                 os.killpg(self.process.pid, signal.SIGKILL)
             self.process.wait()
             self.process = None
+
+
+def _exit_text(code: int) -> str:
+    """How a process ended, from its return code."""
+    if code >= 0:
+        return f"exit status {code}"
+    try:
+        name = signal.Signals(-code).name
+    except ValueError:
+        name = f"signal {-code}"
+    return f"killed by {name}" + (": out of memory, or stopped from outside" if -code == signal.SIGKILL else "")
 
 
 def serve() -> None:
@@ -254,10 +363,15 @@ def serve() -> None:
         tempfile.tempdir = None  # chosen afresh from this submission's TMPDIR
         try:
             autograde(Path(request["scratch"]), request["assignment"], request["student"])
-            replies.write(json.dumps({"error": None}) + "\n")
-        except Exception as error:  # noqa: BLE001 (reported for this submission; the worker goes on)
-            replies.write(json.dumps({"error": f"{type(error).__name__}: {error}"}) + "\n")
+            reply: dict[str, str | None] = {"error": None}
+        except Exception as error:  # noqa: BLE001 (the grader's failure, reported for this submission; the worker goes on)
+            traceback.print_exc()  # into the log, which the submission's own log keeps the tail of
+            reply = {"error": str(error) if isinstance(error, GraderFault) else f"{type(error).__name__}: {error}"}
+        replies.write(json.dumps(reply) + "\n")
 
 
 if __name__ == "__main__":
+    hard = resource.getrlimit(resource.RLIMIT_AS)[1]
+    memory = int(sys.argv[1]) if len(sys.argv) > 1 else hard
+    resource.setrlimit(resource.RLIMIT_AS, (memory if hard == resource.RLIM_INFINITY else min(memory, hard), hard))  # soft only: the student's launcher sets its own
     serve()

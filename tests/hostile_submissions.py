@@ -157,16 +157,17 @@ def hostile_cases(course: str, out: str, inbox: str, port: int = 9) -> dict[str,
         "loop_in_function": Case("loop_in_function.ipynb", notebook({"split_merge": "def split_heads(x, n_heads):\n    " + spin.replace("\n    ", "\n        ") + "\n\ndef merge_heads(x):\n    " + spin.replace("\n    ", "\n        ")}), without("split_merge"), "time limit"),
         "sys_exit": Case("sys_exit.ipynb", notebook({"sdpa": "import sys\n\ndef scaled_dot_product_attention(q, k, v, mask=None):\n    sys.exit(0)\n"}), without("sdpa")),
         "os_exit": Case("os_exit.ipynb", notebook({"masks": "import os\nos._exit(0)\n"}), without("masks"), "stopped the notebook's process"),
-        "kills_its_process": Case("kills_its_process.ipynb", notebook({"split_merge": "import ctypes\nctypes.string_at(0)\n"}), without("split_merge"), "stopped the notebook's process"),
+        # (issue 26) top-level code that reaches into the interpreter or the grader holds, for a person, every part that forbids a library function
+        "kills_its_process": Case("kills_its_process.ipynb", notebook({"split_merge": "import ctypes\nctypes.string_at(0)\n"}), without("split_merge", "sdpa", "mha"), "stopped the notebook's process"),
         "memory_bomb": Case("memory_bomb.ipynb", notebook({"sdpa": WRONG_SDPA + "\n_hog = [bytearray(2**33) for _ in range(8)]\n"}), without("sdpa"), "out of memory"),
         "fork_bomb": Case("fork_bomb.ipynb", notebook({"sdpa": WRONG_SDPA + "\nimport subprocess\n_procs = []\ntry:\n    for _ in range(2000):\n        _procs.append(subprocess.Popen(['sleep', '600']))\nexcept OSError:\n    pass\n"}), ZERO, "limit of .* processes"),
         "patches_allclose": Case("patches_allclose.ipynb", notebook({"sdpa": WRONG_SDPA + "\nimport numpy\ntorch.allclose = lambda *a, **k: True\ntorch.equal = lambda *a, **k: True\nnumpy.testing.assert_allclose = lambda *a, **k: None\n"}), without("sdpa")),
-        "fakes_checks_module": Case("fakes_checks_module.ipynb", notebook({"sdpa": WRONG_SDPA + "\nimport sys, types\n_fake = types.ModuleType('a1_attention_checks')\n_fake.check_sdpa = _fake.check_masks = _fake.check_split_merge = _fake.check_mha = lambda *a, **k: None\n_fake.use_reference_parts = lambda *a: (lambda: None)\nsys.modules['a1_attention_checks'] = _fake\n"}), without("sdpa")),
-        "patches_gradinglib": Case("patches_gradinglib.ipynb", notebook({"sdpa": WRONG_SDPA + "\nimport gradinglib\ngradinglib.run_cases = lambda *a, **k: None\n"}), without("sdpa")),
-        "patches_torch": Case("patches_torch.ipynb", notebook({"sdpa": WRONG_SDPA + "\n_sub = torch.Tensor.__sub__\ntorch.Tensor.__sub__ = lambda a, b: _sub(a, a)\n"}), without("sdpa")),
-        "steals_reference": Case("steals_reference.ipynb", notebook({"sdpa": "from a1_attention_reference_parts import scaled_dot_product_attention\n"}), without("sdpa")),
-        "redefines_test_names": Case("redefines_test_names.ipynb", notebook({"sdpa": WRONG_SDPA + "\nimport builtins\n_real_import = builtins.__import__\nclass _Fake:\n    def __getattr__(self, name):\n        return lambda *a, **k: None\ndef _import(name, *a, **k):\n    return _Fake() if name == 'a1_attention_checks' else _real_import(name, *a, **k)\nbuiltins.__import__ = _import\n"}), without("sdpa")),
-        "reads_answer_key": Case("reads_answer_key.ipynb", notebook({"sdpa": steal(course)}), without("sdpa")),
+        "fakes_checks_module": Case("fakes_checks_module.ipynb", notebook({"sdpa": WRONG_SDPA + "\nimport sys, types\n_fake = types.ModuleType('a1_attention_checks')\n_fake.check_sdpa = _fake.check_masks = _fake.check_split_merge = _fake.check_mha = lambda *a, **k: None\n_fake.use_reference_parts = lambda *a: (lambda: None)\nsys.modules['a1_attention_checks'] = _fake\n"}), without("sdpa", "mha"), "needs review: mha"),
+        "patches_gradinglib": Case("patches_gradinglib.ipynb", notebook({"sdpa": WRONG_SDPA + "\nimport gradinglib\ngradinglib.run_cases = lambda *a, **k: None\n"}), without("sdpa", "mha"), "needs review: mha"),
+        "patches_torch": Case("patches_torch.ipynb", notebook({"sdpa": WRONG_SDPA + "\n_sub = torch.Tensor.__sub__\ntorch.Tensor.__sub__ = lambda a, b: _sub(a, a)\n"}), without("sdpa", "mha"), "needs review: mha"),
+        "steals_reference": Case("steals_reference.ipynb", notebook({"sdpa": "from a1_attention_reference_parts import scaled_dot_product_attention\n"}), without("sdpa", "mha"), "needs review: mha"),
+        "redefines_test_names": Case("redefines_test_names.ipynb", notebook({"sdpa": WRONG_SDPA + "\nimport builtins\n_real_import = builtins.__import__\nclass _Fake:\n    def __getattr__(self, name):\n        return lambda *a, **k: None\ndef _import(name, *a, **k):\n    return _Fake() if name == 'a1_attention_checks' else _real_import(name, *a, **k)\nbuiltins.__import__ = _import\n"}), without("sdpa", "mha"), "needs review: mha"),
+        "reads_answer_key": Case("reads_answer_key.ipynb", notebook({"sdpa": steal(course)}), without("sdpa", "mha"), "needs review: mha"),
         "vandal": Case("vandal.ipynb", notebook({"masks": KEY["masks"] + "\n" + vandal}), FULL),
         "edits_test_cell": Case("edits_test_cell.ipynb", notebook({"sdpa": WRONG_SDPA}, _edit_test_cell), without("sdpa"), "read-only cells edited"),
         "deletes_test_cells": Case("deletes_test_cells.ipynb", notebook(None, _delete_test_cells), FULL, "read-only cells edited or deleted"),
@@ -175,7 +176,7 @@ def hostile_cases(course: str, out: str, inbox: str, port: int = 9) -> dict[str,
         "not_json": Case("not_json.ipynb", b'{"cells": [', ZERO, "not a valid|JSON"),
         "empty": Case("empty.ipynb", b"", ZERO, "empty|not a valid"),
         "prints_hidden_checks": Case("prints_hidden_checks.ipynb", notebook({"masks": KEY["masks"] + "\n" + snoop}), FULL),
-        "captures_references": Case("captures_references.ipynb", notebook({"sdpa": KEY["sdpa"] + "\n" + capture}), FULL),
+        "captures_references": Case("captures_references.ipynb", notebook({"sdpa": KEY["sdpa"] + "\n" + capture}), without("sdpa", "mha"), "needs review: sdpa"),
         "connects_out": Case("connects_out.ipynb", notebook({"masks": KEY["masks"] + "\n" + connect_out(port)}), FULL),
         "prints_a_lot": Case("prints_a_lot.ipynb", notebook({"masks": KEY["masks"] + "\nfor _ in range(1024):\n    print('x' * 2**20)\n"}), FULL),
     }
@@ -220,12 +221,12 @@ def a2_cases(course: str) -> dict[str, Case]:
 
     return {
         "correct": Case("correct.ipynb", nb(), A2_FULL),
-        "bessel_bends_layer_norm": Case("bessel_bends_layer_norm.ipynb", nb({"layer_norm": BESSEL + bend_layer_norm}), a2_without("layer_norm")),
-        "unmasked_bends_decoder": Case("unmasked_bends_decoder.ipynb", nb({"decoder": NO_CAUSAL_MASK + bend_decoder}), a2_without("decoder")),
+        "bessel_bends_layer_norm": Case("bessel_bends_layer_norm.ipynb", nb({"layer_norm": BESSEL + bend_layer_norm}), a2_without("layer_norm", "pre_ln", "decoder"), "needs review: pre_ln"),
+        "unmasked_bends_decoder": Case("unmasked_bends_decoder.ipynb", nb({"decoder": NO_CAUSAL_MASK + bend_decoder}), a2_without("decoder", "layer_norm", "pre_ln"), "needs review: layer_norm"),
         "loop_in_sinusoidal": Case("loop_in_sinusoidal.ipynb", nb({"sinusoidal": spin}), a2_without("sinusoidal"), "time limit"),
         # layer_norm is never defined; the blocks built on it are graded with a correct one
-        "steals_reference": Case("steals_reference.ipynb", nb({"layer_norm": "from a2_blocks_reference_parts import layer_norm\n"}), a2_without("layer_norm")),
-        "reads_answer_key": Case("reads_answer_key.ipynb", nb({"layer_norm": steal(course)}), a2_without("layer_norm")),
+        "steals_reference": Case("steals_reference.ipynb", nb({"layer_norm": "from a2_blocks_reference_parts import layer_norm\n"}), a2_without("layer_norm", "pre_ln", "decoder"), "needs review: pre_ln"),
+        "reads_answer_key": Case("reads_answer_key.ipynb", nb({"layer_norm": steal(course)}), a2_without("layer_norm", "pre_ln", "decoder"), "needs review: pre_ln"),
     }
 
 
@@ -400,4 +401,134 @@ def a6_cases() -> dict[str, Case]:
     return {
         "correct": Case("correct.ipynb", notebook(assignment=A6), A6_FULL),
         "bends_every_oracle": Case("bends_every_oracle.ipynb", notebook(a6_bending_answers(), assignment=A6), {p: 0.0 for p in A6_FULL}),
+    }
+
+
+def _extra_cells(nb: nbformat.NotebookNode) -> None:
+    """Cells whose nbgrader metadata is of shapes nbgrader never writes: a grade id that is a list,
+    a dict, a number; nbgrader metadata that is a list; odd metadata elsewhere."""
+    for grade_id in (["sdpa"], {"id": "sdpa"}, 7):
+        cell = nbformat.v4.new_code_cell("scaled_dot_product_attention = None\n")
+        cell.metadata["nbgrader"] = {"grade_id": grade_id, "solution": True, "grade": True, "points": 100}
+        nb.cells.append(cell)
+    odd = nbformat.v4.new_markdown_cell("odd metadata")
+    odd.metadata.update({"nbgrader": [1, 2], "tags": {"nested": [None, {"x": []}]}})
+    nb.cells.insert(0, odd)
+
+
+def escaped(content: bytes, edit: Callable[[dict], None]) -> bytes:
+    """The notebook ``content`` with ``edit`` applied to its JSON, written with ASCII escapes: valid
+    JSON that may hold what UTF-8 cannot encode (a lone surrogate is the escape ``\\ud800``)."""
+    nb = json.loads(content)
+    edit(nb)
+    return json.dumps(nb).encode()
+
+
+def _append_to_answer(gid: str, text: str) -> Callable[[dict], None]:
+    def edit(nb: dict) -> None:
+        cell = next(c for c in nb["cells"] if c.get("metadata", {}).get("nbgrader", {}).get("grade_id") == gid)
+        cell["source"] = "".join(cell["source"]) + text
+
+    return edit
+
+
+def batch_stopper_cases() -> dict[str, Case]:
+    """a1 notebooks that stopped a whole batch (issue 26): each must be graded as it deserves, and
+    the correct one beside them must keep every point."""
+    return {
+        "correct": Case("correct.ipynb", notebook(), FULL),
+        "odd_metadata": Case("odd_metadata.ipynb", notebook(None, _extra_cells), FULL, "3 cell\\(s\\) with a grade id that is not text"),
+        # a lone surrogate in the answer itself (in a string: Python is fine with it, UTF-8 is not)
+        "surrogate_in_answer": Case("surrogate_in_answer.ipynb", escaped(notebook(), _append_to_answer("sdpa", "\n_label = '\ud800'\n")), FULL, "lone surrogates"),
+        # lone surrogates printed to stdout and stderr, and in an exception's message
+        "surrogate_in_output": Case("surrogate_in_output.ipynb", notebook({"masks": KEY["masks"] + "\nimport sys\nprint('\\ud800')\nprint('\\udcff', file=sys.stderr)\n", "split_merge": "raise ValueError('\\ud800')\n"}), without("split_merge")),
+        # an expression nested too deep for the parser: that part fails, the grader does not
+        "too_deep": Case("too_deep.ipynb", notebook({"sdpa": "_x = " + "-" * 100_000 + "1\n" + KEY["sdpa"]}), without("sdpa")),
+    }
+
+
+# ------------------------------------------- forbidden shortcuts: routes round the in-process refusal
+
+# The body of an sdpa answer built on torch's fused attention ``_fused``: the output, and the weights
+# as the output of the identity matrix as values; a query that may attend nothing gets zeros.
+_FUSED_BODY = (
+    "    eye = torch.eye(k.shape[-2], dtype=q.dtype).expand(*k.shape[:-2], k.shape[-2], k.shape[-2])\n"
+    "    if mask is None:\n"
+    "        return _fused(q, k, v), _fused(q, k, eye)\n"
+    "    has_key = mask.any(dim=-1, keepdim=True)\n"
+    "    safe = mask | ~has_key\n"
+    "    return _fused(q, k, v, attn_mask=safe).masked_fill(~has_key, 0.0), _fused(q, k, eye, attn_mask=safe).masked_fill(~has_key, 0.0)\n"
+)
+_SDPA = "def scaled_dot_product_attention(q, k, v, mask=None):\n"
+# mha on torch's private fused kernel where it applies (queries and keys of the same shape; weights
+# as x @ W, so transposed for it; True = masked out for it), the key's own code elsewhere.
+_NATIVE_MHA = KEY["mha"].replace("def multi_head_attention(", "def _own_mha(") + (
+    "\n\ndef multi_head_attention(x_q, x_kv, W_q, W_k, W_v, W_o, n_heads, mask=None):\n"
+    "    if x_q.shape != x_kv.shape:\n"
+    "        return _own_mha(x_q, x_kv, W_q, W_k, W_v, W_o, n_heads, mask)\n"
+    "    d = x_q.shape[-1]\n"
+    "    if mask is not None:\n"
+    "        mask = ~mask if mask.dim() == 2 else (~mask).unsqueeze(1).expand(x_q.shape[0], n_heads, x_q.shape[1], x_kv.shape[1]).contiguous()\n"
+    "    out, _ = torch._native_multi_head_attention(x_q, x_kv, x_kv, d, n_heads, torch.cat([W_q.T, W_k.T, W_v.T]), torch.zeros(3 * d),\n"
+    "                                                W_o.T, torch.zeros(d), mask, False, True, 0)\n"
+    "    return torch.nan_to_num(out, nan=0.0)\n"
+)
+assert _NATIVE_MHA.count("def _own_mha(") == 1
+SHORTCUT_ANSWERS = {
+    # a reference saved in a default argument before the check replaces the function
+    "default_argument": {"sdpa": "import torch.nn.functional as F\n\n\ndef scaled_dot_product_attention(q, k, v, mask=None, _fused=F.scaled_dot_product_attention):\n" + _FUSED_BODY},
+    # the same kernel under torch._C._nn, kept where the refusal does not look (a tuple)
+    "torch_c_alias": {"sdpa": "_KERNELS = (torch._C._nn.scaled_dot_product_attention,)\n\n\n" + _SDPA + "    _fused = _KERNELS[0]\n" + _FUSED_BODY},
+    # the same kernel as an ATen operator, which the refusal never touches
+    "ops_aten_alias": {"sdpa": _SDPA + "    _fused = torch.ops.aten.scaled_dot_product_attention\n" + _FUSED_BODY},
+    # multi-head attention from torch's private fused kernel
+    "native_mha": {"mha": _NATIVE_MHA},
+    # the refusal switched off: it is installed on decoy modules put in sys.modules
+    "sys_modules_off": {"sdpa": (
+        "import sys\nimport types\nimport torch.nn.functional as F\n\n"
+        "for _name in ('torch.nn.functional', 'torch._C._nn'):\n"
+        "    _decoy = types.ModuleType(_name)\n"
+        "    _decoy.scaled_dot_product_attention = _decoy.multi_head_attention_forward = print\n"
+        "    sys.modules[_name] = _decoy\n\n\n" + _SDPA + "    _fused = F.scaled_dot_product_attention\n" + _FUSED_BODY
+    )},
+    # the kernel looked up by a name made of pieces, before the check, kept in a list
+    "getattr_concatenated": {"sdpa": "import torch.nn.functional as F\n\n_prefix = 'scaled_dot'\n_KERNELS = [getattr(F, _prefix + '_product_attention')]\n\n\n" + _SDPA + "    _fused = _KERNELS[0]\n" + _FUSED_BODY},
+    # the saved reference in a helper that another part's cell defines
+    "helper_elsewhere": {
+        "masks": KEY["masks"] + "\n\ndef _attention_kernel(_fused=torch.nn.functional.scaled_dot_product_attention):\n    return _fused\n",
+        "sdpa": _SDPA + "    _fused = _attention_kernel()\n" + _FUSED_BODY,
+    },
+}
+
+
+def shortcut_cases() -> dict[str, Case]:
+    """a1 submissions that get round the refusal of torch's attention in the student's process: each
+    part that may use it is held for review (0, with the evidence in a note); the answer key is not."""
+    held = {"sys_modules_off": ("sdpa", "mha"), "getattr_concatenated": ("sdpa", "mha"), "native_mha": ("mha",)}
+    cases = {"correct": Case("correct.ipynb", notebook(), FULL)}
+    for name, answers in SHORTCUT_ANSWERS.items():
+        parts = held.get(name, ("sdpa",))
+        cases[name] = Case(f"{name}.ipynb", notebook(answers), without(*parts), "^" + "".join(f"(?=.*needs review: {part}: cell )" for part in parts))
+    return cases
+
+
+# A LoRALinear that brings in a fine-tuning library, which a6 forbids (its key's own code does the work,
+# as a student's might around the library's helpers); and an adapter that imports one by a computed name.
+PEFT_IN_METHOD = A6_KEY["lora_linear"].replace("        super().__init__()\n", "        super().__init__()\n        try:\n            import peft  # noqa: F401\n        except ImportError:\n            pass\n", 1)
+IMPORT_BY_NAME = A6_KEY["adapter"].replace("        super().__init__()\n", "        super().__init__()\n        try:\n            __import__('pe' + 'ft')\n        except ImportError:\n            pass\n", 1)
+assert PEFT_IN_METHOD != A6_KEY["lora_linear"] and IMPORT_BY_NAME != A6_KEY["adapter"]
+
+
+def a6_shortcut_cases() -> dict[str, Case]:
+    """a6 submissions that use a fine-tuning library: held for review, each on its part (the import is
+    in that part's code); one that imports it at the top of a cell: every part is held (that import
+    runs when the notebook runs)."""
+    def a6_without(*lost: str) -> dict[str, float]:
+        return {p: 0.0 if p in lost else v for p, v in A6_FULL.items()}
+
+    return {
+        "correct": Case("correct.ipynb", notebook(assignment=A6), A6_FULL),
+        "peft_in_method": Case("peft_in_method.ipynb", notebook({"lora_linear": PEFT_IN_METHOD}, assignment=A6), a6_without("lora_linear"), "needs review: lora_linear: .*imports a module this assignment does not allow \\(peft\\)"),
+        "import_by_name": Case("import_by_name.ipynb", notebook({"adapter": IMPORT_BY_NAME}, assignment=A6), a6_without("adapter"), "needs review: adapter: .*__import__"),
+        "peft_at_top": Case("peft_at_top.ipynb", notebook({"freeze_except": "import peft  # noqa: F401\n\n" + A6_KEY["freeze_except"]}, assignment=A6), a6_without(*A6_FULL), "needs review: lora_linear: .*\\(peft\\)"),
     }

@@ -207,7 +207,8 @@ def test_nothing_the_notebooks_started_is_left_running(batch: Batch) -> None:
         if any("course-grade-" in part or part == "600" for part in p.info["cmdline"] or []) and not running_for_another_xdist_worker(p)
     ]
     assert not leftovers
-    assert not [g for root in sandbox.PIDS_CGROUPS if root.is_dir() for g in root.glob(f"course-grade-*-{os.getpid()}")]
+    roots = [sandbox.CGROUPS, *(sandbox.CGROUPS / controller for controller in ("pids", "memory", "cpu"))]
+    assert not [g for root in roots if root.is_dir() for g in root.glob(f"course-grade-*-{os.getpid()}")]
 
 
 def test_rerun_grades_nothing_and_a_late_submission_only_itself(batch: Batch, tmp_path: Path) -> None:
@@ -343,4 +344,5 @@ def test_one_submission_cannot_reach_the_next(tmp_path: Path) -> None:
     (inbox / "b_second.ipynb").write_bytes(notebook({"masks": key["masks"] + probe}))
     results, _ = grading.grade(course_copy(tmp_path / "course"), ASSIGNMENT, inbox, tmp_path / "out", jobs=1, limits=LIMITS, progress=lambda done, total, line: None)
     assert [r.student for r in results] == ["a_first", "b_second"]
-    assert {r.student: r.scores for r in results} == {"a_first": FULL, "b_second": FULL}, [r.notes for r in results]
+    held = {"sdpa": 0.0, "mha": 0.0}  # a_first's sdpa cell imports ctypes: its parts that forbid torch's attention wait for a person (issue 26)
+    assert {r.student: r.scores for r in results} == {"a_first": FULL | held, "b_second": FULL}, [r.notes for r in results]

@@ -27,6 +27,8 @@ from gradinglib import (
 from torch import Tensor, nn
 
 from course_grading.calls import Reply, Student, probe
+from course_grading.notebooks import defined_names
+from course_grading.shortcuts import TORCH_ATTENTION, Rules
 
 _TORCH_SDPA = F.scaled_dot_product_attention
 # torch's attention entry points: they raise while the student's code runs (aliases included).
@@ -36,6 +38,10 @@ NO_TORCH_ATTENTION = [
     ("torch.nn.functional", "multi_head_attention_forward"),
 ]
 REFERENCE_PARTS = Path(__file__).with_name("a1_attention_reference_parts.py").read_text()
+# The first line is the refusal above, in the student's process; code there can get round it (a saved
+# reference, another name for the kernel), so the grader also reads the submitted source
+# (course_grading.shortcuts): a part whose code may reach these by any route is held for review.
+SHORTCUTS = {"sdpa": Rules(forbid=TORCH_ATTENTION), "mha": Rules(forbid=TORCH_ATTENTION, replaced=tuple(defined_names(REFERENCE_PARTS)))}
 
 
 # ----------------------------------------------------------------------------------- oracles

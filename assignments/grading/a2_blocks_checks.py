@@ -15,6 +15,8 @@ from typing import Any
 import torch
 import torch.nn.functional as F
 from course_grading.calls import Student, probe
+from course_grading.notebooks import defined_names
+from course_grading.shortcuts import TORCH_ATTENTION, TORCH_NORMS, Rules
 from gradinglib import CheckFailed, as_student, describe, expect_close, expect_tensor, expect_unchanged, fresh_generator, run_cases
 from torch import Tensor, nn
 
@@ -27,6 +29,15 @@ NO_TORCH_LAYERS = [
     ("torch.nn", "TransformerDecoderLayer"),
     ("torch.nn.functional", "scaled_dot_product_attention"),
 ]
+# The first line is the refusal above, in the student's process; code there can get round it (a saved
+# reference, another name for the kernel), so the grader also reads the submitted source
+# (course_grading.shortcuts): a part whose code may reach these by any route is held for review.
+# The blocks are graded with the reference parts (their LayerNorm is never the student's).
+SHORTCUTS = {
+    "layer_norm": Rules(forbid=TORCH_NORMS + TORCH_ATTENTION),
+    "pre_ln": Rules(forbid=TORCH_NORMS + TORCH_ATTENTION, replaced=tuple(defined_names(REFERENCE_PARTS))),
+    "decoder": Rules(forbid=TORCH_NORMS + TORCH_ATTENTION, replaced=tuple(defined_names(REFERENCE_PARTS))),
+}
 
 
 def _randn(g: torch.Generator, *shape: int, scale: float = 1.0, shift: float = 0.0) -> Tensor:

@@ -16,6 +16,7 @@ from typing import Any
 import torch
 import torch.nn.functional as F
 from course_grading.calls import Student, probe
+from course_grading.shortcuts import TORCH_ATTENTION, Rules
 from gradinglib import CheckFailed, as_student, describe, expect_close, expect_equal, expect_tensor, expect_unchanged, fresh_generator, run_cases
 from torch import Tensor, nn
 
@@ -24,6 +25,10 @@ NO_TORCH_ATTENTION = [
     ("torch.nn.functional", "scaled_dot_product_attention"),
     ("torch.nn", "MultiheadAttention"),
 ]
+# The first line is the refusal above, in the student's process; code there can get round it (a saved
+# reference, another name for the kernel), so the grader also reads the submitted source
+# (course_grading.shortcuts): a part whose code may reach these by any route is held for review.
+SHORTCUTS = {"cached_step": Rules(forbid=TORCH_ATTENTION)}
 
 
 def _randn(g: torch.Generator, *shape: int, scale: float = 1.0) -> Tensor:

@@ -36,6 +36,7 @@ from typing import Any
 import torch
 import torch.nn.functional as F
 from course_grading.calls import Opaque, Student, probe
+from course_grading.shortcuts import TORCH_ATTENTION, Rules
 from gradinglib import CheckFailed, as_student, describe, expect_close, expect_equal, expect_tensor, expect_unchanged, fresh_generator, run_cases
 from torch import Tensor, nn
 
@@ -51,6 +52,10 @@ NO_TORCH_LAYERS = [
     ("torch.nn", "TransformerEncoderLayer"),
     ("torch.nn", "TransformerEncoder"),
 ]
+# The first line is the refusal above, in the student's process; code there can get round it (a saved
+# reference, another name for the kernel), so the grader also reads the submitted source
+# (course_grading.shortcuts): a part whose code may reach these by any route is held for review.
+SHORTCUTS = {"encoder_block": Rules(forbid=TORCH_ATTENTION)}
 
 
 def _randn(g: torch.Generator, *shape: int, scale: float = 1.0, shift: float = 0.0) -> Tensor:

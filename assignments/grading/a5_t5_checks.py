@@ -37,6 +37,7 @@ from typing import Any
 
 import torch
 from course_grading.calls import Opaque, Student
+from course_grading.shortcuts import TORCH_ATTENTION, Rules
 from gradinglib import CheckFailed, as_student, describe, expect_close, expect_tensor, expect_unchanged, fresh_generator, run_cases
 from torch import Tensor
 
@@ -47,6 +48,10 @@ NO_TORCH_ATTENTION = [
     ("torch.nn.functional", "multi_head_attention_forward"),
     ("torch.nn", "MultiheadAttention"),
 ]
+# The first line is the refusal above, in the student's process; code there can get round it (a saved
+# reference, another name for the kernel), so the grader also reads the submitted source
+# (course_grading.shortcuts): a part whose code may reach these by any route is held for review.
+SHORTCUTS = {"cross_attention": Rules(forbid=TORCH_ATTENTION)}
 P_LIMIT = 1e-12  # a chi-square test fails below this asymptotic p-value
 MIN_EXPECTED = 20.0  # every pooled bin of a chi-square test expects at least this many
 SIGMAS = 7.0

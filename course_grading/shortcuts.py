@@ -1,0 +1,474 @@
+"""Forbidden shortcuts, found by reading the submitted source in the trusted grader.
+
+A part may forbid library functions (a1's attention must not call PyTorch's) or, as in a6, every
+library outside a short list (LoRA must not come from a fine-tuning library). The student's process
+refuses the forbidden functions while a check calls the part (:func:`course_grading.calls.call_in`),
+but code in that process can get round any refusal made there: a reference saved before the check
+(a default argument), another name for the same kernel (``torch._C._nn``, ``torch.ops.aten``), or
+the check switched off through ``sys.modules``. So the trusted worker also reads the answer cells
+(:func:`review`) and looks, for each part with :class:`Rules`, for evidence that it may take such a
+route:
+
+* a mention of a forbidden function's name (lower-cased, underscores dropped: ``LayerNorm`` is
+  ``layer_norm``) in an attribute, an import, a string, or a name the notebook never defines;
+* a private or low-level torch namespace (``torch._C``, ``torch.ops``, an ``_attribute`` of
+  anything but ``self``, ``_native_`` kernels, ``torch.jit``, loaders that unpickle);
+* an attribute looked up by a computed name (``getattr``, ``setattr``, ``vars``, a star import);
+* code or imports by a computed name, or the interpreter's insides (``eval``, ``exec``,
+  ``compile``, ``__import__``, ``importlib``, ``globals()``, ``sys``, ``__dict__``,
+  ``__builtins__`` and the other dunders but a few harmless ones);
+* an import of a module outside the part's allow-list.
+
+What counts for a part: its own answer cell, whole; the code every answer cell runs when the
+notebook runs (all but the bodies of functions and classes: it can change what any part runs); and
+what those name, followed from name to name: the bodies of functions and classes, and top-level
+lines that only bind a name (``import``, ``_f = F.softmax``), found through the names they bind. A
+helper defined in another cell and called by the part is read with it; a function that a correct
+version replaces while the part is graded (:attr:`Rules.replaced`) is not, where it is looked up
+when the part runs. A cell that does not parse is searched as text, and counts for every part.
+
+Static reading is a filter, not a proof: a part with evidence is not failed, it is *held*. Its
+test cell gets an error (so it scores 0 in nbgrader's gradebook too) saying that an instructor will
+look, and the submission gets the note ``needs review: <part>: <evidence>``; the instructor grants
+the points in ``overrides.csv`` when the code is fine.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import re
+import unicodedata
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import nbformat
+
+from .notebooks import defined_names, is_answer, is_test, nbgrader_meta, part_of
+from .student_server import _python  # the student's process runs a cell's IPython syntax as this Python
+
+# PyTorch's ways to compute what the attention parts ask for (a name that contains one counts:
+# "Transformer" is every transformer layer, each holding a MultiheadAttention).
+TORCH_ATTENTION = (("torch.nn.functional", "scaled_dot_product_attention"), ("torch.nn.functional", "multi_head_attention_forward"), ("torch.nn", "MultiheadAttention"), ("torch.nn", "Transformer"))
+# PyTorch's normalisations, each of which computes LayerNorm on a reshaped input (an instance
+# norm of (1, N, d), a group norm of one group, the RMS norm of the centred input, ...).
+TORCH_NORMS = (("torch.nn.functional", "layer_norm"), ("torch.nn", "LayerNorm"), ("torch.nn.functional", "group_norm"), ("torch.nn.functional", "instance_norm"), ("torch.nn.functional", "batch_norm"), ("torch.nn.functional", "rms_norm"))
+# What the assignments' answers may import where a part has rules (the modules and their
+# submodules): those an honest answer needs, and a few that files, processes and the network go
+# through (what they can do is the jail's business); none of them implements a part, turns a
+# string into code or an attribute, or reaches Python's objects. What is dangerous in those that
+# are allowed is looked for by name (``sys.modules``, ``torch.ops``, ``np.load``, ...).
+NEEDED_IMPORTS = ("__future__", "math", "cmath", "numbers", "numpy", "torch", "re", "fnmatch", "itertools", "collections", "functools", "typing", "dataclasses", "copy", "enum", "heapq", "bisect", "random", "statistics", "warnings")
+HARMLESS_IMPORTS = ("sys", "os", "glob", "json", "time", "pathlib", "io", "socket", "subprocess", "shutil", "tempfile", "textwrap", "pprint")
+STANDARD_IMPORTS = NEEDED_IMPORTS + HARMLESS_IMPORTS
+
+# Harmless dunders an answer may name (``super().__init__()``, ``type(x).__name__``).
+PLAIN_DUNDERS = frozenset({"__init__", "__name__", "__qualname__", "__class__", "__call__", "__len__", "__repr__", "__str__", "__doc__", "__version__", "__post_init__", "__iter__", "__next__", "__getitem__", "__setitem__", "__contains__", "__enter__", "__exit__", "__eq__", "__hash__", "__bool__", "__future__"})
+# Attributes that open torch's (or numpy's) low-level doors: kernels by other names, compilers,
+# loaders that unpickle (a pickle names a function by a string), the registry of every function.
+BACKDOORS = frozenset({"ops", "jit", "hub", "fx", "library", "overrides", "serialization", "cpp_extension", "compiler", "export", "package", "onnx", "load", "loads", "lib", "utils", "ctypeslib"})
+# Modules reached as an attribute of another (``torch.sys``): the interpreter's insides.
+INTERPRETER = frozenset({"sys", "os", "builtins", "importlib", "inspect", "gc", "ctypes", "types", "operator", "pickle", "marshal", "runpy", "pkgutil"})
+# Attribute lookups by a computed name, and the table of every loaded module (``sys.modules``).
+LOOKUP_WORDS = frozenset({"getattr", "setattr", "delattr", "vars", "attrgetter", "methodcaller", "get_field", "modules"})
+# Code run from a string (an annotation evaluated, a pickle loaded), imports by name, and the
+# interpreter's own tables: frames and their globals, import hooks, tracing.
+CODE_WORDS = frozenset({
+    "eval", "exec", "compile", "__import__", "import_module", "globals", "locals", "breakpoint", "get_type_hints", "ForwardRef", "singledispatch",
+    "singledispatchmethod", "allow_pickle", "weights_only", "meta_path", "path_hooks", "path_importer_cache", "settrace", "setprofile", "addaudithook",
+    "_getframe", "f_globals", "f_locals", "f_builtins", "f_back", "tb_frame", "gi_frame", "cr_frame", "ag_frame",
+})
+
+WHAT = {
+    "forbidden": "names a library function this part must write itself",
+    "private": "reaches a private or low-level namespace (torch._C, torch.ops, a loader, a compiler)",
+    "lookup": "looks up attributes by a computed name",
+    "code": "runs code or imports by a computed name, or reaches into the interpreter",
+    "import": "imports a module this assignment does not allow",
+}
+MAX_LINE = 120  # characters of a flagged line quoted in a note
+MAX_SHOWN = 3  # pieces of evidence quoted per part
+
+
+def normalised(name: str) -> str:
+    """A name as compared with the forbidden ones: NFKC (as Python reads identifiers), lower case, no underscores."""
+    return unicodedata.normalize("NFKC", name).lower().replace("_", "")
+
+
+@dataclass(frozen=True)
+class Rules:
+    """What one part must not use: library functions (``(module, name)``; every name that contains
+    one, once :func:`normalised`, counts as it), and the modules its code may import. ``replaced``:
+    the notebook's functions that correct versions stand in for while the part is graded (the
+    assignment's ``REFERENCE_PARTS``, when its check passes them): where the part's code calls them
+    by name, it never runs the student's (unless the part defines them itself)."""
+
+    forbid: tuple[tuple[str, str], ...] = ()
+    imports: tuple[str, ...] = STANDARD_IMPORTS
+    replaced: tuple[str, ...] = ()
+
+    def keys(self) -> frozenset[str]:
+        return frozenset(normalised(name) for _, name in self.forbid)
+
+    def allows_import(self, module: str) -> bool:
+        return any(module == allowed or module.startswith(allowed + ".") for allowed in self.imports)
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """One sign that code may take a forbidden route: where, what kind, and the word or module."""
+
+    cell: str
+    line: int
+    kind: str  # a key of WHAT
+    key: str  # forbidden: the normalised token; import: the module; otherwise the word found
+    text: str  # the line, shortened
+
+    def breaks(self, rules: Rules) -> bool:
+        if self.kind == "forbidden":
+            return any(key in self.key for key in rules.keys())
+        if self.kind == "import":
+            return not rules.allows_import(self.key)
+        if self.kind == "code":
+            return True
+        return bool(rules.forbid)  # private, lookup: the ways round a refused function
+
+    def describe(self) -> str:
+        key = self.key if len(self.key) <= 40 else self.key[:39] + "…"
+        return f"cell {self.cell}, line {self.line}: {WHAT[self.kind]} ({key}): {self.text}"
+
+
+# ----------------------------------------------------------------------------- reading a cell
+
+TOP = ""  # the region of code that runs when the cell runs; a definition's body has its name
+# Expressions that only name things: ``_f = F.softmax`` runs nothing, it binds ``_f``.
+_NAMING = (ast.Name, ast.Attribute, ast.Constant, ast.Tuple, ast.List, ast.expr_context)
+
+
+def _printable(line: str) -> str:
+    """A source line fit for a note: stripped, shortened, any character encodable."""
+    line = line.strip()
+    line = line if len(line) <= MAX_LINE else line[: MAX_LINE - 1] + "…"
+    return line.encode("utf-8", "replace").decode("utf-8")
+
+
+def _folded(node: ast.AST) -> str | None:
+    """The string a concatenation of string constants makes (``'scaled_dot_' + 'product'``), else None."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, (str, bytes)):
+        return node.value if isinstance(node.value, str) else node.value.decode("latin-1")
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = _folded(node.left), _folded(node.right)
+        return left + right if left is not None and right is not None else None
+    if isinstance(node, ast.JoinedStr):  # the parts known before it runs
+        parts = [_folded(v.value if isinstance(v, ast.FormattedValue) else v) for v in node.values]
+        return "".join(part for part in parts if part is not None)
+    return None
+
+
+def _is_dunder(name: str) -> bool:
+    return len(name) > 4 and name.startswith("__") and name.endswith("__")
+
+
+class _Reader(ast.NodeVisitor):
+    """Evidence in one parsed cell, each piece with its region, and the names each region uses."""
+
+    def __init__(self, cell: str, lines: list[str], keys: frozenset[str], bound: set[str], plain_modules: set[str]) -> None:
+        self.cell, self.lines, self.keys, self.bound = cell, lines, keys, bound
+        self.plain_modules = plain_modules  # names bound to harmless modules, whose private attributes (os._exit) are theirs
+        self.region, self.owner = TOP, None  # owner: the top-level class whose body is being read
+        self.binding: tuple[str, ...] = ()  # the names a top-level import or naming assignment binds
+        self.found: list[tuple[str, Evidence]] = []
+        self.uses: dict[str, set[str]] = {}
+        self.docstrings: set[int] = set()
+
+    def add(self, node: ast.AST, kind: str, key: str) -> None:
+        """Evidence, in the current region; in a binding, the regions of the names bound (but an
+        import of a module outside the allow-list: that module's code runs with the cell)."""
+        line = getattr(node, "lineno", 1)
+        text = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
+        evidence = Evidence(self.cell, line, kind, key, _printable(text))
+        for region in self.binding if self.binding and kind != "import" else (self.region,):
+            self.found.append((region, evidence))
+
+    @contextlib.contextmanager
+    def bound_to(self, names: list[str]) -> Iterator[None]:
+        """Read a top-level statement that only binds ``names`` as the definition of those names."""
+        if self.region != TOP or self.owner is not None or not names:
+            yield
+            return
+        self.binding = tuple(names)
+        try:
+            yield
+        finally:
+            self.binding = ()
+
+    def mention(self, node: ast.AST, word: str) -> None:
+        token = normalised(word)
+        if any(key in token for key in self.keys):
+            self.add(node, "forbidden", token)
+        if "_native_" in word:
+            self.add(node, "private", word)
+
+    def word(self, node: ast.AST, word: str) -> None:
+        """What a name or attribute says by itself: a dynamic tool, a dunder."""
+        if word in LOOKUP_WORDS:
+            self.add(node, "lookup", word)
+        elif word in CODE_WORDS or (_is_dunder(word) and word not in PLAIN_DUNDERS):
+            self.add(node, "code", word)
+
+    # -- regions: a definition's body runs when its name is called, the rest when the cell runs
+
+    def visit_Module(self, node: ast.Module) -> None:
+        self.docstrings = {id(s.value) for s in ast.walk(node) if isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant) and isinstance(s.value.value, str)}
+        self.generic_visit(node)
+
+    def _function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        """Decorators run when the definition runs; defaults and annotations too, but one that only
+        names something (``_f=F.softmax``) is kept in the function, and read as part of its body."""
+        arguments = [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs, *filter(None, [node.args.vararg, node.args.kwarg])]
+        kept = [*node.args.defaults, *filter(None, node.args.kw_defaults), *filter(None, [a.annotation for a in arguments]), *filter(None, [node.returns])]
+        for decorator in node.decorator_list:
+            self.visit(decorator)
+        saved = self.region
+        body = self.region if self.region != TOP else self.owner or node.name
+        for expression in kept:
+            self.region = body if all(isinstance(n, _NAMING) for n in ast.walk(expression)) else saved
+            self.visit(expression)
+        self.region = body
+        for statement in node.body:
+            self.visit(statement)
+        self.region = saved
+
+    visit_FunctionDef = visit_AsyncFunctionDef = _function  # type: ignore[assignment]
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> None:
+        for part in [*node.decorator_list, *node.bases, *node.keywords]:
+            self.visit(part)
+        saved = self.owner
+        if self.region == TOP and self.owner is None:
+            self.owner = node.name  # its methods' bodies run when the class is used
+        for statement in node.body:
+            self.visit(statement)
+        self.owner = saved
+
+    # -- what a node says
+
+    def visit_Assign(self, node: ast.Assign) -> None:
+        names = [t.id for t in node.targets if isinstance(t, ast.Name)]
+        naming = len(names) == len(node.targets) and all(isinstance(n, _NAMING) for n in ast.walk(node.value))
+        with self.bound_to(names if naming else []):
+            self.generic_visit(node)
+
+    def visit_Name(self, node: ast.Name) -> None:
+        if isinstance(node.ctx, ast.Load):
+            for region in {self.region, *self.binding}:  # a binding's names are looked up when the cell runs: TOP uses them too
+                self.uses.setdefault(region, set()).add(node.id)
+            if node.id not in self.bound:  # the notebook's own names are the student's (their part may share a library name)
+                self.mention(node, node.id)
+        self.word(node, node.id)
+
+    def visit_Attribute(self, node: ast.Attribute) -> None:
+        attr = node.attr
+        self.mention(node, attr)
+        self.word(node, attr)
+        owned = isinstance(node.value, ast.Name) and node.value.id in {"self", "cls", *self.plain_modules}  # self._cache, os._exit, json.load
+        if not owned and (attr.startswith("_") and not _is_dunder(attr) or attr in BACKDOORS):
+            self.add(node, "private", attr)
+        elif attr in INTERPRETER:
+            self.add(node, "code", attr)
+        self.generic_visit(node)
+
+    def visit_Constant(self, node: ast.Constant) -> None:
+        if id(node) not in self.docstrings:  # a bare string does nothing
+            text = _folded(node)
+            if text is not None:
+                self.mention(node, text)
+
+    def visit_BinOp(self, node: ast.BinOp) -> None:
+        text = _folded(node)
+        if text is not None:
+            self.mention(node, text)
+        self.generic_visit(node)
+
+    def visit_JoinedStr(self, node: ast.JoinedStr) -> None:
+        self.mention(node, _folded(node) or "")
+        self.generic_visit(node)
+
+    def visit_keyword(self, node: ast.keyword) -> None:
+        if node.arg is not None:
+            self.word(node.value, node.arg)
+        self.generic_visit(node)
+
+    def visit_Import(self, node: ast.Import) -> None:
+        for alias in node.names:
+            with self.bound_to([alias.asname or alias.name.split(".")[0]]):
+                self.module(node, alias.name)
+                self.mention(node, alias.asname or "")
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        if node.level or node.module is None:
+            self.add(node, "code", "relative import")
+            return
+        self.module(node, node.module)
+        for alias in node.names:
+            if alias.name == "*":
+                self.add(node, "lookup", f"from {node.module} import *")
+                continue
+            with self.bound_to([alias.asname or alias.name]):
+                self.segments(node, [alias.name])
+                self.mention(node, alias.name)
+                self.word(node, alias.name)
+                self.mention(node, alias.asname or "")
+
+    def module(self, node: ast.AST, name: str) -> None:
+        self.add(node, "import", name)
+        self.segments(node, name.split("."))
+        self.mention(node, name)
+
+    def segments(self, node: ast.AST, parts: list[str]) -> None:
+        for part in parts:
+            if part.startswith("_") and not _is_dunder(part) or part in BACKDOORS:
+                self.add(node, "private", part)
+
+
+_IMPORT_LINE = re.compile(r"^\s*(?:from\s+([\w.]+)\s+import|import\s+([\w., ]+))")
+_PRIVATE_TEXT = re.compile(r"\._\w|\bops\b|_native_|\bjit\b")
+_WORD = re.compile(r"(\.\s*)?([^\W\d]\w*)")  # a word, and whether it follows a dot (an attribute)
+_DEFINED_TEXT = re.compile(r"^\s*(?:(?:async\s+)?def|class)\s+(\w+)|^\s*(\w+)\s*=", re.MULTILINE)
+
+
+def _read_text(cell: str, source: str, keys: frozenset[str], bound: set[str]) -> list[Evidence]:
+    """Evidence in a cell that does not parse, word by word (it cannot run; read it all the same).
+    A word that is not an attribute and names the notebook's own function is the student's."""
+    found = []
+    for number, line in enumerate(source.splitlines(), 1):
+        text = _printable(line)
+        for dot, word in _WORD.findall(line):
+            token = normalised(word)
+            if (dot or word not in bound) and any(key in token for key in keys):
+                found.append(Evidence(cell, number, "forbidden", token, text))
+            if word in LOOKUP_WORDS or word in CODE_WORDS or (_is_dunder(word) and word not in PLAIN_DUNDERS):
+                found.append(Evidence(cell, number, "lookup" if word in LOOKUP_WORDS else "code", word, text))
+        private = _PRIVATE_TEXT.search(line)
+        if private:
+            found.append(Evidence(cell, number, "private", private.group(0), text))
+        imported = _IMPORT_LINE.match(line)
+        if imported:
+            for module in (imported.group(1) or imported.group(2)).split(","):
+                found.append(Evidence(cell, number, "import", module.split(" as ")[0].strip(), text))
+    return found
+
+
+def _parse(source: str) -> ast.Module | None:
+    """The cell as the student's process compiles it (IPython syntax turned into Python), or None."""
+    try:
+        return ast.parse(_python(source))
+    except (SyntaxError, ValueError, RecursionError, MemoryError):  # ValueError: a null byte; the others: nested too deep
+        return None
+
+
+def _bindings(trees: Iterable[ast.Module]) -> Iterator[tuple[str, bool]]:
+    """Every name the notebook's code binds anywhere, and whether that binding is an import of a
+    module of :data:`HARMLESS_IMPORTS` (``import os``)."""
+    for tree in trees:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+                yield node.id, False
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                yield node.name, False
+            elif isinstance(node, ast.arg):
+                yield node.arg, False
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    yield alias.asname or alias.name.split(".")[0], alias.name.split(".")[0] in HARMLESS_IMPORTS
+            elif isinstance(node, ast.ImportFrom):
+                yield from ((alias.asname or alias.name, False) for alias in node.names if alias.name != "*")
+
+
+# ------------------------------------------------------------------------------ by part
+
+
+def evidence_by_part(answers: Mapping[str, str], rules: Mapping[str, Rules], other_code: Iterable[str] = (), tests: Mapping[str, str] | None = None) -> dict[str, list[Evidence]]:
+    """For each part with rules, the evidence (in the code it can reach) that breaks them.
+
+    ``answers``: the answer cells' sources by grade id (a part's id is its answer cell's);
+    ``other_code``: the notebook's other code cells (the release's setup), whose names are the
+    notebook's own; ``tests``: each part's test cell, whose names (the part's functions, which the
+    hidden checks call too) the part reaches wherever the notebook defines them."""
+    keys = frozenset().union(*(r.keys() for r in rules.values()))
+    trees = {cell: _parse(source) for cell, source in answers.items()}
+    parsed = [t for t in trees.values() if t is not None] + [t for t in map(_parse, other_code) if t is not None]
+    bindings = list(_bindings(parsed))
+    bound = {name for name, _ in bindings}  # the notebook's own names, whatever library names they share
+    plain_modules = {name for name, harmless in bindings if harmless} - {name for name, harmless in bindings if not harmless}
+    bound |= {name for cell, tree in trees.items() if tree is None for pair in _DEFINED_TEXT.findall(answers[cell]) for name in pair if name}
+    found: dict[str, list[tuple[str, Evidence]]] = {}  # by cell: (region, evidence)
+    uses: dict[str, dict[str, set[str]]] = {}  # by cell: region -> the names it uses
+    for cell, tree in trees.items():
+        reader = _Reader(cell, _python(answers[cell]).splitlines(), keys, bound, plain_modules)
+        try:
+            if tree is not None:
+                reader.visit(tree)
+                found[cell], uses[cell] = reader.found, reader.uses
+                continue
+        except RecursionError:  # nested too deep to walk
+            pass
+        found[cell], uses[cell] = [(TOP, e) for e in _read_text(cell, answers[cell], keys, bound)], {}  # as text, run by all
+    by_part = {}
+    for part, part_rules in rules.items():
+        test = _parse((tests or {}).get(part, ""))
+        called = {n.id for n in ast.walk(test) if isinstance(n, ast.Name)} if test is not None else set()
+        replaced = set(part_rules.replaced) - set(defined_names(answers.get(part, "")))
+        reached = _reached(part, uses, called, replaced)
+        evidence = [e for cell, pieces in found.items() for region, e in pieces if (cell == part or region in reached) and e.breaks(part_rules)]
+        if evidence:
+            by_part[part] = sorted(set(evidence), key=lambda e: (list(answers).index(e.cell), e.line, e.kind, e.key))
+    return by_part
+
+
+def _reached(part: str, uses: dict[str, dict[str, set[str]]], called: set[str], replaced: set[str]) -> set[str]:
+    """The regions a part's code can run: the code every cell runs (``TOP``), and the definitions
+    named by it, by the part's cell or by its tests (``called``), followed from name to name. A
+    name looked up when a function runs finds the correct version of a ``replaced`` one; a name
+    used when a cell runs holds the student's (it may be kept elsewhere: followed)."""
+    at_run = set().union(*(cell_uses.get(TOP, set()) for cell_uses in uses.values()))
+    at_call = set(called).union(*uses.get(part, {}).values())
+    reached, todo = {TOP}, at_run | (at_call - replaced)
+    while todo:
+        name = todo.pop()
+        if name in reached:
+            continue
+        reached.add(name)
+        for cell_uses in uses.values():
+            todo |= cell_uses.get(name, set()) - reached - replaced
+    return reached
+
+
+def review(nb: nbformat.NotebookNode, rules: Mapping[str, Rules]) -> dict[str, list[Evidence]]:
+    """:func:`evidence_by_part` for a (canonical) notebook: its answer cells, and its other code cells' names."""
+    answers = {nbgrader_meta(c)["grade_id"]: c.source for c in nb.cells if is_answer(c) and isinstance(nbgrader_meta(c)["grade_id"], str)}
+    other = [c.source for c in nb.cells if c.get("cell_type") == "code" and not is_answer(c) and not is_test(c)]
+    tests = {part_of(nbgrader_meta(c)["grade_id"]): c.source for c in nb.cells if is_test(c) and isinstance(nbgrader_meta(c).get("grade_id"), str)}
+    return evidence_by_part(answers, {part: r for part, r in rules.items() if part in answers}, other, tests)
+
+
+def note(part: str, evidence: list[Evidence], passed: bool) -> str:
+    """The instructor's note on a held part: the evidence, at most :data:`MAX_SHOWN` pieces quoted."""
+    shown = "; ".join(e.describe() for e in evidence[:MAX_SHOWN]) + (f"; and {len(evidence) - MAX_SHOWN} more" if len(evidence) > MAX_SHOWN else "")
+    outcome = "it passed its tests; scored 0 until an instructor grants its points in overrides.csv" if passed else "it failed its tests as well"
+    return f"needs review: {part}: {shown} ({outcome})"
+
+
+def withhold(nb: nbformat.NotebookNode, rules: Mapping[str, Rules], outputs: dict[str, Any]) -> dict[str, str]:
+    """Hold every part with evidence: its test cell's outputs (by grade id) get an error if they had
+    none, so that it scores 0; returns the instructor's note for each held part."""
+    notes = {}
+    for part, evidence in review(nb, rules).items():
+        test = outputs.get(f"test_{part}")
+        passed = test is not None and test["error"] is None
+        if passed:
+            message = f"held for review: this part's code may use a route it forbids ({evidence[0].describe()}); an instructor will look at it and grant the points if it does not"
+            test["error"] = ["HeldForReview", message, []]
+        notes[part] = note(part, evidence, passed)
+    return notes

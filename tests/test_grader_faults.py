@@ -1,0 +1,354 @@
+"""A fault of the grader never becomes a grade, no notebook stops a batch, and an interrupted run
+resumes cleanly (issue 26, item 5).
+
+* A submission the grader fails on (no student process, a dead or failing worker, an exception in
+  the grading code) is "not graded": no score in grades.csv or the LMS files, nothing cached or
+  recorded in the nbgrader gradebook, and ``course grade`` exits non-zero saying how many.
+* Notebooks whose metadata has odd shapes, or which hold or print lone surrogates, are graded as
+  they deserve beside a correct one, in one batch.
+* A truncated cache entry is graded again; stale scratch folders are removed; an unwritable output
+  folder is refused before grading; a locked gradebook is retried, then reported, and the students
+  it left out are recorded by the next run, as are those graded by a run that recorded nothing.
+"""
+
+from __future__ import annotations
+
+import csv
+import fcntl
+import json
+import os
+import re
+import signal
+import sqlite3
+import stat
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import zipfile
+from pathlib import Path
+
+import nbformat
+import pytest
+from assignment_support import ASSIGNMENTS, ROOT
+from hostile_submissions import ASSIGNMENT, FULL, batch_stopper_cases, escaped, notebook
+from test_course_grade import LIMITS, course_copy
+
+from course_grading import assignments, cli, gradebook, reports, sandbox, scratch, worker
+from course_grading import grade as grading
+from course_grading.calls import GraderFault
+from course_grading.canonical import canonical
+from course_grading.exports import GradeRow, write_all
+from course_grading.intake import Intake, intake
+from course_grading.worker import Worker
+
+needs_sandbox = pytest.mark.skipif(not sandbox.sandbox_available(), reason="needs Linux user, mount, PID and network namespaces (unshare)")
+RELEASE = nbformat.read(ASSIGNMENTS / "release" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb", as_version=4)
+
+
+def recorded_scores(course: Path) -> dict[str, float]:
+    """Each student's score of the assignment in the course's nbgrader gradebook."""
+    from nbgrader.api import Gradebook
+
+    with Gradebook(assignments.nbgrader_api(course).coursedir.db_url) as book:
+        return {s.student.id: s.score for s in book.assignment_submissions(ASSIGNMENT)}
+
+
+# ------------------------------------------------------------------------ reading any notebook
+
+
+def _set(path: list[str | int], value: object):  # noqa: ANN202 (a JSON edit)
+    def edit(nb: dict) -> None:
+        target = nb
+        for key in path[:-1]:
+            target = target[key]  # type: ignore[index]
+        target[path[-1]] = value  # type: ignore[index]
+
+    return edit
+
+
+ODD_NOTEBOOKS = {
+    "grade id a list": _set(["cells", 0, "metadata", "nbgrader"], {"grade_id": ["sdpa"], "solution": True}),
+    "grade id a dict": _set(["cells", 0, "metadata", "nbgrader"], {"grade_id": {"a": 1}, "solution": True}),
+    "grade id a number": _set(["cells", 0, "metadata", "nbgrader"], {"grade_id": 3, "solution": True}),
+    "nbgrader metadata a list": _set(["cells", 0, "metadata", "nbgrader"], [1, 2]),
+    "cell metadata a list": _set(["cells", 0, "metadata"], [1, 2]),
+    "cells a dict": _set(["cells"], {"a": 1}),
+    "a cell that is a string": lambda nb: nb["cells"].append("hello"),
+    "top-level metadata a list": _set(["metadata"], []),
+    "nbformat a string": _set(["nbformat"], "4"),
+    "source a list of numbers": _set(["cells", 0, "source"], [1, 2]),
+    "lone surrogate in a grade id": _set(["cells", 0, "metadata", "nbgrader"], {"grade_id": "sdpa\ud800", "solution": True}),
+    "lone surrogate in an output": _set(["cells", 0, "outputs"], [{"output_type": "stream", "name": "stdout", "text": "\udcff"}]),
+}
+
+
+@pytest.mark.parametrize("odd", list(ODD_NOTEBOOKS))
+def test_a_notebook_of_any_shape_reads_without_raising(tmp_path: Path, odd: str) -> None:
+    """Whatever the JSON holds, canonical() gives a notebook that can be written and hashed, or none
+    with a reason: never an exception."""
+    path = tmp_path / "n.ipynb"
+    path.write_bytes(escaped(notebook(), ODD_NOTEBOOKS[odd]))
+    nb, notes = canonical(path, RELEASE)
+    assert nb is not None or notes
+    if nb is not None:
+        nbformat.writes(nb).encode()  # no lone surrogate left
+        grading.content_key(nb, ASSIGNMENTS, ASSIGNMENT)
+
+
+def test_a_lone_surrogate_in_an_answer_is_graded_as_an_escape(tmp_path: Path) -> None:
+    def edit(nb: dict) -> None:
+        next(c for c in nb["cells"] if c["metadata"].get("nbgrader", {}).get("grade_id") == "sdpa")["source"] = "x = '\ud800'"
+
+    path = tmp_path / "n.ipynb"
+    path.write_bytes(escaped(notebook(), edit))
+    nb, notes = canonical(path, RELEASE)
+    assert nb is not None and any("lone surrogates" in n for n in notes)
+    source = next(c.source for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade_id") == "sdpa")
+    assert source == "x = '\\ud800'"  # the same string to Python
+
+
+# --------------------------------------------------------------------------- cache and folders
+
+
+def test_an_unreadable_cache_entry_is_graded_again(tmp_path: Path) -> None:
+    result = grading.Result("ann", grading.GRADED, scores={"sdpa": 4.0}, key="k")
+    grading.cache_result(tmp_path, result)
+    path = tmp_path / "ann.json"
+    assert grading.cached_result(path, "k") == result
+    assert grading.pending(tmp_path, "ann").exists()  # cached, not yet in the gradebook
+    assert grading.cached_result(path, "other key") is None
+    full = path.read_text()
+    for broken in (full[: len(full) // 2], "", "[1, 2]", json.dumps({"student": "ann"} | {"surprise": 1}), json.dumps({**json.loads(full), "status": grading.NOT_GRADED})):
+        path.write_text(broken)
+        assert grading.cached_result(path, "k") is None, broken
+    path.write_bytes(b"\xff\xfe")
+    assert grading.cached_result(path, "k") is None
+
+
+def test_scratch_folders_are_private_and_a_killed_runs_are_removed(tmp_path: Path) -> None:
+    old = time.time() - 3600
+    stale = tmp_path / f"{scratch.PREFIX}killed"
+    (stale / "grading").mkdir(parents=True)
+    (stale / "grading" / "a1_attention_checks.py").write_text("secret")
+    young = tmp_path / f"{scratch.PREFIX}starting"
+    young.mkdir()
+    held = tmp_path / f"{scratch.PREFIX}running"
+    held.mkdir()
+    fd = os.open(held, os.O_RDONLY | os.O_DIRECTORY)
+    fcntl.flock(fd, fcntl.LOCK_EX)  # a live run holds its folder's lock
+    for folder in (stale, held):
+        os.utime(folder, (old, old))
+    try:
+        assert scratch.remove_stale(tmp_path) == [stale]
+        assert not stale.exists() and young.exists() and held.exists()
+    finally:
+        os.close(fd)
+    with scratch.private_folder() as folder:
+        assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+        os.utime(folder, (old, old))
+        assert folder not in scratch.remove_stale(folder.parent)  # held while in use
+    assert not folder.exists()
+
+
+def test_an_output_folder_that_cannot_be_written_is_refused_before_grading(tmp_path: Path) -> None:
+    (tmp_path / "a_file").write_text("")
+    with pytest.raises(RuntimeError, match="cannot write in the output folder"):
+        grading.grade(tmp_path / "no_course", ASSIGNMENT, tmp_path, tmp_path / "a_file" / "out", jobs=1)
+
+
+@needs_sandbox
+def test_course_grade_refuses_a_read_only_out_folder(tmp_path: Path) -> None:
+    """Through the command, with the folder on a read-only mount (as root, permissions alone would not stop a write)."""
+    out, inbox = tmp_path / "out", tmp_path / "inbox"
+    out.mkdir()
+    inbox.mkdir()
+    (inbox / "ann.ipynb").write_bytes(notebook())
+    course = course_copy(tmp_path / "course")
+    command = f"mount --bind {out} {out} && mount -o remount,bind,ro {out} && exec {sys.executable} -m course_grading.cli --course {course} grade {ASSIGNMENT} {inbox} --out {out}"
+    run = subprocess.run(["unshare", "--user", "--map-root-user", "--mount", "sh", "-c", command], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert run.returncode == cli.EXIT_BAD_INPUT, run.stderr
+    assert "cannot grade: cannot write in the output folder" in run.stderr and "Traceback" not in run.stderr
+    assert list(out.iterdir()) == []
+
+
+# ------------------------------------------------------------------- the reports of a failure
+
+
+def test_a_submission_not_graded_has_no_score_in_any_report(tmp_path: Path) -> None:
+    row = GradeRow("ann", "Ann", "ann@uni.edu", "101", {}, {"sdpa": 4.0, "mha": 4.0}, 0.0, None, grading.NOT_GRADED, "not graded: grader error: worker died", None)
+    graded = GradeRow("bob", "Bob", "bob@uni.edu", "102", {"sdpa": 4.0, "mha": 0.0}, {"sdpa": 4.0, "mha": 4.0}, 0.0, 4.0, grading.GRADED, "", None)
+    warnings = write_all([row, graded], tmp_path, ASSIGNMENT)
+    with (tmp_path / "grades.csv").open() as f:
+        rows = {r["student"]: r for r in csv.DictReader(f)}
+    assert [rows["ann"][c] for c in ("sdpa", "mha", "total", "percentage", "status")] == ["", "", "", "", "not graded"]
+    assert rows["bob"]["total"] == "4"
+    for name in ("canvas_import.csv", "moodle_import.csv"):
+        text = (tmp_path / name).read_text()
+        assert "Bob" in text and "Ann" not in text
+    assert "Canvas: ann left out: not graded (a grader error): grade it again" in warnings
+
+
+def test_the_summary_counts_the_submissions_not_graded_and_survives_odd_file_names(tmp_path: Path) -> None:
+    results = [
+        grading.Result("ann", grading.NOT_GRADED, notes=["not graded: grader error: the grading worker died"]),
+        grading.Result("bob", grading.GRADED, scores={"sdpa": 4.0}, max_scores={"sdpa": 4.0}),
+    ]
+    taken = Intake({}, ["a\udcff.ipynb: 'a\udcff' is not a usable student id"], entries=3, rejected_entries=1)
+    reports.write_reports(results, {"sdpa": 4.0}, taken, tmp_path, ASSIGNMENT, None, None, ["nbgrader gradebook: bob not recorded (locked)"])
+    summary = (tmp_path / "summary.txt").read_text()
+    assert "1 submissions graded; 1 NOT GRADED because of grader errors" in summary and "sdpa                     1/1" in summary
+    assert re.search(r"ann\s+NOT GRADED", summary) and "WARNING: nbgrader gradebook: bob not recorded" in summary
+    assert "a\\udcff.ipynb" in summary  # the name as an escape: the file is UTF-8
+
+
+def test_a_zip_whose_entry_names_are_not_utf8_is_refused_with_a_reason(tmp_path: Path) -> None:
+    archive = tmp_path / "export.zip"
+    with zipfile.ZipFile(archive, "w") as z:
+        z.writestr("ann.ipynb", "{}")
+        z.writestr("b\u00e9.ipynb", "{}")  # a name zipfile flags as UTF-8
+    archive.write_bytes(archive.read_bytes().replace("b\u00e9".encode(), b"b\xff\xfe"))
+    with pytest.raises(ValueError, match="an entry's name is marked as UTF-8 but is not"):
+        intake(archive, ASSIGNMENT, tmp_path / "unpacked")
+
+
+# ------------------------------------------------------------------------------ the worker
+
+
+def test_the_worker_reports_its_own_failures_and_death_with_its_stderr(tmp_path: Path) -> None:
+    """An exception in the grading code and a worker killed mid-submission come back as grader
+    errors (with the worker's traceback), and the next submission gets a fresh worker."""
+    worker = Worker(tmp_path / "worker.log", 1, tmp_path / "slot", sandbox.SlotGroup())
+    request = {"scratch": str(tmp_path / "nothing"), "assignment": ASSIGNMENT, "student": "ann", "env": dict(os.environ), "cwd": str(tmp_path)}
+    try:
+        error = worker.run(request, 120)
+        assert error is not None and error.cause.startswith("FileNotFoundError") and "Traceback" in error.stderr
+        stuck = tmp_path / "stuck"
+        stuck.mkdir()
+        os.mkfifo(stuck / "jail.json")  # the worker blocks reading it
+
+        def kill_when_read() -> None:
+            with open(stuck / "jail.json", "w"):  # returns once the worker has opened it
+                assert worker.process is not None
+                os.killpg(worker.process.pid, signal.SIGKILL)
+
+        killer = threading.Thread(target=kill_when_read)
+        killer.start()
+        error = worker.run(request | {"scratch": str(stuck)}, 120)
+        killer.join()
+        assert error is not None and "the grading worker died (killed by SIGKILL" in error.cause
+        error = worker.run(request, 120)
+        assert error is not None and error.cause.startswith("FileNotFoundError")
+    finally:
+        worker.stop()
+
+
+def test_a_failure_before_any_student_code_is_the_graders(tmp_path: Path) -> None:
+    """The assignment's setup cell failing in the student process (a jail that cannot run the
+    course's own code) is a grader fault; a failing answer cell is the student's."""
+    path = tmp_path / "n.ipynb"
+    path.write_bytes(notebook())
+    nb, _ = canonical(path, RELEASE)
+    assert nb is not None
+    ok = {"stdout": "", "stderr": "", "error": None}
+    died = {"stdout": "", "stderr": "", "error": ["ProcessDied", "this cell was not run to its end", []]}
+    worker.check_setup(nb, {"imports": ok, "sdpa": died})
+    with pytest.raises(GraderFault, match=r"setup cell failed .*\(ProcessDied"):
+        worker.check_setup(nb, {"imports": died, "sdpa": ok})
+    shown = worker.printable({"stdout": "\ud800", "stderr": "ok", "error": ["E\udcff", "m", ["\ud800"]]})
+    assert json.dumps(shown, ensure_ascii=False).encode() and shown["stdout"] == "\\ud800"
+
+
+# ------------------------------------------------------------------------ the gradebook
+
+
+def test_a_locked_gradebook_is_retried_reported_and_recorded_next_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(gradebook, "LOCK_PAUSE_S", 0.0)
+    monkeypatch.setattr(gradebook, "LOCK_TRIES", 2)
+    course, out = course_copy(tmp_path / "course"), tmp_path / "out"
+    (out / "results").mkdir(parents=True)
+    results = [grading.Result(s, grading.GRADED, scores=dict(FULL), max_scores=dict(FULL)) for s in ("ann", "bob")]
+    for result in results:
+        grading.cache_result(out / "results", result)
+    assert gradebook.record(course, ASSIGNMENT, []) == []  # the gradebook, with the assignment in it
+    lock = sqlite3.connect(course / "gradebook.db")
+    lock.execute("BEGIN EXCLUSIVE")
+    try:
+        notices = grading.record_pending(course, ASSIGNMENT, results, {}, out, grading.Options(), {}, set())
+    finally:
+        lock.rollback()
+        lock.close()
+    assert len(notices) == 1 and "ann, bob not recorded" in notices[0] and "locked" in notices[0], notices
+    assert grading.unrecorded(out, ["ann", "bob"]) == ["ann", "bob"]
+    assert grading.record_pending(course, ASSIGNMENT, results, {}, out, grading.Options(), {}, set()) == []
+    assert grading.unrecorded(out, ["ann", "bob"]) == []
+    assert recorded_scores(course) == {"ann": sum(FULL.values()), "bob": sum(FULL.values())}
+
+
+# -------------------------------------------------------------------------------- end to end
+
+
+@needs_sandbox
+def test_no_notebook_stops_a_batch_and_a_truncated_cache_entry_is_regraded(tmp_path: Path) -> None:
+    """One batch of the notebooks that stopped batches, beside a correct one whose cache entry a
+    killed run left truncated, with a killed run's scratch folder (holding hidden checks) left over."""
+    course, inbox, out = course_copy(tmp_path / "course"), tmp_path / "inbox", tmp_path / "out"
+    inbox.mkdir()
+    cases = batch_stopper_cases()
+    for case in cases.values():
+        (inbox / case.filename).write_bytes(case.content)
+    (out / "results").mkdir(parents=True)
+    (out / "results" / "correct.json").write_text('{"student": "correct", "status": "gra')
+    stale = Path(tempfile.mkdtemp(prefix=scratch.PREFIX))
+    (stale / "a1_attention_checks.py").write_text("hidden")
+    os.utime(stale, (time.time() - 3600,) * 2)
+    progress: list[str] = []
+    results, _ = grading.grade(course, ASSIGNMENT, inbox, out, jobs=2, limits=LIMITS, progress=lambda done, total, line: progress.append(line))
+    assert not stale.exists()
+    by_student = {r.student: r for r in results}
+    assert set(by_student) == set(cases) and len(progress) == len(cases)
+    for student, case in cases.items():
+        result = by_student[student]
+        assert result.status != grading.NOT_GRADED and result.scores == case.points, (student, result.notes)
+        if case.notes:
+            assert any(re.search(case.notes, n) for n in result.notes), (student, result.notes)
+    assert json.loads((out / "results" / "correct.json").read_text())["scores"] == FULL
+    assert (out / "feedback" / "surrogate_in_output.html").exists()
+
+
+@needs_sandbox
+def test_a_grader_fault_is_not_a_grade_and_the_next_runs_grade_and_record(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """The student process cannot start (its launcher is ``false``): through ``course grade``, the
+    submission is "not graded" with the cause and the worker's stderr in its log, nothing is cached,
+    recorded or exported for it, and the command fails saying so, while an unreadable notebook beside
+    it is graded (0) and recorded. Fixed, a run that records nothing (as a killed one) grades it;
+    the next run grades nothing and records it."""
+    course, inbox, out = course_copy(tmp_path / "course"), tmp_path / "inbox", tmp_path / "out"
+    inbox.mkdir()
+    (inbox / "ann.ipynb").write_bytes(notebook())
+    (inbox / "bob.ipynb").write_bytes(b'{"cells": [')
+    command = ["--course", str(course), "grade", ASSIGNMENT, str(inbox), "--out", str(out), "--jobs", "1", "--cell-timeout", str(LIMITS.cell_s)]
+    monkeypatch.setattr(sandbox, "limited", lambda limits, group, argv: ["false", *argv])
+    assert cli.main(command) == cli.EXIT_FAILED
+    err = capsys.readouterr().err
+    assert "1 of 2 submissions not graded because of grader errors (ann)" in err
+    assert not (out / "results" / "ann.json").exists() and not grading.pending(out / "results", "ann").exists()
+    log = (out / "logs" / "ann.log").read_text()
+    assert "not graded: grader error: the student process could not be started (its jail exited with status 1)" in log and "Traceback" in log
+    with (out / "grades.csv").open() as f:
+        rows = {r["student"]: r for r in csv.DictReader(f)}
+    assert (rows["ann"]["total"], rows["ann"]["status"]) == ("", "not graded") and rows["bob"]["total"] == "0"
+    assert "ann" not in (out / "canvas_import.csv").read_text() + (out / "moodle_import.csv").read_text()
+    assert "1 NOT GRADED" in (out / "summary.txt").read_text()
+    assert recorded_scores(course) == {"bob": 0.0}
+
+    monkeypatch.undo()
+    assert cli.main([*command, "--dry-run"]) == 0
+    cached = out / "results" / "ann.json"
+    assert json.loads(cached.read_text())["scores"] == FULL
+    assert grading.unrecorded(out, ["ann", "bob"]) == ["ann"] and recorded_scores(course) == {"bob": 0.0}
+    graded_at = cached.stat().st_mtime_ns
+    assert cli.main(command) == 0
+    assert cached.stat().st_mtime_ns == graded_at  # nothing graded again
+    assert grading.unrecorded(out, ["ann", "bob"]) == [] and recorded_scores(course) == {"ann": sum(FULL.values()), "bob": 0.0}

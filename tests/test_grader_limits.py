@@ -1,0 +1,242 @@
+"""The grader's limits and its one trust boundary (issue 26, items 2, 4 and 6), tested piece by piece.
+
+* Replies from a student's process: a frame is decoded only if it is a zip of stored entries
+  within the size cap (a deflated entry would inflate in the grader's memory), decodes to a bounded
+  number of values, and only with a torch whose ``weights_only`` loading is safe.
+* What the notebook prints is capped in the grader, whatever the student's process counts.
+* Hidden calls: every visible test runs before the first hidden call, and what a student's
+  function raises on a hidden case reaches the feedback without its message.
+* Limits from outside: the slot's control groups bind memory, processes and CPU of everything a
+  submission starts together; the trusted worker has its own memory limit.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import itertools
+import os
+import resource
+import subprocess
+import sys
+import threading
+import types
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import nbformat
+import pytest
+import torch
+
+from course_grading import calls, sandbox, worker
+from course_grading.calls import RemoteStudent, StudentRaised, receive_frame
+
+
+def frame_bytes(message: Any) -> bytes:
+    buffer = io.BytesIO()
+    torch.save(message, buffer)
+    return buffer.getvalue()
+
+
+def send(fd: int, data: bytes) -> None:
+    with contextlib.suppress(BrokenPipeError):  # a refused frame is not read to its end
+        os.write(fd, data)
+
+
+def receive(data: bytes) -> Any:
+    """``receive_frame`` on ``data`` sent as one frame through a pipe."""
+    read, write = os.pipe()
+    sender = threading.Thread(target=send, args=(write, len(data).to_bytes(8, "little") + data))
+    sender.start()
+    try:
+        return receive_frame(read, 5)
+    finally:
+        os.close(read)
+        sender.join()
+        os.close(write)
+
+
+def deflated(data: bytes) -> bytes:
+    """The same archive with every entry compressed: what torch.load would read, and inflate."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(data)) as source, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:
+        for entry in source.infolist():
+            target.writestr(entry.filename, source.read(entry))
+    return out.getvalue()
+
+
+def test_a_plain_frame_crosses() -> None:
+    message = {"value": [torch.arange(6).view(2, 3), 1.5, "text", None]}
+    received = receive(frame_bytes(message))
+    assert torch.equal(received["value"][0], message["value"][0]) and received["value"][1:] == [1.5, "text", None]
+
+
+def test_a_compressed_frame_is_refused_before_it_is_inflated() -> None:
+    bomb = deflated(frame_bytes({"value": torch.zeros(10_000)}))  # 40 kB of zeros deflate to almost nothing
+    assert torch.load(io.BytesIO(bomb), weights_only=True)["value"].numel() == 10_000  # torch itself would inflate it
+    with pytest.raises(ValueError, match="compressed entries"):
+        receive(bomb)
+
+
+def test_a_frame_over_the_cap_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(calls, "MAX_FRAME", 4_000)
+    data = frame_bytes({"value": torch.zeros(2_000)})  # 8 kB of entries
+    with pytest.raises(ValueError, match="larger than"):
+        receive(data)
+
+
+def test_a_frame_that_is_not_an_archive_is_refused() -> None:
+    legacy = io.BytesIO()
+    torch.save({"value": 1}, legacy, _use_new_zipfile_serialization=False)
+    with pytest.raises(ValueError, match="not a torch.save archive"):
+        receive(legacy.getvalue())
+
+
+def test_a_message_that_shares_itself_into_millions_of_values_is_refused() -> None:
+    nested: list[Any] = [0]
+    for _ in range(24):  # 24 levels of a list holding the one below twice: 2**24 leaves, a few hundred bytes on the wire
+        nested = [nested, nested]
+    data = frame_bytes({"value": nested})
+    assert len(data) < 10_000
+    with pytest.raises(ValueError, match="more than"):
+        receive(data)
+
+
+def test_an_unsafe_torch_refuses_to_decode(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(torch, "__version__", "2.5.1+cpu")
+    with pytest.raises(RuntimeError, match="CVE-2025-32434"):
+        receive(frame_bytes({"value": 1}))
+    monkeypatch.setattr(torch, "__version__", "2.6.0")
+    assert receive(frame_bytes({"value": 1})) == {"value": 1}
+
+
+def test_the_project_requires_a_safe_torch() -> None:
+    pyproject = (Path(__file__).resolve().parents[1] / "pyproject.toml").read_text()
+    assert '"torch>=2.6"' in pyproject
+
+
+class NoChannel:
+    def open(self) -> tuple[int, int]:
+        raise AssertionError("not started in this test")
+
+    def close(self) -> None:
+        pass
+
+
+def test_what_the_notebook_prints_is_capped_by_the_grader_whatever_its_process_counts() -> None:
+    student = RemoteStudent(NoChannel(), [], timeout_s=5, output_bytes=1_000)
+    first = student._capped({"stdout": "a" * 600, "stderr": "", "error": None})
+    second = student._capped({"stdout": "b" * 600, "stderr": "c" * 600, "error": None})  # a process that reset its own count
+    assert first["stdout"] == "a" * 600
+    assert second["stdout"].startswith("b" * 400) and "b" * 401 not in second["stdout"] and "output cut" in second["stdout"]
+    assert "cc" not in second["stderr"] and "output cut" in second["stderr"]
+
+
+def test_a_hidden_cases_error_message_never_reaches_the_feedback() -> None:
+    leaked = calls.hidden_error(["ValueError", "SECRET tensor([0.1234, 0.5678])", []], [])
+    assert leaked.type_name == "ValueError" and "SECRET" not in leaked.message and "0.1234" not in leaked.message
+    own_class = calls.hidden_error(["Leak_0_1234_0_5678", "anything", []], [])  # a class named after the inputs
+    assert own_class.type_name == "Exception" and "1234" not in str(own_class)
+    assert calls.hidden_error(["NotImplementedError", "x", []], []).type_name == "NotImplementedError"
+    refused = calls.hidden_error(["Refused", "SECRET", []], [("torch.nn.functional", "softmax")])
+    assert refused.type_name == "Refused" and "torch.nn.functional.softmax" in refused.message and "SECRET" not in refused.message
+
+
+class Recorder:
+    """A stand-in student process that logs what the grader asks of it, in order."""
+
+    def __init__(self) -> None:
+        self.log: list[str] = []
+        self.under_test: list[str] = []
+
+    def run_cells(self) -> dict[str, Any]:
+        return {}
+
+    def run(self, cell_id: str, source: str, references: str | None, exclude: list[str]) -> dict[str, Any]:
+        self.log.append(f"visible {cell_id}")
+        return {"stdout": "", "stderr": "", "error": None if cell_id != "test_b" else ["AssertionError", "visible failed", []]}
+
+    def call(self, name: str, args: Any, **options: Any) -> Any:
+        self.log.append(f"hidden {name}")
+        raise StudentRaised("ValueError", "x")
+
+
+def graded_cell(grade_id: str, source: str, test: bool) -> nbformat.NotebookNode:
+    cell = nbformat.v4.new_code_cell(source)
+    cell.metadata["nbgrader"] = {"grade_id": grade_id, "grade": test, "solution": not test, "locked": test, "points": 1 if test else 0, "schema_version": 3}
+    return cell
+
+
+def test_every_visible_test_runs_before_the_first_hidden_call() -> None:
+    nb = nbformat.v4.new_notebook()
+    for part in "abc":
+        nb.cells += [graded_cell(part, f"def {part}(): pass", False), graded_cell(f"test_{part}", f"assert {part}", True)]
+    checks = types.SimpleNamespace(CHECKS={f"test_{p}": (lambda s, p=p: s.call(p, ()) and None) for p in "abc"})
+    student = Recorder()
+    outputs = worker.run_submission(student, nb, nb, checks)  # type: ignore[arg-type]
+    assert student.log == ["visible test_a", "visible test_b", "visible test_c", "hidden a", "hidden c"]
+    assert outputs["test_b"]["error"][1] == "visible failed"  # a failing visible test: its hidden check is not run
+    assert "could not use the reply" in outputs["test_a"]["error"][1]
+
+
+def test_the_trusted_worker_runs_under_its_own_memory_limit() -> None:
+    limit = 3 * 2**30
+    process = subprocess.Popen([sys.executable, "-m", "course_grading.worker", str(limit)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(100):
+            limits = Path(f"/proc/{process.pid}/limits").read_text()
+            line = next(line for line in limits.splitlines() if line.startswith("Max address space"))
+            if line.split()[3] == str(limit):
+                break
+            subprocess.run(["sleep", "0.1"])
+        assert line.split()[3] == str(limit), line
+    finally:
+        process.kill()
+        process.wait()
+    assert resource.getrlimit(resource.RLIMIT_AS)[0] != limit  # this process is not limited by it
+
+
+SLOTS = itertools.count()
+
+
+@pytest.fixture
+def slot() -> Any:
+    limits = sandbox.Limits(processes=64, group_memory_bytes=300 * 2**20)
+    group = sandbox.slot_group(f"test{next(SLOTS)}", limits, cpus=1)
+    if group.memory is None or group.pids is None:
+        sandbox.release_slot(group)
+        pytest.skip("this machine lets no process make memory and pids control groups (not root, no delegated cgroup v2)")
+    yield limits, group
+    sandbox.release_slot(group)
+
+
+HOG = """
+import subprocess, sys, time
+children = [subprocess.Popen([sys.executable, "-c", "import time; x = bytearray(120 * 2**20); x[::4096] = b'x' * len(x[::4096]); time.sleep(30)"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for _ in range(4)]
+time.sleep(3)
+print(sum(child.poll() is None for child in children))
+for child in children:
+    child.kill()
+"""
+
+
+def test_the_slots_memory_limit_binds_everything_a_submission_starts_together(slot: Any) -> None:
+    limits, group = slot
+    assert int((group.memory / ("memory.max" if (group.memory / "memory.max").exists() else "memory.limit_in_bytes")).read_text()) == limits.group_memory_bytes
+    before = sandbox.memory_limit_hits(group)
+    # four processes of 120 MB each, every one under its own address-space limit, 480 MB together: over the 300 MB
+    done = subprocess.run(sandbox.limited(limits, group, [sys.executable, "-c", HOG]), capture_output=True, text=True, timeout=60)
+    alive = int(done.stdout.strip().splitlines()[-1]) if done.stdout.strip() else 0
+    assert alive < 4 and sandbox.memory_limit_hits(group) > before, (done.stdout, done.stderr)
+
+
+def test_the_slot_has_a_cpu_quota_and_a_process_limit(slot: Any) -> None:
+    limits, group = slot
+    if group.cpu is None:
+        pytest.skip("no cpu controller here")
+    quota = (group.cpu / "cpu.max").read_text().split()[0] if (group.cpu / "cpu.max").exists() else (group.cpu / "cpu.cfs_quota_us").read_text().strip()
+    assert int(quota) == sandbox.CPU_PERIOD_US  # one core's worth
+    forks = "import os, time\nn = 0\ntry:\n    for _ in range(200):\n        if os.fork() == 0:\n            time.sleep(5); os._exit(0)\n        n += 1\nexcept OSError:\n    pass\nprint(n)"
+    done = subprocess.run(sandbox.limited(limits, group, [sys.executable, "-c", forks]), capture_output=True, text=True, timeout=60)
+    assert int(done.stdout.split()[-1]) < limits.processes and sandbox.process_limit_hits(group) > 0

@@ -1,0 +1,463 @@
+"""Forbidden shortcuts cannot score (issue 26, item 3): :mod:`course_grading.shortcuts` reads the
+submitted source in the trusted grader and holds for review every part whose code may reach a
+function it forbids (or, in a6, a fine-tuning library), by any route.
+
+Most tests read source strings (milliseconds). Then: nothing of the course's own answers (answer
+keys, ``solutions/``, the reference parts, the correct fixtures in other styles) is flagged; every
+attack of tests/hostile_submissions.py really gets round the refusal in the student's process (so it
+would have scored); and, end to end through ``course grade`` (one batch for a1, one for a6), each
+attack scores 0 on the parts it may cheat, with the evidence in a note and the status "needs
+attention", in the feedback and in nbgrader's gradebook, until the instructor's override.
+"""
+
+from __future__ import annotations
+
+import ast
+import csv
+import inspect
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import nbformat
+import pytest
+from assignment_support import GRADING, ROOT, assignment_ids, fixtures, source_notebook, submission_notebook
+from hostile_submissions import A6, ASSIGNMENT, SHORTCUT_ANSWERS, a6_shortcut_cases, shortcut_cases
+
+from course_grading import grade as grading
+from course_grading import sandbox, shortcuts
+from course_grading.notebooks import answer_code, is_answer, is_test, nbgrader_meta, part_of, with_answers
+from course_grading.shortcuts import STANDARD_IMPORTS, TORCH_ATTENTION, TORCH_NORMS, Rules, evidence_by_part
+from course_grading.worker import load_checks
+
+ATTENTION = Rules(forbid=TORCH_ATTENTION)
+NORMS = Rules(forbid=TORCH_NORMS)
+LIBRARY = Rules()  # a6: no function forbidden, imports from the allow-list only
+
+
+def kinds(source: str, rules: Rules = ATTENTION, part: str = "sdpa") -> set[str]:
+    """The kinds of evidence against ``part`` whose answer cell is ``source``."""
+    found = evidence_by_part({part: textwrap.dedent(source)}, {part: rules})
+    return {e.kind for e in found.get(part, [])}
+
+
+def held(answers: dict[str, str], rules: dict[str, Rules], other: tuple[str, ...] = (), tests: dict[str, str] | None = None) -> set[str]:
+    return set(evidence_by_part({k: textwrap.dedent(v) for k, v in answers.items()}, rules, other, tests))
+
+
+# ------------------------------------------------------------------ the routes round a refusal
+
+
+@pytest.mark.parametrize("source, kind", [
+    ("def f(q, k, v, _f=F.scaled_dot_product_attention):\n    return _f(q, k, v)\n", "forbidden"),  # a saved default
+    ("f = torch._C._nn.scaled_dot_product_attention\n", "forbidden"),
+    ("def f(q, k, v):\n    return torch.ops.aten._scaled_dot_product_flash_attention(q, k, v)\n", "private"),  # another kernel, by another name
+    ("def f(q, k, v):\n    return torch.ops.aten.sdpa_alias(q, k, v)\n", "private"),
+    ("y = torch._native_multi_head_attention\n", "private"),
+    ("y = torch._transformer_encoder_layer_fwd\n", "private"),
+    ("from torch.nn.functional import scaled_dot_product_attention as attend\n", "forbidden"),
+    ("from torch._C import _nn\n", "private"),
+    ("import torch._C._nn as raw\n", "private"),
+    ("from torch.nn.functional import *\n", "lookup"),
+    ("m = torch.nn.MultiheadAttention(8, 2)\n", "forbidden"),
+    ("layer = nn.TransformerEncoderLayer(8, 2)\n", "forbidden"),
+    ("out = F.multi_head_attention_forward(*args)\n", "forbidden"),
+    ("f = getattr(F, 'scaled_dot' + suffix)\n", "lookup"),
+    ("f = getattr(F, ''.join(reversed('noitnetta_tcudorp_tod_delacs')))\n", "lookup"),
+    ("setattr(F, name, None)\n", "lookup"),
+    ("table = vars(F)\n", "lookup"),
+    ("table = F.__dict__\n", "code"),
+    ("sys.modules['torch.nn.functional'] = decoy\n", "lookup"),
+    ("s = torch.sys\n", "code"),
+    ("f = eval('F.' + name)\n", "code"),
+    ("exec(source)\n", "code"),
+    ("code = compile(source, 'x', 'exec')\n", "code"),
+    ("m = __import__('torch.nn.functional')\n", "code"),
+    ("b = __builtins__\n", "code"),
+    ("g = globals()\n", "code"),
+    ("k = object.__subclasses__()\n", "code"),
+    ("frame = sys._getframe(1).f_globals\n", "code"),
+    ("x = torch.load(path, weights_only=False)\n", "private"),
+    ("x = np.load(path, allow_pickle=True)\n", "code"),
+    ("f = torch.jit.script(g)\n", "private"),
+    ("names = torch.overrides.get_ignored_functions()\n", "private"),
+    ("import importlib\n", "import"),
+    ("import ctypes\n", "import"),
+    ("import inspect\n", "import"),
+    ("from operator import attrgetter\n", "import"),
+    ("import transformers\n", "import"),
+    ("f = F.__getattribute__\n", "code"),
+    ("hints = typing.get_type_hints(f)\n", "code"),
+    ("memory = np.ctypeslib.as_array(pointer, (8,))\n", "private"),
+    ("import os\ntable = os.sys.modules\n", "code"),
+    ("%time out = F.scaled_dot_product_attention(q, k, v)\n", "forbidden"),  # IPython syntax, as the student's process runs it
+])
+def test_a_route_round_the_refusal_is_evidence(source: str, kind: str) -> None:
+    assert kind in kinds(source)
+
+
+@pytest.mark.parametrize("source", [
+    "name = 'scaled_dot_' + 'product_attention'\n",  # folded
+    "name = 'scaled_dot_' 'product_attention'\n",  # implicit concatenation
+    "name = f'scaled_dot_product_{\"attention\"}'\n",
+    "name = b'scaled_dot_product_attention'\n",
+    "name = 'ScaledDotProductAttention'\n",  # case and underscores do not matter
+    "x = F.ｓcaled_dot_product_attention(q, k, v)\n",  # Python reads identifiers in NFKC
+    "x = scaled_dot_product_attention_of_torch(q, k, v)\n",  # a name the notebook never defines
+])
+def test_a_forbidden_name_is_found_however_it_is_written(source: str) -> None:
+    assert "forbidden" in kinds(source)
+
+
+@pytest.mark.parametrize("source, rules", [
+    ("def layer_norm(x, gain, bias, eps=1e-5):\n    return F.group_norm(x.reshape(-1, 1, x.shape[-1]), 1, eps=eps).reshape(x.shape) * gain + bias\n", NORMS),
+    ("def layer_norm(x, gain, bias, eps=1e-5):\n    return F.instance_norm(x.reshape(1, -1, x.shape[-1])).reshape(x.shape) * gain + bias\n", NORMS),
+    ("def layer_norm(x, gain, bias, eps=1e-5):\n    return torch.native_layer_norm(x, x.shape[-1:], gain, bias, eps)[0]\n", NORMS),
+    ("def layer_norm(x, gain, bias, eps=1e-5):\n    return F.rms_norm(x - x.mean(-1, keepdim=True), x.shape[-1:], gain, eps) + bias\n", NORMS),
+    ("def layer_norm(x, gain, bias, eps=1e-5):\n    return nn.LayerNorm(x.shape[-1])(x)\n", NORMS),
+])
+def test_another_library_function_that_computes_the_part_is_evidence(source: str, rules: Rules) -> None:
+    assert "forbidden" in kinds(source, rules, "layer_norm")
+
+
+@pytest.mark.parametrize("source", [
+    # the part's own function shares the library's name, is called by it, and is documented
+    '''
+    def scaled_dot_product_attention(q, k, v, mask=None):
+        """Like torch's scaled_dot_product_attention, written out; see nn.MultiheadAttention."""
+        # F.scaled_dot_product_attention would do the same: not allowed here
+        scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])
+        return torch.softmax(scores, dim=-1) @ v, torch.softmax(scores, dim=-1)
+
+
+    attend = scaled_dot_product_attention
+    ''',
+    # what honest answers use: private state of its own objects, plain modules, harmless dunders
+    '''
+    import os
+    import sys
+    import json
+    import numpy as np
+    from typing import Optional
+
+
+    class Cache:
+        def __init__(self):
+            super().__init__()
+            self._keys = None
+
+        def __repr__(self):
+            return f"{type(self).__name__}({self._keys})"
+
+
+    def attention(q, k, v, mask: Optional[torch.Tensor] = None):
+        print("shapes", q.shape, file=sys.stderr)
+        if os.environ.get("DEBUG"):
+            json.dumps({"q": list(q.shape)})
+        w = torch.softmax(torch.einsum("...qd,...kd->...qk", q, k), dim=-1)
+        return w @ v, np.asarray(w.detach())
+    ''',
+])
+def test_honest_code_is_not_evidence(source: str) -> None:
+    assert kinds(source) == set()
+
+
+def test_a6s_rule_is_about_libraries_not_about_attributes() -> None:
+    """A part with no forbidden function (a6) is held for a library import or an import by name,
+    not for looking up attributes or private attributes, which cannot bring in a library."""
+    assert kinds("import peft\n", LIBRARY) == {"import"}
+    assert kinds("from transformers import AutoModel\n", LIBRARY) == {"import"}
+    assert kinds("import loralib as lora\n", LIBRARY) == {"import"}
+    assert kinds("lib = __import__('pe' + 'ft')\n", LIBRARY) == {"code"}
+    assert kinds("import importlib\nlib = importlib.import_module('peft')\n", LIBRARY) == {"import", "code"}
+    assert kinds("w = getattr(model, name)\nx = model._modules\nfor m in model.modules():\n    pass\n", LIBRARY) == set()
+    assert kinds("import fnmatch\nimport math\nimport torch.nn as nn\nimport torch.nn.functional as F\n", LIBRARY) == set()
+
+
+def test_only_modules_of_the_allow_list_may_be_imported_by_a_part_with_rules() -> None:
+    assert kinds("import scipy.special\n") == {"import"}
+    assert kinds("from a1_attention_reference_parts import causal_mask\n") == {"import"}
+    assert kinds("import torch.nn.functional as F\nimport numpy as np\nfrom collections import OrderedDict\nimport math, re\n") == set()
+    assert Rules().allows_import("torch.nn.functional") and not Rules().allows_import("torchvision")
+
+
+# ----------------------------------------------------------------------- which parts it counts for
+
+
+def test_evidence_counts_for_the_parts_whose_rules_it_breaks() -> None:
+    rules = {"layer_norm": NORMS, "pre_ln": ATTENTION, "sinusoidal": Rules(imports=("torch", "math"))}
+    found = evidence_by_part({"layer_norm": "y = F.layer_norm\n", "pre_ln": "", "sinusoidal": "import numpy\n"}, rules)
+    assert set(found) == {"layer_norm", "sinusoidal"}  # F.layer_norm is not attention; numpy is allowed to the others
+
+
+def test_a_helper_defined_in_another_cell_is_read_with_the_part_that_calls_it() -> None:
+    helper = "def _kernel(_f=torch.nn.functional.scaled_dot_product_attention):\n    return _f\n"
+    rules = {"sdpa": ATTENTION, "mha": ATTENTION}
+    assert held({"masks": helper, "sdpa": "def scaled_dot_product_attention(q, k, v):\n    return _kernel()(q, k, v)\n", "mha": ""}, rules) == {"sdpa"}
+    assert held({"masks": helper, "sdpa": "def scaled_dot_product_attention(q, k, v):\n    return q\n", "mha": ""}, rules) == set()  # defined, never used
+    # followed from name to name, through a method of a class
+    chain = {"masks": helper + "class Box:\n    def get(self):\n        return _kernel()\n", "sdpa": "def scaled_dot_product_attention(q, k, v):\n    return Box().get()(q, k, v)\n"}
+    assert held(chain, {"sdpa": ATTENTION}) == {"sdpa"}
+
+
+def test_code_that_runs_with_the_notebook_counts_for_every_part() -> None:
+    """Top-level code of any cell runs before every check: what it does (switching the refusal off,
+    patching torch) can serve any part. A top-level line that only names something (an import, an
+    alias) counts for the parts that use the name."""
+    rules = {"sdpa": ATTENTION, "mha": ATTENTION}
+    switch_off = "import sys\nsys.modules['torch.nn.functional'] = object()\n"
+    assert held({"masks": switch_off, "sdpa": "", "mha": ""}, rules) == {"sdpa", "mha"}
+    assert held({"masks": "torch.softmax = F.scaled_dot_product_attention\n", "sdpa": "", "mha": ""}, rules) == {"sdpa", "mha"}
+    alias = "from torch.nn.functional import scaled_dot_product_attention as _fast\n"
+    assert held({"masks": alias, "sdpa": "", "mha": ""}, rules) == set()
+    assert held({"masks": alias, "sdpa": "def scaled_dot_product_attention(q, k, v):\n    return _fast(q, k, v), None\n", "mha": ""}, rules) == {"sdpa"}
+    assert held({"masks": alias + "_kept = [_fast]\n", "sdpa": "", "mha": ""}, rules) == {"sdpa", "mha"}  # stored away when the cell runs
+
+
+def test_what_runs_when_a_definition_runs_counts_for_every_part() -> None:
+    """A default that computes (not only names) something, a decorator, a class body: they run with
+    the cell, so what they hold can serve any part."""
+    rules = {"sdpa": ATTENTION, "mha": ATTENTION}
+    for other in (
+        "def _unused(_f=[F.scaled_dot_product_attention][0]):\n    return _f\n",
+        "@_keep(F.scaled_dot_product_attention)\ndef _unused():\n    pass\n",
+        "class _Unused:\n    kernel = F.scaled_dot_product_attention\n",
+    ):
+        assert held({"masks": other, "sdpa": "", "mha": ""}, rules) == {"sdpa", "mha"}, other
+    assert held({"masks": "def _unused(_f=F.scaled_dot_product_attention):\n    return _f\n", "sdpa": "", "mha": ""}, rules) == set()
+
+
+def test_a_function_replaced_by_its_correct_version_is_not_followed() -> None:
+    """mha is graded with the reference sdpa: the student's sdpa (flagged on its own) cannot help it,
+    unless its object was kept when the cell ran, or mha's cell defines it itself."""
+    cheat = "def scaled_dot_product_attention(q, k, v, mask=None, _f=F.scaled_dot_product_attention):\n    return _f(q, k, v), None\n"
+    mha = "def multi_head_attention(x, W, mask=None):\n    return scaled_dot_product_attention(x, x, x)[0] @ W\n"
+    rules = {"sdpa": ATTENTION, "mha": Rules(forbid=TORCH_ATTENTION, replaced=("scaled_dot_product_attention",))}
+    assert held({"sdpa": cheat, "mha": mha}, rules) == {"sdpa"}
+    assert held({"sdpa": cheat + "_kept = (scaled_dot_product_attention,)\n", "mha": mha.replace("scaled_dot_product_attention(", "_kept[0](")}, rules) == {"sdpa", "mha"}
+    assert held({"sdpa": "", "mha": cheat + mha}, rules) == {"mha"}
+
+
+def test_the_parts_functions_are_followed_wherever_the_notebook_defines_them() -> None:
+    """The checks call the part's functions by name (as its test cell does): defined in another cell,
+    they are read with the part."""
+    cheat = "def scaled_dot_product_attention(q, k, v, mask=None):\n    return torch.ops.aten.scaled_dot_product_attention(q, k, v), None\n"
+    tests = {"sdpa": "out, w = scaled_dot_product_attention(q, k, v)\n"}
+    assert held({"sdpa": "", "masks": cheat}, {"sdpa": ATTENTION}, tests=tests) == {"sdpa"}
+    assert held({"sdpa": "", "masks": cheat}, {"sdpa": ATTENTION}) == set()
+
+
+def test_the_release_setup_defines_names_of_the_notebook() -> None:
+    """a2's setup cell defines multi_head_attention: the blocks that call it use no library."""
+    setup = "def multi_head_attention(x_q, x_kv, W_q, W_k, W_v, W_o, n_heads, mask=None):\n    return x_q\n"
+    block = {"pre_ln": "def pre_ln_block(x, p, n_heads):\n    return multi_head_attention(x, x, 0, 0, 0, 0, n_heads)\n"}
+    assert held(block, {"pre_ln": ATTENTION}, other=(setup,)) == set()
+    assert held(block, {"pre_ln": ATTENTION}) == {"pre_ln"}  # a name nobody defines: from a star import, or injected
+
+
+def test_a_cell_that_does_not_parse_is_read_as_text() -> None:
+    rules = {"sdpa": ATTENTION, "mha": ATTENTION}
+    broken = "def scaled_dot_product_attention(q, k, v:\n    return F.scaled_dot_product_attention(q, k, v)\n"
+    assert held({"sdpa": broken, "mha": ""}, rules) == {"sdpa", "mha"}  # read as text, counted for all
+    own_name_only = "def scaled_dot_product_attention(q, k, v:\n    return q\n"
+    assert held({"sdpa": own_name_only, "mha": "def multi_head_attention(x):\n    return scaled_dot_product_attention(x, x, x)\n"}, rules) == set()
+    deep = "_x = " + "-" * 100_000 + "1\n"  # more nesting than the parser (or a recursive walk) takes
+    assert held({"sdpa": deep, "mha": ""}, rules) == set()
+    assert held({"sdpa": deep + "import ctypes\n", "mha": ""}, rules) == {"sdpa", "mha"}
+    parses_but_too_deep_to_walk = "_x = " + "-" * 2_000 + "1\n"
+    assert held({"sdpa": parses_but_too_deep_to_walk + "import ctypes\n", "mha": ""}, rules) == {"sdpa", "mha"}
+
+
+# ------------------------------------------------------------------------ notes and held outputs
+
+
+def test_the_note_names_the_part_the_cell_the_line_and_what_was_found() -> None:
+    source = "import torch.nn.functional as F\n\n\ndef scaled_dot_product_attention(q, k, v, mask=None, _f=F.scaled_dot_product_attention):\n    return _f(q, k, v), None\n"
+    found = evidence_by_part({"sdpa": source}, {"sdpa": ATTENTION})["sdpa"]
+    note = shortcuts.note("sdpa", found, passed=True)
+    assert note.startswith("needs review: sdpa: cell sdpa, line 4: names a library function this part must write itself (scaleddotproductattention): def scaled_dot_product_attention(")
+    assert "passed its tests" in note and "overrides.csv" in note
+    assert "failed its tests as well" in shortcuts.note("sdpa", found, passed=False)
+
+
+def test_a_note_is_bounded_and_encodable() -> None:
+    source = "".join(f"x{i} = F.scaled_dot_product_attention  # {'y' * 500} \ud800\n" for i in range(20))
+    found = evidence_by_part({"sdpa": source}, {"sdpa": ATTENTION})["sdpa"]
+    note = shortcuts.note("sdpa", found, passed=True)
+    assert len(found) == 20 and "and 17 more" in note and len(note) < 1000
+    note.encode("utf-8")  # no lone surrogate left
+
+
+def test_withhold_errors_the_test_cell_of_a_held_part_that_passed() -> None:
+    nb = source_notebook(ASSIGNMENT)
+    nb = with_answers(nb, answer_code(nb) | SHORTCUT_ANSWERS["native_mha"])
+    outputs = {nbgrader_meta(c)["grade_id"]: {"stdout": "", "stderr": "", "error": None} for c in nb.cells if is_test(c)}
+    outputs["test_sdpa"]["error"] = ["AssertionError", "wrong", []]
+    notes = shortcuts.withhold(nb, load_checks(GRADING, ASSIGNMENT).SHORTCUTS, outputs)
+    assert list(notes) == ["mha"] and notes["mha"].startswith("needs review: mha: cell mha, line ")
+    assert outputs["test_mha"]["error"][0] == "HeldForReview" and "an instructor will look" in outputs["test_mha"]["error"][1]
+    assert outputs["test_sdpa"]["error"] == ["AssertionError", "wrong", []]  # its own failure stands
+    assert outputs["test_masks"]["error"] is None
+
+
+# ------------------------------------------------------------- the declarations and the right answers
+
+
+def runtime_forbidding_parts(assignment: str) -> set[str]:
+    """The parts whose hidden check calls the student's code with ``forbid=``."""
+    checks = load_checks(GRADING, assignment)
+    return {part_of(test) for test, check in checks.CHECKS.items() if "forbid=" in inspect.getsource(check)}
+
+
+@pytest.mark.parametrize("assignment", assignment_ids())
+def test_every_part_that_forbids_a_function_at_run_time_declares_it_for_the_source(assignment: str) -> None:
+    checks = load_checks(GRADING, assignment)
+    declared = getattr(checks, "SHORTCUTS", {})
+    for part in runtime_forbidding_parts(assignment):
+        assert declared[part].forbid, part
+        source = inspect.getsource(checks.CHECKS[f"test_{part}"])
+        lists = {node.value.id for node in ast.walk(ast.parse(textwrap.dedent(source))) if isinstance(node, ast.keyword) and node.arg == "forbid" and isinstance(node.value, ast.Name)}
+        for name in {attr for listed in lists for _, attr in getattr(checks, listed)}:
+            assert any(key in shortcuts.normalised(name) for key in declared[part].keys()), (part, name)
+    assert set(declared) <= {part_of(t) for t in checks.CHECKS}
+
+
+def test_a6_forbids_every_fine_tuning_library_in_every_part() -> None:
+    declared = load_checks(GRADING, A6).SHORTCUTS
+    assert set(declared) == {part_of(t) for t in load_checks(GRADING, A6).CHECKS}
+    for rules in declared.values():
+        assert rules.imports == STANDARD_IMPORTS
+        assert not any(rules.allows_import(m) for m in ("peft", "peft.tuners.lora", "transformers", "loralib", "adapters", "sentence_transformers", "course_lib.finetune"))
+
+
+def solution_answers(assignment: str) -> tuple[dict[str, str], list[str]]:
+    """solutions/<assignment>.ipynb (an answer key without nbgrader metadata) as answer cells by
+    grade id, matched to the source notebook's code cells in order, and its other code cells."""
+    source = [c for c in source_notebook(assignment).cells if c.cell_type == "code"]
+    key = [c for c in nbformat.read(ROOT / "solutions" / assignment / f"{assignment}.ipynb", as_version=4).cells if c.cell_type == "code"]
+    assert len(source) == len(key), assignment
+    answers = {nbgrader_meta(s)["grade_id"]: k.source for s, k in zip(source, key) if is_answer(s)}
+    return answers, [k.source for s, k in zip(source, key) if not is_answer(s) and not is_test(s)]
+
+
+@pytest.mark.parametrize("assignment", assignment_ids())
+def test_the_courses_own_answers_are_never_held(assignment: str) -> None:
+    rules = load_checks(GRADING, assignment).SHORTCUTS
+    assert shortcuts.review(submission_notebook(assignment, None), rules) == {}  # the answer key
+    answers, other = solution_answers(assignment)
+    assert evidence_by_part(answers, rules, other) == {}  # solutions/
+    reference = (GRADING / f"{assignment}_reference_parts.py").read_text()
+    assert evidence_by_part(dict.fromkeys(rules, reference), rules) == {}
+    for fixture in fixtures(assignment):  # right answers in other styles, and wrong ones
+        found = shortcuts.review(submission_notebook(assignment, fixture), rules)
+        assert set(found) <= fixture.loses, (fixture.name, {p: [e.describe() for e in ev] for p, ev in found.items()})
+
+
+def test_the_fixtures_that_call_torch_are_held() -> None:
+    rules = load_checks(GRADING, ASSIGNMENT).SHORTCUTS
+    for name in ("bug_sdpa_calls_torch", "bug_sdpa_from_import_torch", "bug_mha_from_import_torch", "bug_mha_nn_module"):
+        fixture = next(f for f in fixtures(ASSIGNMENT) if f.name == name)
+        assert set(shortcuts.review(submission_notebook(ASSIGNMENT, fixture), rules)) == fixture.loses, name
+
+
+@pytest.mark.parametrize("case", ["a1", "a6"])
+def test_the_attack_cases_are_held_exactly_on_the_parts_they_lose(case: str) -> None:
+    assignment, cases = (ASSIGNMENT, shortcut_cases()) if case == "a1" else (A6, a6_shortcut_cases())
+    rules = load_checks(GRADING, assignment).SHORTCUTS
+    for name, made in cases.items():
+        nb = nbformat.reads(made.content.decode(), as_version=4)
+        assert set(shortcuts.review(nb, rules)) == {p for p, v in made.points.items() if v == 0}, name
+
+
+# ----------------------------------------------------- the attacks are real: the refusal alone fails
+
+# The source notebook (hidden tests included) run in one process, in course grade's order: every
+# answer and setup cell, then each test cell; prints the parts whose tests fail.
+RUN_IN_PROCESS = """
+import json, sys
+import nbformat
+from course_grading.notebooks import is_test, nbgrader_meta, part_of
+sys.path.insert(0, sys.argv[1])
+cells = [c for c in nbformat.reads(sys.stdin.read(), as_version=4).cells if c.cell_type == "code" and nbgrader_meta(c)]
+namespace, failed = {"__name__": "__main__"}, {}
+for cell in [c for c in cells if not is_test(c)] + [c for c in cells if is_test(c)]:
+    try:
+        exec(compile(cell.source, "<cell>", "exec"), namespace)
+    except Exception as error:
+        failed[part_of(nbgrader_meta(cell)["grade_id"])] = repr(error)[:300]
+print(json.dumps(failed))
+"""
+
+
+@pytest.mark.parametrize("attack", list(SHORTCUT_ANSWERS))
+def test_each_attack_passes_the_refusal_in_its_own_process(attack: str) -> None:
+    """Without reading the source, each attack would have scored: run in one process with its
+    checks (as the refusal sees it), every part passes, its hidden tests included."""
+    source = source_notebook(ASSIGNMENT)
+    nb = with_answers(source, answer_code(source) | SHORTCUT_ANSWERS[attack])
+    run = subprocess.run([sys.executable, "-c", RUN_IN_PROCESS, str(GRADING)], input=nbformat.writes(nb), capture_output=True, text=True, timeout=120, cwd=ROOT, env=os.environ | {"OMP_NUM_THREADS": "1"})
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert json.loads(run.stdout.strip().splitlines()[-1]) == {}, attack
+
+
+# ----------------------------------------------------------------------------- through course grade
+
+sandboxed = pytest.mark.skipif(not sandbox.sandbox_available(), reason="needs Linux user, mount, PID and network namespaces (unshare)")
+
+
+def grade_batch(tmp_path: Path, assignment: str, cases: dict, record: bool = False) -> tuple[Path, Path, dict[str, grading.Result]]:
+    from test_course_grade import LIMITS, course_copy
+
+    course, inbox, out = course_copy(tmp_path / "course"), tmp_path / "inbox", tmp_path / "out"
+    inbox.mkdir()
+    for case in cases.values():
+        (inbox / case.filename).write_bytes(case.content)
+    results, _ = grading.grade(course, assignment, inbox, out, jobs=1, limits=LIMITS, progress=lambda done, total, line: None, record=record)
+    return course, out, {r.student: r for r in results}
+
+
+def assert_held_as_expected(out: Path, cases: dict, results: dict[str, grading.Result]) -> None:
+    import re
+
+    for student, case in cases.items():
+        result = results[student]
+        lost = {p for p, v in case.points.items() if v == 0}
+        assert result.scores == case.points, (student, result.notes)
+        assert re.search(case.notes, "; ".join(result.notes)), (student, result.notes)
+        assert set(result.review) == lost and result.status == ("needs attention" if lost else "graded"), (student, result.status, result.review)
+        autograded = nbformat.read(out / "autograded" / f"{student}.ipynb", as_version=4)
+        errors = {part_of(nbgrader_meta(c)["grade_id"]): o.ename for c in autograded.cells if c.cell_type == "code" and is_test(c) for o in c.outputs if o.output_type == "error"}
+        assert errors == dict.fromkeys(lost, "HeldForReview"), (student, errors)
+        feedback = (out / "feedback" / f"{student}.html").read_text()
+        assert ("held for review" in feedback) == bool(lost), student
+
+
+@sandboxed
+def test_a1_shortcuts_score_nothing_until_an_instructor_grants_them(tmp_path: Path) -> None:
+    cases = shortcut_cases()
+    course, out, results = grade_batch(tmp_path, ASSIGNMENT, cases)
+    assert_held_as_expected(out, cases, results)
+    # The instructor looks, and grants one held part: the next run (from the cache) has the points and no attention left.
+    (out / "overrides.csv").write_text("student,part,points,reason\nnative_mha,mha,4,read it: fine\n")
+    results, _ = grading.grade(course, ASSIGNMENT, tmp_path / "inbox", out, jobs=1, progress=lambda done, total, line: None)
+    by_student = {r.student: r for r in results}
+    assert by_student["native_mha"].scores["mha"] == 4 and by_student["native_mha"].status == "graded"
+    assert by_student["sys_modules_off"].status == "needs attention"
+    with (out / "grades.csv").open() as f:
+        rows = {row["student"]: row for row in csv.DictReader(f)}
+    assert rows["native_mha"]["status"] == "graded" and rows["default_argument"]["status"] == "needs attention"
+    assert "needs review: sdpa" in rows["default_argument"]["notes"]
+
+
+@sandboxed
+def test_a6_fine_tuning_libraries_score_nothing_and_reach_the_gradebook_as_zeros(tmp_path: Path) -> None:
+    cases = a6_shortcut_cases()
+    course, out, results = grade_batch(tmp_path, A6, cases, record=True)
+    assert_held_as_expected(out, cases, results)
+    subprocess.run([str(Path(sys.executable).parent / "nbgrader"), "export", "--to", "export.csv"], cwd=course, check=True, capture_output=True)
+    with (course / "export.csv").open() as f:
+        exported = {row["student_id"]: float(row["score"]) for row in csv.DictReader(f) if row["assignment"] == A6}
+    assert exported == {student: sum(case.points.values()) for student, case in cases.items()}
