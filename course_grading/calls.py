@@ -393,6 +393,7 @@ class RemoteStudent:
         self.ready = False
         self.under_test: Sequence[str] = ()  # the functions of the part being graded: never replaced by a correct version
         self.printed_left = output_bytes  # what the notebook may still print in all, counted here: the process's own count is the student's to change
+        self.cut_marked = False  # whether the first cut has been marked (the rest are dropped silently)
 
     def start(self) -> None:
         """Start the process and hand it the cells, without waiting: it runs them while the caller works."""
@@ -461,14 +462,23 @@ class RemoteStudent:
             return failed(error.type_name, error.message)
 
     def _capped(self, outputs: Outputs) -> Outputs:
-        """``outputs`` with what it printed cut to the notebook's allowance (counted here, in the grader)."""
+        """``outputs`` with what it printed, and its error's message and traceback, cut to the
+        notebook's allowance (counted here, in the grader: the process's own count is the student's)."""
         for stream in ("stdout", "stderr"):
-            text = outputs[stream]
-            if len(text) > max(self.printed_left, 0):
-                text = text[: max(self.printed_left, 0)] + f"\n{CUT}\n"
-            self.printed_left -= len(outputs[stream])
-            outputs[stream] = text
+            outputs[stream] = self._spend(outputs[stream])
+        error = outputs["error"]
+        if error is not None:
+            outputs["error"] = [error[0], self._spend(error[1]), [line for line in (self._spend(line) for line in error[2]) if line]]
         return outputs
+
+    def _spend(self, text: str) -> str:
+        """``text``, or as much of it as the allowance left, marked where it was cut."""
+        left = max(self.printed_left, 0)
+        self.printed_left -= len(text)
+        if len(text) <= left:
+            return text
+        marked, self.cut_marked = self.cut_marked, True
+        return text[:left] + ("" if marked else f"\n{CUT}\n")
 
     def call(self, name: str, args: Sequence[Any], *, grad_args: Sequence[int] = (), forbid: Sequence[tuple[str, str]] = (), references: str | None = None, driver: str | None = None) -> Reply:
         request = {"op": "call", "name": name, "args": wire(tuple(args)), "grad_args": list(grad_args), "forbid": [list(f) for f in forbid], "driver": driver}

@@ -36,6 +36,7 @@ MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REMOUNT, MS_BIND, MS_REC = 1, 2, 4
 MS_NOATIME, MS_NODIRATIME, MS_RELATIME, MS_STRICTATIME = 1024, 2048, 1 << 21, 1 << 24
 ST_NOSUID, ST_NODEV, ST_NOEXEC, ST_NOATIME, ST_NODIRATIME, ST_RELATIME = 2, 4, 8, 1024, 2048, 4096
 CLONE_NEWNS, CLONE_NEWUSER = 0x00020000, 0x10000000
+CLONE_NEWUTS, CLONE_NEWIPC, CLONE_NEWNET = 0x04000000, 0x08000000, 0x40000000
 MNT_DETACH = 2
 PR_SET_DUMPABLE, PR_SET_NO_NEW_PRIVS = 4, 38
 LINUX_CAPABILITY_VERSION_3 = 0x20080522
@@ -88,9 +89,10 @@ def bind(fd: int, target: str, writable: bool) -> None:
 
 
 def private(target: str, size: str) -> None:
-    """A fresh, empty tmpfs of ``size`` at ``target``, writable by anyone (sticky)."""
+    """A fresh, empty tmpfs of ``size`` at ``target``, writable by anyone (sticky); nothing on it
+    can be executed or mapped as code (a program or a shared library the student wrote)."""
     os.makedirs(target, exist_ok=True)
-    _mount("tmpfs", target, "tmpfs", MS_NOSUID | MS_NODEV, f"size={size},mode=1777")
+    _mount("tmpfs", target, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, f"size={size},mode=1777")
 
 
 def _opened(path: str) -> int:
@@ -139,10 +141,10 @@ def enter(new: str) -> None:
     _mount(None, "/", None, MS_REMOUNT | MS_BIND | MS_RDONLY | _locked_flags("/"))
 
 
-def _own_namespaces(uid: int, gid: int) -> None:
-    """A new user and mount namespace in which this process is ``uid``:``gid``."""
+def _own_namespaces(uid: int, gid: int, others: int = 0) -> None:
+    """A new user and mount namespace (and the ``others`` flags') in which this process is ``uid``:``gid``."""
     outer_uid, outer_gid = os.getuid(), os.getgid()
-    _check(_libc.unshare(CLONE_NEWUSER | CLONE_NEWNS), "unshare a user and mount namespace")
+    _check(_libc.unshare(CLONE_NEWUSER | CLONE_NEWNS | others), "unshare a user and mount namespace")
     for path, text in (("/proc/self/setgroups", "deny"), ("/proc/self/uid_map", f"{uid} {outer_uid} 1"), ("/proc/self/gid_map", f"{gid} {outer_gid} 1")):
         with open(path, "w") as f:
             f.write(text)
@@ -180,11 +182,12 @@ def drop_capabilities() -> None:
 def isolate(slot: str) -> None:
     """What a freshly forked student process does first, before it connects to its socket in
     ``slot``: its own user and mount namespaces (its uid unchanged), an empty ``/tmp`` and
-    ``/dev/shm`` where the previous one left nothing, and what the jail showed under ``/tmp`` put
+    ``/dev/shm`` where the previous one left nothing (and IPC, UTS and network namespaces of its
+    own: no System V shared memory outlives it), and what the jail showed under ``/tmp`` put
     back (Python, in a CI checkout under ``/tmp``, read-only; the slot as it was). Raises OSError
     where it cannot: such a process never connects, and runs nothing of the student's."""
     _check(_libc.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0), "make this process dumpable")  # forked from a zygote that is not, its /proc/self would be root's: its uid_map out of its reach
-    _own_namespaces(os.getuid(), os.getgid())
+    _own_namespaces(os.getuid(), os.getgid(), CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWNET)  # System V objects, host name and sockets of its own: nothing a previous student left there
     outer = [p for p in sorted(mount_points()) if p.startswith("/tmp/")]
     kept = [p for i, p in enumerate(outer) if not any(p.startswith(q + "/") for q in outer[:i])]  # bound with its outer folder
     held = {p: _opened(p) for p in kept}  # their paths lead nowhere once /tmp is covered

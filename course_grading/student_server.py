@@ -37,7 +37,8 @@ from collections.abc import Callable
 from typing import Any
 
 from .calls import CUT, call_in, receive_frame, send_frame, swapped, unwire, wire
-from .jail import isolate, seal
+from . import policy
+from .jail import isolate, mount_points, seal
 
 
 class CellTimeout(BaseException):
@@ -196,6 +197,29 @@ def _display(*values: Any, **options: Any) -> None:
         print(repr(value))
 
 
+CODE_SUFFIXES = (".py", ".pyc", ".pyo", ".pyw", ".pth", ".so", ".zip", ".egg", ".whl")
+
+
+def code_guard() -> Callable[[str, tuple[Any, ...]], None]:
+    """An audit hook that refuses to read Python code or a library from the student process's
+    writable folders (its private ``/tmp`` and ``/dev/shm``), so that a module it writes there,
+    under the name of an allowed one found first on a ``sys.path`` it edited, is never imported:
+    what runs is what the grader can read. What the jail put back read-only under ``/tmp`` (Python
+    itself, in a checkout under ``/tmp``) stays importable; writing such a file, or reading other
+    files there, stays allowed. (A shared library there cannot be loaded either: those folders are
+    mounted ``noexec``.)"""
+    writable = tuple(f"{folder}/" for folder in policy.PRIVATE)
+    read_only = tuple(f"{point}/" for point in mount_points() if point.startswith(writable) and os.statvfs(point).f_flag & os.ST_RDONLY)
+
+    def hook(event: str, args: tuple[Any, ...]) -> None:
+        if event == "open" and isinstance(args[0], (str, bytes)) and (args[1] is None or not any(m in str(args[1]) for m in "wax+")):
+            path = os.path.realpath(os.fsdecode(args[0]))
+            if path.startswith(writable) and not path.startswith(read_only) and path.endswith(CODE_SUFFIXES):
+                raise PermissionError(f"the grader does not load code from {path}: write your code in the notebook's cells")
+
+    return hook
+
+
 def _reset(previous: int | None) -> None:
     """Kill every process of this PID namespace but this one (the zygote is its PID 1; elsewhere,
     the previous child's session), and reap them."""
@@ -246,10 +270,10 @@ def zygote() -> None:
                     replies.close()
                     commands.close()
                     connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-                    ctypes.CDLL(None).prctl(4, 1, 0, 0, 0)  # PR_SET_DUMPABLE 1, as the zygote's is 0: else its /proc/self is root's, and isolate() cannot map its uid
                     isolate(request["home"])  # raises where it cannot: then it never connects, and the worker reports a grader fault
                     connection.connect(request["socket"])
                     seal(request["home"])
+                    sys.addaudithook(code_guard())  # for good: no hook can be removed
                     serve(connection.fileno(), connection.fileno())
                 finally:
                     os._exit(0)

@@ -21,9 +21,11 @@ costs the run of its notebook, its checks and nbgrader's bookkeeping, not an ``i
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import importlib
 import json
 import os
+import re
 import resource
 import select
 import shutil
@@ -206,6 +208,8 @@ def autograde(scratch: Path, assignment: str, student: str) -> None:
     settings = json.loads((scratch / "jail.json").read_text())
     nb = nbformat.read(scratch / "submitted" / student / assignment / f"{assignment}.ipynb", as_version=4)
     checks = load_checks(Path(settings["grading"]), assignment)
+    seed = checks_seed(assignment, nb)
+    importlib.import_module("gradinglib").seed_checks(seed)  # the same notebook, the same hidden inputs, the same grade
     remote = student_process(settings, nb)
     try:
         remote.start()  # the jailed process imports torch and runs the notebook while nbgrader loads
@@ -234,12 +238,23 @@ def autograde(scratch: Path, assignment: str, student: str) -> None:
     notes = notes_on(outputs, settings["cell_s"]) + list(held.values())
     scores: dict[str, float] = {}
     max_scores: dict[str, float] = {}
-    api.generate_feedback(assignment, student, force=True)
+    feedback = api.generate_feedback(assignment, student, force=True)
+    if not feedback["success"]:  # the grades stand (nbgrader scored them); the student has no page to read
+        notes.append(f"no feedback page could be made: {(feedback['log'].strip().splitlines() or ['no log'])[-1][:300]}")
     with Gradebook(api.coursedir.db_url) as gradebook:
         for grade in gradebook.find_submission_notebook(assignment, assignment, student).grades:
             part = grade.name.removeprefix("test_")
             scores[part], max_scores[part] = float(grade.score), float(grade.max_score)
     (scratch / "outcome.json").write_text(json.dumps({"scores": scores, "max_scores": max_scores, "notes": notes, "review": sorted(held)}))
+
+
+def checks_seed(assignment: str, nb: nbformat.NotebookNode) -> int:
+    """The seed of a submission's hidden inputs: a digest of the assignment and its answer cells."""
+    digest = hashlib.sha256(assignment.encode())
+    for cell in nb.cells:
+        if is_answer(cell):
+            digest.update(cell.source.encode("utf-8", "surrogatepass") + b"\0")
+    return int.from_bytes(digest.digest()[:8], "little") & (2**63 - 1)
 
 
 def check_setup(nb: nbformat.NotebookNode, outputs: dict[str, Outputs]) -> None:
@@ -257,12 +272,16 @@ def check_setup(nb: nbformat.NotebookNode, outputs: dict[str, Outputs]) -> None:
 STARTED = "student-process-started"  # written in the scratch course once the student's process runs
 
 
+ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]")  # a terminal's control sequence (colour, cursor)
+
+
 def printable(run: Outputs) -> Outputs:
     """A cell's outputs with what UTF-8 cannot encode (lone surrogates, which a notebook can print)
-    written as escapes, so that nbgrader can save them in the notebook and its feedback."""
+    written as escapes, and terminal escape sequences (colours, which nbconvert's HTML export can
+    fail on) removed, so that nbgrader can save them in the notebook and its feedback."""
 
     def text(value: str) -> str:
-        return value.encode("utf-8", "backslashreplace").decode("utf-8")
+        return ANSI.sub("", value).replace("\x1b", "").encode("utf-8", "backslashreplace").decode("utf-8")
 
     error = run["error"]
     return {"stdout": text(run["stdout"]), "stderr": text(run["stderr"]), "error": None if error is None else [text(error[0]), text(error[1]), [text(line) for line in error[2]]]}

@@ -197,6 +197,46 @@ except OSError:
     assert found["planted"] == 42 and found["venv_writable"] is False, found
 
 
+GUARDED = """SLOT = '/nonexistent'
+libc = __import__('ctypes').CDLL(None)
+found['planted_segment'] = libc.shmget(4242, 4096, 0o1000 | 0o666) >= 0  # what an earlier student process left in the jail's IPC namespace
+{isolated}
+found['segments_seen'] = len(open('/proc/sysvipc/shm').read().splitlines()) - 1
+from course_grading.student_server import code_guard
+sys.addaudithook(code_guard())
+with open('/tmp/statistics.py', 'w') as f:  # an allowed module's name, first on a path the student edits
+    f.write('SHADOW = True')
+sys.path.insert(0, '/tmp')
+try:
+    import statistics
+    found['shadow'] = hasattr(statistics, 'SHADOW')
+except PermissionError:
+    found['shadow'] = 'refused'
+sys.path.insert(0, {planted!r})
+import planted_package
+found['planted'] = planted_package.VALUE
+with open('/tmp/run.sh', 'w') as f:
+    f.write('#!/bin/sh\\necho ran')
+os.chmod('/tmp/run.sh', 0o755)
+try:
+    found['executed'] = __import__('subprocess').run(['/tmp/run.sh'], capture_output=True, text=True).stdout
+except PermissionError:
+    found['executed'] = 'refused'
+"""
+
+
+def test_a_student_process_shares_no_ipc_and_loads_no_code_from_its_writable_folders(tmp_path: Path, mode: str) -> None:
+    """Each student process has an IPC namespace of its own (System V shared memory of an earlier
+    one is out of sight and dies with it), cannot import a module it wrote under an allowed name,
+    nor run a program it wrote (``noexec``), while what the jail shows read-only under ``/tmp``
+    stays importable."""
+    venv = tmp_path / "ci-checkout" / ".venv"
+    (venv / "planted_package").mkdir(parents=True)
+    (venv / "planted_package" / "__init__.py").write_text("VALUE = 42\n")
+    found = probed(GUARDED.format(isolated=ISOLATED, planted=str(venv)), mode, read_only=[venv])
+    assert found == {"planted_segment": True, "uid": policy.UID, "gid": policy.GID, "capabilities": 0, "socket_before_seal": False, "segments_seen": 0, "shadow": "refused", "planted": 42, "executed": "refused"}, found
+
+
 def test_the_jail_refuses_to_show_a_folder_that_holds_a_hidden_one(tmp_path: Path) -> None:
     course = tmp_path / "project" / "assignments"
     course.mkdir(parents=True)
