@@ -17,15 +17,24 @@ route:
 * code or imports by a computed name, or the interpreter's insides (``eval``, ``exec``,
   ``compile``, ``__import__``, ``importlib``, ``globals()``, ``sys``, ``__dict__``,
   ``__builtins__`` and the other dunders but a few harmless ones);
-* an import of a module outside the part's allow-list.
+* code the scan cannot read brought in (:data:`SMUGGLE`, :data:`SMUGGLING_MODULES`): a change of
+  where imports are found (``sys.path``, any part of ``sys`` but a few plain ones), a file written
+  (``open`` in a write mode, ``Path.write_text``, ``os.write`` and the rest of :data:`OS_WRITES`),
+  hidden bytes decoded (``bytes.fromhex``, ``base64``, ``zlib``, ``pickle``), ``torch.hub``,
+  ``runpy``, ``ctypes``;
+* an import of a module outside the part's allow-list, and of the course's own library
+  (``course_lib``, which holds working versions of many parts) in every part, unless the release's
+  own cells import that module.
 
 What counts for a part: its own answer cell, whole; the code every answer cell runs when the
 notebook runs (all but the bodies of functions and classes: it can change what any part runs); and
 what those name, followed from name to name: the bodies of functions and classes, and top-level
-lines that only bind a name (``import``, ``_f = F.softmax``), found through the names they bind. A
+lines that only bind a name (``import``, ``_f = F.softmax``), found through the names they bind (an import counts where its name is used, and in its own cell). A
 helper defined in another cell and called by the part is read with it; a function that a correct
 version replaces while the part is graded (:attr:`Rules.replaced`) is not, where it is looked up
 when the part runs. A cell that does not parse is searched as text, and counts for every part.
+A part without declared rules gets :data:`COURSE_RULES`: the course's library alone is refused
+there (imported, or named in a string).
 
 Static reading is a filter, not a proof: a part with evidence is not failed, it is *held*. Its
 test cell gets an error (so it scores 0 in nbgrader's gradebook too) saying that an instructor will
@@ -55,19 +64,35 @@ TORCH_ATTENTION = (("torch.nn.functional", "scaled_dot_product_attention"), ("to
 # norm of (1, N, d), a group norm of one group, the RMS norm of the centred input, ...).
 TORCH_NORMS = (("torch.nn.functional", "layer_norm"), ("torch.nn", "LayerNorm"), ("torch.nn.functional", "group_norm"), ("torch.nn.functional", "instance_norm"), ("torch.nn.functional", "batch_norm"), ("torch.nn.functional", "rms_norm"))
 # What the assignments' answers may import where a part has rules (the modules and their
-# submodules): those an honest answer needs, and a few that files, processes and the network go
-# through (what they can do is the jail's business); none of them implements a part, turns a
+# submodules): those an honest answer needs, a few that files and the network go through (what
+# they can do is the jail's business), and plotting; none of them implements a part, turns a
 # string into code or an attribute, or reaches Python's objects. What is dangerous in those that
-# are allowed is looked for by name (``sys.modules``, ``torch.ops``, ``np.load``, ...).
+# are allowed is looked for by name (``sys.modules``, ``sys.path``, ``os.write``, ``torch.ops``, ``np.load``, ...).
 NEEDED_IMPORTS = ("__future__", "math", "cmath", "numbers", "numpy", "torch", "re", "fnmatch", "itertools", "collections", "functools", "typing", "dataclasses", "copy", "enum", "heapq", "bisect", "random", "statistics", "warnings")
-HARMLESS_IMPORTS = ("sys", "os", "glob", "json", "time", "pathlib", "io", "socket", "subprocess", "shutil", "tempfile", "textwrap", "pprint")
-STANDARD_IMPORTS = NEEDED_IMPORTS + HARMLESS_IMPORTS
+# numpy stays: honest answers use it, it computes none of torch's forbidden functions, and its doors
+# to code (``np.load(allow_pickle=True)``, ``np.ctypeslib``, ``np.lib``, ``savetxt``) are found by name.
+HARMLESS_IMPORTS = ("sys", "os", "glob", "json", "time", "pathlib", "io", "socket", "textwrap", "pprint")
+# Plots, progress bars and rich display, which notebooks import out of habit.
+DISPLAY_IMPORTS = ("matplotlib", "tqdm", "IPython.display")
+STANDARD_IMPORTS = NEEDED_IMPORTS + HARMLESS_IMPORTS + DISPLAY_IMPORTS
+# The course's library: working versions of many parts (masks, heads, sampling, LoRA, ...).
+COURSE_LIBRARY = "course_lib"
+# Modules whose use brings in code the scan cannot read: raw memory, copied or written files, other processes,
+# modules found by name, hidden bytes decoded.
+SMUGGLING_MODULES = ("ctypes", "shutil", "subprocess", "tempfile", "runpy", "site", "zipimport", "pkgutil", "importlib", "base64", "binascii", "codecs", "zlib", "bz2", "lzma", "gzip", "zipfile", "tarfile", "marshal", "pickle", "shelve", "dill", "cloudpickle", "urllib", "http")
+# What an answer may use of ``sys`` (where imports are found, the table of modules, frames, hooks:
+# the rest; its name passed around counts as the rest), and what it may not of ``os`` (what writes
+# files, changes the folder imports are found in, or starts programs; its name passed around too).
+PLAIN_SYS = frozenset({"stdout", "stderr", "stdin", "argv", "setrecursionlimit", "version", "version_info", "platform", "maxsize", "float_info", "int_info", "byteorder", "exit", "getsizeof", "getrecursionlimit", "hexversion", "float_repr_style"})
+OS_WRITES = frozenset({"open", "write", "writev", "pwrite", "pwritev", "fdopen", "system", "popen", "symlink", "link", "rename", "renames", "replace", "chdir", "fchdir", "mkfifo", "mknod", "truncate", "ftruncate", "sendfile", "copy_file_range", "memfd_create", "fork", "forkpty"})
+# Attributes that write files, decode hidden code, or fetch code (``torch.hub``).
+SMUGGLE = frozenset({"write_text", "write_bytes", "savetxt", "tofile", "symlink_to", "hardlink_to", "fromhex", "unhexlify", "b64decode", "b32decode", "b16decode", "a85decode", "b85decode", "decompress", "hub", "load_state_dict_from_url", "get_ipython", "run_cell", "run_line_magic", "run_cell_magic"})
 
 # Harmless dunders an answer may name (``super().__init__()``, ``type(x).__name__``).
 PLAIN_DUNDERS = frozenset({"__init__", "__name__", "__qualname__", "__class__", "__call__", "__len__", "__repr__", "__str__", "__doc__", "__version__", "__post_init__", "__iter__", "__next__", "__getitem__", "__setitem__", "__contains__", "__enter__", "__exit__", "__eq__", "__hash__", "__bool__", "__future__"})
 # Attributes that open torch's (or numpy's) low-level doors: kernels by other names, compilers,
 # loaders that unpickle (a pickle names a function by a string), the registry of every function.
-BACKDOORS = frozenset({"ops", "jit", "hub", "fx", "library", "overrides", "serialization", "cpp_extension", "compiler", "export", "package", "onnx", "load", "loads", "lib", "utils", "ctypeslib"})
+BACKDOORS = frozenset({"ops", "jit", "fx", "library", "overrides", "serialization", "cpp_extension", "compiler", "export", "package", "onnx", "load", "loads", "lib", "utils", "ctypeslib"})
 # Modules reached as an attribute of another (``torch.sys``): the interpreter's insides.
 INTERPRETER = frozenset({"sys", "os", "builtins", "importlib", "inspect", "gc", "ctypes", "types", "operator", "pickle", "marshal", "runpy", "pkgutil"})
 # Attribute lookups by a computed name, and the table of every loaded module (``sys.modules``).
@@ -86,6 +111,7 @@ WHAT = {
     "lookup": "looks up attributes by a computed name",
     "code": "runs code or imports by a computed name, or reaches into the interpreter",
     "import": "imports a module this assignment does not allow",
+    "smuggle": "may bring in code the scan cannot read (writes a file, changes where imports are found, decodes hidden bytes)",
 }
 MAX_LINE = 120  # characters of a flagged line quoted in a note
 MAX_SHOWN = 3  # pieces of evidence quoted per part
@@ -105,14 +131,26 @@ class Rules:
     by name, it never runs the student's (unless the part defines them itself)."""
 
     forbid: tuple[tuple[str, str], ...] = ()
-    imports: tuple[str, ...] = STANDARD_IMPORTS
+    imports: tuple[str, ...] | None = STANDARD_IMPORTS  # None: any module but the course's library, and nothing else counts
     replaced: tuple[str, ...] = ()
 
     def keys(self) -> frozenset[str]:
         return frozenset(normalised(name) for _, name in self.forbid)
 
     def allows_import(self, module: str) -> bool:
-        return any(module == allowed or module.startswith(allowed + ".") for allowed in self.imports)
+        if _within(module, (COURSE_LIBRARY,)):
+            return False
+        return self.imports is None or _within(module, self.imports)
+
+
+def _within(module: str, packages: Iterable[str]) -> bool:
+    """Whether ``module`` is one of ``packages`` or in one of them."""
+    return any(module == package or module.startswith(package + ".") for package in packages)
+
+
+# A part without declared rules: any module but the course's library (by an import, or named in a
+# string: ``__import__('course_lib.attention')``); nothing else counts (the grader's own defences do).
+COURSE_RULES = Rules(imports=None)
 
 
 @dataclass(frozen=True)
@@ -130,7 +168,9 @@ class Evidence:
             return any(key in self.key for key in rules.keys())
         if self.kind == "import":
             return not rules.allows_import(self.key)
-        if self.kind == "code":
+        if rules.imports is None:
+            return False
+        if self.kind in ("code", "smuggle"):
             return True
         return bool(rules.forbid)  # private, lookup: the ways round a refused function
 
@@ -166,6 +206,25 @@ def _folded(node: ast.AST) -> str | None:
     return None
 
 
+def _plain(module: str, attr: str) -> bool:
+    """Whether ``sys.<attr>`` or ``os.<attr>`` is a plain use (see :data:`PLAIN_SYS`, :data:`OS_WRITES`)."""
+    if module == "sys":
+        return attr in PLAIN_SYS
+    return attr not in OS_WRITES and not attr.startswith(("exec", "spawn", "posix_spawn"))
+
+
+def _may_write(call: ast.Call, builtin: bool) -> bool:
+    """Whether a call of ``open`` (the builtin's ``(file, mode)``; a method's ``(mode)`` as in
+    ``Path.open`` or ``(file, mode)`` as in ``io.open``) may write: a mode that writes, or one computed."""
+    modes = [*call.args[1:2], *(k.value for k in call.keywords if k.arg in ("mode", None))]
+    first = call.args[0] if call.args else None
+    if not builtin and isinstance(first, ast.Constant) and isinstance(first.value, str) and _MODE.fullmatch(first.value):
+        modes.append(first)
+    if any(isinstance(argument, ast.Starred) for argument in call.args):
+        return True
+    return any(not (isinstance(m, ast.Constant) and isinstance(m.value, str)) or bool(_WRITES.search(m.value)) for m in modes)
+
+
 def _is_dunder(name: str) -> bool:
     return len(name) > 4 and name.startswith("__") and name.endswith("__")
 
@@ -173,9 +232,11 @@ def _is_dunder(name: str) -> bool:
 class _Reader(ast.NodeVisitor):
     """Evidence in one parsed cell, each piece with its region, and the names each region uses."""
 
-    def __init__(self, cell: str, lines: list[str], keys: frozenset[str], bound: set[str], plain_modules: set[str]) -> None:
+    def __init__(self, cell: str, lines: list[str], keys: frozenset[str], bound: set[str], modules: dict[str, str]) -> None:
         self.cell, self.lines, self.keys, self.bound = cell, lines, keys, bound
-        self.plain_modules = plain_modules  # names bound to harmless modules, whose private attributes (os._exit) are theirs
+        self.plain_modules = set(modules)  # names bound to harmless modules, whose private attributes (os._exit) are theirs
+        self.guarded = {name: module for name, module in modules.items() if module in ("sys", "os")}  # only some of their parts are plain
+        self.plain_uses: set[int] = set()  # the guarded names (and ``open``) found in a plain use
         self.region, self.owner = TOP, None  # owner: the top-level class whose body is being read
         self.binding: tuple[str, ...] = ()  # the names a top-level import or naming assignment binds
         self.found: list[tuple[str, Evidence]] = []
@@ -183,12 +244,11 @@ class _Reader(ast.NodeVisitor):
         self.docstrings: set[int] = set()
 
     def add(self, node: ast.AST, kind: str, key: str) -> None:
-        """Evidence, in the current region; in a binding, the regions of the names bound (but an
-        import of a module outside the allow-list: that module's code runs with the cell)."""
+        """Evidence, in the current region; in a binding (an import too), the regions of the names bound."""
         line = getattr(node, "lineno", 1)
         text = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
         evidence = Evidence(self.cell, line, kind, key, _printable(text))
-        for region in self.binding if self.binding and kind != "import" else (self.region,):
+        for region in self.binding or (self.region,):
             self.found.append((region, evidence))
 
     @contextlib.contextmanager
@@ -210,8 +270,19 @@ class _Reader(ast.NodeVisitor):
         if "_native_" in word:
             self.add(node, "private", word)
 
+    def text(self, node: ast.AST, text: str) -> None:
+        """A string: what it names, but the notebook's own names (an error message may name the
+        student's function, which shares torch's name); a matplotlib backend named by module."""
+        self.mention(node, re.sub(r"\w+", lambda word: " " if word.group() in self.bound else word.group(), text))
+        if text.startswith("module://"):
+            self.add(node, "code", "module://")
+        if normalised(COURSE_LIBRARY) in normalised(text):
+            self.add(node, "import", COURSE_LIBRARY)
+
     def word(self, node: ast.AST, word: str) -> None:
-        """What a name or attribute says by itself: a dynamic tool, a dunder."""
+        """What a name or attribute says by itself: a dynamic tool, a dunder, a smuggler."""
+        if word in SMUGGLE:
+            self.add(node, "smuggle", word)
         if word in LOOKUP_WORDS:
             self.add(node, "lookup", word)
         elif word in CODE_WORDS or (_is_dunder(word) and word not in PLAIN_DUNDERS):
@@ -260,7 +331,19 @@ class _Reader(ast.NodeVisitor):
         with self.bound_to(names if naming else []):
             self.generic_visit(node)
 
+    def visit_Call(self, node: ast.Call) -> None:
+        func = node.func
+        builtin = isinstance(func, ast.Name) and func.id == "open" and func.id not in self.bound
+        if builtin or (isinstance(func, ast.Attribute) and func.attr == "open"):
+            if builtin:
+                self.plain_uses.add(id(func))  # called, not kept under another name
+            if _may_write(node, builtin):
+                self.add(node, "smuggle", "open")
+        self.generic_visit(node)
+
     def visit_Name(self, node: ast.Name) -> None:
+        if id(node) not in self.plain_uses and (node.id in self.guarded or (node.id == "open" and node.id not in self.bound)):
+            self.add(node, "smuggle", node.id)  # sys or os passed around, open kept under another name
         if isinstance(node.ctx, ast.Load):
             for region in {self.region, *self.binding}:  # a binding's names are looked up when the cell runs: TOP uses them too
                 self.uses.setdefault(region, set()).add(node.id)
@@ -273,6 +356,12 @@ class _Reader(ast.NodeVisitor):
         self.mention(node, attr)
         self.word(node, attr)
         owned = isinstance(node.value, ast.Name) and node.value.id in {"self", "cls", *self.plain_modules}  # self._cache, os._exit, json.load
+        if isinstance(node.value, ast.Name) and node.value.id in self.guarded:
+            if _plain(self.guarded[node.value.id], attr):
+                self.plain_uses.add(id(node.value))
+            else:
+                self.add(node, "smuggle", f"{node.value.id}.{attr}")
+                self.plain_uses.add(id(node.value))
         if not owned and (attr.startswith("_") and not _is_dunder(attr) or attr in BACKDOORS):
             self.add(node, "private", attr)
         elif attr in INTERPRETER:
@@ -283,16 +372,16 @@ class _Reader(ast.NodeVisitor):
         if id(node) not in self.docstrings:  # a bare string does nothing
             text = _folded(node)
             if text is not None:
-                self.mention(node, text)
+                self.text(node, text)
 
     def visit_BinOp(self, node: ast.BinOp) -> None:
         text = _folded(node)
         if text is not None:
-            self.mention(node, text)
+            self.text(node, text)
         self.generic_visit(node)
 
     def visit_JoinedStr(self, node: ast.JoinedStr) -> None:
-        self.mention(node, _folded(node) or "")
+        self.text(node, _folded(node) or "")
         self.generic_visit(node)
 
     def visit_keyword(self, node: ast.keyword) -> None:
@@ -310,7 +399,8 @@ class _Reader(ast.NodeVisitor):
         if node.level or node.module is None:
             self.add(node, "code", "relative import")
             return
-        self.module(node, node.module)
+        with self.bound_to([alias.asname or alias.name for alias in node.names if alias.name != "*"]):
+            self.module(node, node.module)
         for alias in node.names:
             if alias.name == "*":
                 self.add(node, "lookup", f"from {node.module} import *")
@@ -320,9 +410,13 @@ class _Reader(ast.NodeVisitor):
                 self.mention(node, alias.name)
                 self.word(node, alias.name)
                 self.mention(node, alias.asname or "")
+                if node.module in ("sys", "os") and not _plain(node.module, alias.name):
+                    self.add(node, "smuggle", f"{node.module}.{alias.name}")
 
     def module(self, node: ast.AST, name: str) -> None:
         self.add(node, "import", name)
+        if _within(name, SMUGGLING_MODULES):
+            self.add(node, "smuggle", name)
         self.segments(node, name.split("."))
         self.mention(node, name)
 
@@ -330,8 +424,12 @@ class _Reader(ast.NodeVisitor):
         for part in parts:
             if part.startswith("_") and not _is_dunder(part) or part in BACKDOORS:
                 self.add(node, "private", part)
+            if part in SMUGGLE:
+                self.add(node, "smuggle", part)
 
 
+_MODE = re.compile(r"[rwxabt+U]{1,4}")  # a string that reads as open's mode
+_WRITES = re.compile(r"[wxa+]")
 _IMPORT_LINE = re.compile(r"^\s*(?:from\s+([\w.]+)\s+import|import\s+([\w., ]+))")
 _PRIVATE_TEXT = re.compile(r"\._\w|\bops\b|_native_|\bjit\b")
 _WORD = re.compile(r"(\.\s*)?([^\W\d]\w*)")  # a word, and whether it follows a dot (an attribute)
@@ -348,6 +446,8 @@ def _read_text(cell: str, source: str, keys: frozenset[str], bound: set[str]) ->
             token = normalised(word)
             if (dot or word not in bound) and any(key in token for key in keys):
                 found.append(Evidence(cell, number, "forbidden", token, text))
+            if word in SMUGGLE or word in SMUGGLING_MODULES:
+                found.append(Evidence(cell, number, "smuggle", word, text))
             if word in LOOKUP_WORDS or word in CODE_WORDS or (_is_dunder(word) and word not in PLAIN_DUNDERS):
                 found.append(Evidence(cell, number, "lookup" if word in LOOKUP_WORDS else "code", word, text))
         private = _PRIVATE_TEXT.search(line)
@@ -368,22 +468,29 @@ def _parse(source: str) -> ast.Module | None:
         return None
 
 
-def _bindings(trees: Iterable[ast.Module]) -> Iterator[tuple[str, bool]]:
-    """Every name the notebook's code binds anywhere, and whether that binding is an import of a
-    module of :data:`HARMLESS_IMPORTS` (``import os``)."""
+def _bindings(trees: Iterable[ast.Module]) -> Iterator[tuple[str, str | None]]:
+    """Every name the notebook's code binds anywhere, and the module of :data:`HARMLESS_IMPORTS`
+    that binding imports (``import os``), if it is one."""
     for tree in trees:
         for node in ast.walk(tree):
             if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-                yield node.id, False
+                yield node.id, None
             elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                yield node.name, False
+                yield node.name, None
             elif isinstance(node, ast.arg):
-                yield node.arg, False
+                yield node.arg, None
             elif isinstance(node, ast.Import):
                 for alias in node.names:
-                    yield alias.asname or alias.name.split(".")[0], alias.name.split(".")[0] in HARMLESS_IMPORTS
+                    top = alias.name.split(".")[0]
+                    yield alias.asname or top, top if top in HARMLESS_IMPORTS and (alias.asname is None or "." not in alias.name) else None
             elif isinstance(node, ast.ImportFrom):
-                yield from ((alias.asname or alias.name, False) for alias in node.names if alias.name != "*")
+                yield from ((alias.asname or alias.name, None) for alias in node.names if alias.name != "*")
+
+
+def _imported(trees: Iterable[ast.Module]) -> set[str]:
+    """The modules that code imports (the release's own cells: an answer may import them too)."""
+    return {name for tree in trees for node in ast.walk(tree) for name in (
+        [alias.name for alias in node.names] if isinstance(node, ast.Import) else [node.module] if isinstance(node, ast.ImportFrom) and node.module and not node.level else [])}
 
 
 # ------------------------------------------------------------------------------ by part
@@ -398,15 +505,18 @@ def evidence_by_part(answers: Mapping[str, str], rules: Mapping[str, Rules], oth
     hidden checks call too) the part reaches wherever the notebook defines them."""
     keys = frozenset().union(*(r.keys() for r in rules.values()))
     trees = {cell: _parse(source) for cell, source in answers.items()}
-    parsed = [t for t in trees.values() if t is not None] + [t for t in map(_parse, other_code) if t is not None]
+    others = [t for t in map(_parse, other_code) if t is not None]
+    scaffolding = _imported(others)  # what the release's own cells import, an answer may import too
+    parsed = [t for t in trees.values() if t is not None] + others
     bindings = list(_bindings(parsed))
     bound = {name for name, _ in bindings}  # the notebook's own names, whatever library names they share
-    plain_modules = {name for name, harmless in bindings if harmless} - {name for name, harmless in bindings if not harmless}
+    modules = {name: module for name, module in bindings if module is not None}
+    modules = {name: module for name, module in modules.items() if all(m == module for n, m in bindings if n == name)}  # always that module
     bound |= {name for cell, tree in trees.items() if tree is None for pair in _DEFINED_TEXT.findall(answers[cell]) for name in pair if name}
     found: dict[str, list[tuple[str, Evidence]]] = {}  # by cell: (region, evidence)
     uses: dict[str, dict[str, set[str]]] = {}  # by cell: region -> the names it uses
     for cell, tree in trees.items():
-        reader = _Reader(cell, _python(answers[cell]).splitlines(), keys, bound, plain_modules)
+        reader = _Reader(cell, _python(answers[cell]).splitlines(), keys, bound, modules)
         try:
             if tree is not None:
                 reader.visit(tree)
@@ -421,7 +531,8 @@ def evidence_by_part(answers: Mapping[str, str], rules: Mapping[str, Rules], oth
         called = {n.id for n in ast.walk(test) if isinstance(n, ast.Name)} if test is not None else set()
         replaced = set(part_rules.replaced) - set(defined_names(answers.get(part, "")))
         reached = _reached(part, uses, called, replaced)
-        evidence = [e for cell, pieces in found.items() for region, e in pieces if (cell == part or region in reached) and e.breaks(part_rules)]
+        evidence = [e for cell, pieces in found.items() for region, e in pieces
+                    if (cell == part or region in reached) and e.breaks(part_rules) and not (e.kind == "import" and e.key in scaffolding)]
         if evidence:
             by_part[part] = sorted(set(evidence), key=lambda e: (list(answers).index(e.cell), e.line, e.kind, e.key))
     return by_part
@@ -446,11 +557,13 @@ def _reached(part: str, uses: dict[str, dict[str, set[str]]], called: set[str], 
 
 
 def review(nb: nbformat.NotebookNode, rules: Mapping[str, Rules]) -> dict[str, list[Evidence]]:
-    """:func:`evidence_by_part` for a (canonical) notebook: its answer cells, and its other code cells' names."""
+    """:func:`evidence_by_part` for a (canonical) notebook: its answer cells, and its other code
+    cells' names and imports; a part (an answer with a test) without declared rules gets :data:`COURSE_RULES`."""
     answers = {nbgrader_meta(c)["grade_id"]: c.source for c in nb.cells if is_answer(c) and isinstance(nbgrader_meta(c)["grade_id"], str)}
     other = [c.source for c in nb.cells if c.get("cell_type") == "code" and not is_answer(c) and not is_test(c)]
     tests = {part_of(nbgrader_meta(c)["grade_id"]): c.source for c in nb.cells if is_test(c) and isinstance(nbgrader_meta(c).get("grade_id"), str)}
-    return evidence_by_part(answers, {part: r for part, r in rules.items() if part in answers}, other, tests)
+    parts = [part for part in answers if part in rules or part in tests]
+    return evidence_by_part(answers, {part: rules.get(part, COURSE_RULES) for part in parts}, other, tests)
 
 
 def note(part: str, evidence: list[Evidence], passed: bool) -> str:

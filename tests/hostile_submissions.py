@@ -165,10 +165,10 @@ def hostile_cases(course: str, out: str, inbox: str, port: int = 9) -> dict[str,
         "fakes_checks_module": Case("fakes_checks_module.ipynb", notebook({"sdpa": WRONG_SDPA + "\nimport sys, types\n_fake = types.ModuleType('a1_attention_checks')\n_fake.check_sdpa = _fake.check_masks = _fake.check_split_merge = _fake.check_mha = lambda *a, **k: None\n_fake.use_reference_parts = lambda *a: (lambda: None)\nsys.modules['a1_attention_checks'] = _fake\n"}), without("sdpa", "mha"), "needs review: mha"),
         "patches_gradinglib": Case("patches_gradinglib.ipynb", notebook({"sdpa": WRONG_SDPA + "\nimport gradinglib\ngradinglib.run_cases = lambda *a, **k: None\n"}), without("sdpa", "mha"), "needs review: mha"),
         "patches_torch": Case("patches_torch.ipynb", notebook({"sdpa": WRONG_SDPA + "\n_sub = torch.Tensor.__sub__\ntorch.Tensor.__sub__ = lambda a, b: _sub(a, a)\n"}), without("sdpa", "mha"), "needs review: mha"),
-        "steals_reference": Case("steals_reference.ipynb", notebook({"sdpa": "from a1_attention_reference_parts import scaled_dot_product_attention\n"}), without("sdpa", "mha"), "needs review: mha"),
+        "steals_reference": Case("steals_reference.ipynb", notebook({"sdpa": "from a1_attention_reference_parts import scaled_dot_product_attention\n"}), without("sdpa"), "needs review: sdpa"),  # the import fails in the jail; mha, the key's, does not use it
         "redefines_test_names": Case("redefines_test_names.ipynb", notebook({"sdpa": WRONG_SDPA + "\nimport builtins\n_real_import = builtins.__import__\nclass _Fake:\n    def __getattr__(self, name):\n        return lambda *a, **k: None\ndef _import(name, *a, **k):\n    return _Fake() if name == 'a1_attention_checks' else _real_import(name, *a, **k)\nbuiltins.__import__ = _import\n"}), without("sdpa", "mha"), "needs review: mha"),
         "reads_answer_key": Case("reads_answer_key.ipynb", notebook({"sdpa": steal(course)}), without("sdpa", "mha"), "needs review: mha"),
-        "vandal": Case("vandal.ipynb", notebook({"masks": KEY["masks"] + "\n" + vandal}), FULL),
+        "vandal": Case("vandal.ipynb", notebook({"masks": KEY["masks"] + "\n" + vandal}), without("sdpa", "mha"), "needs review: sdpa: .*writes a file"),  # files written: held where torch's attention is refused
         "edits_test_cell": Case("edits_test_cell.ipynb", notebook({"sdpa": WRONG_SDPA}, _edit_test_cell), without("sdpa"), "read-only cells edited"),
         "deletes_test_cells": Case("deletes_test_cells.ipynb", notebook(None, _delete_test_cells), FULL, "read-only cells edited or deleted"),
         "strips_metadata": Case("strips_metadata.ipynb", notebook(None, _strip_metadata), ZERO, "missing"),
@@ -225,7 +225,7 @@ def a2_cases(course: str) -> dict[str, Case]:
         "unmasked_bends_decoder": Case("unmasked_bends_decoder.ipynb", nb({"decoder": NO_CAUSAL_MASK + bend_decoder}), a2_without("decoder", "layer_norm", "pre_ln"), "needs review: layer_norm"),
         "loop_in_sinusoidal": Case("loop_in_sinusoidal.ipynb", nb({"sinusoidal": spin}), a2_without("sinusoidal"), "time limit"),
         # layer_norm is never defined; the blocks built on it are graded with a correct one
-        "steals_reference": Case("steals_reference.ipynb", nb({"layer_norm": "from a2_blocks_reference_parts import layer_norm\n"}), a2_without("layer_norm", "pre_ln", "decoder"), "needs review: pre_ln"),
+        "steals_reference": Case("steals_reference.ipynb", nb({"layer_norm": "from a2_blocks_reference_parts import layer_norm\n"}), a2_without("layer_norm"), "needs review: layer_norm"),  # the blocks, the key's, are graded with the correct layer_norm
         "reads_answer_key": Case("reads_answer_key.ipynb", nb({"layer_norm": steal(course)}), a2_without("layer_norm", "pre_ln", "decoder"), "needs review: pre_ln"),
     }
 
@@ -521,8 +521,7 @@ assert PEFT_IN_METHOD != A6_KEY["lora_linear"] and IMPORT_BY_NAME != A6_KEY["ada
 
 def a6_shortcut_cases() -> dict[str, Case]:
     """a6 submissions that use a fine-tuning library: held for review, each on its part (the import is
-    in that part's code); one that imports it at the top of a cell: every part is held (that import
-    runs when the notebook runs)."""
+    in that part's code, or at the top of its cell: an import counts where its name is used)."""
     def a6_without(*lost: str) -> dict[str, float]:
         return {p: 0.0 if p in lost else v for p, v in A6_FULL.items()}
 
@@ -530,5 +529,5 @@ def a6_shortcut_cases() -> dict[str, Case]:
         "correct": Case("correct.ipynb", notebook(assignment=A6), A6_FULL),
         "peft_in_method": Case("peft_in_method.ipynb", notebook({"lora_linear": PEFT_IN_METHOD}, assignment=A6), a6_without("lora_linear"), "needs review: lora_linear: .*imports a module this assignment does not allow \\(peft\\)"),
         "import_by_name": Case("import_by_name.ipynb", notebook({"adapter": IMPORT_BY_NAME}, assignment=A6), a6_without("adapter"), "needs review: adapter: .*__import__"),
-        "peft_at_top": Case("peft_at_top.ipynb", notebook({"freeze_except": "import peft  # noqa: F401\n\n" + A6_KEY["freeze_except"]}, assignment=A6), a6_without(*A6_FULL), "needs review: lora_linear: .*\\(peft\\)"),
+        "peft_at_top": Case("peft_at_top.ipynb", notebook({"freeze_except": "import peft  # noqa: F401\n\n" + A6_KEY["freeze_except"]}, assignment=A6), a6_without("freeze_except"), "needs review: freeze_except: .*\\(peft\\)"),
     }

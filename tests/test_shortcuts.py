@@ -25,12 +25,12 @@ from pathlib import Path
 import nbformat
 import pytest
 from assignment_support import GRADING, ROOT, assignment_ids, fixtures, source_notebook, submission_notebook
-from hostile_submissions import A6, ASSIGNMENT, SHORTCUT_ANSWERS, a6_shortcut_cases, shortcut_cases
+from hostile_submissions import A6, ASSIGNMENT, FULL, KEY, SHORTCUT_ANSWERS, Case, a6_shortcut_cases, notebook, shortcut_cases, without
 
 from course_grading import grade as grading
 from course_grading import sandbox, shortcuts
 from course_grading.notebooks import answer_code, is_answer, is_test, nbgrader_meta, part_of, with_answers
-from course_grading.shortcuts import STANDARD_IMPORTS, TORCH_ATTENTION, TORCH_NORMS, Rules, evidence_by_part
+from course_grading.shortcuts import COURSE_RULES, STANDARD_IMPORTS, TORCH_ATTENTION, TORCH_NORMS, Rules, evidence_by_part
 from course_grading.worker import load_checks
 
 ATTENTION = Rules(forbid=TORCH_ATTENTION)
@@ -172,7 +172,7 @@ def test_a6s_rule_is_about_libraries_not_about_attributes() -> None:
     assert kinds("from transformers import AutoModel\n", LIBRARY) == {"import"}
     assert kinds("import loralib as lora\n", LIBRARY) == {"import"}
     assert kinds("lib = __import__('pe' + 'ft')\n", LIBRARY) == {"code"}
-    assert kinds("import importlib\nlib = importlib.import_module('peft')\n", LIBRARY) == {"import", "code"}
+    assert kinds("import importlib\nlib = importlib.import_module('peft')\n", LIBRARY) == {"import", "code", "smuggle"}
     assert kinds("w = getattr(model, name)\nx = model._modules\nfor m in model.modules():\n    pass\n", LIBRARY) == set()
     assert kinds("import fnmatch\nimport math\nimport torch.nn as nn\nimport torch.nn.functional as F\n", LIBRARY) == set()
 
@@ -182,6 +182,161 @@ def test_only_modules_of_the_allow_list_may_be_imported_by_a_part_with_rules() -
     assert kinds("from a1_attention_reference_parts import causal_mask\n") == {"import"}
     assert kinds("import torch.nn.functional as F\nimport numpy as np\nfrom collections import OrderedDict\nimport math, re\n") == set()
     assert Rules().allows_import("torch.nn.functional") and not Rules().allows_import("torchvision")
+
+
+# ------------------------------------------------- code the scan cannot read, and the course's library
+
+# A module written from hex, put first on the import path, imported under an allowed name that is not
+# loaded yet: the scan never reads it (the attack of /tmp/attacks/build_a1.py, as a test can hold it).
+_HIDDEN = "from torch.nn.functional import scaled_dot_product_attention as kernel\n"
+SHADOW = (
+    f'import sys\nopen("/tmp/statistics.py", "w").write(bytes.fromhex("{_HIDDEN.encode().hex()}").decode())\n'
+    'sys.path.insert(0, "/tmp")\nimport statistics as helpers\n'
+)
+
+
+@pytest.mark.parametrize("source", [
+    SHADOW,
+    "import sys\nsys.path.insert(0, '/tmp')\n",
+    "from sys import path\npath.append('/tmp')\n",
+    "import sys as s\ns.meta_path.insert(0, finder)\n",
+    "import sys\nsys.path_hooks.append(hook)\n",
+    "import sys\nkeep(sys)\n",  # the module passed on: anything of it
+    "import importlib.util\n",
+    "import importlib.machinery\n",
+    "open('/tmp/statistics.py', 'w').write(text)\n",
+    "with open(target, mode='a') as f:\n    f.write(text)\n",
+    "f = open(target, chosen_mode)\n",
+    "f = open(*spec)\n",
+    "f = io.open(target, chosen_mode)\n",
+    "keep(open)\n",
+    "import io\nf = io.open(target, 'wb')\n",
+    "Path('/tmp/statistics.py').write_text(text)\n",
+    "Path(target).write_bytes(data)\n",
+    "f = Path(target).open('w')\n",
+    "import os\nfd = os.open(target, os.O_WRONLY | os.O_CREAT)\n",
+    "import os\nos.write(fd, data)\n",
+    "import os\nos.chdir('/tmp')\n",
+    "from os import system\n",
+    "np.savetxt('statistics.py', [], header=text, comments='')\n",
+    "import shutil\nshutil.copy(source, '/tmp/statistics.py')\n",
+    "import subprocess\n",
+    "import tempfile\n",
+    "data = bytes.fromhex(hidden)\n",
+    "import base64\n",
+    "import codecs\n",
+    "import zlib\n",
+    "import marshal\n",
+    "import pickle\n",
+    "import ctypes\n",
+    "model = torch.hub.load(repo, name)\n",
+    "from torch import hub\n",
+    "import runpy\n",
+    "get_ipython().run_cell(source)\n",
+    "caller = frame.f_back.f_locals\n",
+    "where = error.__traceback__.tb_frame\n",
+    "state = generator.gi_frame\n",
+    "state = coroutine.cr_frame\n",
+    "plt.switch_backend('module://statistics')\n",
+])
+def test_code_the_scan_cannot_read_is_evidence_under_every_kind_of_rules(source: str) -> None:
+    """Writing a file, changing where imports are found, decoding hidden bytes, fetching code, walking
+    frames: evidence under both kinds of declared rules (a1's forbidden functions, a6's library rule)."""
+    for rules in (ATTENTION, LIBRARY):
+        assert "smuggle" in kinds(source, rules) or "code" in kinds(source, rules), rules
+
+
+def test_code_the_scan_cannot_read_counts_for_every_part_when_the_notebook_runs_it() -> None:
+    rules = {"sdpa": ATTENTION, "mha": ATTENTION}
+    answers = {"masks": KEY["masks"], "split_merge": KEY["split_merge"], "sdpa": KEY["sdpa"], "mha": SHADOW + KEY["mha"]}
+    assert held(answers, rules) == {"sdpa", "mha"}
+    assert held(answers | {"mha": KEY["mha"]}, rules) == set()
+    assert held(answers | {"masks": "import base64\n" + KEY["masks"], "mha": KEY["mha"]}, rules) == set()  # imported, used nowhere
+    assert held(answers | {"masks": "import base64\n_code = base64.b64decode(hidden)\n", "mha": KEY["mha"]}, rules) == {"sdpa", "mha"}
+
+
+def test_a_part_without_declared_rules_refuses_the_courses_library_alone() -> None:
+    """COURSE_RULES (a1's masks, a3's sampling, ...): the course's library imported, or named in a
+    string (an import by name); nothing else holds such a part (the grader's own defences do)."""
+    assert kinds("from course_lib.attention import causal_mask\n", COURSE_RULES) == {"import"}
+    assert kinds("m = __import__('course' + '_lib.attention')\n", COURSE_RULES) == {"import"}
+    assert kinds("import scipy\nimport ctypes\nx = getattr(torch, name)\nsys.modules.pop('x')\n", COURSE_RULES) == set()
+    assert kinds("import course_lib\n", LIBRARY) == {"import"} and kinds("import course_lib.blocks\n", ATTENTION) == {"import"}
+
+
+@pytest.mark.parametrize("source", [
+    "with open(path) as f:\n    text = f.read()\n",
+    "data = open(path, 'rb').read()\n",
+    "lines = Path(path).open().readlines()\n",
+    "import sys\nprint(x, file=sys.stderr)\nsys.stdout.flush()\nbig = sys.maxsize\n",
+    "import os\nroot = os.path.join(os.environ.get('HOME', '.'), 'x')\nn = os.cpu_count()\n",
+    "s = sum(x.copy() for x in xs)\nreplaced = text.replace('a', 'b')\n",
+])
+def test_reading_files_and_the_plain_parts_of_sys_and_os_are_not_evidence(source: str) -> None:
+    for rules in (ATTENTION, LIBRARY, COURSE_RULES):
+        assert held({"sdpa": source}, {"sdpa": rules}) == set(), rules
+
+
+def test_an_import_counts_only_where_its_name_is_used_or_in_its_own_cell() -> None:
+    """A plot in a part without rules does not hold the parts with rules; an import outside the
+    allow-list holds the parts that use it (or whose cell holds it), not the rest."""
+    honest = KEY["sdpa"]
+    rules = {"sdpa": ATTENTION, "mha": ATTENTION, "masks": COURSE_RULES}
+    plot = "import matplotlib.pyplot as plt\nplt.imshow([[1.0]])\n" + KEY["masks"]
+    assert held({"masks": plot, "sdpa": honest, "mha": ""}, rules) == set()
+    assert held({"masks": "import scipy.special\n", "sdpa": honest, "mha": ""}, rules) == set()
+    uses = honest.replace("torch.softmax(", "scipy.special.softmax(")
+    assert uses != honest
+    assert held({"masks": "import scipy.special\n", "sdpa": uses, "mha": ""}, rules) == {"sdpa"}
+    assert held({"masks": "from scipy.special import softmax as _soft\n", "sdpa": honest.replace("torch.softmax(", "_soft("), "mha": ""}, rules) == {"sdpa"}
+    assert held({"masks": "", "sdpa": "import scipy\n" + honest, "mha": ""}, rules) == {"sdpa"}
+    assert held({"masks": "import scipy.special\n_table = scipy.special\n", "sdpa": honest, "mha": ""}, rules) == {"sdpa", "mha"}  # used when the cell runs
+
+
+def test_plots_progress_bars_and_display_may_be_imported() -> None:
+    assert kinds("import matplotlib.pyplot as plt\nfrom tqdm.auto import tqdm\nfrom IPython.display import display, HTML\nimport numpy as np\n") == set()
+    assert kinds("import IPython\n") == {"import"}  # the shell itself runs code from strings
+    assert kinds("from IPython.display import display\nget_ipython()\n") == {"smuggle"}
+
+
+def test_a_message_that_names_the_notebooks_own_function_is_not_evidence() -> None:
+    """The student's sdpa shares torch's name: an error message naming it is fine; torch's function
+    by that name, looked up from the string, is still evidence (the lookup)."""
+    checked = KEY["sdpa"].replace("    scores = q @ k", '    if q.shape[-1] != k.shape[-1]:\n        raise ValueError(f"scaled_dot_product_attention: q has {q.shape[-1]} features")\n    scores = q @ k', 1)
+    assert checked != KEY["sdpa"] and kinds(checked) == set()
+    assert kinds(checked + "\n_f = getattr(F, 'scaled_dot_product_attention')\n") == {"lookup"}
+    assert kinds(checked + "\n_name = 'torch.nn.functional.scaled_dot_product_attention'\n") == set()  # names the student's function too
+    assert kinds("raise ValueError('scaled_dot_product_attention: bad q')\n") == {"forbidden"}  # the notebook defines no such function
+    assert kinds(checked + "\n_name = 'MultiheadAttention'\n") == {"forbidden"}  # one it does not define
+
+
+@pytest.mark.parametrize("assignment, part, source", [
+    (ASSIGNMENT, "masks", "from course_lib.attention import causal_mask\n"),
+    (ASSIGNMENT, "split_merge", "import course_lib.attention as lib\n\n\ndef split_heads(x, n_heads):\n    return lib.split_heads(x, n_heads)\n"),
+    (ASSIGNMENT, "sdpa", "from course_lib import attention\n"),
+    ("a3_gpt", None, "import course_lib.gpt\n"),
+    ("a5_t5", None, "import course_lib.t5 as t5\n"),
+    (A6, "lora_linear", "from course_lib.finetune import LoRALinear\n"),
+])
+def test_importing_the_courses_library_holds_the_part_in_every_assignment(assignment: str, part: str | None, source: str) -> None:
+    nb = source_notebook(assignment)
+    answers = answer_code(nb)
+    part = part or next(iter(answers))
+    found = shortcuts.review(with_answers(nb, answers | {part: source + answers[part]}), load_checks(GRADING, assignment).SHORTCUTS)
+    assert set(found) == {part}, {p: [e.describe() for e in ev] for p, ev in found.items()}
+    assert {e.kind for e in found[part]} == {"import"}
+
+
+def test_the_courses_library_held_where_it_is_used_and_free_where_the_release_imports_it() -> None:
+    nb = source_notebook(ASSIGNMENT)
+    answers = answer_code(nb)
+    rules = load_checks(GRADING, ASSIGNMENT).SHORTCUTS
+    assert "from course_lib.plotting import plot_attention" in "".join(c.source for c in nb.cells if not is_answer(c))
+    kept = answers | {"masks": "from course_lib.attention import split_heads as _split\n" + answers["masks"],
+                      "split_merge": answers["split_merge"].replace("def split_heads(", "def _unused(", 1) + "\n\ndef split_heads(x, n_heads):\n    return _split(x, n_heads)\n"}
+    assert set(shortcuts.review(with_answers(nb, kept), rules)) == {"masks", "split_merge"}
+    plotting = answers | {"masks": "from course_lib.plotting import plot_attention\n" + answers["masks"]}
+    assert shortcuts.review(with_answers(nb, plotting), rules) == {}  # the release's own cells import it
 
 
 # ----------------------------------------------------------------------- which parts it counts for
@@ -461,3 +616,48 @@ def test_a6_fine_tuning_libraries_score_nothing_and_reach_the_gradebook_as_zeros
     with (course / "export.csv").open() as f:
         exported = {row["student_id"]: float(row["score"]) for row in csv.DictReader(f) if row["assignment"] == A6}
     assert exported == {student: sum(case.points.values()) for student, case in cases.items()}
+
+
+# mha on torch's fused kernel, from a module the answer writes from hex and imports under an allowed
+# name (statistics) put first on the import path: the scan never reads the module.
+_SHADOW_MODULE = (
+    "from torch.nn.functional import scaled_dot_product_attention as kernel\n\n\n"
+    "def attend(q, k, v, mask):\n"
+    "    if mask is None:\n"
+    "        return kernel(q, k, v)\n"
+    "    has_key = mask.any(dim=-1, keepdim=True)\n"
+    "    return kernel(q, k, v, attn_mask=mask | ~has_key).masked_fill(~has_key, 0.0)\n"
+)
+SHADOW_MHA = (
+    f'import sys\nopen("/tmp/statistics.py", "w").write(bytes.fromhex("{_SHADOW_MODULE.encode().hex()}").decode())\n'
+    'sys.path.insert(0, "/tmp")\nimport statistics as helpers\n\n\n'
+    "def multi_head_attention(x_q, x_kv, W_q, W_k, W_v, W_o, n_heads, mask=None):\n"
+    "    q, k, v = (split_heads(x @ W, n_heads) for x, W in ((x_q, W_q), (x_kv, W_k), (x_kv, W_v)))\n"
+    "    if mask is not None and mask.dim() == 3:\n"
+    "        mask = mask.unsqueeze(1)\n"
+    "    return merge_heads(helpers.attend(q, k, v, mask)) @ W_o\n"
+)
+_CHECKED_SDPA = KEY["sdpa"].replace("    scores = q @ k", '    if q.shape[-1] != k.shape[-1]:\n        raise ValueError(f"scaled_dot_product_attention: q has {q.shape[-1]} features, k {k.shape[-1]}")\n    scores = q @ k', 1)
+assert _CHECKED_SDPA != KEY["sdpa"]
+
+
+@sandboxed
+def test_a1_a_module_written_and_imported_is_held_and_honest_habits_are_not(tmp_path: Path) -> None:
+    """The module written from hex holds every part with declared rules (its code runs when the
+    notebook runs): sdpa, which passes its tests, is errored HeldForReview; mha scores 0 whether or
+    not the student's process lets it import the module. A plot imported in a part without declared
+    rules and an error message naming the student's sdpa score in full."""
+    honest = {
+        "plots": Case("plots.ipynb", notebook({"masks": "import matplotlib.pyplot as plt\n\n" + KEY["masks"] + "\nplt.imshow(causal_mask(4).float())\n"}), FULL),
+        "message": Case("message.ipynb", notebook({"sdpa": _CHECKED_SDPA}), FULL),
+    }
+    attack = Case("shadow_module.ipynb", notebook({"mha": SHADOW_MHA}), without("sdpa", "mha"))
+    _, out, results = grade_batch(tmp_path, ASSIGNMENT, honest | {"shadow_module": attack})
+    assert_held_as_expected(out, honest, results)
+    held_attack = results["shadow_module"]
+    assert held_attack.scores == attack.points and held_attack.status == "needs attention" and set(held_attack.review) == {"sdpa", "mha"}, held_attack
+    for part in ("sdpa", "mha"):
+        assert any(n.startswith(f"needs review: {part}: cell mha, line 2: may bring in code the scan cannot read") for n in held_attack.notes), (part, held_attack.notes)
+    autograded = nbformat.read(out / "autograded" / "shadow_module.ipynb", as_version=4)
+    errors = {part_of(nbgrader_meta(c)["grade_id"]): o.ename for c in autograded.cells if c.cell_type == "code" and is_test(c) for o in c.outputs if o.output_type == "error"}
+    assert set(errors) == {"sdpa", "mha"} and errors["sdpa"] == "HeldForReview", errors
