@@ -14,7 +14,8 @@ answer keys and hidden checks), not the grades, the roster or the other submissi
 * ``/proc``: that of the jail's own PID namespace (its processes, nothing of the host's), with the
   kernel's settings read-only (:data:`PROC_READ_ONLY`);
 * writable: a private, small, empty ``/tmp`` and ``/dev/shm`` (:data:`PRIVATE`) for each student
-  process, which are its home. The job's slot (where its socket lies, on the real disk) is shown
+  process, which are its home: ``noexec``, and no Python code or library is loaded from them
+  (:func:`course_grading.student_server.code_guard`). The job's slot (where its socket lies, on the real disk) is shown
   until the student process has connected, then covered by an empty read-only tmpfs: nothing the
   student's code writes reaches the real disk.
 
@@ -23,8 +24,9 @@ folder that holds one of them is refused (:func:`exposed`).
 
 **User.** The student's code runs as :data:`UID` (nobody), with no capability and ``no_new_privs``
 (no ``exec`` gains any): where the grader is root, the host's nobody; where it is not, nobody in a
-user namespace that maps only the grader's own user. Each student process then has a user and
-mount namespace of its own, from which the jail's mounts are locked.
+user namespace that maps only the grader's own user. Each student process then has user, mount,
+IPC, host-name and network namespaces of its own (the jail's mounts locked; no System V object of
+an earlier student in sight).
 
 **Namespaces.** Mount, PID (``/proc`` shows the jail's processes only), network (a loopback that
 is down and nothing else), IPC and host name: the jail's own, all of it killed with the jail.
