@@ -230,6 +230,28 @@ def a2_cases(course: str) -> dict[str, Case]:
     }
 
 
+A3 = "a3_gpt"
+A3_FULL = {"lm_loss": 2.0, "top_k": 2.0, "top_p": 2.0, "cached_step": 3.0, "generate": 2.0}
+A3_KEY = answer_code(submission_notebook(A3, None))
+# Right numbers by a forbidden route (torch's attention under a private name): held for a person.
+ALIASED_ATTENTION = A3_KEY["cached_step"].replace(
+    "    weights = torch.softmax(q @ k.transpose(-2, -1) / math.sqrt(d_head), dim=-1)  # (B, h, 1, P + 1)\n    out = (weights @ v).transpose(1, 2).reshape(B, 1, d) @ W_o  # (B, 1, d)\n",
+    "    out = torch._C._nn.scaled_dot_product_attention(q, k, v).transpose(1, 2).reshape(B, 1, d) @ W_o  # (B, 1, d)\n",
+)
+UNSHIFTED = A3_KEY["lm_loss"].replace("logits[:, :-1]", "logits[:, 1:]")  # each position scored against its own next-but-one
+
+
+def a3_cases() -> dict[str, Case]:
+    """a3 submissions for ``course grade``: the answer key; torch's attention under a private name
+    (right outputs, held for a person); a loss that scores the wrong positions (costs its own part)."""
+    assert ALIASED_ATTENTION != A3_KEY["cached_step"] and UNSHIFTED != A3_KEY["lm_loss"]
+    return {
+        "correct": Case("correct.ipynb", notebook(assignment=A3), A3_FULL),
+        "aliased_attention": Case("aliased_attention.ipynb", notebook({"cached_step": ALIASED_ATTENTION}, assignment=A3), A3_FULL | {"cached_step": 0.0}, "needs review: cached_step"),
+        "unshifted_loss": Case("unshifted_loss.ipynb", notebook({"lm_loss": UNSHIFTED}, assignment=A3), A3_FULL | {"lm_loss": 0.0}),
+    }
+
+
 A4 = "a4_bert"
 A4_FULL = {"wordpiece": 2.0, "mask_tokens": 3.0, "mlm_loss": 2.0, "encoder_block": 3.0, "pair_inputs": 2.0}
 A4_KEY = answer_code(submission_notebook(A4, None))

@@ -28,6 +28,7 @@ import pytest
 from assignment_support import ASSIGNMENTS, ROOT, hidden_lines
 from hostile_submissions import (
     A2,
+    A3,
     A4,
     A5,
     A6,
@@ -38,6 +39,7 @@ from hostile_submissions import (
     REJECTED_PATTERNS,
     Case,
     a2_cases,
+    a3_cases,
     a4_cases,
     a5_cases,
     a6_cases,
@@ -247,6 +249,11 @@ def grade_attacks(tmp_path: Path, assignment: str, cases: Callable[[Path], dict[
 
 def test_a2_attacks_on_its_oracles_get_no_undeserved_point(tmp_path: Path) -> None:
     grade_attacks(tmp_path, A2, lambda course: a2_cases(str(course)))
+
+
+def test_a3_attacks_get_no_undeserved_point(tmp_path: Path) -> None:
+    """A forbidden route to the right numbers is held for a person; a wrong loss costs its own part."""
+    grade_attacks(tmp_path, A3, lambda course: a3_cases())
 
 
 def test_a4_attacks_on_its_oracles_get_no_undeserved_point(tmp_path: Path) -> None:
