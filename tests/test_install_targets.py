@@ -1,0 +1,37 @@
+"""The lean installs: a student gets what `course check` and JupyterLab need, not the book and test stack."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+TORCH_PIN = re.search(r"^torch==\S+", (ROOT / "requirements.txt").read_text(), re.MULTILINE).group(0)  # type: ignore[union-attr]
+BOOK_AND_TESTS = {"jupyter-book", "sphinx", "pytest", "nbval", "transformers", "peft", "playwright", "hypothesis"}
+
+
+def resolved(extra: str, tmp_path: Path) -> set[str]:
+    """The distributions pip would install into an empty environment for ``.[extra]`` and the torch pin."""
+    report = tmp_path / f"{extra}.json"
+    subprocess.run([sys.executable, "-m", "pip", "install", "--dry-run", "--ignore-installed", "--quiet", "--report", str(report), "-e", f".[{extra}]", TORCH_PIN],
+                   cwd=ROOT, check=True, capture_output=True)
+    return {item["metadata"]["name"].lower() for item in json.loads(report.read_text())["install"]}
+
+
+@pytest.mark.parametrize("extra, needs", [("student", {"torch", "jupyterlab", "nbgrader", "ipykernel", "course-lib"}),
+                                          ("instructor", {"torch", "nbgrader", "tokenizers", "course-lib"})])
+def test_lean_extras_leave_out_the_book_and_test_stack(extra: str, needs: set[str], tmp_path: Path) -> None:
+    names = resolved(extra, tmp_path)
+    assert needs <= names and not names & BOOK_AND_TESTS, (needs - names, names & BOOK_AND_TESTS)
+
+
+def test_make_student_installs_the_pinned_torch_from_the_index_it_is_given() -> None:
+    plan = subprocess.run(["make", "-n", "-B", "student", "TORCH_INDEX=https://example.invalid/cpu"], cwd=ROOT, check=True, capture_output=True, text=True).stdout
+    torch_line, extras_line = [line for line in plan.splitlines() if "pip install" in line and TORCH_PIN in line]
+    assert "--index-url https://example.invalid/cpu" in torch_line and ".[student]" not in torch_line
+    assert '-e ".[student]"' in extras_line and "--index-url" not in extras_line  # the pin keeps that torch
