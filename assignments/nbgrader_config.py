@@ -25,13 +25,18 @@ c.ClearSolutions.text_stub = "YOUR ANSWER HERE"
 # Seconds per cell while autograding: the slowest hidden check of a1 takes about 1 s.
 c.Execute.timeout = 60
 
-# Feedback shows neither the hidden tests nor tracebacks quoting them.
+# Feedback shows neither the hidden tests nor tracebacks quoting them, and reads offline: formulas as
+# MathML, a page with no CDN script and no inlined Bootstrap (course_grading/feedback.py).
 c.GenerateFeedback.preprocessors = [
     "nbgrader.preprocessors.GetGrades",
     "course_grading.feedback.ScrubHiddenTracebacks",
     "nbgrader.preprocessors.ClearHiddenTests",
+    "course_grading.feedback.MathToMathML",
     "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
 ]
+from course_grading.feedback import FEEDBACK_TEMPLATE  # noqa: E402
+
+c.HTMLExporter.template_name, c.HTMLExporter.template_file, c.HTMLExporter.extra_template_basedirs = FEEDBACK_TEMPLATE
 
 # The hidden checks (grading/*.py) are importable by the grading kernel, and only there.
 _grading = str(HERE / "grading")

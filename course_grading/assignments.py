@@ -27,8 +27,29 @@ from . import harness
 from .notebooks import SOLUTION_MARK, answer_code, with_answers, without_hidden_tests
 
 REPO = Path(__file__).resolve().parents[1]
-COURSE = REPO / "assignments"
+COURSE = REPO / "assignments"  # the course this code was installed with (an editable install's checkout)
 SOLUTIONS = REPO / "solutions"
+
+
+def checkout_course(start: Path) -> Path | None:
+    """The course of the checkout ``start`` lies in: ``assignments/`` of the first folder from
+    ``start`` upwards that has ``assignments/source``; None outside any checkout."""
+    for folder in (start.resolve(), *start.resolve().parents):
+        if (folder / "assignments" / "source").is_dir():
+            return folder / "assignments"
+    return None
+
+
+def default_course(start: Path) -> Path:
+    """The course ``course`` works on without ``--course``: the checkout's (:func:`checkout_course`),
+    else the installed one, :data:`COURSE`, which it then names on stderr (a shared or editable
+    install may hold another clone's course)."""
+    found = checkout_course(start)
+    if found is None:
+        print(f"course: {start} is not inside a checkout of the course (no assignments/source above it): using {COURSE}; pass --course to choose", file=sys.stderr)
+        return COURSE
+    return found
+
 
 def assignment_ids(course: Path = COURSE) -> list[str]:
     """The ids of the assignments that have a source notebook."""

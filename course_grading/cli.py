@@ -29,11 +29,12 @@ def _release(args: argparse.Namespace) -> int:
         print(f"no source notebook for: {', '.join(unknown)} (looked in {args.course / 'source'})", file=sys.stderr)
         return EXIT_BAD_INPUT
     ok = True
+    solutions = args.solutions or args.course.parent / "solutions"
     for assignment in ids:
-        assignments.generate(assignment, args.course / "release", args.solutions, args.course)
+        assignments.generate(assignment, args.course / "release", solutions, args.course)
         problems = assignments.validate(assignment, args.course)
         status = "ok" if not problems else "INVALID"
-        print(f"{assignment}: release/{assignment}/ and {args.solutions.name}/{assignment}/ written; validation {status}")
+        print(f"{assignment}: release/{assignment}/ and {solutions.name}/{assignment}/ written; validation {status}")
         for problem in problems:
             print(f"  - {problem}")
         ok &= not problems
@@ -46,24 +47,33 @@ def _check(args: argparse.Namespace) -> int:
     if args.timeout < 1:
         print(f"--timeout must be at least 1 second, not {args.timeout}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    if args.seed is not None:
+        return _replay(args)
     try:
-        report = check_notebook(args.notebook, timeout=args.timeout)
+        report = check_notebook(args.notebook, args.course, timeout=args.timeout)
     except (ValueError, RuntimeError) as error:
         print(f"cannot check {args.notebook}: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    for cell in report.other_cells:
-        print(f"{cell.name} (not a part; the parts after it may need it) failed: {cell.failure}")
-        for line in cell.details:
-            print(f"    {line}")
-    width = max(len(part.name) for part in report.parts)
-    for part in report.parts:
-        print(f"{part.name:<{width}}  {'passed' if part.failure is None else 'FAILED  ' + part.failure}")
-        for line in (*part.details, *([f"hint: {part.hint}"] if part.hint else [])):
-            print(f"    {line}")
-    failed = sum(part.failure is not None for part in report.parts)
-    print(f"{len(report.parts) - failed} of {len(report.parts)} parts pass their visible tests."
-          + (" Hidden tests run when your work is graded." if not failed else ""))
-    return EXIT_FAILED if failed else 0
+    print("\n".join(report.render()))
+    return EXIT_FAILED if report.failed or report.misnamed else 0
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from .sandbox import Limits
+    from .seeded import replay
+
+    try:
+        assignment, result, parts = replay(args.notebook, args.course, args.seed, Limits(cell_s=args.timeout))
+    except (ValueError, RuntimeError) as error:
+        print(f"cannot replay {args.notebook}: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    print(f"{assignment}, graded as `course grade` does with hidden inputs from seed {args.seed} (nothing recorded):")
+    for part in parts:
+        print(f"  {part.part:<24} {part.score:g}/{part.max_score:g}" + ("" if part.failure is None else "  " + part.failure.replace("\n", "\n" + " " * 6)))
+    for note in result.notes:
+        print(f"  note: {note}")
+    print(f"total {result.total:g}/{sum(p.max_score for p in parts):g}")
+    return EXIT_FAILED if any(p.score < p.max_score for p in parts) else 0
 
 
 class ProgressBar:
@@ -88,7 +98,7 @@ class ProgressBar:
 def _grade(args: argparse.Namespace) -> int:
     from .grade import NOT_GRADED, Options, grade, unrecorded
     from .intake import Roster, batch_warning
-    from .late import LatePolicy
+    from .late import LatePolicy, read_times
     from .sandbox import Limits
 
     if args.id not in assignments.assignment_ids(args.course):
@@ -101,8 +111,10 @@ def _grade(args: argparse.Namespace) -> int:
         late = LatePolicy.from_options(args.due, args.extensions, args.late_penalty, args.grace, args.max_days_late) if args.due else None
         if late is None and (args.extensions or args.late_penalty or args.grace or args.max_days_late is not None):
             raise ValueError("--extensions, --late-penalty, --grace and --max-days-late need --due")
-        options = Options(roster=roster, late=late, regrade=frozenset(args.regrade), canvas_assignment_id=args.canvas_assignment_id)
-        results, taken = grade(args.course, args.id, args.submissions.resolve(), out, args.jobs, limits, progress=ProgressBar(), record=not args.dry_run, options=options)
+        times = read_times(args.times) if args.times else None
+        options = Options(roster=roster, late=late, regrade=frozenset(args.regrade), canvas_assignment_id=args.canvas_assignment_id, times=times)
+        results, taken = grade(args.course, args.id, args.submissions.resolve(), out, args.jobs, limits, progress=ProgressBar(), record=not args.dry_run, options=options,
+                               notify=lambda text: print(f"warning: {text}", file=sys.stderr, flush=True))
     except (ValueError, RuntimeError, OSError) as error:
         print(f"cannot grade: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -131,14 +143,17 @@ def _grade(args: argparse.Namespace) -> int:
 def _remove(args: argparse.Namespace) -> int:
     from .grade import pending
     from .gradebook import remove
+    from .reports import remove_student
 
     found = remove(args.course, args.id, args.student)
-    cache = (args.out or args.course / "graded" / args.id) / "results" / f"{args.student}.json"
+    out = args.out or args.course / "graded" / args.id
+    cache = out / "results" / f"{args.student}.json"
     found |= cache.exists()
     cache.unlink(missing_ok=True)
     pending(cache.parent, args.student).unlink(missing_ok=True)  # its mark of a result the gradebook does not hold yet
-    print(f"{args.student}'s {args.id} records removed" if found else f"nothing recorded for {args.student} in {args.id}")
-    return 0 if found else EXIT_FAILED
+    changed = remove_student(out, args.student)
+    print(f"{args.student}'s {args.id} records removed" + (f"; from {out}: {', '.join(changed)}" if changed else "") if found or changed else f"nothing recorded for {args.student} in {args.id}")
+    return 0 if found or changed else EXIT_FAILED
 
 
 def _mutants(args: argparse.Namespace) -> int:
@@ -151,22 +166,31 @@ def _mutants(args: argparse.Namespace) -> int:
 
 
 def parser() -> argparse.ArgumentParser:
+    from .check import SETUP_S
     from .sandbox import Limits
 
     top = argparse.ArgumentParser(prog="course", description="Release, check, grade and self-test the course's assignments.")
-    top.add_argument("--course", type=Path, default=assignments.COURSE, help="the nbgrader course folder (default: %(default)s)")
+    top.add_argument("--course", type=Path, help="the nbgrader course folder (default: the assignments/ folder of the checkout the command runs in, "
+                                                 f"found from the working folder upwards; outside a checkout, {assignments.COURSE})")
     commands = top.add_subparsers(dest="command", required=True)
 
     release = commands.add_parser("release", help="generate the student versions and answer keys, and validate them")
     release.add_argument("ids", nargs="*", help="assignment ids (default: all)")
-    release.add_argument("--solutions", type=Path, default=assignments.SOLUTIONS, help="where answer keys go (default: %(default)s)")
+    release.add_argument("--solutions", type=Path, help="where answer keys go (default: solutions/ beside the course folder)")
     release.set_defaults(run=_release)
 
-    check = commands.add_parser("check", help="run the visible tests of a notebook and summarise them per part",
-                                description="Run a copy of an assignment notebook in a fresh kernel and report each part's visible tests. "
-                                            "Exit status: 0 if every part passes, 1 if any fails, 2 if the file cannot be checked.")
+    check = commands.add_parser("check", help="run what grading runs of a notebook, and summarise its visible tests per part",
+                                description="Run a copy of an assignment notebook as grading will (the assignment's own test and read-only cells, "
+                                            "your answer cells and the code cells you added) in a fresh kernel, and report each part's visible tests. "
+                                            "The assignment is found from the notebook's cells in the course's release/ folder. Limits are grading's: "
+                                            f"{Limits.memory_bytes / 2**30:g} GiB of address space and {Limits.group_memory_bytes / 2**30:g} GiB in use "
+                                            f"(a cell past them is stopped and reported); the assignment's set-up cells may take {SETUP_S} s (starting "
+                                            "Python, importing torch). Exit status: 0 if every part passes, 1 if any fails (or the notebook is another "
+                                            "assignment's than its file name says), 2 if the file cannot be checked.")
     check.add_argument("notebook", type=Path, help="your assignment notebook (.ipynb); it is not modified")
-    check.add_argument("--timeout", type=int, default=120, help="seconds per cell; a cell past it is reported as timed out (default: %(default)s)")
+    check.add_argument("--seed", type=int, help="instructors: grade the notebook as `course grade` does (hidden checks included, in the sandbox, "
+                                                 "nothing recorded) with the hidden inputs of this seed, which a hidden failure's message names")
+    check.add_argument("--timeout", type=int, default=Limits.cell_s, help="seconds per cell, as grading allows; a cell past it is reported as timed out (default: %(default)s)")
     check.set_defaults(run=_check)
 
     grading = commands.add_parser("grade", help="autograde a folder or .zip of submissions, each in a sandbox, and report",
@@ -181,9 +205,10 @@ def parser() -> argparse.ArgumentParser:
     grading.add_argument("--cell-timeout", type=int, default=Limits.cell_s, help="seconds per cell and per hidden-check call (default: %(default)s)")
     grading.add_argument("--timeout", type=int, default=Limits.total_s, help="seconds per submission in all (default: %(default)s)")
     grading.add_argument("--dry-run", action="store_true", help="grade and report, but record nothing in the nbgrader course (gradebook, submitted/...)")
-    grading.add_argument("--roster", type=Path, help="CSV with columns id, name, email, lms_id: maps LMS names and ids to student ids")
+    grading.add_argument("--roster", type=Path, help="CSV with columns id, name, email, lms_id (or Canvas's gradebook export): maps LMS names and ids to student ids")
     grading.add_argument("--due", help="due date, e.g. 2026-11-20T23:59 or 2026-11-20T23:59+01:00 (default zone: this machine's)")
     grading.add_argument("--extensions", type=Path, help="CSV with columns student, due: per-student due dates")
+    grading.add_argument("--times", type=Path, help="submission times the export does not record: CSV with columns student, time, or Moodle's grading worksheet")
     grading.add_argument("--late-penalty", help="share of the earned points lost per started day late, e.g. 10%%/day")
     grading.add_argument("--grace", help="late time without penalty, e.g. 15min")
     grading.add_argument("--max-days-late", type=int, help="later than this many days scores 0")
@@ -207,7 +232,7 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
-    args.course = args.course.resolve()
+    args.course = (args.course or assignments.default_course(Path.cwd())).resolve()
     return args.run(args)
 
 

@@ -27,21 +27,41 @@ Moodle "Import grades: CSV file" (checked in Moodle ``grade/import/csv``, ``load
   so the file has an ``Email address`` column (the header Moodle's own grade export uses), a ``Full
   name`` column for reading, and one grade column named after the assignment.
 * A row whose user cannot be found stops Moodle's import, so rows without an email are left out.
+
+Moodle's assignment "Upload grading worksheet" (``mod/assign/feedback/offline``, ``importgradeslib.php``)
+--------------------------------------------------------------------------------------------------------
+* Needs the columns ``Identifier`` (``Participant <participant id>``: the number after ``Participant``
+  is looked up in the assignment's participant mapping), ``Grade`` and ``Last modified (grade)``
+  (read with PHP's ``strtotime``; a grade changed in Moodle after it is kept unless the teacher ticks
+  "Allow updating records that have been modified more recently in Moodle"). ``Full name``, ``Email
+  address`` and ``Maximum Grade`` are for reading. The participant ids are those of the Moodle export
+  the submissions came from (its folder names), so ``moodle_worksheet.csv`` is written only when
+  some came from one.
+
+Encoding
+--------
+Every file is UTF-8 with a byte-order mark, so that Excel opens names in any script (CJK, Arabic,
+Cyrillic) correctly instead of reading them as Windows-1252. The importers accept it: Canvas finds
+its header by ``row[0].include?("Student")`` and ``row[1].include?("ID")`` (``GradebookImporter``),
+which the mark before ``Student`` does not change, and Moodle's ``csv_import_reader`` removes it.
 """
 
 from __future__ import annotations
 
 import csv
+import json
 from collections.abc import Sequence
-from dataclasses import dataclass
-from datetime import datetime
+from dataclasses import asdict, dataclass
+from datetime import datetime, timezone
 from pathlib import Path
 
 from .late import points_text
 
 GRADED = "graded"
 NOT_GRADED = "not graded"  # the grader failed on it: there is no score
+MISSING = "missing"  # on the roster, nothing handed in: no score; only grades.csv lists it (the LMS keeps its own missing mark)
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+ENCODING = "utf-8-sig"  # UTF-8 with a byte-order mark: see the module's docstring
 
 
 @dataclass
@@ -59,13 +79,16 @@ class GradeRow:
     status: str  # "graded", or why it needs the instructor ("not graded": the grader failed)
     notes: str
     submitted_at: datetime | None
+    participant_id: str = ""  # the Moodle participant id, when the submission came from a Moodle export
 
 
 def write_grades_csv(rows: Sequence[GradeRow], path: Path) -> None:
     """``grades.csv``: per student their parts, total, maximum, percentage, penalty, time, status and notes."""
     parts = max_points(rows)
     most = sum(parts.values())
-    with path.open("w", newline="", encoding="utf-8", errors="backslashreplace") as f:
+    for row in rows:
+        check_total(row)
+    with path.open("w", newline="", encoding=ENCODING, errors="backslashreplace") as f:
         writer = csv.writer(f)
         writer.writerow(["student", "name", "email", *parts, "total", "max total", "percentage", "late penalty", "submitted at", "status", "notes"])
         for row in rows:
@@ -90,7 +113,7 @@ def write_canvas_csv(rows: Sequence[GradeRow], path: Path, assignment: str, canv
     """A Canvas gradebook import file with one assignment column; the warnings for rows left out."""
     column = f"{assignment} ({canvas_assignment_id})" if canvas_assignment_id else assignment
     warnings = [] if canvas_assignment_id else [f"Canvas: no assignment id given: Canvas matches the column {assignment!r} by its exact title, or creates a new assignment"]
-    with path.open("w", newline="", encoding="utf-8", errors="backslashreplace") as f:
+    with path.open("w", newline="", encoding=ENCODING, errors="backslashreplace") as f:
         writer = csv.writer(f)
         writer.writerow(["Student", "ID", "SIS User ID", "SIS Login ID", "Section", column])
         for row in rows:
@@ -104,7 +127,7 @@ def write_canvas_csv(rows: Sequence[GradeRow], path: Path, assignment: str, canv
 def write_moodle_csv(rows: Sequence[GradeRow], path: Path, assignment: str) -> list[str]:
     """A Moodle grade import file (users by email address, one grade column); the warnings for rows left out."""
     warnings = []
-    with path.open("w", newline="", encoding="utf-8", errors="backslashreplace") as f:
+    with path.open("w", newline="", encoding=ENCODING, errors="backslashreplace") as f:
         writer = csv.writer(f)
         writer.writerow(["Full name", "Email address", assignment])
         for row in rows:
@@ -115,10 +138,69 @@ def write_moodle_csv(rows: Sequence[GradeRow], path: Path, assignment: str) -> l
     return warnings
 
 
-def write_all(rows: Sequence[GradeRow], out: Path, assignment: str, canvas_assignment_id: str | None = None) -> list[str]:
-    """``grades.csv``, ``canvas_import.csv`` and ``moodle_import.csv`` under ``out``; the LMS files' warnings."""
+def write_moodle_worksheet(rows: Sequence[GradeRow], path: Path, when: datetime) -> list[str]:
+    """Moodle's grading worksheet for the assignment (rows by participant id), graded at ``when``;
+    the warnings for rows left out."""
+    warnings = []
+    most = points_text(sum(max_points(rows).values()))
+    with path.open("w", newline="", encoding=ENCODING, errors="backslashreplace") as f:
+        writer = csv.writer(f)
+        writer.writerow(["Identifier", "Full name", "Email address", "Grade", "Maximum Grade", "Last modified (grade)"])
+        for row in rows:
+            if problem := _left_out(row) or (None if row.participant_id.isdigit() else "not from a Moodle export (no participant id)"):
+                warnings.append(f"Moodle worksheet: {row.student} left out: {problem}")
+            else:
+                writer.writerow([f"Participant {row.participant_id}", text(row.name or row.student), row.email, points_text(row.total), most, when.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")])
+    return warnings
+
+
+def write_all(rows: Sequence[GradeRow], out: Path, assignment: str, canvas_assignment_id: str | None = None, when: datetime | None = None) -> list[str]:
+    """``grades.csv``, ``canvas_import.csv`` and ``moodle_import.csv`` under ``out``, and
+    ``moodle_worksheet.csv`` (graded at ``when``, default now) when some rows came from a Moodle
+    export; the LMS files' warnings."""
     write_grades_csv(rows, out / "grades.csv")
-    return write_canvas_csv(rows, out / "canvas_import.csv", assignment, canvas_assignment_id) + write_moodle_csv(rows, out / "moodle_import.csv", assignment)
+    rows = [row for row in rows if row.status != MISSING]  # no 0 for them in an LMS: it keeps its own mark (the summary lists them)
+    warnings = write_canvas_csv(rows, out / "canvas_import.csv", assignment, canvas_assignment_id) + write_moodle_csv(rows, out / "moodle_import.csv", assignment)
+    worksheet = out / "moodle_worksheet.csv"
+    if any(row.participant_id for row in rows):
+        return warnings + write_moodle_worksheet(rows, worksheet, when or datetime.now(timezone.utc))
+    worksheet.unlink(missing_ok=True)  # from an earlier batch: it would hold stale grades
+    return warnings
+
+
+ROWS = "report_rows.json"  # in the output folder: the rows the files were written from
+
+
+def save_rows(rows: Sequence[GradeRow], out: Path, assignment: str, canvas_assignment_id: str | None) -> None:
+    """Keep the rows the files were written from (``out/report_rows.json``), so that they can be
+    written again without a student (:func:`load_rows`; ``course remove``)."""
+    data = {"assignment": assignment, "canvas_assignment_id": canvas_assignment_id,
+            "rows": [asdict(row) | {"submitted_at": row.submitted_at.isoformat() if row.submitted_at else None} for row in rows]}  # fmt: skip
+    (out / ROWS).write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8", errors="backslashreplace")
+
+
+def load_rows(out: Path) -> tuple[list[GradeRow], str, str | None]:
+    """The rows, assignment and Canvas assignment id :func:`save_rows` kept in ``out``; OSError
+    if there are none, ValueError if the file is not what it wrote."""
+    try:
+        data = json.loads((out / ROWS).read_text(encoding="utf-8"))
+        rows = [GradeRow(**row | {"submitted_at": datetime.fromisoformat(row["submitted_at"]) if row["submitted_at"] else None}) for row in data["rows"]]
+        return rows, data["assignment"], data["canvas_assignment_id"]
+    except (KeyError, TypeError) as error:
+        raise ValueError(f"{out / ROWS} is not a file course grade wrote ({error})") from None
+
+
+def check_total(row: GradeRow) -> None:
+    """Refuse a row whose total is not the sum of its parts less the late penalty, or whose part
+    scores lie outside 0..their maximum (a grade the LMS files must never carry)."""
+    if row.total is None:
+        return
+    for part, points in row.points.items():
+        if not 0 <= points <= row.max_points.get(part, points):
+            raise ValueError(f"{row.student}: {part} has {points_text(points)} points, outside 0..{points_text(row.max_points[part])}")
+    expected = max(0.0, sum(row.points.values()) - row.late_penalty)
+    if abs(row.total - expected) > 1e-6:
+        raise ValueError(f"{row.student}: the total {points_text(row.total)} is not the sum of the parts less the late penalty ({points_text(expected)})")
 
 
 def max_points(rows: Sequence[GradeRow]) -> dict[str, float]:

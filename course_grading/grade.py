@@ -20,7 +20,6 @@ from __future__ import annotations
 import ast
 import concurrent.futures
 import contextlib
-import csv
 import hashlib
 import json
 import os
@@ -38,14 +37,16 @@ import nbformat
 
 from . import gradebook, reports, sandbox
 from .canonical import canonical
-from .intake import Intake, Roster, intake
-from .late import LatePolicy
+from .intake import Intake, Roster, Submission, intake, late_notices
+from .late import LatePolicy, SubmissionTimes
 from .notebooks import answer_ids, part_points
+from .overrides import OVERRIDES, Parts, read_overrides
 from .sandbox import Limits
 from .scratch import private_folder, remove_stale
 from .worker import STARTED, GraderError, Worker
 
 GRADED, ATTENTION, NOT_GRADED = "graded", "needs attention", "not graded"
+MISSING = "missing"  # on the roster, nothing in the export: a row with no score, left out of the LMS files
 GRADER_ERROR = "not graded: grader error"  # how the note of a grader-side failure starts
 PENDING = ".pending"  # out/results/<student>.pending: a cached result not yet in the nbgrader gradebook
 
@@ -63,6 +64,7 @@ class Result:
     submitted_at: str | None = None  # ISO time, from the export or the file (see notes)
     overridden: dict[str, str] = field(default_factory=dict)  # part -> the instructor's reason
     review: list[str] = field(default_factory=list)  # parts held at 0 for a person (course_grading.shortcuts)
+    seed: int | None = None  # the seed of the hidden checks' inputs (`course check --seed` replays them)
 
     @property
     def total(self) -> float:
@@ -72,11 +74,12 @@ class Result:
 # --------------------------------------------------------------------------------- one submission
 
 
-def grade_one(template: Path, assignment: str, student: str, nb: nbformat.NotebookNode, limits: Limits, out: Path, grader: Worker) -> Result:
+def grade_one(template: Path, assignment: str, student: str, nb: nbformat.NotebookNode, limits: Limits, out: Path, grader: Worker, seed: int | None = None) -> Result:
     """Grade one canonical notebook in a scratch copy of ``template``; never raises for its content.
     A failure of the grader's own (the worker or the student process could not run it) gives a
     :data:`NOT_GRADED` result (:func:`not_graded`); a hang past ``limits.total_s`` once the
-    student's process runs, or the process limit, stays the student's (every part 0)."""
+    student's process runs, or the process limit, stays the student's (every part 0). ``seed``
+    replaces the seed of the hidden inputs that the submission's content gives (a replay)."""
     result = Result(student, ATTENTION)
     started = time.monotonic()
     batch = template.parent  # holds the template, the unpacked submissions and every job: all hidden
@@ -93,7 +96,7 @@ def grade_one(template: Path, assignment: str, student: str, nb: nbformat.Notebo
         nbformat.write(nb, submitted / f"{assignment}.ipynb")
         env = dict(os.environ) | grader.threads
         try:
-            fault = grader.run({"scratch": str(scratch), "assignment": assignment, "student": student, "env": env, "cwd": str(job)}, limits.total_s)
+            fault = grader.run({"scratch": str(scratch), "assignment": assignment, "student": student, "env": env, "cwd": str(job), "seed": seed}, limits.total_s)
         except TimeoutError:
             if (scratch / STARTED).exists():  # the student's code was running: the time was the student's
                 result.notes.append(f"timed out: grading took longer than {limits.total_s} s in all; every part scores 0")
@@ -118,6 +121,7 @@ def grade_one(template: Path, assignment: str, student: str, nb: nbformat.Notebo
         result.scores, result.max_scores = outcome["scores"], outcome["max_scores"]
         result.notes = outcome["notes"] + result.notes
         result.review = outcome.get("review", [])
+        result.seed = outcome.get("seed")
         result.status = ATTENTION if result.review else GRADED
         for kind, source in (("feedback", scratch / "feedback" / student / assignment / f"{assignment}.html"), ("autograded", scratch / "autograded" / student / assignment / f"{assignment}.ipynb")):
             if source.exists():
@@ -189,40 +193,16 @@ class Options:
     late: LatePolicy | None = None  # due date, extensions, penalty
     regrade: frozenset[str] = frozenset()  # students graded again even if nothing changed
     canvas_assignment_id: str | None = None  # names the Canvas import's column
+    seed: int | None = None  # hidden inputs from this seed, not the submission's own (a replay: `course check --seed`)
+    times: SubmissionTimes | None = None  # submission times the export does not record (--times)
 
 
-OVERRIDES = "overrides.csv"  # in the output folder: student, part, points, reason
-
-
-def read_overrides(path: Path) -> dict[str, dict[str, tuple[float, str]]]:
-    """The instructor's manual scores (``student, part, points, reason``), by student and part."""
-    if not path.exists():
-        return {}
-    overrides: dict[str, dict[str, tuple[float, str]]] = {}
-    with path.open(newline="") as f:
-        for line, row in enumerate(csv.DictReader(f), 2):
-            try:
-                overrides.setdefault(row["student"].strip(), {})[row["part"].strip()] = (float(row["points"]), (row.get("reason") or "").strip())
-            except (KeyError, TypeError, ValueError) as error:
-                raise ValueError(f"{path}, line {line}: expected columns student, part, points, reason ({error})") from None
-    return overrides
-
-
-def check_overrides(overrides: dict[str, dict[str, tuple[float, str]]], parts: list[str]) -> None:
-    """Refuse an override of a part the assignment does not have."""
-    for student, by_part in overrides.items():
-        for part in by_part:
-            if part not in parts:
-                raise ValueError(f"{OVERRIDES}: {student} has an override for {part!r}, which is not a part of this assignment ({', '.join(parts)})")
-
-
-def finish(result: Result, submission_time: str | None, options: Options, overrides: dict[str, tuple[float, str]], parts: list[str]) -> Result:
+def finish(result: Result, submission_time: str | None, options: Options, overrides: dict[str, tuple[float, str]]) -> Result:
     """``result`` with this run's manual overrides and late penalty applied (the cache keeps it raw);
     a result that was not graded stays without scores."""
     result.submitted_at = submission_time
     if result.status == NOT_GRADED:
         return result
-    check_overrides({result.student: overrides}, parts)
     for part, (points, reason) in overrides.items():
         result.scores[part] = points
         result.overridden[part] = reason
@@ -236,6 +216,23 @@ def finish(result: Result, submission_time: str | None, options: Options, overri
         if assessment.note:
             result.notes.append(assessment.note)
     return result
+
+
+def with_intake(result: Result, submission: Submission | None) -> Result:
+    """``result`` with this run's intake notes first (the cache keeps grading's own: the same notebook
+    may come from another export next time), held for the instructor (status ATTENTION) where intake
+    could not tell what to grade (:attr:`Submission.attention`), so that no LMS file carries it."""
+    if submission is None:
+        return result
+    result.notes = [*(note for note in submission.notes if note not in result.notes), *result.notes]
+    if submission.attention and result.status != NOT_GRADED:
+        result.status = ATTENTION
+    return result
+
+
+def missing(students: list[str]) -> list[Result]:
+    """The rows of roster students with nothing in the export: no score (not a 0), so that the LMS keeps its own mark."""
+    return [Result(s, MISSING, notes=["on the roster, nothing in this export: no score, and no row in the LMS files (they keep their own missing mark)"]) for s in students]
 
 
 REPORTS = ("grades.csv", "canvas_import.csv", "moodle_import.csv", "summary.txt", "summary.png")
@@ -288,24 +285,30 @@ def unrecorded(out: Path, students: list[str]) -> list[str]:
     return [s for s in students if pending(out / "results", s).exists()]
 
 
-def record_pending(course: Path, assignment: str, results: list[Result], notebooks: dict[str, nbformat.NotebookNode | None], out: Path, options: Options, times: dict[str, datetime | None], also: set[str]) -> list[str]:
+def record_pending(course: Path, assignment: str, results: list[Result], notebooks: dict[str, nbformat.NotebookNode | None], out: Path, options: Options, times: dict[str, datetime | None]) -> list[str]:
     """Record in the nbgrader course every graded student of ``results`` not recorded yet (graded
-    now, or before a run that was killed or met a locked gradebook), and those in ``also`` (their
-    overrides may have changed). Returns the notices for the summary: whom it could not record, and why."""
+    now, or before a run that was killed or met a locked gradebook), and those whose record differs
+    from this run's result (:func:`gradebook.out_of_sync`: an override, or another batch graded into
+    the course since), so that the gradebook holds what this run reports. Returns the notices for the summary: whom it could not record, and why."""
     cache = out / "results"
-    todo = [r for r in results if r.status != NOT_GRADED and (pending(cache, r.student).exists() or r.student in also)]
+    canonical = {r.student: nbformat.writes(nb).encode() if (nb := notebooks.get(r.student)) is not None else None for r in results}
+    try:
+        stale = gradebook.out_of_sync(course, assignment, {r.student: (r.scores, r.penalty, canonical[r.student]) for r in results if r.status != NOT_GRADED})
+    except Exception:  # noqa: BLE001 (a locked or unreadable gradebook: recording below meets it too, retries and reports it)
+        stale = set(canonical)
+    todo = [r for r in results if r.status != NOT_GRADED and (pending(cache, r.student).exists() or r.student in stale)]
     for r in todo:
         pending(cache, r.student).touch()
-    graded = [(r.student, r.scores, nbformat.writes(nb).encode() if (nb := notebooks.get(r.student)) is not None else None, out) for r in todo]
+    graded = [(r.student, r.scores, canonical[r.student], out) for r in todo]
     try:
-        left = gradebook.record(course, assignment, graded, options.late, times, recorded=lambda student: pending(cache, student).unlink(missing_ok=True))
+        left = gradebook.record(course, assignment, graded, options.late, times, recorded=lambda student: pending(cache, student).unlink(missing_ok=True), roster=options.roster)
         reason = f"the gradebook stayed locked by another program through {gradebook.LOCK_TRIES} tries"
     except Exception as error:  # noqa: BLE001 (the grades are cached and marked: the next run records them)
         left, reason = unrecorded(out, [r.student for r in todo]), f"{type(error).__name__}: {error}"
     return [f"nbgrader gradebook: {', '.join(left)} not recorded ({reason}); run again to record them"] if left else []
 
 
-def grade(course: Path, assignment: str, submissions: Path, out: Path, jobs: int, limits: Limits = Limits(), progress: Callable[[int, int, str], None] = lambda done, total, line: print(line), record: bool = False, options: Options = Options()) -> tuple[list[Result], Intake]:
+def grade(course: Path, assignment: str, submissions: Path, out: Path, jobs: int, limits: Limits = Limits(), progress: Callable[[int, int, str], None] = lambda done, total, line: print(line), record: bool = False, options: Options = Options(), notify: Callable[[str], None] = lambda text: None) -> tuple[list[Result], Intake]:
     """Grade every submission (reusing cached results), write the reports; return the results and
     what intake made of the export (its rejected entries and counts).
 
@@ -316,6 +319,9 @@ def grade(course: Path, assignment: str, submissions: Path, out: Path, jobs: int
 
     A submission the grader failed on (:func:`not_graded`; any exception while grading it) has the
     status :data:`NOT_GRADED` and no score: it is not cached, not recorded, and graded on the next run.
+    What the batch as a whole should tell the instructor (times the late policy cannot see, unknown
+    students in the extensions or times lists) goes to ``notify`` before anything is graded, and to
+    the summary. Roster students with nothing in the export get a :data:`MISSING` row.
     """
     out = out.resolve()
     check_writable(out)
@@ -326,27 +332,32 @@ def grade(course: Path, assignment: str, submissions: Path, out: Path, jobs: int
     release = nbformat.read(course / "release" / assignment / f"{assignment}.ipynb", as_version=4)
     cache = out / "results"
     with private_folder() as tmp:
-        taken = intake(submissions, assignment, Path(tmp) / "unpacked", options.roster)
-        overrides = read_overrides(out / OVERRIDES)
+        taken = intake(submissions, assignment, Path(tmp) / "unpacked", options.roster, options.times)
+        batch_notices = [*taken.notices, *late_notices(taken, options.late, options.roster)]
+        for text in batch_notices:
+            notify(text)
         parts = answer_ids(release)
-        check_overrides(overrides, parts)  # before anything is graded
+        students = set(taken.submissions) | {p.id for p in (options.roster.people if options.roster else [])}
+        overrides = read_overrides(out / OVERRIDES, Parts.of(release, part_points(release)), students)  # before anything is graded
         todo: list[tuple[str, nbformat.NotebookNode | None, list[str], str]] = []
         results: dict[str, Result] = {}
         notebooks: dict[str, nbformat.NotebookNode | None] = {}
+        from_cache: set[str] = set()
         for student, submission in taken.submissions.items():
             try:
-                nb, notes = canonical(submission.path, release)
-                key = content_key(nb, course, assignment)
+                nb, notes = canonical(submission.path, release, course / "release") if submission.path is not None else (None, [])  # course/release: names another assignment's notebook
+                key = content_key(nb, course, assignment) + ("" if options.seed is None else f":seed {options.seed}")  # a replay is not the grade
             except Exception as error:  # noqa: BLE001 (the grader's failure on this notebook: the batch goes on)
                 notebooks[student] = None
                 results[student] = Result(student, NOT_GRADED, notes=[f"{GRADER_ERROR}: reading the notebook failed ({type(error).__name__}: {error})"])
                 keep_log(out, student, traceback.format_exc())
                 continue
             notebooks[student] = nb
-            notes = submission.notes + notes
+            notes = notes if nb is not None else notes + submission.notes  # its page says why it is unreadable first, then what intake saw
             cached = cached_result(cache / f"{student}.json", key) if student not in options.regrade else None
             if cached is not None:
                 results[student] = cached
+                from_cache.add(student)
             else:
                 todo.append((student, nb, notes, key))
         template = prepare_template(course, assignment, Path(tmp), out, submissions, limits) if any(nb is not None for _, nb, _, _ in todo) else None
@@ -366,7 +377,7 @@ def grade(course: Path, assignment: str, submissions: Path, out: Path, jobs: int
                 else:
                     grader = graders.get()
                     try:
-                        result = grade_one(template, assignment, student, nb, limits, out, grader)
+                        result = grade_one(template, assignment, student, nb, limits, out, grader, options.seed)
                     finally:
                         graders.put(grader)
                     result.notes = notes + result.notes
@@ -391,7 +402,8 @@ def grade(course: Path, assignment: str, submissions: Path, out: Path, jobs: int
                 grader.stop()
                 sandbox.release_slot(grader.group)
     times = {s: sub.submitted_at.isoformat() if sub.submitted_at else None for s, sub in taken.submissions.items()}
-    ordered = [finish(results[s], times.get(s), options, overrides.get(s, {}), parts) for s in sorted(results)]
-    notices = record_pending(course, assignment, ordered, notebooks, out, options, {s: sub.submitted_at for s, sub in taken.submissions.items()}, set(overrides)) if record else []
-    reports.write_reports(ordered, part_points(release), taken, out, assignment, options.roster, options.canvas_assignment_id, notices)
+    ordered = [with_intake(finish(results[s], times.get(s), options, overrides.get(s, {})), taken.submissions.get(s)) for s in sorted(results)]
+    notices = record_pending(course, assignment, ordered, notebooks, out, options, {s: sub.submitted_at for s, sub in taken.submissions.items()}) if record else []
+    ordered = sorted(ordered + missing(taken.missing), key=lambda r: r.student)
+    reports.write_reports(ordered, part_points(release), taken, out, assignment, options.roster, options.canvas_assignment_id, [*batch_notices, *notices], from_cache)
     return ordered, taken

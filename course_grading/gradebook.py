@@ -14,7 +14,8 @@ import contextlib
 import json
 import shutil
 import time
-from collections.abc import Callable
+import warnings
+from collections.abc import Callable, Iterator
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,7 @@ from typing import Any
 import nbformat
 
 from . import assignments
+from .intake import Person, Roster
 from .late import LatePolicy, record_in_gradebook
 from .notebooks import HIDDEN_BLOCK, nbgrader_meta
 from .scratch import private_folder
@@ -84,17 +86,20 @@ def _course_files(course: Path, assignment: str, student: str) -> dict[str, Path
 
 
 Graded = tuple[str, dict[str, float], bytes | None, Path]  # student, scores by part, canonical notebook, grades folder
+Reported = tuple[dict[str, float], float, bytes | None]  # what a run reports of a student: scores by part, late penalty, canonical notebook
 LOCK_TRIES = 3  # a gradebook another program holds locked is tried this often (sqlite waits 5 s a statement)
 LOCK_PAUSE_S = 2.0  # between two tries
 
 
-def record(course: Path, assignment: str, graded: list[Graded], late: LatePolicy | None = None, times: dict[str, datetime | None] | None = None, recorded: Callable[[str], None] = lambda student: None) -> list[str]:
+def record(course: Path, assignment: str, graded: list[Graded], late: LatePolicy | None = None, times: dict[str, datetime | None] | None = None, recorded: Callable[[str], None] = lambda student: None, roster: Roster | None = None) -> list[str]:
     """Import graded submissions into the nbgrader course, so that nbgrader's own tools (formgrader,
     ``nbgrader export``) see them: for each ``(student, scores by part, canonical notebook,
     folder with autograded/<student>.ipynb and feedback/<student>.html)``, the scores as the auto
     scores of the gradebook's grade cells, and the notebooks under ``submitted/``, ``autograded/``
     and ``feedback/``. A student graded before is replaced. With a ``late`` policy, nbgrader's
     due date, extension, timestamp and late penalty are set to agree with it (``times`` by student).
+    With a ``roster``, each student's name and email go into the gradebook too (``nbgrader export``
+    lists them; :func:`name_parts`).
 
     ``recorded(student)`` is called as each student's record is complete. A gradebook that stays
     locked by another program (sqlite's "database is locked") through :data:`LOCK_TRIES` tries
@@ -109,7 +114,7 @@ def record(course: Path, assignment: str, graded: list[Graded], late: LatePolicy
         if attempt:
             time.sleep(LOCK_PAUSE_S)
         try:
-            _record(course, assignment, [g for g in graded if g[0] not in done], late, times or {}, finished)
+            _record(course, assignment, [g for g in graded if g[0] not in done], late, times or {}, finished, {p.id: p for p in roster.people} if roster else {})
             return []
         except Exception as error:
             if "database is locked" not in str(error):
@@ -117,7 +122,7 @@ def record(course: Path, assignment: str, graded: list[Graded], late: LatePolicy
     return [student for student, *_ in graded if student not in done]
 
 
-def _record(course: Path, assignment: str, graded: list[Graded], late: LatePolicy | None, times: dict[str, datetime | None], finished: Callable[[str], None]) -> None:
+def _record(course: Path, assignment: str, graded: list[Graded], late: LatePolicy | None, times: dict[str, datetime | None], finished: Callable[[str], None], people: dict[str, Person]) -> None:
     """:func:`record`, once: raises what the gradebook raises."""
     from nbgrader.api import Gradebook, MissingEntry
 
@@ -132,10 +137,12 @@ def _record(course: Path, assignment: str, graded: list[Graded], late: LatePolic
                 if not generated["success"]:
                     raise RuntimeError(f"nbgrader could not add {assignment} to {db_url}:\n{generated['log']}")
         for student, scores, notebook, out in graded:
-            gradebook.update_or_create_student(student)
+            person = people.get(student)
+            gradebook.update_or_create_student(student, **(name_parts(person) if person else {}))
             with contextlib.suppress(MissingEntry):
                 gradebook.remove_submission(assignment, student)
-            gradebook.add_submission(assignment, student)
+            with quiet_nbgrader():
+                gradebook.add_submission(assignment, student)
             for grade in gradebook.find_submission_notebook(assignment, assignment, student).grades:
                 grade.auto_score = scores.get(grade.name.removeprefix("test_"), 0.0)
                 grade.needs_manual_grade = False
@@ -149,6 +156,51 @@ def _record(course: Path, assignment: str, graded: list[Graded], late: LatePolic
             if late is not None:
                 record_in_gradebook(gradebook, assignment, student, late, times.get(student))
             finished(student)
+
+
+@contextlib.contextmanager
+def quiet_nbgrader() -> Iterator[None]:
+    """Silence the SQLAlchemy warnings nbgrader's ``add_submission`` gives ("Object of type
+    <SubmittedAssignment> not in session, add operation ... will not proceed"): it reads the new
+    submission's relations before adding it to the session, and adds it right after; nothing is lost."""
+    from sqlalchemy.exc import SAWarning
+
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=r"Object of type <Submitted\w+> not in session", category=SAWarning)
+        yield
+
+
+def name_parts(person: Person) -> dict[str, str]:
+    """A roster row as nbgrader's student fields: ``Last, First`` is split at its comma, another name
+    at its last space (a one-word name is a last name); commas are dropped, as ``nbgrader export``
+    writes its CSV without quoting."""
+    last, comma, first = person.name.partition(",")
+    if not comma:
+        first, _, last = person.name.rpartition(" ")
+    return {"first_name": first.replace(",", " ").strip(), "last_name": last.replace(",", " ").strip(), "email": person.email.replace(",", " ")}
+
+
+def out_of_sync(course: Path, assignment: str, reported: dict[str, Reported]) -> set[str]:
+    """The students whose record in the course's gradebook differs from what this run reports
+    (scores, late penalty or graded notebook), or who have none: another batch graded into the same
+    course, or an override, changed it since. Every student when there is no gradebook yet."""
+    if not (course / "gradebook.db").exists():
+        return set(reported)
+    from nbgrader.api import Gradebook, MissingEntry
+
+    stale = set()
+    with Gradebook(assignments.nbgrader_api(course).coursedir.db_url) as gradebook:
+        for student, (scores, penalty, notebook) in reported.items():
+            try:
+                submission = gradebook.find_submission(assignment, student)
+            except MissingEntry:
+                stale.add(student)
+                continue
+            held = {grade.name.removeprefix("test_"): grade.auto_score or 0.0 for grade in gradebook.find_submission_notebook(assignment, assignment, student).grades}
+            same = held == {part: scores.get(part, 0.0) for part in held} and abs((submission.late_submission_penalty or 0.0) - penalty) < 1e-9
+            if not same or _bytes(_course_files(course, assignment, student)["submitted"]) != notebook:
+                stale.add(student)
+    return stale
 
 
 def remove(course: Path, assignment: str, student: str) -> bool:

@@ -1,8 +1,10 @@
 """Take in a class's submissions as a learning management system (LMS) exports them.
 
 :func:`intake` reads a folder or a .zip and finds each student's notebook for one assignment.
-Every entry either becomes a :class:`Submission` or is listed in :attr:`Intake.rejected` with the
-reason; nothing is dropped silently (only ``__MACOSX`` and dot-files are ignored).
+Every entry either belongs to a student, who gets a :class:`Submission` (a row in the grades, even
+when nothing in it can be graded), or is listed in :attr:`Intake.rejected` with the reason; nothing
+is dropped silently (only ``__MACOSX`` and dot-files are ignored). With a roster, its students
+with no entry at all are listed in :attr:`Intake.missing`.
 
 Layouts
 -------
@@ -10,10 +12,13 @@ Layouts
   where ``<student>`` is the student id itself.
 * **Canvas** "Download Submissions": flat files
   ``<name>_[LATE_]<user id>_<attachment id>_<file name>``, or ``[LATE_]anon_<id>_<attachment id>_<file
-  name>`` under anonymous grading.
-* **Moodle** "Download all submissions": folders ``<full name>_<participant id>_assignsubmission_<plugin>_/``
-  holding the uploaded files (sub-folders kept), or, with "download as folders" turned off, flat
-  files ``<full name>_<participant id>_assignsubmission_file_<file name>``.
+  name>`` under anonymous grading; ``LATE`` in either case.
+* **Moodle** "Download all submissions": a folder per student and submission plugin,
+  ``<full name>_<participant id>_assignsubmission_<plugin>/`` (Moodle 4.1 and later) or the same with
+  a trailing ``_`` (Moodle 3.1 to 4.0), holding the uploaded files (sub-folders kept); or, with
+  "download as folders" turned off, flat files ``<full name>_<participant id>_assignsubmission_<plugin>_<file
+  name>``. Only the ``file`` plugin's uploads are graded; another plugin's files (``onlinetext``:
+  ``onlinetext.html`` and its images) are ignored with a note.
 * Any of these wrapped in one top folder. A single top folder that holds ``<ID>.ipynb`` or just one
   plain file is read as one student's folder, not as a wrapper.
 
@@ -21,31 +26,38 @@ What the LMS exports hold (read in the LMSs' own source code)
 -------------------------------------------------------------
 Canvas (``lib/content_zipper.rb`` in canvas-lms): the name part is the student's *sortable name*
 ("Last, First") lower-cased with every non-word character removed (letters of any script stay:
-``müllerzoë``); ``LATE`` is inserted when Canvas considers the submission late; the first number is
-the Canvas user id (what the roster's ``lms_id`` holds) and the second is the id of the uploaded
-*file* (not of the submission): it grows with every upload, so it orders a student's files. Only the
-files of each student's latest submission are in the zip. Canvas renames an upload whose name is
-taken by appending ``-1``, ``-2``... before the extension (``Attachment.make_unique_filename``), which
-is how a notebook handed in again under the same name shows up. The zip is written with rubyzip's
-default entry time, the moment the zip is made: **a Canvas export holds no submission time**.
-Canvas writes names without the zip UTF-8 flag, so names are decoded as UTF-8 when they are valid
-UTF-8.
+``müllerzoë``); ``LATE`` is joined in when Canvas considers the submission late, and versions that
+lower-case the whole prefix write ``late``; the first number is the Canvas user id (what the roster's
+``lms_id`` holds) and the second is the id of the uploaded *file* (not of the submission): it grows
+with every upload, so it orders a student's files. Only the files of each student's latest
+submission are in the zip. Canvas renames an upload whose name is taken by appending ``-1``,
+``-2``... before the extension (``Attachment.make_unique_filename``), which is how a notebook handed
+in again under the same name shows up. The zip is written with rubyzip's default entry time, the
+moment the zip is made: **a Canvas export holds no submission time**. Canvas writes names without
+the zip UTF-8 flag, so names are decoded as UTF-8 when they are valid UTF-8.
 
-Moodle (``download_submissions`` in ``mod/assign``): the folder's name is the student's full name with
-``_`` replaced by spaces (non-ASCII kept; "Participant" under blind marking), then the student's
-*participant id*: a per-assignment number from Moodle's ``assign_user_mapping`` (shown as
-"Participant N" in the grading table), not the Moodle user id. It maps through the roster's
-``lms_id`` only where the roster holds these numbers; otherwise the name is used. Current Moodle
-streams the zip with ZipStream, which stamps every entry with the time of the download (older
-versions took the time of the file in Moodle's file pool, which is not the submission time either):
-**a Moodle export holds no submission time**.
+Moodle (``mod/assign/classes/downloader.php`` since 4.1, ``download_submissions`` in
+``mod/assign/locallib.php`` before): the prefix is the student's full name with ``_`` replaced by
+spaces (non-ASCII kept; "Participant" under blind marking), then the student's *participant id*: a
+per-assignment number from Moodle's ``assign_user_mapping`` (shown as "Participant N" in the
+grading table and as the "Identifier" of its grading worksheet), not the Moodle user id. It maps
+through the roster's ``lms_id`` only where the roster holds these numbers; otherwise the name is
+used. The folder is ``<prefix>_<subtype>_<type>`` followed by the file's path in the plugin's file
+area (``/`` or ``/sub/``): 4.1 joins them directly, 3.x put a ``_`` before the path. Moodle's file
+picker offers to rename an upload whose name is taken to ``name (1).ext``, ``name (2).ext``...
+Current Moodle streams the zip with ZipStream, which stamps every entry with the time of the
+download (older versions took the time of the file in Moodle's file pool, which is not the
+submission time either): **a Moodle export holds no submission time**.
 
-So submissions in an LMS layout get ``submitted_at=None`` and ``time_source="none"`` (with a note;
-Canvas's ``LATE`` mark is kept as a note), and late penalties need the times from elsewhere.
+Submission times
+----------------
 Plain-layout files get their modification time (a zip entry's recorded time: the UTC "extended
 timestamp" field when present, else the DOS time read in this machine's zone) with
-``time_source="file"``, and a note says so. ``time_source="lms"`` is reserved for a time the export
-itself records; neither export above records one.
+``time_source="file"``, and a note says so. LMS entries get ``submitted_at=None`` and
+``time_source="none"``, unless a :class:`~course_grading.late.SubmissionTimes` list (``course grade
+--times``) gives the time: by course id, roster email or lms_id, Canvas user id, or Moodle
+participant id; then ``time_source="times"`` (it replaces a file's time too). Canvas's ``LATE`` mark is
+kept as a note. :func:`late_notices` says once per batch what a late policy cannot see.
 
 Mapping to the course's student ids
 -----------------------------------
@@ -53,13 +65,25 @@ With a :class:`Roster`: an LMS entry maps through ``lms_id``, else through the n
 spaces and punctuation ignored, either name order); a name matching several rows, an unknown id with
 no matching name, or (Canvas) a name whose row holds another Canvas user id is rejected with the
 reason. A plain entry maps through the roster's id, email or lms_id. Without a roster, an LMS entry
-gets an id derived from its name (ASCII-folded, lower-cased; the LMS id is appended when two students
-would get the same one), noted on the submission.
+gets an id derived from its name (Latin letters folded to ASCII: ``ø`` is ``o``, ``ß`` is ``ss``;
+lower-cased; the LMS id is appended when two students would get the same one, and used alone when
+the name has no Latin letters), noted on the submission. The roster is this module's CSV (``id,
+name, email, lms_id``) or Canvas's own gradebook export (:meth:`Roster.read`).
 
-Several notebooks for one student: those named like the assignment (``a1.ipynb``,
-``a1_attention-2.ipynb``) are preferred; of those, the latest is graded (by time, else by Canvas's
-resubmission number and upload order) and the others are noted. A notebook not named like the
-assignment is graded when it is the student's only notebook, with a note.
+Which notebook is graded
+------------------------
+Of a student's notebooks, those named like the assignment (``a1.ipynb``, ``a1_attention-2.ipynb``)
+are preferred, and of those the latest is graded, the others are noted. What tells the latest: the
+files' times (plain layouts), else Canvas's resubmission number and upload order, else Moodle's
+renaming (``a1 (2).ipynb`` after ``a1 (1).ipynb`` after ``a1.ipynb``, compared only between files of
+one name). Where nothing tells (two Moodle notebooks of different names, plain files with equal
+times), the last by name is graded for reference only and the submission needs the instructor's
+attention (:attr:`Submission.attention`): no grade of it may be exported. A notebook not named like
+the assignment is graded when it is the student's only notebook, with a note.
+
+A student with no notebook to grade (a PDF, an HTML export, a zip, only online text, several
+notebooks none named like the assignment, a notebook the zip cannot give back) gets a submission
+without a path: a row that scores 0 and needs attention, with a note naming what was handed in.
 """
 
 from __future__ import annotations
@@ -76,30 +100,41 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
-STUDENT_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.@+-]{0,63}$")
-MAX_ENTRY_BYTES = 20 * 2**20
-LAYOUTS = "<student>.ipynb, <student>/<ID>.ipynb, a Canvas or a Moodle export"
+from .late import LatePolicy, SubmissionTimes
+from .notebooks import file_size_problem
 
-CANVAS_ANONYMOUS = re.compile(r"^(?:(?P<late>LATE)_)?(?P<user>anon_[A-Za-z0-9]+)_(?P<file>\d+)_(?P<original>.+)$")
-CANVAS = re.compile(r"^(?P<name>\w*?)_(?:(?P<late>LATE)_)?(?P<user>\d+)_(?P<file>\d+)_(?P<original>.+)$")
-MOODLE_FOLDER = re.compile(r"^(?P<name>.*)_(?P<user>\d+)_assignsubmission_(?P<plugin>[a-z]+)_$")
+STUDENT_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.@+-]{0,63}$")
+LAYOUTS = "<student>.ipynb, <student>/<ID>.ipynb, a Canvas or a Moodle export"
+ROSTER_COLUMNS = "id, name, email, lms_id (only id is required), or Canvas's gradebook export"
+
+LATE = r"(?:(?P<late>(?i:LATE))_)?"
+CANVAS_ANONYMOUS = re.compile(rf"^{LATE}(?P<user>anon_[A-Za-z0-9]+)_(?P<file>\d+)_(?P<original>.+)$")
+CANVAS = re.compile(rf"^(?P<name>\w*?)_{LATE}(?P<user>\d+)_(?P<file>\d+)_(?P<original>.+)$")
+MOODLE_FOLDER = re.compile(r"^(?P<name>.*)_(?P<user>\d+)_assignsubmission_(?P<plugin>[a-z]+)_?$")  # 4.1+: no trailing _
 MOODLE_FILE = re.compile(r"^(?P<name>.*)_(?P<user>\d+)_assignsubmission_(?P<plugin>[a-z]+)_(?P<original>.+)$")
-RESUBMISSION = re.compile(r"^(?P<stem>.+)-(?P<number>\d+)(?P<suffix>\.[^.]+)$")
+RENAMED = {  # how each LMS renames an upload whose name is taken: name-1.ext (Canvas), name (1).ext (Moodle)
+    "canvas": re.compile(r"^(?P<stem>.+)-(?P<number>\d+)(?P<suffix>\.[^./]+)$"),
+    "moodle": re.compile(r"^(?P<stem>.+) \((?P<number>\d+)\)(?P<suffix>\.[^./]+)$"),
+}
 MOODLE_BLIND_NAME = "Participant"
+MOODLE_PLUGINS = {"onlinetext": "online text"}
 NO_TIME = datetime.min.replace(tzinfo=timezone.utc)
 LMS_NAMES = {"canvas": "Canvas user", "moodle": "Moodle participant"}
+KINDS = {".pdf": "a PDF", ".html": "an HTML page", ".htm": "an HTML page", ".zip": "a zip archive", ".py": "a Python file", ".txt": "a text file", ".docx": "a Word document"}
+LATIN = str.maketrans({"ø": "o", "Ø": "O", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE", "ß": "ss", "đ": "d", "Đ": "D", "ð": "d", "Ð": "D", "ł": "l", "Ł": "L", "þ": "th", "Þ": "Th", "ı": "i", "ħ": "h", "Ħ": "H"})
 
 
 @dataclass
 class Submission:
-    """One student's notebook, as taken from the export."""
+    """One student's notebook, as taken from the export (``path`` None: nothing in it can be graded)."""
 
     student: str  # the course's student id
-    path: Path  # the notebook file (extracted, if it came from a zip)
-    entry: str  # the entry's name in the export, as shown to the instructor
+    path: Path | None  # the notebook file (extracted, if it came from a zip); None when there is no notebook to grade
+    entry: str  # the entry's name in the export (or the entries, when no notebook is graded), as shown to the instructor
     submitted_at: datetime | None  # timezone-aware; None if unknown
-    time_source: str  # "lms" (recorded by the export), "file" (the file's modification time) or "none"
-    notes: list[str] = field(default_factory=list)
+    time_source: str  # "file" (the file's modification time), "times" (the --times list) or "none"
+    notes: list[str] = field(default_factory=list)  # the attention reasons first
+    attention: list[str] = field(default_factory=list)  # why no grade of it may be exported before the instructor looks
 
 
 @dataclass(frozen=True)
@@ -120,15 +155,15 @@ class Roster:
 
     @classmethod
     def read(cls, path: Path) -> Roster:
-        """Read a CSV with a header naming ``id`` and optionally ``name``, ``email``, ``lms_id``.
+        """Read a roster CSV: a header naming ``id`` and optionally ``name``, ``email``, ``lms_id``
+        (extra columns ignored), or Canvas's gradebook export (:func:`_canvas_people`).
 
-        Extra columns are ignored. Raises ValueError naming the line and the problem: no ``id``
-        column, an empty or unusable id, or an id, email or lms_id given twice; text that is not UTF-8
-        or not CSV."""
+        Raises ValueError naming the line and the problem: no ``id`` column, an empty or unusable
+        id, or an id, email or lms_id given twice; text that is not UTF-8 or not CSV."""
         with path.open(newline="", encoding="utf-8-sig") as f:
             reader = csv.DictReader(f, strict=True)
             try:
-                return cls(_people(path, reader))
+                return cls(_checked(path, _rows(path, reader)))
             except UnicodeDecodeError as error:
                 raise ValueError(f"{path}: not UTF-8 text ({error})") from error
             except csv.Error as error:
@@ -152,24 +187,56 @@ class Roster:
         return None
 
 
-def _people(path: Path, reader: csv.DictReader[str]) -> list[Person]:
-    """The rows of a roster CSV, checked."""
+CANVAS_GRADEBOOK = {"student", "id", "section"}  # the columns that tell Canvas's gradebook export
+CANVAS_SIS = ("sis login id", "sis user id")  # where that export holds the institution's ids, in order of preference
+CANVAS_POINTS_ROW = "Points Possible"  # its second row: each assignment's points, no student
+
+
+def _rows(path: Path, reader: csv.DictReader[str]) -> list[tuple[int, Person]]:
+    """The roster's people with their line numbers, from either roster format."""
     columns = {(name or "").strip().lower(): name for name in reader.fieldnames or []}
+    if CANVAS_GRADEBOOK <= columns.keys():
+        return _canvas_people(reader, columns)
     if "id" not in columns:
-        raise ValueError(f"{path}, line 1: the header has no 'id' column (found {', '.join(columns) or 'nothing'})")
-    people: list[Person] = []
-    seen: dict[tuple[str, str], int] = {}
+        raise ValueError(f"{path}, line 1: the header has no 'id' column (found {', '.join(columns) or 'nothing'}); expected the columns {ROSTER_COLUMNS}")
+    return [(reader.line_num, Person(*(_cell(row, columns.get(key)) for key in ("id", "name", "email", "lms_id")))) for row in reader]
+
+
+def _canvas_people(reader: csv.DictReader[str], columns: dict[str, str]) -> list[tuple[int, Person]]:
+    """The students of Canvas's gradebook export (``Student, ID, SIS User ID, SIS Login ID, Section, ...``).
+
+    ``Student`` ("Last, First") is the name, ``ID`` (the Canvas user id) the lms_id, the SIS login,
+    else the SIS user id, the course's id (and the email, when it is one); a student with neither
+    gets an id made from the name as without a roster (:func:`derived_id`, the Canvas id appended
+    where two would be the same or the name has no Latin letters). The "Points Possible" row is skipped."""
+    found: list[tuple[int, str, str, str]] = []  # line, name, Canvas id, SIS id
     for row in reader:
-        line = reader.line_num
-        person = Person(*(_cell(row, columns.get(key)) for key in ("id", "name", "email", "lms_id")))
+        name = _cell(row, columns["student"])
+        if name and name != CANVAS_POINTS_ROW:
+            sis = next((value for key in CANVAS_SIS if STUDENT_ID.match(value := _cell(row, columns.get(key)))), "")
+            found.append((reader.line_num, name, _cell(row, columns["id"]), sis))
+    bases = [derived_id(name) for _, name, _, sis in found if not sis]
+    taken = {sis for *_, sis in found if sis}
+    people = []
+    for line, name, canvas_id, sis in found:
+        base = derived_id(name)
+        unique = bool(base) and base not in taken and bases.count(base) == 1
+        course_id = sis or (base if unique else f"{base or 'canvas'}_{canvas_id}"[-64:])
+        people.append((line, Person(course_id, name, sis if "@" in sis else "", canvas_id)))
+    return people
+
+
+def _checked(path: Path, rows: list[tuple[int, Person]]) -> list[Person]:
+    """The roster's people, each id usable and no id, email or lms_id given twice."""
+    seen: dict[tuple[str, str], int] = {}
+    for line, person in rows:
         if not STUDENT_ID.match(person.id):
-            raise ValueError(f"{path}, line {line}: {person.id!r} is not a usable student id (letters, digits, _.@+- only, 64 at most)")
+            raise ValueError(f"{path}, line {line}: {person.id!r} is not a usable student id (letters, digits, _.@+- only, 64 at most); expected the columns {ROSTER_COLUMNS}")
         for key, value in (("id", person.id), ("email", person.email.casefold()), ("lms_id", person.lms_id)):
             if value and (key, value) in seen:
                 raise ValueError(f"{path}, line {line}: {key} {value!r} is already on line {seen[key, value]}")
             seen[key, value] = line
-        people.append(person)
-    return people
+    return [person for _, person in rows]
 
 
 def _cell(row: dict[str | None, str | None], column: str | None) -> str:
@@ -181,19 +248,22 @@ def _cell(row: dict[str | None, str | None], column: str | None) -> str:
 class Intake:
     """What :func:`intake` found: each student's submission and every entry it could not use."""
 
-    submissions: dict[str, Submission]  # by student id
+    submissions: dict[str, Submission]  # by student id (some without a notebook: path None)
     rejected: list[str]  # "ENTRY: reason" for each entry that could not be used
     entries: int = 0  # the students (or stray files) the export holds
-    rejected_entries: int = 0  # of those, how many gave no submission
+    rejected_entries: int = 0  # of those, how many belong to no student
+    missing: list[str] = field(default_factory=list)  # roster students with no entry in the export
+    notices: list[str] = field(default_factory=list)  # for the instructor, once per batch (times nobody in the export has)
 
 
-def intake(submissions: Path, assignment: str, unpack_to: Path, roster: Roster | None = None) -> Intake:
-    """Each student's notebook for ``assignment`` in ``submissions`` (a folder or a .zip).
+def intake(submissions: Path, assignment: str, unpack_to: Path, roster: Roster | None = None, times: SubmissionTimes | None = None) -> Intake:
+    """Each student's notebook for ``assignment`` in ``submissions`` (a folder or a .zip), with its
+    submission time from ``times`` where that list has it.
 
     Notebooks inside a zip are extracted to ``unpack_to/<student>/<assignment>.ipynb``. Raises
     ValueError when ``submissions`` is neither a folder nor a readable zip file."""
     if submissions.is_dir():
-        return _Reader(assignment, roster, unpack_to, None).read(_folder_items(submissions))
+        return _Reader(assignment, roster, times, unpack_to, None).read(_folder_items(submissions))
     if not submissions.is_file():
         raise ValueError(f"{submissions} is neither a folder nor a .zip file")
     if not zipfile.is_zipfile(submissions):
@@ -202,7 +272,7 @@ def intake(submissions: Path, assignment: str, unpack_to: Path, roster: Roster |
     try:
         with zipfile.ZipFile(submissions) as archive:
             items, unsafe = _zip_items(archive)
-            result = _Reader(assignment, roster, unpack_to, archive).read(items)
+            result = _Reader(assignment, roster, times, unpack_to, archive).read(items)
     except (zipfile.BadZipFile, EOFError) as error:
         raise ValueError(f"{submissions} is a corrupt zip file ({error})") from error
     except UnicodeDecodeError as error:  # Python's zipfile cannot list an archive with one such name
@@ -217,11 +287,38 @@ def batch_warning(result: Intake) -> str | None:
     """A warning when nothing, or mostly nothing, of the export could be used; None otherwise."""
     if result.entries == 0:
         return "the export holds no entries: nothing to grade"
-    if not result.submissions:
+    without = sum(1 for s in result.submissions.values() if s.path is None)
+    if without == len(result.submissions):
         return f"none of the {result.entries} entries gave a notebook to grade: is this the right export and assignment?"
-    if 2 * result.rejected_entries > result.entries:
-        return f"{result.rejected_entries} of {result.entries} entries were rejected: is this the right export, assignment and roster?"
+    if 2 * (result.rejected_entries + without) > result.entries:
+        return f"{result.rejected_entries + without} of {result.entries} entries were rejected or held no notebook: is this the right export, assignment and roster?"
     return None
+
+
+def late_notices(result: Intake, policy: LatePolicy | None, roster: Roster | None) -> list[str]:
+    """What a late policy cannot see in this batch, said once: submissions whose time is unknown (no
+    penalty for them), and extensions for students who are not on the roster (or, without one, not
+    in the batch)."""
+    if policy is None:
+        return []
+    notices = []
+    unknown = sorted(s.student for s in result.submissions.values() if s.submitted_at is None)
+    if unknown:
+        notices.append(
+            f"--due: {len(unknown)} of {len(result.submissions)} submissions have no submission time ({_few(unknown)}): "
+            "a Canvas or Moodle export records none, so no late penalty is applied to them; give the times with --times CSV"
+        )
+    known = {p.id for p in roster.people} if roster is not None else set(result.submissions)
+    strangers = sorted(set(policy.extensions) - known)
+    if strangers:
+        where = "on the roster" if roster is not None else "in this batch (no roster given)"
+        notices.append(f"--extensions: {', '.join(strangers)} not {where}: their extension applies to nobody; use the course's student ids")
+    return notices
+
+
+def _few(names: list[str], most: int = 5) -> str:
+    """The first few of ``names``, and how many more."""
+    return ", ".join(names[:most]) + (f" and {len(names) - most} more" if len(names) > most else "")
 
 
 # ------------------------------------------------------------------------------------- names
@@ -246,8 +343,9 @@ def name_keys(name: str) -> set[str]:
 
 
 def derived_id(name: str) -> str:
-    """A student id made from a name: ASCII letters and digits only, lower-cased ("" if none are left)."""
-    folded = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower()
+    """A student id made from a name: ASCII letters and digits only, lower-cased ("" if none are left).
+    Latin letters that do not decompose into a letter and accents are spelled out: ``ø`` is ``o``, ``ß`` is ``ss``."""
+    folded = unicodedata.normalize("NFKD", name.translate(LATIN)).encode("ascii", "ignore").decode().lower()
     return re.sub(r"[^a-z0-9]", "", folded)[:64]
 
 
@@ -367,13 +465,21 @@ class _Piece:
     item: _Item
     layout: str  # plain | canvas | moodle
     for_student: bool = False  # <student>.ipynb: named after the student, so its name says nothing of the assignment
-    resubmission: int = 0  # Canvas's -N suffix
     upload: int = 0  # Canvas's attachment id: higher is later
+    plugin: str = "file"  # Moodle's submission plugin: only "file" holds uploads
 
     @property
     def time(self) -> datetime | None:
         """When it was handed in, as far as the export tells: a plain file's own time; LMS exports record none."""
         return self.item.mtime if self.layout == "plain" else None
+
+    @property
+    def renamed(self) -> tuple[str, int]:
+        """Its name as uploaded before the LMS renamed it, and the LMS's number (0: not renamed)."""
+        match = RENAMED[self.layout].match(self.original) if self.layout in RENAMED else None
+        if match is None:
+            return self.original.casefold(), 0
+        return (match["stem"] + match["suffix"]).casefold(), int(match["number"])
 
 
 @dataclass
@@ -390,9 +496,10 @@ class _Student:
 class _Reader:
     """One intake: from the export's items to submissions and rejections."""
 
-    def __init__(self, assignment: str, roster: Roster | None, unpack_to: Path, archive: zipfile.ZipFile | None) -> None:
-        self.assignment, self.roster, self.unpack_to, self.archive = assignment, roster, unpack_to, archive
+    def __init__(self, assignment: str, roster: Roster | None, times: SubmissionTimes | None, unpack_to: Path, archive: zipfile.ZipFile | None) -> None:
+        self.assignment, self.roster, self.times, self.unpack_to, self.archive = assignment, roster, times, unpack_to, archive
         self.result = Intake({}, [])
+        self.timed: set[str] = set()  # the keys of the times list that were used
 
     def read(self, items: list[_Item]) -> Intake:
         students = self._students(_unwrap(items, self.assignment))
@@ -402,8 +509,11 @@ class _Reader:
         self.result.entries += len(students)
         self.result.rejected_entries += len(students) - sum(len(group) for group in by_course_id.values())
         for course_id, group in by_course_id.items():
-            if not self._submit(course_id, [s for s, _ in group], [note for _, note in group if note]):
-                self.result.rejected_entries += len(group)
+            self._submit(course_id, [s for s, _ in group], [note for _, note in group if note])
+        if self.roster is not None:
+            self.result.missing = [p.id for p in self.roster.people if p.id not in self.result.submissions]
+        if self.times is not None and (unused := self.times.unused(self.timed)):
+            self.result.notices.append(f"--times {self.times.source.name}: no submission in this export for {_few(unused)}: those times were not used")
         return self.result
 
     def _reject(self, entry: str, reason: str) -> None:
@@ -435,11 +545,10 @@ class _Reader:
         if match := CANVAS_ANONYMOUS.match(name) or CANVAS.match(name):
             student = students.setdefault(("canvas", match["user"]), _Student("canvas", match["user"], match.groupdict().get("name") or ""))
             student.late |= bool(match["late"])
-            again = RESUBMISSION.match(match["original"])
-            student.pieces.append(_Piece(name, match["original"], item, "canvas", resubmission=int(again["number"]) if again else 0, upload=int(match["file"])))
+            student.pieces.append(_Piece(name, match["original"], item, "canvas", upload=int(match["file"])))
         elif match := MOODLE_FILE.match(name):
             student = students.setdefault(("moodle", match["user"]), _Student("moodle", match["user"], match["name"]))
-            student.pieces.append(_Piece(name, match["original"], item, "moodle"))
+            student.pieces.append(_Piece(name, match["original"], item, "moodle", plugin=match["plugin"]))
         elif item.link and not name.lower().endswith(".ipynb"):
             self._stray(name, "a symbolic link (or not a regular file): not followed")
         elif not name.lower().endswith(".ipynb"):
@@ -450,14 +559,16 @@ class _Reader:
             students.setdefault(("plain", stem), _Student("plain", stem)).pieces.append(_Piece(name, name, item, "plain", for_student=True))
 
     def _folder(self, name: str, inside: list[_Item], students: dict[tuple[str, str], _Student]) -> None:
+        plugin = "file"
         if match := MOODLE_FOLDER.match(name):
             student = students.setdefault(("moodle", match["user"]), _Student("moodle", match["user"], match["name"]))
+            plugin = match["plugin"]
         elif STUDENT_ID.match(name):
             student = students.setdefault(("plain", name), _Student("plain", name))
         else:
             self._stray(f"{name}/", f"{name!r} is not a usable student id (letters, digits, _.@+- only)")
             return
-        student.pieces += [_Piece("/".join(item.parts), "/".join(item.parts[1:]), item, student.layout) for item in inside]
+        student.pieces += [_Piece("/".join(item.parts), "/".join(item.parts[1:]), item, student.layout, plugin=plugin) for item in inside]
 
     # ---- mapping to the course's ids
 
@@ -511,68 +622,82 @@ class _Reader:
 
     # ---- choosing the notebook
 
-    def _submit(self, course_id: str, group: list[_Student], notes: list[str]) -> bool:
-        """Record the student's notebook (the latest one named like the assignment); False if none could be used."""
+    def _submit(self, course_id: str, group: list[_Student], notes: list[str]) -> None:
+        """Record the student's submission: the latest notebook named like the assignment, or, when
+        no notebook can be graded, a submission without one that names what was handed in."""
         pieces = [piece for student in group for piece in student.pieces]
-        problems = {piece.entry: self._problem(piece) for piece in pieces}
-        notebooks = [p for p in pieces if problems[p.entry] is None]
-        named = [p for p in notebooks if p.for_student or looks_like(p.original, self.assignment)]
-        if not notebooks or (not named and len(notebooks) > 1):
-            names = ", ".join(p.original for p in notebooks)
-            why = f"no notebook for {course_id}" if not notebooks else f"{course_id} handed in several notebooks and none named like {self.assignment}.ipynb ({names})"
-            for piece in pieces:
-                self._reject(piece.entry, f"{problems[piece.entry] or 'not graded'}: {why}")
-            return False
-        pool = named or notebooks
-        chosen = max(pool, key=_order)
-        for piece in pieces:
-            if problems[piece.entry]:
-                self._reject(piece.entry, f"{problems[piece.entry]}: not graded ({course_id}'s {chosen.entry} is)")
-        path = self._extract(chosen, course_id)
-        if path is None:
-            return False
-        notes = notes + self._choice_notes(chosen, pool, [p for p in notebooks if p not in pool])
+        files = [p for p in pieces if p.plugin == "file"]
+        if others := [p for p in pieces if p.plugin != "file"]:
+            kinds = ", ".join(sorted({MOODLE_PLUGINS.get(p.plugin, f"assignsubmission_{p.plugin}") for p in others}))
+            notes.append(f"Moodle {kinds} ignored (only uploaded files are graded): {', '.join(p.entry for p in others)}")
         if any(s.late for s in group):
             notes.append("Canvas marked it LATE")
-        submitted_at, source = chosen.time, "file" if chosen.time else "none"
-        if chosen.layout != "plain":
-            notes.append(f"submission time unknown: {chosen.layout.capitalize()}'s export does not record it")
-        elif submitted_at is None:
-            notes.append("submission time unknown: the file has no time")
-        else:
-            notes.append("submission time taken from the file's modification time (the export records none)")
-        self.result.submissions[course_id] = Submission(course_id, path, chosen.entry, submitted_at, source, notes)
-        return True
+        problems = {piece.entry: _problem(piece) for piece in files}
+        notebooks = [p for p in files if problems[p.entry] is None]
+        named = [p for p in notebooks if p.for_student or looks_like(p.original, self.assignment)]
+        if not notebooks or (not named and len(notebooks) > 1):
+            self._record(course_id, group, None, ", ".join(p.entry for p in pieces), notes, [self._no_notebook(files, problems, notebooks)])
+            return
+        chosen, attention = self._choose(named or notebooks, [p for p in notebooks if p not in named] if named else [], notes)
+        for piece in files:
+            if problems[piece.entry]:
+                self._reject(piece.entry, f"{problems[piece.entry]}: not graded ({course_id}'s {chosen.entry} is)")
+        try:
+            path = self._extract(chosen, course_id)
+        except ValueError as error:
+            self._record(course_id, group, None, chosen.entry, notes, [*attention, f"{chosen.entry} {error}: nothing graded"])
+            return
+        self._record(course_id, group, path, chosen.entry, notes, attention, chosen.time)
 
-    @staticmethod
-    def _problem(piece: _Piece) -> str | None:
-        """Why a file cannot be graded, or None for a usable notebook."""
-        if piece.item.link:
-            return "a symbolic link (or not a regular file): not followed"
-        if piece.original.endswith("onlinetext.html") and piece.layout == "moodle":
-            return "online text, not a notebook"
-        if not piece.original.lower().endswith(".ipynb"):
-            return "not a notebook"
-        if piece.item.size > MAX_ENTRY_BYTES:
-            return f"larger than {MAX_ENTRY_BYTES >> 20} MiB: skipped"
-        return None
-
-    def _choice_notes(self, chosen: _Piece, pool: list[_Piece], unnamed: list[_Piece]) -> list[str]:
-        """What the instructor should know about the choice of notebook."""
-        notes = []
-        if len(pool) > 1:
-            others = ", ".join(p.entry for p in sorted(pool, key=_order) if p is not chosen)
-            tied = len({_order(p)[:3] for p in pool}) == 1
-            how = "nothing tells which is the latest: the last by name is graded" if tied else "the latest is graded"
-            notes.append(f"{len(pool)} notebooks handed in: {how} ({chosen.entry}); not graded: {others}")
+    def _choose(self, pool: list[_Piece], unnamed: list[_Piece], notes: list[str]) -> tuple[_Piece, list[str]]:
+        """The notebook to grade of ``pool`` (those named like the assignment, or the only one) and
+        why it needs the instructor's attention, if it does; what else to know goes to ``notes``."""
+        chosen, rule = _latest(pool)
+        others = ", ".join(p.entry for p in sorted(pool, key=_order) if p is not chosen)
+        attention = []
+        if rule is None:
+            attention.append(f"{len(pool)} notebooks handed in and nothing tells which is the latest: {chosen.entry} was graded for reference only "
+                             f"(not graded: {others}); no grade is exported: leave the right one alone in the export and grade again")
+        elif others:
+            notes.append(f"{len(pool)} notebooks handed in: the latest is graded ({chosen.entry}; {rule}); not graded: {others}")
         if unnamed:
             notes.append(f"also handed in, not named like {self.assignment}.ipynb, not graded: {', '.join(p.entry for p in unnamed)}")
         if not chosen.for_student and not looks_like(chosen.original, self.assignment):
             notes.append(f"{chosen.original} is not named like {self.assignment}.ipynb: graded as the only notebook handed in")
-        return notes
+        return chosen, attention
 
-    def _extract(self, piece: _Piece, course_id: str) -> Path | None:
-        """The notebook's path: the file itself, or its copy out of the zip (None, and a rejection, if unreadable)."""
+    def _no_notebook(self, files: list[_Piece], problems: dict[str, str | None], notebooks: list[_Piece]) -> str:
+        """Why a student's material holds no notebook to grade, naming what it holds."""
+        if notebooks:
+            return f"several notebooks handed in and none named like {self.assignment}.ipynb ({', '.join(p.original for p in notebooks)}): nothing graded"
+        if not files:
+            return "no file handed in (only Moodle's online text): no notebook to grade"
+        return f"no notebook to grade; handed in: {'; '.join(f'{p.original} ({problems[p.entry]})' for p in files)}"
+
+    def _record(self, course_id: str, group: list[_Student], path: Path | None, entry: str, notes: list[str], attention: list[str], file_time: datetime | None = None) -> None:
+        """The student's submission, with its time from the times list, else the file's."""
+        submitted_at, source = self._given_time(course_id, group), "times"
+        if submitted_at is None:
+            submitted_at, source = file_time, "file" if file_time else "none"
+            if file_time:
+                notes = [*notes, "submission time taken from the file's modification time (the export records none)"]
+        self.result.submissions[course_id] = Submission(course_id, path, entry, submitted_at, source, [*attention, *notes], attention)
+
+    def _given_time(self, course_id: str, group: list[_Student]) -> datetime | None:
+        """The student's time in the times list: by course id, roster email or lms_id, Canvas user id or Moodle participant id."""
+        if self.times is None:
+            return None
+        person = self.roster.by_any_id(course_id) if self.roster is not None else None
+        keys = [course_id, *(s.key for s in group if s.layout == "canvas"), *((person.email, person.lms_id) if person else ())]
+        found = self.times.find([k for k in keys if k], [s.key for s in group if s.layout == "moodle"])
+        if found is None:
+            return None
+        key, when = found
+        self.timed.add(key)
+        return when
+
+    def _extract(self, piece: _Piece, course_id: str) -> Path:
+        """The notebook's path: the file itself, or its copy out of the zip. Raises ValueError saying why it cannot be read."""
         if isinstance(piece.item.source, Path):
             return piece.item.source
         assert self.archive is not None
@@ -583,16 +708,49 @@ class _Reader:
                 copied = 0
                 while chunk := src.read(2**20):
                     copied += len(chunk)
-                    if copied > MAX_ENTRY_BYTES:
-                        raise ValueError(f"larger than {MAX_ENTRY_BYTES >> 20} MiB once unpacked")
+                    if file_size_problem(copied):
+                        raise ValueError(f"{file_size_problem(copied)} once unpacked")
                     dst.write(chunk)
         except (zipfile.BadZipFile, ValueError, RuntimeError, NotImplementedError, OSError, EOFError) as error:
             target.unlink(missing_ok=True)
-            self._reject(piece.entry, f"could not be read from the zip ({error}): not graded")
-            return None
+            raise ValueError(f"could not be read from the zip ({error})") from None
         return target
 
 
+def _problem(piece: _Piece) -> str | None:
+    """Why a file cannot be graded, or None for a usable notebook."""
+    if piece.item.link:
+        return "a symbolic link (or not a regular file): not followed"
+    suffix = "." + piece.original.rsplit(".", 1)[-1].lower() if "." in piece.original.rsplit("/", 1)[-1] else ""
+    if suffix != ".ipynb":
+        return f"not a notebook ({KINDS[suffix]})" if suffix in KINDS else "not a notebook"
+    return file_size_problem(piece.item.size)  # the size of its code and text is canonical()'s to judge
+
+
+RULES = ("the files' times", "{lms} renames a later upload of a name already taken", "Canvas's upload order")
+
+
+def _evidence(piece: _Piece, comparable: bool) -> tuple[datetime, int, int]:
+    """What tells how late a piece was handed in: its time, the LMS's renaming number (only where
+    ``comparable``: between files of one name), its upload order (Canvas)."""
+    return piece.time or NO_TIME, piece.renamed[1] if comparable else 0, piece.upload
+
+
+def _latest(pool: list[_Piece]) -> tuple[_Piece, str | None]:
+    """The latest of ``pool`` and the rule that tells it ("" for a single piece), or the last by
+    name and None where nothing tells which is the latest."""
+    comparable = len({p.renamed[0] for p in pool}) == 1
+    ranked = sorted(pool, key=lambda p: (_evidence(p, comparable), p.entry))
+    chosen = ranked[-1]
+    if len(ranked) == 1:
+        return chosen, ""
+    top, runner = _evidence(chosen, comparable), _evidence(ranked[-2], comparable)
+    if top == runner:
+        return chosen, None
+    decided = next(k for k in range(len(top)) if top[k] != runner[k])
+    return chosen, RULES[decided].format(lms=LMS_NAMES.get(chosen.layout, "the LMS").split()[0])
+
+
 def _order(piece: _Piece) -> tuple[datetime, int, int, str]:
-    """Later pieces sort higher: by time, then Canvas's resubmission number and upload order, then name."""
-    return (piece.time or NO_TIME, piece.resubmission, piece.upload, piece.entry)
+    """Later pieces sort higher: by time, then the LMS's renaming number and upload order, then name."""
+    return (*_evidence(piece, True), piece.entry)

@@ -37,6 +37,21 @@ afterwards so that nbgrader's own records agree: the assignment's ``duedate``, t
 ``total_seconds_late`` equals ``late_by``), and each notebook's ``late_submission_penalty`` (so
 ``nbgrader export`` and the formgrader show the same penalty). nbgrader has no grace period: its
 ``total_seconds_late`` counts the grace as late, only the recorded penalty honours it.
+
+Submission times from a list
+----------------------------
+Canvas and Moodle exports record no submission time (:mod:`course_grading.intake`), so
+:func:`read_times` (``course grade --times CSV``) reads them from a CSV of one of two shapes:
+
+* a header naming ``student`` and ``time`` (or ``submitted at``): ``student`` is a course id, a roster
+  email or lms_id, or a Canvas user id; ``time`` is ISO 8601 as above (Canvas's submissions API gives
+  ``submitted_at`` so: ``2026-11-20T22:59:00Z``). Canvas's gradebook export holds no submission times.
+* Moodle's grading worksheet (Assignment > Submissions > "Download grading worksheet"): its
+  ``Identifier`` ("Participant 123456", the participant id of the export's folders) and ``Last
+  modified (submission)`` ("Friday, 20 November 2026, 11:59 PM", Moodle's default English format,
+  in the time zone of the Moodle user who downloaded it: read in this machine's zone, like ``--due``).
+
+An empty time, or Moodle's ``-`` (no submission), leaves the time unknown.
 """
 
 from __future__ import annotations
@@ -53,6 +68,35 @@ DAY = timedelta(days=1)
 DURATION_UNITS = {"d": DAY, "h": timedelta(hours=1), "m": timedelta(minutes=1), "s": timedelta(seconds=1)}  # by first letter
 DURATION = re.compile(r"(\d+(?:\.\d+)?)\s*(days?|d|hours?|h|minutes?|mins?|m|seconds?|secs?|s)\b", re.IGNORECASE)
 PENALTY = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(%?)\s*(?:/\s*(?:day|d))?\s*$", re.IGNORECASE)
+
+
+MOODLE_TIME = "%A, %d %B %Y, %I:%M %p"  # Moodle's strftimedaydatetime in English: "Friday, 20 November 2026, 11:59 PM"
+MOODLE_WORKSHEET = ("identifier", "last modified (submission)")
+TIME_COLUMNS = ("time", "submitted at", "submitted_at", "submitted")
+
+
+@dataclass(frozen=True)
+class SubmissionTimes:
+    """When each submission was handed in, from a list (:func:`read_times`): by student (a course id,
+    email or LMS user id, any case) or by Moodle participant id."""
+
+    source: Path
+    by_student: dict[str, datetime] = field(default_factory=dict)  # keys casefolded
+    by_participant: dict[str, datetime] = field(default_factory=dict)  # Moodle participant id (digits)
+
+    def find(self, keys: list[str], participants: list[str]) -> tuple[str, datetime] | None:
+        """The first of ``keys`` (then of the Moodle ``participants``) the list has, and its time."""
+        for key in keys:
+            if key.casefold() in self.by_student:
+                return key.casefold(), self.by_student[key.casefold()]
+        for participant in participants:
+            if participant in self.by_participant:
+                return participant, self.by_participant[participant]
+        return None
+
+    def unused(self, used: set[str]) -> list[str]:
+        """The list's students that are not in ``used`` (keys :meth:`find` returned), sorted."""
+        return sorted(set(self.by_student) - used) + [f"Participant {p}" for p in sorted(set(self.by_participant) - used)]
 
 
 @dataclass(frozen=True)
@@ -183,6 +227,55 @@ def read_extensions(path: Path) -> dict[str, datetime]:
                 raise ValueError(f"{where}: {student} has a second extension")
             extensions[student] = parse_when(due, f"{where}: the due date")
     return extensions
+
+
+def read_times(path: Path) -> SubmissionTimes:
+    """Submission times from a ``student, time`` CSV or Moodle's grading worksheet (see the module
+    docstring). Raises ValueError naming the line: an unknown header, a time that cannot be read, a
+    student given twice."""
+    with path.open(newline="", encoding="utf-8-sig") as f:
+        reader = csv.DictReader(f)
+        columns = {(name or "").strip().lower(): name for name in reader.fieldnames or []}
+        moodle = all(c in columns for c in MOODLE_WORKSHEET)
+        when_column = columns[MOODLE_WORKSHEET[1]] if moodle else next((columns[c] for c in TIME_COLUMNS if c in columns), None)
+        who_column = columns[MOODLE_WORKSHEET[0]] if moodle else columns.get("student")
+        if who_column is None or when_column is None:
+            raise ValueError(f"{path}, line 1: the header must name 'student' and 'time', or be Moodle's grading worksheet with "
+                             f"'Identifier' and 'Last modified (submission)' (found {', '.join(columns) or 'nothing'})")
+        times: dict[str, datetime] = {}
+        seen: dict[str, int] = {}
+        for row in reader:
+            where = f"{path}, line {reader.line_num}"
+            who, text = ((row.get(column) or "").strip() for column in (who_column, when_column))
+            key = _participant(who, where) if moodle else who.casefold()
+            if not key:
+                raise ValueError(f"{where}: no student")
+            if key in seen:
+                raise ValueError(f"{where}: {who} is already on line {seen[key]}")
+            seen[key] = reader.line_num
+            if text not in ("", "-"):
+                times[key] = _moodle_time(text, where) if moodle else parse_when(text, f"{where}: the time")
+    return SubmissionTimes(path, {} if moodle else times, times if moodle else {})
+
+
+def _participant(identifier: str, where: str) -> str:
+    """The participant id in a Moodle worksheet's identifier ("Participant 123456" -> "123456")."""
+    match = re.fullmatch(r"\D*?(\d+)", identifier)
+    if match is None:
+        raise ValueError(f"{where}: the identifier {identifier!r} is not like 'Participant 123456'")
+    return match[1]
+
+
+def _moodle_time(text: str, where: str) -> datetime:
+    """A time as Moodle's worksheet writes it ("Friday, 20 November 2026, 11:59 PM"), or ISO 8601; in this machine's zone."""
+    try:
+        return datetime.strptime(" ".join(text.split()), MOODLE_TIME).astimezone()
+    except ValueError:
+        pass
+    try:
+        return parse_when(text, "")
+    except ValueError:
+        raise ValueError(f"{where}: the time {text!r} is neither like 'Friday, 20 November 2026, 11:59 PM' (Moodle, in English) nor ISO like 2026-11-20T23:59") from None
 
 
 # --------------------------------------------------------------------------------- formatting

@@ -27,6 +27,13 @@ SOLUTION_MARK = re.compile(rf"^[ \t]*### ({SOLUTION_WORDS[0]}|{SOLUTION_WORDS[1]
 HIDDEN_BLOCK = re.compile(rf"^[ \t]*### {HIDDEN_WORDS[0]}[ \t]*\n(?P<body>.*?)^[ \t]*### {HIDDEN_WORDS[1]}[ \t]*(\n|\Z)", re.MULTILINE | re.DOTALL)
 SOLUTION_BLOCK = re.compile(rf"^[ \t]*### {SOLUTION_WORDS[0]}[ \t]*\n(?P<body>.*?)^[ \t]*### {SOLUTION_WORDS[1]}[ \t]*(\n|\Z)", re.MULTILINE | re.DOTALL)
 
+# What is graded of a notebook is its cells' code and text, never their outputs: one size rule for
+# `course check`, the canonical notebook and intake. A file that is much larger (outputs, images)
+# is still read, up to MAX_FILE_BYTES, beyond which it is not read at all.
+MAX_SOURCE_BYTES = 20 * 2**20
+MAX_FILE_BYTES = 128 * 2**20
+OWN_CELL = "student-cell-"  # the grade id the canonical notebook gives a code cell the student added: student-cell-1, ...
+
 
 def nbgrader_meta(cell: nbformat.NotebookNode) -> dict:
     """The cell's nbgrader metadata ({} for a cell nbgrader does not manage, or malformed metadata)."""
@@ -44,6 +51,30 @@ def is_test(cell: nbformat.NotebookNode) -> bool:
     meta = nbgrader_meta(cell)
     return cell.get("cell_type") == "code" and bool(meta.get("grade")) and not meta.get("solution")
 
+
+def is_own(cell: nbformat.NotebookNode) -> bool:
+    """A code cell the student added, as the canonical notebook marks it (:data:`OWN_CELL`)."""
+    grade_id = nbgrader_meta(cell).get("grade_id")
+    return cell.get("cell_type") == "code" and isinstance(grade_id, str) and grade_id.startswith(OWN_CELL)
+
+
+def cell_text(source: object) -> str:
+    """A cell's source as one string (nbformat joins a list of lines; anything else is read as text)."""
+    return "".join(source) if isinstance(source, list) and all(isinstance(line, str) for line in source) else str(source)
+
+
+def file_size_problem(size: int) -> str | None:
+    """Why a notebook file of ``size`` bytes is not read at all, or None (see :data:`MAX_FILE_BYTES`)."""
+    return f"the file is larger than {MAX_FILE_BYTES >> 20} MiB (outputs included): not read" if size > MAX_FILE_BYTES else None
+
+
+def source_size_problem(cells: list) -> str | None:
+    """Why a notebook's cells are too large to be graded, or None: their code and text (not their
+    outputs, which are never graded) over :data:`MAX_SOURCE_BYTES`. ``cells`` may be of any shape."""
+    size = sum(len(cell_text(c.get("source", "")).encode("utf-8", "surrogatepass")) for c in cells if isinstance(c, dict))
+    if size <= MAX_SOURCE_BYTES:
+        return None
+    return f"its cells' code and text come to {size / 2**20:.1f} MiB, over the limit of {MAX_SOURCE_BYTES >> 20} MiB (outputs do not count)"
 
 def answer_ids(nb: nbformat.NotebookNode) -> list[str]:
     """The grade ids of the answer cells (the parts students write), in notebook order."""

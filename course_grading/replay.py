@@ -15,7 +15,7 @@ from nbformat.v4 import new_output
 from nbgrader.preprocessors import NbGraderPreprocessor
 
 from .calls import Outputs
-from .notebooks import is_test, nbgrader_meta
+from .notebooks import OWN_CELL, is_test, nbgrader_meta
 
 # The run of the submission being graded, by cell grade id: set by the worker before autograding.
 OUTPUTS: dict[str, Outputs] = {}
@@ -39,11 +39,18 @@ def as_nbformat(outputs: Outputs, test_cell: bool) -> list[NotebookNode]:
 
 
 class ReplayOutputs(NbGraderPreprocessor):
-    """Each code cell gets the outputs its grade id has in :data:`OUTPUTS` (none if absent)."""
+    """Each code cell gets the outputs its grade id (or a cell the student added, its id) has in
+    :data:`OUTPUTS` (none if absent)."""
 
     def preprocess_cell(self, cell: NotebookNode, resources: dict, index: int) -> tuple[NotebookNode, dict]:
         if cell.cell_type == "code":
-            outputs = OUTPUTS.get(nbgrader_meta(cell).get("grade_id", ""))
+            outputs = OUTPUTS.get(nbgrader_meta(cell).get("grade_id") or own_id(cell))
             cell.outputs = as_nbformat(outputs, is_test(cell)) if outputs is not None else []
             cell.execution_count = None
         return cell, resources
+
+
+def own_id(cell: NotebookNode) -> str:
+    """The id of a cell the student added (the canonical notebook's :data:`OWN_CELL` ids), which
+    its outputs are recorded under: nbgrader removes grade ids its gradebook does not hold."""
+    return cell.get("id", "") if str(cell.get("id", "")).startswith(OWN_CELL) else ""

@@ -72,6 +72,8 @@ NEEDED_IMPORTS = ("__future__", "math", "cmath", "numbers", "numpy", "torch", "r
 # numpy stays: honest answers use it, it computes none of torch's forbidden functions, and its doors
 # to code (``np.load(allow_pickle=True)``, ``np.ctypeslib``, ``np.lib``, ``savetxt``) are found by name.
 HARMLESS_IMPORTS = ("sys", "os", "glob", "json", "time", "pathlib", "io", "socket", "textwrap", "pprint")
+# Modules whose ``compile`` compiles a pattern, not code (``re.compile(fnmatch.translate(p))``).
+PATTERN_MODULES = ("re", "regex")
 # Plots, progress bars and rich display, which notebooks import out of habit.
 DISPLAY_IMPORTS = ("matplotlib", "tqdm", "IPython.display")
 STANDARD_IMPORTS = NEEDED_IMPORTS + HARMLESS_IMPORTS + DISPLAY_IMPORTS
@@ -235,6 +237,7 @@ class _Reader(ast.NodeVisitor):
     def __init__(self, cell: str, lines: list[str], keys: frozenset[str], bound: set[str], modules: dict[str, str]) -> None:
         self.cell, self.lines, self.keys, self.bound = cell, lines, keys, bound
         self.plain_modules = set(modules)  # names bound to harmless modules, whose private attributes (os._exit) are theirs
+        self.modules = modules
         self.guarded = {name: module for name, module in modules.items() if module in ("sys", "os")}  # only some of their parts are plain
         self.plain_uses: set[int] = set()  # the guarded names (and ``open``) found in a plain use
         self.region, self.owner = TOP, None  # owner: the top-level class whose body is being read
@@ -354,7 +357,8 @@ class _Reader(ast.NodeVisitor):
     def visit_Attribute(self, node: ast.Attribute) -> None:
         attr = node.attr
         self.mention(node, attr)
-        self.word(node, attr)
+        if not (attr == "compile" and isinstance(node.value, ast.Name) and self.modules.get(node.value.id) in PATTERN_MODULES):  # re.compile: a pattern
+            self.word(node, attr)
         owned = isinstance(node.value, ast.Name) and node.value.id in {"self", "cls", *self.plain_modules}  # self._cache, os._exit, json.load
         if isinstance(node.value, ast.Name) and node.value.id in self.guarded:
             if _plain(self.guarded[node.value.id], attr):
@@ -470,7 +474,7 @@ def _parse(source: str) -> ast.Module | None:
 
 def _bindings(trees: Iterable[ast.Module]) -> Iterator[tuple[str, str | None]]:
     """Every name the notebook's code binds anywhere, and the module of :data:`HARMLESS_IMPORTS`
-    that binding imports (``import os``), if it is one."""
+    or :data:`PATTERN_MODULES` that binding imports (``import os``), if it is one."""
     for tree in trees:
         for node in ast.walk(tree):
             if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
@@ -482,7 +486,7 @@ def _bindings(trees: Iterable[ast.Module]) -> Iterator[tuple[str, str | None]]:
             elif isinstance(node, ast.Import):
                 for alias in node.names:
                     top = alias.name.split(".")[0]
-                    yield alias.asname or top, top if top in HARMLESS_IMPORTS and (alias.asname is None or "." not in alias.name) else None
+                    yield alias.asname or top, top if top in HARMLESS_IMPORTS + PATTERN_MODULES and (alias.asname is None or "." not in alias.name) else None
             elif isinstance(node, ast.ImportFrom):
                 yield from ((alias.asname or alias.name, None) for alias in node.names if alias.name != "*")
 

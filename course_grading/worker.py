@@ -45,7 +45,7 @@ import nbformat
 
 from . import assignments, policy, replay, shortcuts
 from .calls import CUT, GraderFault, Outputs, RemoteStudent, StudentRaised
-from .notebooks import is_answer, is_test, nbgrader_meta, part_names, without_hidden_tests
+from .notebooks import is_answer, is_own, is_test, nbgrader_meta, part_names, without_hidden_tests
 from .sandbox import Limits, SlotGroup, jail_argv
 
 
@@ -159,9 +159,10 @@ def hidden_verdict(check: Callable[[RemoteStudent], str | None], student: Remote
         return f"the check could not use the reply ({type(error).__name__}; what the reply held is not shown)"
 
 
-def run_submission(student: RemoteStudent, nb: nbformat.NotebookNode, release: nbformat.NotebookNode, checks: ModuleType) -> dict[str, Outputs]:
+def run_submission(student: RemoteStudent, nb: nbformat.NotebookNode, release: nbformat.NotebookNode, checks: ModuleType, seed: int) -> dict[str, Outputs]:
     """Every cell's outputs, by grade id: the notebook's cells as they ran, and each test cell's
-    visible tests (with correct other parts) followed by its hidden check's verdict. A part's own
+    visible tests (with correct other parts) followed by its hidden check's verdict (drawn from
+    ``seed``, which a failure's message names so that the case can be replayed). A part's own
     functions, never replaced while it is graded, are those its stub in the student version
     (``release``) defines, and whatever else the student's answer cell defines."""
     outputs = dict(student.run_cells())
@@ -178,7 +179,7 @@ def run_submission(student: RemoteStudent, nb: nbformat.NotebookNode, release: n
             student.under_test = own[test_id]
             failure = hidden_verdict(checks.CHECKS[test_id], student)
             if failure is not None:
-                outputs[test_id]["error"] = ["AssertionError", failure, []]
+                outputs[test_id]["error"] = ["AssertionError", f"{failure}\n{replay_hint(seed)}", []]
     return outputs
 
 
@@ -201,14 +202,20 @@ def notes_on(outputs: dict[str, Outputs], cell_s: int) -> list[str]:
     return notes
 
 
-def autograde(scratch: Path, assignment: str, student: str) -> None:
-    """Grade the submission in one scratch course; write ``outcome.json`` (scores, maxima, notes)."""
+def replay_hint(seed: int) -> str:
+    """How a hidden check's failure names its inputs: the seed, and the command that replays it."""
+    return f"(hidden inputs from seed {seed}; an instructor replays them with `course check NOTEBOOK --seed {seed}`)"
+
+
+def autograde(scratch: Path, assignment: str, student: str, seed: int | None = None) -> None:
+    """Grade the submission in one scratch course; write ``outcome.json`` (scores, maxima, notes,
+    the seed of the hidden inputs). ``seed`` None: derived from the submission (:func:`checks_seed`)."""
     from nbgrader.api import Gradebook
 
     settings = json.loads((scratch / "jail.json").read_text())
     nb = nbformat.read(scratch / "submitted" / student / assignment / f"{assignment}.ipynb", as_version=4)
     checks = load_checks(Path(settings["grading"]), assignment)
-    seed = checks_seed(assignment, nb)
+    seed = checks_seed(assignment, nb) if seed is None else seed
     importlib.import_module("gradinglib").seed_checks(seed)  # the same notebook, the same hidden inputs, the same grade
     remote = student_process(settings, nb)
     try:
@@ -219,11 +226,11 @@ def autograde(scratch: Path, assignment: str, student: str) -> None:
     api = assignments.nbgrader_api(scratch)
     try:
         release = nbformat.read(scratch / "release" / assignment / f"{assignment}.ipynb", as_version=4)
-        outputs = run_submission(remote, nb, release, checks)
+        outputs = run_submission(remote, nb, release, checks, seed)
     except StudentRaised as error:  # its process failed after its cells, before its tests: the student's doing
         check_setup(nb, remote.outputs)  # unless it failed before any of the student's code ran
         note = f"the notebook's process failed before its tests ran ({error.message}): every part scores 0"
-        (scratch / "outcome.json").write_text(json.dumps({"scores": {}, "max_scores": {}, "notes": [note]}))
+        (scratch / "outcome.json").write_text(json.dumps({"scores": {}, "max_scores": {}, "notes": [note], "seed": seed}))
         return
     finally:
         remote.close()
@@ -245,7 +252,7 @@ def autograde(scratch: Path, assignment: str, student: str) -> None:
         for grade in gradebook.find_submission_notebook(assignment, assignment, student).grades:
             part = grade.name.removeprefix("test_")
             scores[part], max_scores[part] = float(grade.score), float(grade.max_score)
-    (scratch / "outcome.json").write_text(json.dumps({"scores": scores, "max_scores": max_scores, "notes": notes, "review": sorted(held)}))
+    (scratch / "outcome.json").write_text(json.dumps({"scores": scores, "max_scores": max_scores, "notes": notes, "review": sorted(held), "seed": seed}))
 
 
 def checks_seed(assignment: str, nb: nbformat.NotebookNode) -> int:
@@ -262,7 +269,7 @@ def check_setup(nb: nbformat.NotebookNode, outputs: dict[str, Outputs]) -> None:
     assignment's read-only setup) failed in the student process: a jail that cannot run the
     course's own code is the grader's failure, not a reason for zeros."""
     for cell in nb.cells:
-        if is_answer(cell):
+        if is_answer(cell) or is_own(cell):  # the student's code (an answer, or a cell the student added) runs from here on
             return
         run = outputs.get(nbgrader_meta(cell).get("grade_id", ""))
         if run is not None and run["error"] is not None:
@@ -381,7 +388,7 @@ def serve() -> None:
         os.chdir(request["cwd"])
         tempfile.tempdir = None  # chosen afresh from this submission's TMPDIR
         try:
-            autograde(Path(request["scratch"]), request["assignment"], request["student"])
+            autograde(Path(request["scratch"]), request["assignment"], request["student"], request.get("seed"))
             reply: dict[str, str | None] = {"error": None}
         except Exception as error:  # noqa: BLE001 (the grader's failure, reported for this submission; the worker goes on)
             traceback.print_exc()  # into the log, which the submission's own log keeps the tail of

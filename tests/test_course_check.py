@@ -1,21 +1,25 @@
 """``course check``, a student's own check of a notebook: parts named as the notebook names them,
 syntax errors shown where they are, hangs and crashes that leave the other parts checked, and hints
-when a part fails because an earlier part it uses fails."""
+when a part fails because an earlier part it uses fails; what it runs is what grading runs (the
+release's test cells, the student's own cells, the size rule), it names the assignment, says where a
+runtime error is and what is missing or renamed, and stops a cell at grading's memory limits."""
 
 from __future__ import annotations
 
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import nbformat
 import pytest
 
-from assignment_support import Fixture, release_notebook, source_notebook, submission_notebook
+from assignment_support import ASSIGNMENTS, Fixture, release_notebook, source_notebook, submission_notebook
 from course_grading import check, cli
-from course_grading.check import find_parts, part_uses
-from course_grading.notebooks import answer_code, nbgrader_meta
+from course_grading.check import MemoryWatch, find_parts, named_assignment, part_uses
+from course_grading.notebooks import MAX_SOURCE_BYTES, answer_code, nbgrader_meta
+from course_grading.sandbox import Limits
 
 COURSE = str(Path(sys.executable).parent / "course")
 TIMEOUT = 20  # per cell: well above a fresh kernel's `import torch` on a busy 2-core machine
@@ -27,7 +31,7 @@ STUBBORN_LOOP = "\nwhile True:\n    try:\n        while True:\n            pass\
 
 
 def course_check(path: Path, timeout: int = TIMEOUT) -> subprocess.CompletedProcess:
-    return subprocess.run([COURSE, "check", str(path), "--timeout", str(timeout)], capture_output=True, text=True, timeout=600)
+    return subprocess.run([COURSE, "--course", str(ASSIGNMENTS), "check", str(path), "--timeout", str(timeout)], capture_output=True, text=True, timeout=600)
 
 
 def submission(assignment: str, cells: dict[str, str]) -> nbformat.NotebookNode:
@@ -87,7 +91,7 @@ def test_a_kernel_that_cannot_start_is_a_clear_error(tmp_path: Path, monkeypatch
     nbformat.write(release_notebook("a1_attention"), path)
     monkeypatch.setattr(check, "KERNEL", "no-such-kernel")
     with pytest.raises(RuntimeError, match="cannot start a Python kernel, is ipykernel installed"):
-        check.check_notebook(path)
+        check.check_notebook(path, ASSIGNMENTS)
 
 
 # --- a notebook with one of each failure, checked once -----------------------------------------------
@@ -151,7 +155,7 @@ def test_a_crash_and_a_loop_that_survives_the_interrupt_are_reported(broken: tup
 def test_a_failing_cell_outside_the_parts_is_reported(broken: tuple[nbformat.NotebookNode, subprocess.CompletedProcess]) -> None:
     nb, result = broken
     scratch = next(i + 1 for i, cell in enumerate(nb.cells) if cell.source == "scratch = 1 / 0")
-    assert f"cell {scratch} (not a part; the parts after it may need it) failed: ZeroDivisionError: division by zero" in result.stdout
+    assert f"cell {scratch} (not a part; the parts after it may need it) failed: ZeroDivisionError at line 1: division by zero\n        1 | scratch = 1 / 0\n" in result.stdout
 
 
 @pytest.mark.slow
@@ -179,3 +183,128 @@ def test_a_hang_is_interrupted_and_the_later_parts_are_checked(tmp_path: Path) -
     assert "3 of 4 parts pass their visible tests." in result.stdout
     for noise in ("Traceback", "KeyboardInterrupt", "CellTimeoutError", "hint:"):
         assert noise not in result.stdout + result.stderr
+
+
+# --- what grading runs, named, with runtime errors located -------------------------------------------
+
+A4 = "a4_bert"
+A4_PARTS = [part.name for part in find_parts(release_notebook(A4))]
+OWN_HELPER = "import numpy as np_own\n\n\ndef _twice(x):\n    return 2 * x\n"
+NEEDS_NUMPY = "    _unused = np.float32(1)\n"
+
+
+@pytest.fixture(scope="module")
+def as_graded(tmp_path_factory: pytest.TempPathFactory) -> tuple[nbformat.NotebookNode, subprocess.CompletedProcess]:
+    """An a4 notebook saved as ``a5_t5.ipynb``, with a cell of its own that part 4 uses, part 1's
+    function renamed, part 2 unfinished behind an edited test cell, part 3 calling numpy it never
+    imported, part 5's answer cell deleted, a cell after the last test, and 26 MB of outputs; and
+    what ``course check`` says of it."""
+    key = answer_code(source_notebook(A4))
+    no_numpy = re.sub(r'(def mlm_loss\(logits, labels\):\n    """.*?"""\n)', lambda m: m[1] + NEEDS_NUMPY, key["mlm_loss"], flags=re.DOTALL)
+    assert no_numpy != key["mlm_loss"]
+    nb = submission(A4, {"wordpiece": key["wordpiece"].replace("def wordpiece(", "def word_piece("),
+                         "mask_tokens": answer_code(release_notebook(A4))["mask_tokens"],
+                         "mlm_loss": no_numpy, "encoder_block": "_doubled = _twice(1)\n" + key["encoder_block"]})
+    test = nb.cells[cell_number(nb, "test_mask_tokens") - 1]
+    test.source = 'print("Part 2: visible tests passed.")'
+    nb.cells[cell_number(nb, "encoder_block") - 1].outputs = [nbformat.v4.new_output("display_data", data={"image/png": "A" * (26 * 10**6)})]
+    nb.cells.insert(cell_number(nb, "setup"), nbformat.v4.new_code_cell(OWN_HELPER))
+    nb.cells.pop(cell_number(nb, "pair_inputs") - 1)
+    nb.cells.append(nbformat.v4.new_code_cell("print('after every test')"))
+    path = tmp_path_factory.mktemp("as_graded") / "a5_t5.ipynb"
+    nbformat.write(nb, path)
+    assert path.stat().st_size > 26 * 10**6
+    return nb, course_check(path)
+
+
+@pytest.mark.slow
+def test_check_names_the_assignment_it_checked(as_graded: tuple[nbformat.NotebookNode, subprocess.CompletedProcess]) -> None:
+    _, result = as_graded
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert result.stdout.splitlines()[0] == "warning: this is a4_bert's notebook, not a5_t5's as its file name says: it was checked as a4_bert, and would score 0 if handed in for a5_t5"
+    assert result.stdout.splitlines()[-1] == "a4_bert: 1 of 5 parts pass their visible tests."
+
+
+@pytest.mark.slow
+def test_check_runs_the_releases_test_cells_and_says_so(as_graded: tuple[nbformat.NotebookNode, subprocess.CompletedProcess]) -> None:
+    _, result = as_graded
+    assert part_line(result.stdout, A4_PARTS[1]).endswith("FAILED  not implemented yet")  # the edited test printed "passed"
+    assert "note: read-only cells edited or deleted (test_mask_tokens): the release's originals are graded" in result.stdout
+
+
+@pytest.mark.slow
+def test_check_runs_the_students_own_cells_and_drops_what_grading_drops(as_graded: tuple[nbformat.NotebookNode, subprocess.CompletedProcess]) -> None:
+    nb, result = as_graded
+    assert part_line(result.stdout, A4_PARTS[3]).endswith("passed")  # it uses the added cell's helper
+    assert f"note: cell {len(nb.cells)} added after the last test cell was not graded" in result.stdout
+
+
+@pytest.mark.slow
+def test_runtime_errors_missing_cells_and_renamed_functions_are_named(as_graded: tuple[nbformat.NotebookNode, subprocess.CompletedProcess]) -> None:
+    nb, result = as_graded
+    assert part_line(result.stdout, A4_PARTS[0]).endswith("FAILED  part 1 defines no `wordpiece` (did you rename it?)")
+    answer = nb.cells[cell_number(nb, "mlm_loss") - 1].source
+    line = answer.splitlines().index(NEEDS_NUMPY.rstrip("\n")) + 1
+    assert part_line(result.stdout, A4_PARTS[2]).endswith(f"FAILED  your code in cell {cell_number(nb, 'mlm_loss')}: NameError at line {line}: name 'np' is not defined")
+    lines = result.stdout.splitlines()
+    assert lines[lines.index(part_line(result.stdout, A4_PARTS[2])) + 1] == f"    {line:>5} | {NEEDS_NUMPY.rstrip()}"
+    assert part_line(result.stdout, A4_PARTS[4]).endswith("FAILED  answer cell pair_inputs is missing from your notebook: graded as not answered")
+    assert "Traceback" not in result.stdout + result.stderr
+
+
+def test_the_size_rule_is_gradings_and_counts_code_not_outputs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Over 20 MiB of code is refused as grading refuses it (26 MB of outputs pass: see ``as_graded``)."""
+    path = tmp_path / "a1_attention.ipynb"
+    nbformat.write(submission("a1_attention", {"sdpa": "# " + "x" * MAX_SOURCE_BYTES}), path)
+    assert cli.main(["--course", str(ASSIGNMENTS), "check", str(path)]) == cli.EXIT_BAD_INPUT  # no kernel is started for it
+    assert "its cells' code and text come to 20.0 MiB, over the limit of 20 MiB (outputs do not count)" in capsys.readouterr().err
+
+
+def test_a_notebook_of_no_assignment_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "a1_attention.ipynb"
+    nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("print(1)")]), path)
+    assert cli.main(["--course", str(ASSIGNMENTS), "check", str(path)]) == cli.EXIT_BAD_INPUT
+    assert "it has no graded test cells or answer cells of this course's assignments" in capsys.readouterr().err
+
+
+def test_the_file_name_names_an_assignment() -> None:
+    ids = ["a1_attention", "a4_bert", "a5_t5"]
+    assert named_assignment("A4_BERT_final (1).ipynb", ids) == "a4_bert"
+    assert named_assignment("smith_a5.ipynb", ids) == "a5_t5"
+    assert named_assignment("a10_extra.ipynb", ids) is None and named_assignment("data1.ipynb", ids) is None
+
+
+# --- grading's limits ---------------------------------------------------------------------------------
+
+
+def test_the_default_limits_are_gradings(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.parser().parse_args(["check", "n.ipynb"]).timeout == Limits.cell_s
+    with pytest.raises(SystemExit):
+        cli.main(["check", "--help"])
+    shown = " ".join(capsys.readouterr().out.split())
+    assert f"(default: {Limits.cell_s})" in shown and f"{Limits.memory_bytes / 2**30:g} GiB of address space" in shown
+
+
+def test_a_kernel_over_its_resident_memory_is_stopped() -> None:
+    """The watch reads the kernel's memory from outside and stops it: an allocation that touches
+    its pages (no address-space limit sees those in time) is stopped at the resident limit."""
+    hog = subprocess.Popen([sys.executable, "-c", "import time\nx = bytearray(300 * 2**20)\ntime.sleep(60)"])
+    started = time.monotonic()
+    with MemoryWatch(hog.pid, resident=100 * 2**20, address=2**40) as watch:
+        hog.wait(timeout=30)
+    assert watch.exceeded and hog.returncode == -9 and time.monotonic() - started < 30
+
+
+@pytest.mark.slow
+def test_a_cell_that_allocates_without_end_is_stopped_and_the_rest_checked(tmp_path: Path) -> None:
+    """An endless allocation in part 2 is stopped at grading's memory limit, well before its time
+    limit, and reported as such; the other parts are still checked."""
+    key = answer_code(source_notebook("a1_attention"))
+    path = tmp_path / "a1_attention.ipynb"
+    nbformat.write(submission("a1_attention", {"masks": "_hog = []\nwhile True:\n    _hog.append(bytes(2**28))\n\n" + key["masks"]}), path)
+    started = time.monotonic()
+    result = course_check(path, timeout=300)
+    assert time.monotonic() - started < 300, "stopped by the time limit, not the memory limit"
+    assert part_line(result.stdout, A1_PARTS[1]).endswith(f"FAILED  your code in cell {cell_number(release_notebook('a1_attention'), 'masks')}: ran out of memory "
+                                                          f"(grading allows {Limits.group_memory_bytes / 2**30:g} GiB in use, {Limits.memory_bytes / 2**30:g} GiB of address space)")
+    assert [part_line(result.stdout, name).endswith("passed") for name in A1_PARTS] == [True, False, True, False]  # part 4 uses part 2

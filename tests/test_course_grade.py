@@ -120,7 +120,7 @@ def test_nothing_outside_the_grades_folder_changed(batch: Batch) -> None:
 
 
 def test_grades_csv_summary_and_figure(batch: Batch) -> None:
-    with (batch.out / "grades.csv").open() as f:
+    with (batch.out / "grades.csv").open(encoding="utf-8-sig") as f:
         rows = {row["student"]: row for row in csv.DictReader(f)}
     assert set(rows) == set(batch.cases) | {"dave"}
     for student, case in batch.cases.items():

@@ -180,7 +180,7 @@ def test_a_submission_not_graded_has_no_score_in_any_report(tmp_path: Path) -> N
     row = GradeRow("ann", "Ann", "ann@uni.edu", "101", {}, {"sdpa": 4.0, "mha": 4.0}, 0.0, None, grading.NOT_GRADED, "not graded: grader error: worker died", None)
     graded = GradeRow("bob", "Bob", "bob@uni.edu", "102", {"sdpa": 4.0, "mha": 0.0}, {"sdpa": 4.0, "mha": 4.0}, 0.0, 4.0, grading.GRADED, "", None)
     warnings = write_all([row, graded], tmp_path, ASSIGNMENT)
-    with (tmp_path / "grades.csv").open() as f:
+    with (tmp_path / "grades.csv").open(encoding="utf-8-sig") as f:
         rows = {r["student"]: r for r in csv.DictReader(f)}
     assert [rows["ann"][c] for c in ("sdpa", "mha", "total", "percentage", "status")] == ["", "", "", "", "not graded"]
     assert rows["bob"]["total"] == "4"
@@ -198,7 +198,7 @@ def test_the_summary_counts_the_submissions_not_graded_and_survives_odd_file_nam
     taken = Intake({}, ["a\udcff.ipynb: 'a\udcff' is not a usable student id"], entries=3, rejected_entries=1)
     reports.write_reports(results, {"sdpa": 4.0}, taken, tmp_path, ASSIGNMENT, None, None, ["nbgrader gradebook: bob not recorded (locked)"])
     summary = (tmp_path / "summary.txt").read_text()
-    assert "1 submissions graded; 1 NOT GRADED because of grader errors" in summary and "sdpa                     1/1" in summary
+    assert "1 graded, 0 from the cache (unchanged since they were graded); 1 NOT GRADED because of grader errors" in summary and "sdpa                     1/1" in summary
     assert re.search(r"ann\s+NOT GRADED", summary) and "WARNING: nbgrader gradebook: bob not recorded" in summary
     assert "a\\udcff.ipynb" in summary  # the name as an escape: the file is UTF-8
 
@@ -275,13 +275,13 @@ def test_a_locked_gradebook_is_retried_reported_and_recorded_next_time(tmp_path:
     lock = sqlite3.connect(course / "gradebook.db")
     lock.execute("BEGIN EXCLUSIVE")
     try:
-        notices = grading.record_pending(course, ASSIGNMENT, results, {}, out, grading.Options(), {}, set())
+        notices = grading.record_pending(course, ASSIGNMENT, results, {}, out, grading.Options(), {})
     finally:
         lock.rollback()
         lock.close()
     assert len(notices) == 1 and "ann, bob not recorded" in notices[0] and "locked" in notices[0], notices
     assert grading.unrecorded(out, ["ann", "bob"]) == ["ann", "bob"]
-    assert grading.record_pending(course, ASSIGNMENT, results, {}, out, grading.Options(), {}, set()) == []
+    assert grading.record_pending(course, ASSIGNMENT, results, {}, out, grading.Options(), {}) == []
     assert grading.unrecorded(out, ["ann", "bob"]) == []
     assert recorded_scores(course) == {"ann": sum(FULL.values()), "bob": sum(FULL.values())}
 
@@ -336,7 +336,7 @@ def test_a_grader_fault_is_not_a_grade_and_the_next_runs_grade_and_record(tmp_pa
     assert not (out / "results" / "ann.json").exists() and not grading.pending(out / "results", "ann").exists()
     log = (out / "logs" / "ann.log").read_text()
     assert "not graded: grader error: the student process could not be started (its jail exited with status 1)" in log and "Traceback" in log
-    with (out / "grades.csv").open() as f:
+    with (out / "grades.csv").open(encoding="utf-8-sig") as f:
         rows = {r["student"]: r for r in csv.DictReader(f)}
     assert (rows["ann"]["total"], rows["ann"]["status"]) == ("", "not graded") and rows["bob"]["total"] == "0"
     assert "ann" not in (out / "canvas_import.csv").read_text() + (out / "moodle_import.csv").read_text()

@@ -177,10 +177,10 @@ def test_every_visible_test_runs_before_the_first_hidden_call() -> None:
         nb.cells += [graded_cell(part, f"def {part}(): pass", False), graded_cell(f"test_{part}", f"assert {part}", True)]
     checks = types.SimpleNamespace(CHECKS={f"test_{p}": (lambda s, p=p: s.call(p, ()) and None) for p in "abc"})
     student = Recorder()
-    outputs = worker.run_submission(student, nb, nb, checks)  # type: ignore[arg-type]
+    outputs = worker.run_submission(student, nb, nb, checks, 7)  # type: ignore[arg-type]
     assert student.log == ["visible test_a", "visible test_b", "visible test_c", "hidden a", "hidden c"]
     assert outputs["test_b"]["error"][1] == "visible failed"  # a failing visible test: its hidden check is not run
-    assert "could not use the reply" in outputs["test_a"]["error"][1]
+    assert "could not use the reply" in outputs["test_a"]["error"][1] and "seed 7;" in outputs["test_a"]["error"][1]  # a failure names its inputs
 
 
 def test_the_trusted_worker_runs_under_its_own_memory_limit() -> None:

@@ -144,17 +144,17 @@ def test_replayed_outputs_score_test_cells_by_their_errors_only() -> None:
 
 
 def test_overrides_are_read_and_applied_after_the_cache(tmp_path: Path) -> None:
+    """(The validation of overrides.csv: tests/test_overrides.py.)"""
     (tmp_path / "overrides.csv").write_text("student,part,points,reason\neve,sdpa,3,regraded by hand\n")
-    overrides = grading.read_overrides(tmp_path / "overrides.csv")
+    parts = grading.Parts({"sdpa": 4.0, "mha": 4.0}, {"sdpa": "sdpa", "mha": "mha"})
+    overrides = grading.read_overrides(tmp_path / "overrides.csv", parts, {"eve"})
     assert overrides == {"eve": {"sdpa": (3.0, "regraded by hand")}}
     result = grading.Result("eve", "graded", scores={"sdpa": 0.0, "mha": 4.0})
-    grading.finish(result, None, grading.Options(), overrides["eve"], ["sdpa", "mha"])
+    grading.finish(result, None, grading.Options(), overrides["eve"])
     assert result.total == 7.0 and "sdpa set to 3 by the instructor: regraded by hand" in result.notes
-    with pytest.raises(ValueError, match="not a part"):
-        grading.finish(grading.Result("eve", "graded"), None, grading.Options(), {"nope": (1.0, "")}, ["sdpa"])
     (tmp_path / "overrides.csv").write_text("student,part,points\neve,sdpa,three\n")
     with pytest.raises(ValueError, match="line 2"):
-        grading.read_overrides(tmp_path / "overrides.csv")
+        grading.read_overrides(tmp_path / "overrides.csv", parts, {"eve"})
 
 
 def test_a_cached_result_round_trips_through_json() -> None:
@@ -195,7 +195,7 @@ def test_a_part_keeps_the_functions_its_stub_defines_whatever_the_student_wrote(
             protected[cell_id] = sorted(exclude)
             return {"stdout": "", "stderr": "", "error": None}
 
-    run_submission(Recorder(), nb, release, SimpleNamespace(CHECKS={}, REFERENCE_PARTS=None))  # type: ignore[arg-type]
+    run_submission(Recorder(), nb, release, SimpleNamespace(CHECKS={}, REFERENCE_PARTS=None), 0)  # type: ignore[arg-type]
     assert protected["test_masks"] == ["_helper", "causal_mask", "padding_mask"]
     assert protected["test_sdpa"] == ["scaled_dot_product_attention"]
     assert protected["test_mha"] == ["multi_head_attention"]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from course_grading.late import LatePolicy, duration_text, parse_duration, parse_penalty, parse_when, record_in_gradebook
+from course_grading.late import LatePolicy, duration_text, parse_duration, parse_penalty, parse_when, read_times, record_in_gradebook
 
 UTC = timezone.utc
 DUE = datetime(2026, 11, 20, 23, 59, 0, tzinfo=UTC)
@@ -189,3 +189,51 @@ def test_record_in_gradebook_makes_nbgraders_records_agree(tmp_path: Path, monke
         assert (submission.extension, submission.total_seconds_late, submission.late_submission_penalty) == (None, 0, 0)
         record_in_gradebook(gb, "a1", "carol", POLICY, None)
         assert gb.find_submission("a1", "carol").timestamp is None
+
+
+# ----------------------------------------------------------------------- submission times (--times)
+
+
+def test_read_times_from_a_student_time_list(tmp_path: Path) -> None:
+    path = tmp_path / "times.csv"
+    path.write_text("Student,Submitted at,comment\nann,2026-11-20T22:59:00Z,\nBob@Uni.edu,2026-11-21 00:30,\n12345,,no submission\n")
+    times = read_times(path)
+    assert times.by_student == {"ann": datetime(2026, 11, 20, 22, 59, tzinfo=UTC), "bob@uni.edu": datetime(2026, 11, 21, 0, 30).astimezone()}
+    assert times.by_participant == {}
+    assert times.find(["nobody", "BOB@uni.edu"], []) == ("bob@uni.edu", times.by_student["bob@uni.edu"])
+    assert times.find(["nobody"], ["1"]) is None
+    assert times.unused({"ann"}) == ["bob@uni.edu"]
+
+
+def test_read_times_from_moodles_grading_worksheet(tmp_path: Path) -> None:
+    """The worksheet Moodle's assignment offers ("Download grading worksheet"), as it writes it."""
+    path = tmp_path / "worksheet.csv"
+    path.write_text(
+        "\ufeffIdentifier,\"Full name\",\"Email address\",Status,Grade,\"Maximum Grade\",\"Grade can be changed\",\"Last modified (submission)\",\"Online text\",\"Last modified (grade)\",\"Feedback comments\"\n"
+        "\"Participant 500101\",\"Zoë Müller\",zm@uni.edu,\"Submitted for grading\",,12.00,Yes,\"Friday, 20 November 2026, 11:58 PM\",,-,\n"
+        "\"Participant 500102\",\"John Smith\",js@uni.edu,\"Submitted for grading - 1 hour 2 mins late\",,12.00,Yes,\"Saturday, 21 November 2026, 1:01 AM\",,-,\n"
+        "\"Participant 500103\",\"Kim\",kim@uni.edu,\"No submission\",,12.00,Yes,-,,-,\n",
+        encoding="utf-8",
+    )
+    times = read_times(path)
+    assert times.by_student == {}
+    assert times.by_participant == {"500101": datetime(2026, 11, 20, 23, 58).astimezone(), "500102": datetime(2026, 11, 21, 1, 1).astimezone()}
+    assert times.find(["zm"], ["500102"]) == ("500102", datetime(2026, 11, 21, 1, 1).astimezone())
+    assert times.unused({"500101"}) == ["Participant 500102"]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("who,when\nann,2026-11-20\n", "line 1: the header must name 'student' and 'time', or be Moodle's grading worksheet"),
+        ("student,time\nann,yesterday\n", "line 2: the time 'yesterday' is not an ISO date"),
+        ("student,time\nann,2026-11-20\nANN,2026-11-21\n", "line 3: ANN is already on line 2"),
+        ("student,time\n,2026-11-20\n", "line 2: no student"),
+        ("Identifier,Last modified (submission)\nParticipant 1,Vendredi 20 novembre 2026\n", "line 2: the time 'Vendredi 20 novembre 2026' is neither like 'Friday, 20 November 2026, 11:59 PM'"),
+        ("Identifier,Last modified (submission)\nsomeone,-\n", "line 2: the identifier 'someone' is not like 'Participant 123456'"),
+    ],
+)
+def test_bad_times_files_name_the_line(tmp_path: Path, text: str, message: str) -> None:
+    (tmp_path / "times.csv").write_text(text)
+    with pytest.raises(ValueError, match=message):
+        read_times(tmp_path / "times.csv")

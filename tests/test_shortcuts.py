@@ -299,6 +299,15 @@ def test_plots_progress_bars_and_display_may_be_imported() -> None:
     assert kinds("from IPython.display import display\nget_ipython()\n") == {"smuggle"}
 
 
+def test_a_regular_expression_compiled_is_not_code_compiled() -> None:
+    """``re.compile`` compiles a pattern (a6's freeze_except matches names with fnmatch); the builtin
+    ``compile``, or ``compile`` reached through a name that is not always ``re``, is still evidence."""
+    assert kinds("import re\nimport fnmatch\n_p = re.compile(fnmatch.translate('bias'))\n") == set()
+    assert kinds("import re as _re\n_p = _re.compile('a+')\n") == set()
+    assert kinds("_c = compile('1', 'x', 'eval')\n") == {"code"}
+    assert kinds("import re\nre = torch\n_p = re.compile('a+')\n") == {"code"}  # re rebound: its compile is anyone's
+
+
 def test_a_message_that_names_the_notebooks_own_function_is_not_evidence() -> None:
     """The student's sdpa shares torch's name: an error message naming it is fine; torch's function
     by that name, looked up from the string, is still evidence (the lookup)."""
@@ -601,7 +610,7 @@ def test_a1_shortcuts_score_nothing_until_an_instructor_grants_them(tmp_path: Pa
     by_student = {r.student: r for r in results}
     assert by_student["native_mha"].scores["mha"] == 4 and by_student["native_mha"].status == "graded"
     assert by_student["sys_modules_off"].status == "needs attention"
-    with (out / "grades.csv").open() as f:
+    with (out / "grades.csv").open(encoding="utf-8-sig") as f:
         rows = {row["student"]: row for row in csv.DictReader(f)}
     assert rows["native_mha"]["status"] == "graded" and rows["default_argument"]["status"] == "needs attention"
     assert "needs review: sdpa" in rows["default_argument"]["notes"]
