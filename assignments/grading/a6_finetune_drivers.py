@@ -27,13 +27,26 @@ def _grading_probe(out):
     return torch.linspace(-1, 1, out.numel(), dtype=out.dtype).view(out.shape)
 
 
+def _grading_param_state(module, given):
+    """For each of ``module``'s weight and bias (those it has): whether it is still the parameter in
+    ``given`` (the same object), a leaf, and whether it requires a gradient."""
+    found = {}
+    for name, before in given.items():
+        now = getattr(module, name)
+        found[name] = {"same": now is before, "leaf": now.is_leaf, "requires_grad": now.requires_grad}
+    return found
+
+
 def _grading_lora_fresh(weight, bias, r, alpha, x):
-    """A fresh LoRALinear around an nn.Linear: whether it kept it, its A and B, what trains, its output."""
+    """A fresh LoRALinear around an nn.Linear: whether it kept it and its parameters, its A and B,
+    what trains, its output."""
     base = _grading_linear(weight, bias)
+    given = {name: p for name, p in (("weight", base.weight), ("bias", base.bias)) if p is not None}
     layer = LoRALinear(base, r, alpha)  # noqa: F821 (the student's class)
     params = dict(layer.named_parameters())
     return {
         "kept": layer.base is base,
+        "base_params": _grading_param_state(base, given),
         "are_parameters": [type(getattr(layer, name)).__name__ for name in ("A", "B")],
         "A": layer.A.detach().clone(),
         "B": layer.B.detach().clone(),
@@ -60,51 +73,94 @@ def _grading_lora_run(weight, bias, r, alpha, A, B, xs):
         "grad_B": None if layer.B.grad is None else layer.B.grad.detach().clone(),
         "base_grads": [p.grad is not None for p in base.parameters()],
     }
+    given = {name: p for name, p in (("weight", base.weight), ("bias", base.bias)) if p is not None}
     layer.merge()
+    found["merged_state"] = _grading_param_state(layer.base, given)
     found["merged_weight"] = layer.base.weight.detach().clone()
     found["merged_bias"] = None if layer.base.bias is None else layer.base.bias.detach().clone()
     with torch.no_grad():
         found["merged_outs"] = [layer(x) for x in xs]
         found["base_outs"] = [layer.base(x) for x in xs]
     layer.merge()
+    found["twice_state"] = _grading_param_state(layer.base, given)
     found["twice_weight"] = layer.base.weight.detach().clone()
     with torch.no_grad():
         found["twice_outs"] = [layer(x) for x in xs]
     return found
 
 
-def _grading_freeze(shapes, frozen, patterns):
+def _grading_owner(model, name):
+    """The submodule of ``model`` at the dotted path of ``name`` (made as it goes), and the last part."""
+    from torch import nn
+
+    *path, leaf = name.split(".")
+    owner = model
+    for step in path:
+        if step not in owner._modules:
+            owner.add_module(step, nn.Module())
+        owner = owner._modules[step]
+    return owner, leaf
+
+
+def _grading_freeze(shapes, frozen, patterns, buffers):
     """freeze_except on a model whose parameters have the given names (dotted paths of submodules)
-    and shapes, those in ``frozen`` frozen first: what it returned, and what trains afterwards."""
+    and shapes, those in ``frozen`` frozen first, beside the given buffers: what it returned, what
+    trains afterwards, and whether each buffer requires a gradient afterwards; or, if it raised
+    ValueError, which of the patterns its message names (the message itself stays here: a hidden
+    case's message is never shown)."""
     import torch
     from torch import nn
 
     model = nn.Module()
     for name, shape in shapes.items():
-        *path, leaf = name.split(".")
-        owner = model
-        for step in path:
-            if step not in owner._modules:
-                owner.add_module(step, nn.Module())
-            owner = owner._modules[step]
+        owner, leaf = _grading_owner(model, name)
         owner.register_parameter(leaf, nn.Parameter(torch.zeros(shape), requires_grad=name not in frozen))
-    returned = freeze_except(model, list(patterns))  # noqa: F821 (the student's function)
-    return returned, {name: p.requires_grad for name, p in model.named_parameters()}
+    for name, value in buffers.items():
+        owner, leaf = _grading_owner(model, name)
+        owner.register_buffer(leaf, value)
+    try:
+        returned = freeze_except(model, list(patterns))  # noqa: F821 (the student's function)
+    except ValueError as error:
+        return {"named": [pattern for pattern in patterns if pattern in str(error)]}
+    return {
+        "returned": returned,
+        "trains": {name: p.requires_grad for name, p in model.named_parameters()},
+        "buffers": {name: b.requires_grad for name, b in model.named_buffers()},
+    }
 
 
-def _grading_probe_steps(weight, bias, optimizer, settings, batches):
+def _grading_features(features, kind):
+    """The features as the caller holds them: ``"plain"``; ``"leaf"``, a leaf that requires a
+    gradient; ``"graph"``, the output of a computation on such a leaf (a cache that kept the
+    encoder's graph). Returns (the features, the leaf a gradient could reach, or None)."""
+    if kind == "plain":
+        return features.clone(), None
+    source = features.clone().requires_grad_(True)
+    return (source, source) if kind == "leaf" else (source * 1.0, source)
+
+
+def _grading_probe_steps(weight, bias, optimizer, settings, batches, stale):
     """probe_step on an nn.Linear holding ``weight`` and ``bias`` with ``torch.optim.<optimizer>``,
-    one call per batch (features, labels, whether the features require a gradient): after each,
-    what it returned, the probe's weight and bias, and whether a gradient reached the features."""
+    its weight's and bias's ``.grad`` holding ``stale`` (gradients left by earlier work), one call
+    per batch (features, labels, how the caller holds the features: see _grading_features): after
+    each, what it returned, the probe's weight and bias, and what became of the caller's features."""
     import torch
 
     probe = _grading_linear(weight, bias)
+    probe.weight.grad, probe.bias.grad = (g.clone() for g in stale)
     opt = getattr(torch.optim, optimizer)(probe.parameters(), **settings)
     steps = []
-    for features, labels, needs_grad in batches:
-        features = features.clone().requires_grad_(needs_grad)
+    for features, labels, kind in batches:
+        features, source = _grading_features(features, kind)
+        before = (features.detach().clone(), features.requires_grad, features.grad_fn is not None)
         returned = probe_step(probe, opt, features, labels)  # noqa: F821 (the student's function)
-        steps.append({"returned": returned, "weight": probe.weight.detach().clone(), "bias": probe.bias.detach().clone(), "features_grad": features.grad is not None})
+        steps.append({
+            "returned": returned,
+            "weight": probe.weight.detach().clone(),
+            "bias": probe.bias.detach().clone(),
+            "features_grad": source is not None and source.grad is not None,
+            "features_kept": torch.equal(features.detach(), before[0]) and (features.requires_grad, features.grad_fn is not None) == before[1:],
+        })
     return steps
 
 
@@ -114,11 +170,13 @@ def _grading_adapter_fresh(d_model, bottleneck, x):
 
     adapter = Adapter(d_model, bottleneck)  # noqa: F821 (the student's class)
     params = dict(adapter.named_parameters())
+    out = adapter(x)
     found = {
         "shapes": {name: list(p.shape) for name, p in params.items()},
         "requires_grad": {name: p.requires_grad for name, p in params.items()},
         "linear": [isinstance(getattr(adapter, name, None), nn.Linear) for name in ("down", "up")],
-        "out": adapter(x).detach(),
+        "out": out.detach(),
+        "returned_input": out is x,
     }
     if all(found["linear"]):
         found |= {f"{layer}.{kind}": getattr(getattr(adapter, layer), kind).detach().clone() for layer in ("down", "up") for kind in ("weight", "bias")}
@@ -126,8 +184,9 @@ def _grading_adapter_fresh(d_model, bottleneck, x):
 
 
 def _grading_adapter_run(d_model, bottleneck, weights, xs):
-    """An Adapter with ``weights`` copied in: its outputs, and the gradients of the first one's
-    probe with respect to its parameters and to the input."""
+    """An Adapter with ``weights`` copied in: whether it left its inputs as they were (if not, that
+    alone), its outputs, and the gradients of the first one's probe with respect to its parameters
+    and to the input."""
     import torch
 
     adapter = Adapter(d_model, bottleneck)  # noqa: F821 (the student's class)
@@ -135,8 +194,15 @@ def _grading_adapter_run(d_model, bottleneck, weights, xs):
     with torch.no_grad():
         for name, value in weights.items():
             params[name].copy_(value)
+    kept = []
+    for x in xs:  # first on copies that need no gradient, where an in-place change of the input can happen
+        copy = x.clone()
+        adapter(copy)
+        kept.append(torch.equal(copy, x))
+    if not all(kept):
+        return {"inputs_kept": kept}
     x0 = xs[0].clone().requires_grad_(True)
     outs = [adapter(x0)] + [adapter(x) for x in xs[1:]]
     (outs[0] * _grading_probe(outs[0])).sum().backward()
     grads = {name: None if p.grad is None else p.grad.detach().clone() for name, p in params.items()}
-    return {"outs": [out.detach() for out in outs], "grads": grads, "grad_x": None if x0.grad is None else x0.grad.detach().clone()}
+    return {"inputs_kept": kept, "outs": [out.detach() for out in outs], "grads": grads, "grad_x": None if x0.grad is None else x0.grad.detach().clone()}
