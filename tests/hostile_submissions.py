@@ -338,9 +338,10 @@ ROUNDED = A5_KEY["rel_bucket"].replace("(max_exact + scaled.long())", "(max_exac
 FLOORED = A5_KEY["noise_mask"].replace("round(length * noise_density)", "int(length * noise_density)").replace("round(num_noise / mean_noise_span_length)", "int(num_noise / mean_noise_span_length)")
 DEFAULT_EOS = A5_KEY["span_corruption"].replace("tokens.new_tensor([eos_id])", "tokens.new_tensor([EOS_ID])")  # the eos_id given ignored
 FIXED_SPANS = A5_KEY["text_infilling"].replace("lengths.append(int(torch.poisson(torch.tensor(float(poisson_lambda)), generator=generator)))", "lengths.append(3)")
-SCALED = A5_KEY["cross_attention"].replace("scores = q @ k.transpose(-2, -1)", "scores = q @ k.transpose(-2, -1) / math.sqrt(d_kv)")
+# (the 1/sqrt(d_kv) scale no longer passes the visible tests: they have a case with two source positions)
+NAIVE_EXP = A5_KEY["cross_attention"].replace("torch.softmax(scores, dim=-1)", "(scores.exp() / scores.exp().sum(-1, keepdim=True))")  # NaN where scores pass 88
 EXTENDS_FINISHED = A5_KEY["beam_search"].replace('    extended = extended.masked_fill(finished[:, None], float("-inf"))  # a finished beam is never extended...\n', "")
-assert all(a != A5_KEY[p] for p, a in zip(A5_FULL, (ROUNDED, FLOORED, DEFAULT_EOS, FIXED_SPANS, SCALED, EXTENDS_FINISHED)))
+assert all(a != A5_KEY[p] for p, a in zip(A5_FULL, (ROUNDED, FLOORED, DEFAULT_EOS, FIXED_SPANS, NAIVE_EXP, EXTENDS_FINISHED)))
 
 
 def a5_bending_answers() -> dict[str, str]:
@@ -354,7 +355,7 @@ def a5_bending_answers() -> dict[str, str]:
         "noise_mask": FLOORED + bend + "a5_t5_checks._counts = lambda length, d, mean: (min(max(int(length * d), 1), length - 1), max(int(min(max(int(length * d), 1), length - 1) / mean), 1))\n",
         "span_corruption": DEFAULT_EOS + bend + "a5_t5_checks._ref_span_corruption = lambda t, m, v, e: span_corruption(t, m, v, e)\n",
         "text_infilling": FIXED_SPANS + bend + "a5_t5_checks._expect_law = lambda *args, **kwargs: None\n",
-        "cross_attention": SCALED + bend + (
+        "cross_attention": NAIVE_EXP + bend + (
             "def _agreeing_cross(x, memory, p, h, mask):\n"
             "    out, (k, v) = cross_attention_step(x, memory, p, h, mask)\n"
             "    return out.double(), k.double(), v.double()\n"
