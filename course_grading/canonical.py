@@ -17,7 +17,9 @@ It is a fresh copy of the student version (the release) with the student's code 
   reads them. Cells that cannot be kept are dropped, with a note the feedback and the summary show:
   a code cell after the last test cell (in the notebook it runs after every test, so it can change
   no grade; graded first, it could), and every added cell of a notebook that has none of the
-  release's cells to place them by (its nbgrader metadata removed, say). A code cell that is the
+  release's cells to place them by (its nbgrader metadata removed, say), and those beyond the first
+  :data:`MAX_ADDED_CELLS` (each is a cell of the notebook that grading writes, runs and reports on:
+  a million of them would hold up the whole batch before any limit of the student's applies). A code cell that is the
   release's own ungraded cell (an optional plot after the last part) is the release's, not the
   student's: skipped, as grading always has. The student's markdown and empty cells change no
   grade and are dropped silently.
@@ -42,8 +44,12 @@ from pathlib import Path
 
 import nbformat
 
-from .notebooks import (OWN_CELL, answer_ids, cell_text, file_size_problem, is_answer, is_test, nbgrader_meta,
-                        source_size_problem)
+from .notebooks import (OWN_CELL, answer_ids, cell_text, defined_names, file_size_problem, is_answer, is_test, nbgrader_meta,
+                        part_of, source_size_problem)
+
+
+MAX_ADDED_CELLS = 500  # code cells a student may add that are graded; a notebook's own scratch cells are far fewer
+MAX_NAMED = 10  # cells named one by one in a note; the rest are counted
 
 
 @dataclass
@@ -118,7 +124,11 @@ def rebuild(raw: nbformat.NotebookNode, release: nbformat.NotebookNode) -> Canon
             if gid in wanted and meta.get("solution") and cell.get("cell_type") == "code":
                 answers[gid] = _encodable_note(cell, f"answer cell {gid}", notes)
         elif cell.get("cell_type") == "code" and cell_text(cell.get("source", "")).strip() and not _is_extra(cell, extras):
-            added.append((anchor, index, _encodable_note(cell, f"cell {index + 1}", notes)))
+            added.append((anchor, index, cell_text(cell.get("source", ""))))
+    escaped = [index for _, index, source in added if encodable(source) != source]
+    if escaped:  # one note for them all: a notebook may have a million such cells
+        notes.append(f"{_cells_named(escaped)} {'holds' if len(escaped) == 1 else 'hold'} characters UTF-8 cannot encode (lone surrogates): graded as \\u escapes")
+    added = [(anchor, index, encodable(source)) for anchor, index, source in added]
     if odd:
         notes.append(f"{odd} cell(s) with a grade id that is not text: ignored")
     notes += [f"answer cell {gid} is missing: graded as not answered" for gid in answer_ids(release) if gid not in answers]
@@ -133,7 +143,30 @@ def rebuild(raw: nbformat.NotebookNode, release: nbformat.NotebookNode) -> Canon
         gid = nbgrader_meta(cell).get("grade_id")
         if gid in answers and is_answer(cell):
             cell.source = answers[gid]
-    return _with_added(nb, added, first, notes)
+    canon = _with_added(nb, added, first, notes)
+    canon.notes += redefined_after_tests(canon)
+    return canon
+
+
+def redefined_after_tests(canon: Canonical) -> list[str]:
+    """A note for each code cell below a part's test cell that defines one of that part's functions
+    again: grading runs every cell before the tests, so the later definition is the one graded."""
+    notes, tested = [], {}  # name -> the test cell's grade id that has tested it so far
+    defined: dict[str, str] = {}  # name -> the answer cell that defines it
+    for cell, origin in zip(canon.nb.cells, canon.origin):
+        if cell.cell_type != "code":
+            continue
+        if is_test(cell):
+            tested |= {name: nbgrader_meta(cell)["grade_id"] for name, answer in defined.items() if part_of(nbgrader_meta(cell)["grade_id"]) == answer}
+            continue
+        again = sorted(set(defined_names(cell.source)) & set(tested))
+        if again and origin is not None:
+            names = ", ".join(f"`{name}`" for name in again)
+            notes.append(f"cell {origin + 1} defines {names} again, below the test cell {tested[again[0]]}: grading runs every cell "
+                         "before the tests, so this later definition is the one graded (and checked)")
+        if is_answer(cell):
+            defined |= dict.fromkeys(defined_names(cell.source), nbgrader_meta(cell)["grade_id"])
+    return notes
 
 
 def _with_added(nb: nbformat.NotebookNode, added: list[tuple[str | None, int, str]], first: dict[str, int], notes: list[str]) -> Canonical:
@@ -141,21 +174,27 @@ def _with_added(nb: nbformat.NotebookNode, added: list[tuple[str | None, int, st
     position = {nbgrader_meta(c).get("grade_id"): i for i, c in enumerate(nb.cells)}
     last_test = max((i for i, c in enumerate(nb.cells) if is_test(c)), default=-1)
     placed: dict[int, list[tuple[int, str]]] = {}  # release position (-1: before the first cell) -> added cells after it
-    late, unplaced = [], []
+    late, unplaced, over = [], [], []
+    kept = 0
     for anchor, index, source in added:
         at = -1 if anchor is None else position[anchor]
         if not first:
             unplaced.append(index)
         elif at >= last_test:
             late.append(index)
+        elif kept >= MAX_ADDED_CELLS:
+            over.append(index)
         else:
             placed.setdefault(at, []).append((index, source))
+            kept += 1
     if late:
         notes.append(f"{_cells_named(late)} added after the last test cell {'was' if len(late) == 1 else 'were'} not graded "
                      "(code there runs after every test, so it cannot count): move code a part needs above that part's test cell")
     if unplaced:
         notes.append(f"none of the notebook's cells is this assignment's (was its cell metadata removed?): {_cells_named(unplaced)} "
                      f"{'was' if len(unplaced) == 1 else 'were'} not graded")
+    if over:
+        notes.append(f"{_cells_named(over)} {'was' if len(over) == 1 else 'were'} not graded: a notebook's first {MAX_ADDED_CELLS} added code cells are")
     cells, origin, count = [], [], 0
     for at in range(-1, len(nb.cells)):
         if at >= 0:
@@ -242,8 +281,9 @@ def _encodable_note(cell: dict, name: str, notes: list[str]) -> str:
 
 
 def _cells_named(indices: list[int]) -> str:
-    """``[4, 6]`` -> "cells 5 and 7" (counted from 1, as the notebook shows them)."""
-    numbers = [str(i + 1) for i in indices]
+    """``[4, 6]`` -> "cells 5 and 7" (counted from 1, as the notebook shows them); past
+    :data:`MAX_NAMED` cells, the first ones and how many more."""
+    numbers = [str(i + 1) for i in indices[:MAX_NAMED]] + ([f"{len(indices) - MAX_NAMED} more"] if len(indices) > MAX_NAMED else [])
     return f"cell {numbers[0]}" if len(numbers) == 1 else f"cells {', '.join(numbers[:-1])} and {numbers[-1]}"
 
 

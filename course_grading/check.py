@@ -19,7 +19,8 @@ answer cell or a renamed function by name.
 Limits are grading's (:class:`course_grading.sandbox.Limits`): a time limit per cell (the
 assignment's own set-up cells, which start Python and import torch, get :data:`SETUP_S`), the
 kernel's address space (``RLIMIT_AS``) and its resident memory, watched from outside. The notebook
-runs cell by cell, up to its last test cell. A cell that runs past its limit (an endless loop) is
+runs cell by cell, up to its last test cell, in grading's order: every code cell that is not a test,
+then the tests (so a function redefined below a part's test is checked as it is graded). A cell that runs past its limit (an endless loop) is
 interrupted, as Jupyter's stop button does, and the next cell runs. If the cell does not stop (code
 that catches KeyboardInterrupt), kills the kernel (a crash) or takes more memory than grading
 allows (the kernel is then stopped), the notebook is run again from the top in a fresh kernel
@@ -192,9 +193,18 @@ def cell_limit(cell: nbformat.NotebookNode, timeout: int) -> int:
     return timeout if is_answer(cell) or is_test(cell) or is_own(cell) else max(timeout, SETUP_S)
 
 
+def grading_order(nb: nbformat.NotebookNode, last: int) -> list[int]:
+    """The indices of the code cells of ``nb.cells[:last + 1]`` in the order grading runs them:
+    every cell that is not a test, in notebook order, then the test cells (``worker.run_submission``),
+    so that a cell below a part's test that redefines its function counts here as it does there."""
+    code = [i for i, cell in enumerate(nb.cells[: last + 1]) if cell.cell_type == "code"]
+    return [i for i in code if not is_test(nb.cells[i])] + [i for i in code if is_test(nb.cells[i])]
+
+
 def _run(nb: nbformat.NotebookNode, last: int, folder: Path, timeout: int, limits: Limits) -> dict[int, str]:
-    """Execute the code cells ``nb.cells[:last + 1]`` in place; return, for the cells that ran past
-    their time, took too much memory or killed the kernel, what happened (the other cells have their outputs)."""
+    """Execute the code cells ``nb.cells[:last + 1]`` in place, in :func:`grading_order`; return, for the
+    cells that ran past their time, took too much memory or killed the kernel, what happened (the other
+    cells have their outputs)."""
     stopped: dict[int, str] = {}
     while True:
         # At its limit, nbclient interrupts the cell (the kernel answers with a KeyboardInterrupt);
@@ -202,8 +212,9 @@ def _run(nb: nbformat.NotebookNode, last: int, folder: Path, timeout: int, limit
         client = NotebookClient(nb, timeout=timeout, interrupt_on_timeout=True, allow_errors=True, kernel_name=KERNEL,
                                 shutdown_kernel="immediate", resources={"metadata": {"path": str(folder)}})
         with _kernel(client, limits) as watch:
-            for index, cell in enumerate(nb.cells[: last + 1]):
-                if cell.cell_type != "code" or index in stopped:
+            for index in grading_order(nb, last):
+                cell = nb.cells[index]
+                if index in stopped:
                     continue
                 client.timeout = limit = cell_limit(cell, timeout)
                 started = time.monotonic()

@@ -26,15 +26,18 @@ route:
   (``course_lib``, which holds working versions of many parts) in every part, unless the release's
   own cells import that module.
 
-What counts for a part: its own answer cell, whole; the code every answer cell runs when the
-notebook runs (all but the bodies of functions and classes: it can change what any part runs); and
-what those name, followed from name to name: the bodies of functions and classes, and top-level
+What counts for a part: its own answer cell, whole; the code every answer cell and every code cell
+the student added (``student-cell-N`` in the canonical notebook, read as answer cells are, no part's
+own) runs when the notebook runs (all but the bodies of functions and classes: it can change what
+any part runs); and what those name, followed from name to name: the bodies of functions and classes, and top-level
 lines that only bind a name (``import``, ``_f = F.softmax``), found through the names they bind (an import counts where its name is used, and in its own cell). A
 helper defined in another cell and called by the part is read with it; a function that a correct
 version replaces while the part is graded (:attr:`Rules.replaced`) is not, where it is looked up
 when the part runs. A cell that does not parse is searched as text, and counts for every part.
 A part without declared rules gets :data:`COURSE_RULES`: the course's library alone is refused
-there (imported, or named in a string).
+there (imported, or named in a string). IPython syntax (``%matplotlib inline``, ``!pip``) is read as
+the student's process runs it: a call of the grader's ``get_ipython()``, which skips every magic and
+command (:data:`SHELL_CALLS`), is no evidence unless the notebook binds ``get_ipython`` itself.
 
 Static reading is a filter, not a proof: a part with evidence is not failed, it is *held*. Its
 test cell gets an error (so it scores 0 in nbgrader's gradebook too) saying that an instructor will
@@ -54,8 +57,8 @@ from typing import Any
 
 import nbformat
 
-from .notebooks import defined_names, is_answer, is_test, nbgrader_meta, part_of
-from .student_server import _python  # the student's process runs a cell's IPython syntax as this Python
+from .notebooks import defined_names, is_answer, is_own, is_test, nbgrader_meta, part_of
+from .student_server import _NoShell, _python  # the student's process runs a cell's IPython syntax as this Python, on this shell
 
 # PyTorch's ways to compute what the attention parts ask for (a name that contains one counts:
 # "Transformer" is every transformer layer, each holding a MultiheadAttention).
@@ -115,6 +118,8 @@ WHAT = {
     "import": "imports a module this assignment does not allow",
     "smuggle": "may bring in code the scan cannot read (writes a file, changes where imports are found, decodes hidden bytes)",
 }
+# What IPython syntax becomes a call of on ``get_ipython()``: the grader's shell answers each by skipping it.
+SHELL_CALLS = frozenset(name for name in vars(_NoShell) if not name.startswith("_"))
 MAX_LINE = 120  # characters of a flagged line quoted in a note
 MAX_SHOWN = 3  # pieces of evidence quoted per part
 
@@ -240,6 +245,7 @@ class _Reader(ast.NodeVisitor):
         self.modules = modules
         self.guarded = {name: module for name, module in modules.items() if module in ("sys", "os")}  # only some of their parts are plain
         self.plain_uses: set[int] = set()  # the guarded names (and ``open``) found in a plain use
+        self.shell: set[int] = set()  # the names and attributes of calls of the grader's shell (a magic), which run nothing
         self.region, self.owner = TOP, None  # owner: the top-level class whose body is being read
         self.binding: tuple[str, ...] = ()  # the names a top-level import or naming assignment binds
         self.found: list[tuple[str, Evidence]] = []
@@ -336,6 +342,7 @@ class _Reader(ast.NodeVisitor):
 
     def visit_Call(self, node: ast.Call) -> None:
         func = node.func
+        self.shell |= {id(part) for part in self.shell_call(node)}
         builtin = isinstance(func, ast.Name) and func.id == "open" and func.id not in self.bound
         if builtin or (isinstance(func, ast.Attribute) and func.attr == "open"):
             if builtin:
@@ -343,6 +350,16 @@ class _Reader(ast.NodeVisitor):
             if _may_write(node, builtin):
                 self.add(node, "smuggle", "open")
         self.generic_visit(node)
+
+    def shell_call(self, node: ast.Call) -> tuple[ast.AST, ...]:
+        """If ``node`` is ``get_ipython().<one of SHELL_CALLS>(...)`` on the grader's own shell (the
+        notebook binds no ``get_ipython``), IPython syntax that the student's process skips: the
+        attribute and the name it calls; otherwise nothing."""
+        func = node.func
+        shell = func.value if isinstance(func, ast.Attribute) and func.attr in SHELL_CALLS else None
+        if isinstance(shell, ast.Call) and not shell.args and not shell.keywords and isinstance(shell.func, ast.Name) and shell.func.id == "get_ipython" and "get_ipython" not in self.bound:
+            return func, shell.func
+        return ()
 
     def visit_Name(self, node: ast.Name) -> None:
         if id(node) not in self.plain_uses and (node.id in self.guarded or (node.id == "open" and node.id not in self.bound)):
@@ -352,12 +369,13 @@ class _Reader(ast.NodeVisitor):
                 self.uses.setdefault(region, set()).add(node.id)
             if node.id not in self.bound:  # the notebook's own names are the student's (their part may share a library name)
                 self.mention(node, node.id)
-        self.word(node, node.id)
+        if id(node) not in self.shell:
+            self.word(node, node.id)
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
         attr = node.attr
         self.mention(node, attr)
-        if not (attr == "compile" and isinstance(node.value, ast.Name) and self.modules.get(node.value.id) in PATTERN_MODULES):  # re.compile: a pattern
+        if not (attr == "compile" and isinstance(node.value, ast.Name) and self.modules.get(node.value.id) in PATTERN_MODULES) and id(node) not in self.shell:  # re.compile: a pattern
             self.word(node, attr)
         owned = isinstance(node.value, ast.Name) and node.value.id in {"self", "cls", *self.plain_modules}  # self._cache, os._exit, json.load
         if isinstance(node.value, ast.Name) and node.value.id in self.guarded:
@@ -503,7 +521,8 @@ def _imported(trees: Iterable[ast.Module]) -> set[str]:
 def evidence_by_part(answers: Mapping[str, str], rules: Mapping[str, Rules], other_code: Iterable[str] = (), tests: Mapping[str, str] | None = None) -> dict[str, list[Evidence]]:
     """For each part with rules, the evidence (in the code it can reach) that breaks them.
 
-    ``answers``: the answer cells' sources by grade id (a part's id is its answer cell's);
+    ``answers``: the answer cells' sources by grade id (a part's id is its answer cell's), and
+    those of the cells the student added (no part's);
     ``other_code``: the notebook's other code cells (the release's setup), whose names are the
     notebook's own; ``tests``: each part's test cell, whose names (the part's functions, which the
     hidden checks call too) the part reaches wherever the notebook defines them."""
@@ -561,13 +580,15 @@ def _reached(part: str, uses: dict[str, dict[str, set[str]]], called: set[str], 
 
 
 def review(nb: nbformat.NotebookNode, rules: Mapping[str, Rules]) -> dict[str, list[Evidence]]:
-    """:func:`evidence_by_part` for a (canonical) notebook: its answer cells, and its other code
-    cells' names and imports; a part (an answer with a test) without declared rules gets :data:`COURSE_RULES`."""
+    """:func:`evidence_by_part` for a (canonical) notebook: its answer cells and the code cells the
+    student added (read as answer cells are; they are no part's), and its other code cells' (the
+    release's set-up) names and imports; a part (an answer with a test) without declared rules gets :data:`COURSE_RULES`."""
     answers = {nbgrader_meta(c)["grade_id"]: c.source for c in nb.cells if is_answer(c) and isinstance(nbgrader_meta(c)["grade_id"], str)}
-    other = [c.source for c in nb.cells if c.get("cell_type") == "code" and not is_answer(c) and not is_test(c)]
+    added = {nbgrader_meta(c)["grade_id"]: c.source for c in nb.cells if is_own(c)}
+    other = [c.source for c in nb.cells if c.get("cell_type") == "code" and not is_answer(c) and not is_test(c) and not is_own(c)]
     tests = {part_of(nbgrader_meta(c)["grade_id"]): c.source for c in nb.cells if is_test(c) and isinstance(nbgrader_meta(c).get("grade_id"), str)}
     parts = [part for part in answers if part in rules or part in tests]
-    return evidence_by_part(answers, {part: rules.get(part, COURSE_RULES) for part in parts}, other, tests)
+    return evidence_by_part(answers | added, {part: rules.get(part, COURSE_RULES) for part in parts}, other, tests)
 
 
 def note(part: str, evidence: list[Evidence], passed: bool) -> str:

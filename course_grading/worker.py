@@ -267,12 +267,14 @@ def checks_seed(assignment: str, nb: nbformat.NotebookNode) -> int:
 def check_setup(nb: nbformat.NotebookNode, outputs: dict[str, Outputs]) -> None:
     """Raise :class:`GraderFault` if a cell that runs before any of the student's code (the
     assignment's read-only setup) failed in the student process: a jail that cannot run the
-    course's own code is the grader's failure, not a reason for zeros."""
+    course's own code is the grader's failure, not a reason for zeros. A cell the student added
+    above the set-up (``%matplotlib inline``, an import) that ran cleanly does not end the set-up;
+    one that failed does (the set-up's failure may then be its doing)."""
     for cell in nb.cells:
-        if is_answer(cell) or is_own(cell):  # the student's code (an answer, or a cell the student added) runs from here on
-            return
         run = outputs.get(nbgrader_meta(cell).get("grade_id", ""))
-        if run is not None and run["error"] is not None:
+        if is_answer(cell) or (is_own(cell) and (run is None or run["error"] is not None)):  # the student's code runs from here on
+            return
+        if run is not None and run["error"] is not None and not is_own(cell):
             raise GraderFault(f"the assignment's setup cell failed in the student process, before any of the student's code ran ({run['error'][0]}: {run['error'][1][:300]})")
 
 

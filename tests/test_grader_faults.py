@@ -38,7 +38,7 @@ from test_course_grade import LIMITS, course_copy
 from course_grading import assignments, cli, gradebook, reports, sandbox, scratch, worker
 from course_grading import grade as grading
 from course_grading.calls import GraderFault
-from course_grading.canonical import canonical
+from course_grading.canonical import canonical, own_cell
 from course_grading.exports import GradeRow, write_all
 from course_grading.intake import Intake, intake
 from course_grading.worker import Worker
@@ -256,6 +256,11 @@ def test_a_failure_before_any_student_code_is_the_graders(tmp_path: Path) -> Non
     worker.check_setup(nb, {"imports": ok, "sdpa": died})
     with pytest.raises(GraderFault, match=r"setup cell failed .*\(ProcessDied"):
         worker.check_setup(nb, {"imports": died, "sdpa": ok})
+    # A cell the student added above the set-up: run cleanly, it does not make the jail's failure theirs; failed, it may be.
+    nb.cells.insert(0, own_cell("%matplotlib inline\nimport math\n", 1))
+    with pytest.raises(GraderFault, match="setup cell failed"):
+        worker.check_setup(nb, {"student-cell-1": ok, "imports": died, "sdpa": ok})
+    worker.check_setup(nb, {"student-cell-1": died, "imports": died, "sdpa": ok})
     shown = worker.printable({"stdout": "\ud800", "stderr": "ok", "error": ["E\udcff", "m", ["\ud800"]]})
     assert json.dumps(shown, ensure_ascii=False).encode() and shown["stdout"] == "\\ud800"
 
