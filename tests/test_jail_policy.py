@@ -191,8 +191,11 @@ except OSError:
 """
     found = probed(code, mode, read_only=[venv])
     assert found["torch"] == 3.0 and found["tmp"] == 2**20, found
-    under_tmp = [venv.relative_to("/tmp").parts[0]] if venv.is_relative_to("/tmp") else []
-    assert found["home"] == [policy.HOME, policy.HOME, policy.HOME, under_tmp], found  # empty but for the way to what the jail shows there
+    # /tmp is empty but for the way to what the jail shows under it: the planted venv, and the checkout
+    # and its Python where they live under /tmp (a clone made with mktemp, as CI's may be).
+    shown = [venv, ROOT, Path(sys.prefix).resolve()]
+    under_tmp = sorted({p.relative_to("/tmp").parts[0] for p in shown if p.is_relative_to("/tmp")})
+    assert found["home"][:3] == [policy.HOME] * 3 and sorted(found["home"][3]) == under_tmp, found
     assert found["huge"] == 28, found  # ENOSPC: the private /tmp is small
     assert found["planted"] == 42 and found["venv_writable"] is False, found
 
