@@ -58,6 +58,14 @@ def solution_lines(assignment: str) -> set[str]:
     return _block_lines(assignment, SOLUTION_BLOCK, 24)
 
 
+def exercise_solution_lines() -> set[str]:
+    """The distinctive lines of the instructor solutions to the book's exercises (solutions/exercises/)."""
+    lines: set[str] = set()
+    for path in (ROOT / "solutions" / "exercises").glob("*.py"):
+        lines |= {line.strip() for line in path.read_text().splitlines() if len(line.strip()) >= 40}
+    return lines
+
+
 def assignment_ids() -> list[str]:
     return sorted(p.name for p in (ASSIGNMENTS / "source").iterdir() if p.is_dir())
 
