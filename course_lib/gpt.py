@@ -26,7 +26,7 @@ from torch import Tensor, nn
 
 from .attention import KVCache
 from .blocks import Activation, Arrangement, DecoderBlock, LayerNorm, LearnedPositions, fuse_norms, init_normal
-from .convert import check_names
+from .convert import check_names, check_shapes
 
 
 @dataclass(frozen=True)
@@ -162,7 +162,9 @@ class GPT(nn.Module):
         """A model with the weights of a Hugging Face ``GPT2LMHeadModel`` state dict."""
         check_gpt2_compatible(config)
         model = cls(config)
-        model.load_state_dict(from_hf_state_dict(state_dict, config.n_layers))
+        ours = from_hf_state_dict(state_dict, config.n_layers)
+        check_shapes(ours, {name: tensor.shape for name, tensor in model.state_dict().items()}, what=f"a GPT of width {config.d_model}, vocabulary {config.vocab_size} and context {config.block_size}")
+        model.load_state_dict(ours)
         return model
 
 

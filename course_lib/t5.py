@@ -364,6 +364,11 @@ def from_hf_state_dict(hf: Mapping[str, Tensor], model: T5) -> dict[str, Tensor]
     check_names(hf.keys(), [theirs for _, theirs in names], ignorable=_tied_copies, what=f"this T5 ({model.config.n_layers}+{model.config.decoder_layers} blocks, {model.config.feed_forward})")
     ours = {mine: hf[theirs] for mine, theirs in names}
     check_shapes(ours, {k: v.shape for k, v in model.state_dict().items()}, what="this T5")
+    if model.config.tie_embeddings and "lm_head.weight" in hf and not torch.equal(hf["lm_head.weight"], hf["shared.weight"]):
+        raise ValueError(
+            "lm_head.weight differs from shared.weight: the checkpoint's head is untied (T5 v1.1 style), but this T5 ties "
+            "its head to the embedding (T5Config(tie_embeddings=True)); build it with tie_embeddings=False to load this checkpoint"
+        )
     if model.config.tie_embeddings:
         ours["lm_head.weight"] = ours["shared.weight"]
     return ours

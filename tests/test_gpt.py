@@ -84,6 +84,16 @@ def test_a_state_dict_of_the_wrong_depth_is_refused_by_name() -> None:
         GPT.from_hf(deep, GPTConfig(vocab_size=50, block_size=16, n_layers=2, n_heads=2, d_model=16))
 
 
+def test_a_state_dict_of_another_width_or_vocabulary_is_refused_with_the_libraries_own_error() -> None:
+    config = GPTConfig(vocab_size=50, block_size=16, n_layers=2, n_heads=2, d_model=16)
+    wider = hf_model(2, 2, 24, 50, 16).state_dict()
+    with pytest.raises(ValueError, match=r"does not fit a GPT of width 16.*wte\.weight \(50, 24\) \(expected \(50, 16\)\)"):
+        GPT.from_hf(wider, config)
+    more_words = hf_model(2, 2, 16, 60, 16).state_dict()
+    with pytest.raises(ValueError, match=r"wte\.weight \(60, 16\) \(expected \(50, 16\)\)"):
+        GPT.from_hf(more_words, config)
+
+
 def test_extra_names_are_refused_but_buffers_and_the_tied_head_are_not() -> None:
     config = GPTConfig(vocab_size=50, block_size=16, n_layers=2, n_heads=2, d_model=16)
     state = hf_model(2, 2, 16, 50, 16).state_dict()

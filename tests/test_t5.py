@@ -153,6 +153,19 @@ def test_refuses_state_dicts_that_do_not_fit() -> None:
         from_hf_state_dict(hf.state_dict(), gated)
 
 
+def test_a_tied_t5_refuses_a_checkpoint_whose_head_is_not_its_embedding() -> None:
+    """An untied checkpoint (T5 v1.1's layout) must not lose its head silently in a tied model."""
+    _, hf = twins(ODD)
+    state = hf.state_dict()
+    untied = state | {"lm_head.weight": state["shared.weight"] + 0.5}
+    with pytest.raises(ValueError, match="lm_head.weight differs from shared.weight.*tie_embeddings=False"):
+        from_hf_state_dict(untied, T5(ODD))
+    loose = T5(T5Config(**{**ODD.__dict__, "tie_embeddings": False}))
+    loaded = from_hf_state_dict(untied, loose)  # the untied model takes it, head and all
+    assert torch.equal(loaded["lm_head.weight"], untied["lm_head.weight"])
+    from_hf_state_dict(state, T5(ODD))  # the tied checkpoint itself still loads
+
+
 def test_bad_configs_and_inputs_are_refused() -> None:
     with pytest.raises(ValueError, match="feed_forward"):
         T5Config(feed_forward="swiglu")  # type: ignore[arg-type]
