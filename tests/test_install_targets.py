@@ -35,3 +35,13 @@ def test_make_student_installs_the_pinned_torch_from_the_index_it_is_given() -> 
     torch_line, extras_line = [line for line in plan.splitlines() if "pip install" in line and TORCH_PIN in line]
     assert "--index-url https://example.invalid/cpu" in torch_line and ".[student]" not in torch_line
     assert '-e ".[student]"' in extras_line and "--index-url" not in extras_line  # the pin keeps that torch
+
+
+def test_every_package_of_the_project_is_installed() -> None:
+    """setuptools installs only the packages pyproject.toml lists: a subpackage left out (say
+    ``course_lib.diagrams``) works in the editable checkout and is missing from a wheel."""
+    import tomllib
+
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    found = {".".join(init.parent.relative_to(ROOT).parts) for top in ("course_lib", "course_grading") for init in (ROOT / top).rglob("__init__.py")}
+    assert found == listed, (found - listed, listed - found)
