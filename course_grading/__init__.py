@@ -4,3 +4,5 @@ It sits outside the teaching library's import graph: ``course_lib`` never import
 imports no model. The hidden checks themselves live in ``assignments/grading/``, which is never
 installed or released.
 """
+
+__all__: list[str] = []

@@ -26,6 +26,8 @@ from traitlets.config.loader import PyFileConfigLoader
 from . import harness
 from .notebooks import SOLUTION_MARK, answer_code, with_answers, without_hidden_tests
 
+__all__ = ["COURSE", "SOLUTIONS", "answer_key", "assignment_ids", "checkout_course", "copy_course", "default_course", "generate", "load_config", "nbgrader_api", "validate"]
+
 REPO = Path(__file__).resolve().parents[1]
 COURSE = REPO / "assignments"  # the course this code was installed with (an editable install's checkout)
 SOLUTIONS = REPO / "solutions"

@@ -29,7 +29,6 @@ import io
 import os
 import select
 import struct
-import subprocess
 import zipfile
 from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
@@ -37,6 +36,8 @@ from typing import Any, Protocol
 
 import torch
 from torch import Tensor
+
+__all__ = ["CUT", "Channel", "GraderFault", "LocalStudent", "MAX_FRAME", "Opaque", "Outputs", "Refused", "RemoteStudent", "Reply", "Student", "StudentRaised", "call_in", "driver_functions", "failed", "hidden_error", "install", "probe", "receive_frame", "reference_functions", "require_safe_torch", "restore_own", "send_frame", "swapped", "uninstall", "unwire", "use_references", "wire"]
 
 MAX_FRAME = 256 * 2**20  # the largest reply accepted from a student's process
 CUT = "[output cut: the notebook printed more than its limit]"  # where what a notebook prints is cut

@@ -44,8 +44,9 @@ from pathlib import Path
 
 import nbformat
 
-from .notebooks import (OWN_CELL, answer_ids, cell_text, defined_names, file_size_problem, is_answer, is_test, nbgrader_meta,
-                        part_of, source_size_problem)
+from .notebooks import OWN_CELL, answer_ids, cell_text, defined_names, file_size_problem, is_answer, is_test, nbgrader_meta, part_of, source_size_problem
+
+__all__ = ["Canonical", "MAX_ADDED_CELLS", "assignment_of", "canonical", "encodable", "grade_ids", "other_assignment", "own_cell", "part_ids", "read_submission", "rebuild", "redefined_after_tests"]
 
 
 MAX_ADDED_CELLS = 500  # code cells a student may add that are graded; a notebook's own scratch cells are far fewer

@@ -53,6 +53,8 @@ from .canonical import Canonical, assignment_of, grade_ids, read_submission, reb
 from .notebooks import is_answer, is_own, is_test, nbgrader_meta, part_names, part_of
 from .sandbox import Limits
 
+__all__ = ["KERNEL", "MemoryWatch", "Part", "PartResult", "Report", "SETUP_S", "cell_limit", "check_notebook", "find_parts", "grading_order", "identify", "named_assignment", "out_of_memory", "part_uses"]
+
 KERNEL = "python3"  # jupyter_client resolves it to the Python running `course`, when ipykernel is installed there
 INTERRUPT_GRACE_S = 5  # how long an interrupted cell has to stop before its kernel is abandoned
 SETUP_S = 60  # the assignment's own set-up cells: a fresh Python importing torch (grading's process has it imported already)

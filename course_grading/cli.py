@@ -18,6 +18,8 @@ from typing import TextIO
 
 from . import assignments, mutants
 
+__all__ = ["EXIT_BAD_INPUT", "EXIT_FAILED", "ProgressBar", "main", "parser"]
+
 EXIT_FAILED = 1
 EXIT_BAD_INPUT = 2
 

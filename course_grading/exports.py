@@ -57,6 +57,8 @@ from pathlib import Path
 
 from .late import points_text
 
+__all__ = ["GRADED", "GradeRow", "MISSING", "NOT_GRADED", "ROWS", "check_total", "load_rows", "max_points", "save_rows", "text", "write_all", "write_canvas_csv", "write_grades_csv", "write_moodle_csv", "write_moodle_worksheet"]
+
 GRADED = "graded"
 NOT_GRADED = "not graded"  # the grader failed on it: there is no score
 MISSING = "missing"  # on the roster, nothing handed in: no score; only grades.csv lists it (the LMS keeps its own missing mark)

@@ -18,6 +18,8 @@ from traitlets import Bool
 
 from .notebooks import BEGIN_HIDDEN
 
+__all__ = ["FEEDBACK_TEMPLATE", "MATH", "MathToMathML", "ScrubHiddenTracebacks", "TeX", "markdown_with_mathml"]
+
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 

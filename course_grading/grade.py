@@ -45,6 +45,8 @@ from .sandbox import Limits
 from .scratch import private_folder, remove_stale
 from .worker import STARTED, GraderError, Worker
 
+__all__ = ["ATTENTION", "GRADED", "MISSING", "NOT_GRADED", "Options", "Result", "cache_result", "cached_result", "check_writable", "checked_cells", "content_key", "finish", "grade", "grade_one", "keep_log", "missing", "not_graded", "pending", "prepare_template", "record_pending", "unrecorded", "with_intake"]
+
 GRADED, ATTENTION, NOT_GRADED = "graded", "needs attention", "not graded"
 MISSING = "missing"  # on the roster, nothing in the export: a row with no score, left out of the LMS files
 GRADER_ERROR = "not graded: grader error"  # how the note of a grader-side failure starts

@@ -28,6 +28,8 @@ from .late import LatePolicy, record_in_gradebook
 from .notebooks import HIDDEN_BLOCK, nbgrader_meta
 from .scratch import private_folder
 
+__all__ = ["Graded", "LOCK_PAUSE_S", "LOCK_TRIES", "name_parts", "out_of_sync", "prepare_template", "quiet_nbgrader", "record", "remove", "set_source"]
+
 # nbgrader's autograde steps in the scratch course, with the notebook's run replayed, not executed.
 AUTOGRADE_STEPS = """
 c.Autograde.autograde_preprocessors = [

@@ -18,6 +18,8 @@ import nbformat
 
 from .notebooks import nbgrader_meta, part_of
 
+__all__ = ["run_tests"]
+
 
 def run_tests(nb: nbformat.NotebookNode, grading_dir: Path) -> dict[str, str | None]:
     """Execute every nbgrader cell of ``nb`` in order in a fresh namespace.

@@ -103,6 +103,8 @@ from pathlib import Path
 from .late import LatePolicy, SubmissionTimes
 from .notebooks import file_size_problem
 
+__all__ = ["Intake", "LATE", "LAYOUTS", "Person", "Roster", "Submission", "batch_warning", "derived_id", "intake", "late_notices", "looks_like", "name_key", "name_keys"]
+
 STUDENT_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.@+-]{0,63}$")
 LAYOUTS = "<student>.ipynb, <student>/<ID>.ipynb, a Canvas or a Moodle export"
 ROSTER_COLUMNS = "id, name, email, lms_id (only id is required), or Canvas's gradebook export"

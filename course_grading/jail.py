@@ -32,6 +32,8 @@ from pathlib import Path
 
 from . import policy
 
+__all__ = ["PR_SET_DUMPABLE", "become_unprivileged", "bind", "build_root", "drop_capabilities", "enter", "isolate", "main", "mount_points", "private", "read_only", "seal"]
+
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REMOUNT, MS_BIND, MS_REC = 1, 2, 4, 8, 32, 4096, 16384
 MS_NOATIME, MS_NODIRATIME, MS_RELATIME, MS_STRICTATIME = 1024, 2048, 1 << 21, 1 << 24
 ST_NOSUID, ST_NODEV, ST_NOEXEC, ST_NOATIME, ST_NODIRATIME, ST_RELATIME = 2, 4, 8, 1024, 2048, 4096

@@ -64,6 +64,8 @@ from datetime import date, datetime, time, timedelta
 from pathlib import Path
 from typing import Any
 
+__all__ = ["LateAssessment", "LatePolicy", "SubmissionTimes", "duration_text", "parse_duration", "parse_penalty", "parse_when", "points_text", "read_extensions", "read_times", "record_in_gradebook"]
+
 DAY = timedelta(days=1)
 DURATION_UNITS = {"d": DAY, "h": timedelta(hours=1), "m": timedelta(minutes=1), "s": timedelta(seconds=1)}  # by first letter
 DURATION = re.compile(r"(\d+(?:\.\d+)?)\s*(days?|d|hours?|h|minutes?|mins?|m|seconds?|secs?|s)\b", re.IGNORECASE)

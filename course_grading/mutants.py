@@ -27,6 +27,8 @@ import nbformat
 from .harness import run_tests
 from .notebooks import answer_code, nbgrader_meta, part_of, with_answers
 
+__all__ = ["Mutant", "Outcome", "Report", "THRESHOLD", "all_mutants", "mutants_of", "read_equivalents", "run_mutants", "self_test", "up_to_test_of"]
+
 THRESHOLD = 0.90  # the share of non-equivalent mutants the tests must kill
 TIME_LIMIT_S = 20  # a mutant still running after this long counts as killed (a hang is a failure)
 

@@ -18,6 +18,8 @@ import re
 
 import nbformat
 
+__all__ = ["BEGIN_HIDDEN", "HIDDEN_BLOCK", "HIDDEN_WORDS", "MAX_FILE_BYTES", "MAX_SOURCE_BYTES", "OWN_CELL", "SOLUTION_BLOCK", "SOLUTION_MARK", "SOLUTION_WORDS", "answer_code", "answer_ids", "cell_text", "defined_names", "file_size_problem", "hidden_tests", "is_answer", "is_own", "is_test", "nbgrader_meta", "part_names", "part_of", "part_points", "source_size_problem", "with_answers", "without_hidden_tests"]
+
 SOLUTION_WORDS = ("BEGIN SOLUTION", "END SOLUTION")
 HIDDEN_WORDS = ("BEGIN HIDDEN TESTS", "END HIDDEN TESTS")
 BEGIN_HIDDEN = f"### {HIDDEN_WORDS[0]}"

@@ -26,6 +26,8 @@ import nbformat
 from .late import points_text
 from .notebooks import is_answer, nbgrader_meta
 
+__all__ = ["OVERRIDES", "OverridesError", "Parts", "normal", "read_overrides"]
+
 OVERRIDES = "overrides.csv"  # in the output folder
 COLUMNS = ("student", "part", "points", "reason")
 HEADING = re.compile(r"^#{1,6}\s+(?P<text>.+?)\s*#*\s*$", re.MULTILINE)

@@ -48,6 +48,8 @@ import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
+__all__ = ["DEVICES", "DEVICE_LINKS", "ETC", "ETC_WRITTEN", "GID", "HOME", "PATH", "PRIVATE", "PROC_READ_ONLY", "SYSTEM", "UID", "environment", "exposed", "never_shown", "python_folders"]
+
 UID = GID = 65534  # nobody: the user every jailed process runs as
 
 SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")  # read-only; a symlink (merged /usr) stays a symlink

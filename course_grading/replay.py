@@ -17,6 +17,8 @@ from nbgrader.preprocessors import NbGraderPreprocessor
 from .calls import Outputs
 from .notebooks import OWN_CELL, is_test, nbgrader_meta
 
+__all__ = ["OUTPUTS", "ReplayOutputs", "TEST_NOTE", "as_nbformat", "own_id"]
+
 # The run of the submission being graded, by cell grade id: set by the worker before autograding.
 OUTPUTS: dict[str, Outputs] = {}
 # The first line of each test cell's outputs in the feedback.

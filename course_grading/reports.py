@@ -27,6 +27,8 @@ from typing import TYPE_CHECKING
 from .exports import MISSING, NOT_GRADED, GradeRow, load_rows, save_rows, write_all
 from .intake import Intake, Roster, batch_warning
 
+__all__ = ["informational", "participant_id", "remove_student", "summary", "write_reports", "write_unreadable_feedback"]
+
 if TYPE_CHECKING:
     from .grade import Result
 

@@ -27,6 +27,8 @@ from pathlib import Path
 
 from . import assignments, policy
 
+__all__ = ["CGROUPS", "CPU_PERIOD_US", "LAUNCHER", "Limits", "NAMESPACES", "SlotGroup", "jail_argv", "limited", "memory_limit_hits", "process_limit_hits", "release_cgroup", "release_slot", "remove_stale_cgroups", "sandbox_available", "slot_group", "unshare", "what_to_hide"]
+
 NAMESPACES = ["--mount", "--pid", "--net", "--ipc", "--uts", "--fork", "--kill-child", "--mount-proc"]
 
 

@@ -18,6 +18,8 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+__all__ = ["PREFIX", "private_folder", "remove_stale"]
+
 PREFIX = "course-grade-"
 GRACE_S = 10.0  # a folder younger than this may be a starting run's, not yet locked
 

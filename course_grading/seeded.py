@@ -23,7 +23,7 @@ from .grade import NOT_GRADED, Options, Result, grade
 from .notebooks import is_test, nbgrader_meta, part_of, part_points
 from .sandbox import Limits
 
-__all__ = ["PartReplay", "replay"]
+__all__ = ["PartReplay", "failed_tests", "replay"]
 
 STUDENT = "replay"  # the id the notebook is graded under
 

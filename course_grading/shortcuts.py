@@ -60,6 +60,8 @@ import nbformat
 from .notebooks import defined_names, is_answer, is_own, is_test, nbgrader_meta, part_of
 from .student_server import _NoShell, _python  # the student's process runs a cell's IPython syntax as this Python, on this shell
 
+__all__ = ["COURSE_RULES", "Evidence", "Rules", "STANDARD_IMPORTS", "TORCH_ATTENTION", "TORCH_NORMS", "evidence_by_part", "normalised", "note", "review", "withhold"]
+
 # PyTorch's ways to compute what the attention parts ask for (a name that contains one counts:
 # "Transformer" is every transformer layer, each holding a MultiheadAttention).
 TORCH_ATTENTION = (("torch.nn.functional", "scaled_dot_product_attention"), ("torch.nn.functional", "multi_head_attention_forward"), ("torch.nn", "MultiheadAttention"), ("torch.nn", "Transformer"))

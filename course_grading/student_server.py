@@ -37,9 +37,11 @@ import traceback
 from collections.abc import Callable
 from typing import Any
 
-from .calls import CUT, call_in, receive_frame, send_frame, swapped, unwire, wire
 from . import policy
+from .calls import CUT, call_in, receive_frame, send_frame, swapped, unwire, wire
 from .jail import isolate, mount_points, seal
+
+__all__ = ["Capped", "CellTimeout", "ReferencePartError", "answer", "code_guard", "proxies", "run_cell", "serve", "zygote"]
 
 
 class CellTimeout(BaseException):

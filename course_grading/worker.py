@@ -48,6 +48,8 @@ from .calls import CUT, GraderFault, Outputs, RemoteStudent, StudentRaised
 from .notebooks import is_answer, is_own, is_test, nbgrader_meta, part_names, without_hidden_tests
 from .sandbox import Limits, SlotGroup, jail_argv
 
+__all__ = ["GraderError", "STARTED", "Worker", "Zygote", "ZygoteChannel", "autograde", "check_setup", "checks_seed", "hidden_verdict", "load_checks", "notes_on", "printable", "replay_hint", "run_submission", "serve", "student_process"]
+
 
 def load_checks(grading: Path, assignment: str) -> ModuleType:
     """The assignment's hidden checks module (``CHECKS`` by test cell, ``REFERENCE_PARTS``)."""

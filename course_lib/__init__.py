@@ -15,4 +15,6 @@ through multi-head attention, block arrangements, the GPT stack, the KV cache). 
 imports the book or the grading code.
 """
 
+__all__ = ["__version__"]
+
 __version__ = "0.1.0"

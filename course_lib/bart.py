@@ -40,6 +40,8 @@ from .blocks import ACTIVATIONS, Activation, Decoder, DecoderCaches, Encoder, La
 from .convert import check_names, check_shapes
 from .seq2seq import collate, source_mask
 
+__all__ = ["Bart", "BartConfig", "BartEmbeddings", "Noise", "PRESETS", "PUBLISHED_PARAMETERS", "config_from_hf", "denoising_batch", "document_rotation", "from_hf_state_dict", "poisson_probabilities", "sentence_permutation", "span_lengths", "text_infilling", "to_hf_state_dict", "token_deletion", "token_masking"]
+
 POSITION_OFFSET = 2  # fairseq's (and Hugging Face's) learned positions start at row 2
 NORM_EPS = 1e-5  # every LayerNorm of BART (nn.LayerNorm's default)
 

@@ -39,6 +39,8 @@ from .blocks import ACTIVATIONS, Activation, Arrangement, Encoder, LayerNorm, Le
 from .convert import check_names, check_shapes
 from .wordpiece import truncated_lengths
 
+__all__ = ["Bert", "BertConfig", "BertEmbeddings", "BertForPreTraining", "IGNORE_INDEX", "IS_NEXT", "MLMHead", "NOT_NEXT", "PRESETS", "PUBLISHED_PARAMETERS", "Pair", "PretrainingOutput", "config_from_hf", "from_hf_state_dict", "mask_tokens", "mean_pool", "minilm_directory", "mlm_loss", "nsp_pairs", "pretraining_batch", "pretraining_loss", "to_hf_state_dict"]
+
 IGNORE_INDEX = -100  # the label of a position that is not predicted (F.cross_entropy's ignore_index)
 IS_NEXT, NOT_NEXT = 0, 1  # NSP labels, as Hugging Face numbers them: 0 = B follows A in the text
 

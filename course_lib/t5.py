@@ -39,6 +39,8 @@ from .blocks import Decoder, DecoderCaches, Encoder, FeedForward, RelativePositi
 from .convert import check_names, check_shapes
 from .seq2seq import source_mask
 
+__all__ = ["PRESETS", "T5", "T5Config", "TextToText", "Tokenizer", "from_hf_state_dict", "hf_config_kwargs", "noise_span_counts", "random_spans_noise_mask", "raw_length_for", "sentinel_id", "span_corruption", "span_corruption_lengths", "to_hf_state_dict"]
+
 FeedForwardKind = Literal["relu", "gated-gelu"]
 
 

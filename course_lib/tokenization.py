@@ -11,8 +11,8 @@
   :meth:`ByteBPETokenizer.train` learns merges from a corpus.
 * :class:`ByteTokenizer`: ByT5's (Xue et al. 2022): every UTF-8 byte is a token, after three special
   ids, with T5's sentinels at the top of the vocabulary (chapter 5's tiny T5 reads bytes).
-* :class:`WordPieceTokenizer`: BERT's WordPiece (Devlin et al. 2019), defined in
-  :mod:`course_lib.wordpiece` and re-exported here: BERT's basic tokenization (clean-up, lower-casing
+* BERT's WordPiece (Devlin et al. 2019, chapter 4) lives in :mod:`course_lib.wordpiece`, which builds
+  on this module's shared pieces (special-token splitting, pair merging): BERT's basic tokenization (clean-up, lower-casing
   and accent stripping, punctuation and CJK splitting), then greedy longest-match-first pieces with
   ``##`` continuations, ``[CLS] A [SEP] B [SEP]`` with token types, truncation and padding.
   :meth:`WordPieceTokenizer.bert_base_uncased` reproduces ``bert-base-uncased``'s ids exactly;
@@ -31,12 +31,56 @@ from collections.abc import Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from itertools import pairwise
 from pathlib import Path
+from typing import Literal, TypeVar
 
 import regex
 
-from course_lib.wordpiece import AllowedSpecial, WordPieceTokenizer, allowed_special_tokens, merge_pair, split_at_special
+__all__ = ["GPT2_SPLIT_PATTERN", "AllowedSpecial", "ByteBPETokenizer", "ByteTokenizer", "CharTokenizer", "allowed_special_tokens", "bytes_to_unicode", "merge_pair", "split_at_special"]
 
-__all__ = ["GPT2_SPLIT_PATTERN", "ByteBPETokenizer", "ByteTokenizer", "CharTokenizer", "WordPieceTokenizer", "bytes_to_unicode"]
+
+# ------------------------------------------------------------------ shared by every tokenizer
+
+AllowedSpecial = Literal["all"] | AbstractSet[str]  # which special tokens an encode call may match
+
+
+def allowed_special_tokens(allowed_special: AllowedSpecial, special_tokens: AbstractSet[str]) -> AbstractSet[str]:
+    """The special tokens an ``encode`` call may match (``"all"``: every one of ``special_tokens``);
+    a name that is not one of them is refused. Every tokenizer with
+    special tokens uses it."""
+    if allowed_special == "all":
+        return special_tokens
+    if isinstance(allowed_special, str) or not isinstance(allowed_special, AbstractSet):
+        raise TypeError(f"allowed_special must be 'all' or a set of special tokens, got {allowed_special!r}")
+    if unknown := set(allowed_special) - special_tokens:
+        raise ValueError(f"{sorted(unknown)} are not special tokens of this tokenizer ({sorted(special_tokens)})")
+    return allowed_special
+
+
+def split_at_special(text: str, specials: AbstractSet[str]) -> list[str]:
+    """``[text, special, text, special, ..., text]``: ``text`` cut at every special token in it (the
+    longest first where one contains another)."""
+    if not specials:
+        return [text]
+    pattern = "|".join(regex.escape(s) for s in sorted(specials, key=len, reverse=True))
+    return regex.split(f"({pattern})", text)
+
+
+Token = TypeVar("Token", str, int)  # a token: its spelling (encoding) or its id (training)
+
+
+def merge_pair(parts: list[Token], pair: tuple[Token, Token], new: Token) -> list[Token]:
+    """``parts`` with every occurrence of ``pair``, scanned left to right, replaced by ``new``: one
+    merge step of BPE and of WordPiece training."""
+    merged: list[Token] = []
+    i = 0
+    while i < len(parts):
+        if i + 1 < len(parts) and (parts[i], parts[i + 1]) == pair:
+            merged.append(new)
+            i += 2
+        else:
+            merged.append(parts[i])
+            i += 1
+    return merged
 
 
 # ----------------------------------------------------------------------------------- characters

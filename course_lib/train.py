@@ -47,6 +47,8 @@ from tqdm.auto import tqdm
 
 from course_lib.distributed import Parallel, World, as_number, barrier, current_world, full_state, gather, gradient_sync, load_full_state, mean_across, shard, wrap
 
+__all__ = ["Batches", "History", "StepEnd", "TrainConfig", "evaluate", "lm_loss_fn", "lr_at", "make_optimizer", "param_groups", "pick_device", "train"]
+
 Batch = Tensor | tuple[Tensor, ...]  # a model's inputs (or targets): one tensor, or several (BERT: ids, segments, mask)
 Batches = Callable[[str, torch.Generator], tuple[Batch, Batch]]
 LossFn = Callable[[nn.Module, Any, Any], Tensor]

@@ -33,13 +33,12 @@ import importlib.util
 import unicodedata
 from collections import Counter
 from collections.abc import Callable, Container, Iterable, Sequence
-from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
-from typing import Literal, TypeVar
+from typing import Literal
 
-import regex
+from course_lib.tokenization import AllowedSpecial, allowed_special_tokens, merge_pair, split_at_special
 
 __all__ = [
     "SPECIAL_TOKENS",
@@ -53,6 +52,7 @@ __all__ = [
     "is_punctuation",
     "is_whitespace",
     "strip_accents",
+    "truncated_lengths",
     "wordpiece",
 ]
 
@@ -65,7 +65,6 @@ MAX_INPUT_CHARS_PER_WORD = 100
 CONTINUATION = "##"
 """The prefix of a piece that continues a word (``##ffa``); a word's first piece has none."""
 
-AllowedSpecial = Literal["all"] | AbstractSet[str]
 Truncation = Literal["longest_first", "only_first", "only_second"]
 Padding = Literal["longest", "max_length"]
 Score = Literal["likelihood", "frequency"]
@@ -191,28 +190,6 @@ def wordpiece(word: str, vocab: Container[str], unk_token: str = UNK, max_input_
         pieces.append(piece)
         start = end
     return pieces
-
-
-def allowed_special_tokens(allowed_special: AllowedSpecial, special_tokens: AbstractSet[str]) -> AbstractSet[str]:
-    """The special tokens an ``encode`` call may match (``"all"``: every one of ``special_tokens``);
-    a name that is not one of them is refused. :class:`course_lib.tokenization.ByteBPETokenizer` uses
-    it too."""
-    if allowed_special == "all":
-        return special_tokens
-    if isinstance(allowed_special, str) or not isinstance(allowed_special, AbstractSet):
-        raise TypeError(f"allowed_special must be 'all' or a set of special tokens, got {allowed_special!r}")
-    if unknown := set(allowed_special) - special_tokens:
-        raise ValueError(f"{sorted(unknown)} are not special tokens of this tokenizer ({sorted(special_tokens)})")
-    return allowed_special
-
-
-def split_at_special(text: str, specials: AbstractSet[str]) -> list[str]:
-    """``[text, special, text, special, ..., text]``: ``text`` cut at every special token in it (the
-    longest first where one contains another)."""
-    if not specials:
-        return [text]
-    pattern = "|".join(regex.escape(s) for s in sorted(specials, key=len, reverse=True))
-    return regex.split(f"({pattern})", text)
 
 
 # ---------------------------------------------------------------------------------- encodings
@@ -542,24 +519,6 @@ def _check_id(i: int, vocab_size: int) -> int:
     if not 0 <= i < vocab_size:
         raise ValueError(f"token id {i} is outside the vocabulary 0 .. {vocab_size - 1}")
     return i
-
-
-Token = TypeVar("Token", str, int)  # a token: its spelling (encoding) or its id (training)
-
-
-def merge_pair(parts: list[Token], pair: tuple[Token, Token], new: Token) -> list[Token]:
-    """``parts`` with every occurrence of ``pair``, scanned left to right, replaced by ``new``: one
-    merge step of BPE and of WordPiece training (``course_lib.tokenization`` uses it too)."""
-    merged: list[Token] = []
-    i = 0
-    while i < len(parts):
-        if i + 1 < len(parts) and (parts[i], parts[i + 1]) == pair:
-            merged.append(new)
-            i += 2
-        else:
-            merged.append(parts[i])
-            i += 1
-    return merged
 
 
 def _learn_pieces(words: list[list[int]], freqs: list[int], tokens: list[str], vocab_size: int, likelihood: bool, min_frequency: int) -> None:

@@ -37,7 +37,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from course_lib.data import shakespeare
-from course_lib.tokenization import WordPieceTokenizer as ReExported
 from course_lib.wordpiece import (
     SPECIAL_TOKENS,
     BatchEncoding,
@@ -133,7 +132,6 @@ def test_bert_base_uncased_vocabulary(bert: WordPieceTokenizer, hf_rust: transfo
     assert bert.special_tokens == {"[PAD]": 0, "[UNK]": 100, "[CLS]": 101, "[SEP]": 102, "[MASK]": 103}
     assert (bert.pad_id, bert.unk_id, bert.cls_id, bert.sep_id, bert.mask_id) == (0, 100, 101, 102, 103)
     assert bert.vocab == hf_rust.get_vocab()
-    assert ReExported is WordPieceTokenizer  # course_lib.tokenization re-exports it
 
 
 def test_known_pieces_and_ids(bert: WordPieceTokenizer) -> None:

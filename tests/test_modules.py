@@ -1,0 +1,46 @@
+"""Every module of the library and of the grading layer says what it exports (``__all__``), and says
+it truthfully: each listed name exists, and each public function or class it defines is listed (one
+that is not for export starts with an underscore)."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import pkgutil
+from types import ModuleType
+
+import pytest
+
+import course_grading
+import course_lib
+
+
+def modules() -> list[str]:
+    names = []
+    for package in (course_lib, course_grading):
+        names.append(package.__name__)
+        names += [m.name for m in pkgutil.walk_packages(package.__path__, package.__name__ + ".") if not m.name.rsplit(".", 1)[1].startswith("_")]
+    return sorted(names)
+
+
+def defined_functions_and_classes(module: ModuleType) -> set[str]:
+    assert module.__file__ is not None
+    tree = ast.parse(open(module.__file__).read())
+    return {node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and not node.name.startswith("_")}
+
+
+def test_the_modules_are_found() -> None:
+    found = modules()
+    assert {"course_lib.gpt", "course_lib.diagrams", "course_lib.diagrams.gpt", "course_grading.worker"} <= set(found)
+
+
+@pytest.mark.parametrize("name", modules())
+def test_every_module_lists_what_it_exports(name: str) -> None:
+    module = importlib.import_module(name)
+    exported = getattr(module, "__all__", None)
+    assert isinstance(exported, list), f"{name} defines no __all__"
+    assert len(set(exported)) == len(exported), f"{name}.__all__ repeats a name"
+    absent = [n for n in exported if not hasattr(module, n)]
+    assert not absent, f"{name}.__all__ lists names it does not have: {absent}"
+    unlisted = sorted(defined_functions_and_classes(module) - set(exported))
+    assert not unlisted, f"{name} defines public {unlisted} but leaves them out of __all__ (prefix an underscore if they are not for export)"
