@@ -152,7 +152,8 @@ def rebuild(raw: nbformat.NotebookNode, release: nbformat.NotebookNode) -> Canon
 def redefined_after_tests(canon: Canonical) -> list[str]:
     """A note for each code cell below a part's test cell that defines one of that part's functions
     again: grading runs every cell before the tests, so the later definition is the one graded."""
-    notes, tested = [], {}  # name -> the test cell's grade id that has tested it so far
+    notes: list[str] = []
+    tested: dict[str, str] = {}  # name -> the test cell's grade id that has tested it so far
     defined: dict[str, str] = {}  # name -> the answer cell that defines it
     for cell, origin in zip(canon.nb.cells, canon.origin):
         if cell.cell_type != "code":

@@ -100,7 +100,7 @@ def write_grades_csv(rows: Sequence[GradeRow], path: Path) -> None:
                     text(row.name),
                     row.email,
                     *(points_text(row.points[part]) if part in row.points else "" for part in parts),
-                    points_text(row.total) if row.total is not None else "",
+                    points_text(_score(row)) if row.total is not None else "",
                     points_text(most),
                     points_text(100 * row.total / most) if most and row.total is not None else "",
                     points_text(row.late_penalty),
@@ -122,7 +122,7 @@ def write_canvas_csv(rows: Sequence[GradeRow], path: Path, assignment: str, canv
             if problem := _left_out(row) or _canvas_problem(row):
                 warnings.append(f"Canvas: {row.student} left out: {problem}")
             else:
-                writer.writerow([text(row.name or row.student), row.lms_id, "", "", "", points_text(row.total)])
+                writer.writerow([text(row.name or row.student), row.lms_id, "", "", "", points_text(_score(row))])
     return warnings
 
 
@@ -136,7 +136,7 @@ def write_moodle_csv(rows: Sequence[GradeRow], path: Path, assignment: str) -> l
             if problem := _left_out(row) or _moodle_problem(row):
                 warnings.append(f"Moodle: {row.student} left out: {problem}")
             else:
-                writer.writerow([text(row.name or row.student), row.email, points_text(row.total)])
+                writer.writerow([text(row.name or row.student), row.email, points_text(_score(row))])
     return warnings
 
 
@@ -152,7 +152,7 @@ def write_moodle_worksheet(rows: Sequence[GradeRow], path: Path, when: datetime)
             if problem := _left_out(row) or (None if row.participant_id.isdigit() else "not from a Moodle export (no participant id)"):
                 warnings.append(f"Moodle worksheet: {row.student} left out: {problem}")
             else:
-                writer.writerow([f"Participant {row.participant_id}", text(row.name or row.student), row.email, points_text(row.total), most, when.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")])
+                writer.writerow([f"Participant {row.participant_id}", text(row.name or row.student), row.email, points_text(_score(row)), most, when.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")])
     return warnings
 
 
@@ -219,6 +219,13 @@ def max_points(rows: Sequence[GradeRow]) -> dict[str, float]:
 def text(value: str) -> str:
     """Free text made safe for spreadsheets: a leading ``=``, ``+``, ``-`` or ``@`` would start a formula."""
     return "'" + value if value.startswith(FORMULA_STARTS) else value
+
+
+def _score(row: GradeRow) -> float:
+    """The total of a row :func:`_left_out` lets through (it keeps rows without one out)."""
+    if row.total is None:
+        raise ValueError(f"{row.student}: a row without a total cannot go to an LMS")
+    return row.total
 
 
 def _left_out(row: GradeRow) -> str | None:

@@ -169,8 +169,9 @@ def checked_cells(checks: Path) -> set[str]:
     grading process imports the checks; this one should not hold them)."""
     for node in ast.walk(ast.parse(checks.read_text())):
         target = node.target if isinstance(node, ast.AnnAssign) else node.targets[0] if isinstance(node, ast.Assign) and len(node.targets) == 1 else None
-        if isinstance(target, ast.Name) and target.id == "CHECKS" and isinstance(node.value, ast.Dict):  # type: ignore[union-attr]
-            return {k.value for k in node.value.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)}  # type: ignore[union-attr]
+        value = getattr(node, "value", None)  # an Assign's or AnnAssign's right-hand side
+        if isinstance(target, ast.Name) and target.id == "CHECKS" and isinstance(value, ast.Dict):
+            return {k.value for k in value.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)}
     raise RuntimeError(f"{checks} defines no CHECKS dict literal")
 
 

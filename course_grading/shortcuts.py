@@ -248,7 +248,8 @@ class _Reader(ast.NodeVisitor):
         self.guarded = {name: module for name, module in modules.items() if module in ("sys", "os")}  # only some of their parts are plain
         self.plain_uses: set[int] = set()  # the guarded names (and ``open``) found in a plain use
         self.shell: set[int] = set()  # the names and attributes of calls of the grader's shell (a magic), which run nothing
-        self.region, self.owner = TOP, None  # owner: the top-level class whose body is being read
+        self.region = TOP
+        self.owner: str | None = None  # the top-level class whose body is being read
         self.binding: tuple[str, ...] = ()  # the names a top-level import or naming assignment binds
         self.found: list[tuple[str, Evidence]] = []
         self.uses: dict[str, set[str]] = {}
@@ -607,7 +608,7 @@ def withhold(nb: nbformat.NotebookNode, rules: Mapping[str, Rules], outputs: dic
     for part, evidence in review(nb, rules).items():
         test = outputs.get(f"test_{part}")
         passed = test is not None and test["error"] is None
-        if passed:
+        if test is not None and passed:
             message = f"held for review: this part's code may use a route it forbids ({evidence[0].describe()}); an instructor will look at it and grant the points if it does not"
             test["error"] = ["HeldForReview", message, []]
         notes[part] = note(part, evidence, passed)

@@ -56,7 +56,7 @@ class Capped(io.TextIOBase):
     """A text stream that keeps what is written until the notebook's whole allowance is spent."""
 
     def __init__(self, allowance: list[int]) -> None:
-        self.allowance, self.parts = allowance, []  # allowance: [bytes left], shared by all streams
+        self.allowance, self.parts = allowance, list[str]()  # allowance: [bytes left], shared by all streams
 
     def write(self, text: str) -> int:
         if self.allowance[0] > 0:

@@ -346,11 +346,11 @@ class Worker:
             self.process = None
             return self.failure(f"the grading worker died ({_exit_text(code)})")
         try:
-            error = json.loads(line)["error"]
+            reported = json.loads(line)["error"]
         except (ValueError, TypeError, KeyError):
             self.stop()
             return self.failure(f"the grading worker answered {line[:100]!r}")
-        return None if error is None else self.failure(str(error))
+        return None if reported is None else self.failure(str(reported))
 
     def failure(self, cause: str) -> GraderError:
         """``cause``, with the last :data:`STDERR_TAIL` bytes the worker wrote to its log during the last request."""

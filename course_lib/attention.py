@@ -401,7 +401,7 @@ class MultiHeadAttention(nn.Module):
         biases = [b.bias for b in bases]  # type: ignore[union-attr]
         bias = torch.cat(biases) if all(b is not None for b in biases) else None  # type: ignore[arg-type]
         outputs = F.linear(x, weight, bias).split(self.n_heads * self.d_head, dim=-1)
-        updates = [m.update(x) if m is not b else None for m, b in zip(projections, bases, strict=True)]
+        updates: list[Tensor | None] = [m.update(x) if m is not b else None for m, b in zip(projections, bases, strict=True)]  # type: ignore[operator]  # a wrapper's update(x)
         return tuple(out if update is None else out + update for out, update in zip(outputs, updates, strict=True))
 
 

@@ -29,7 +29,7 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import torch
 import torch.nn.functional as F
@@ -490,7 +490,7 @@ def _modern_name(name: str) -> str:
     return name
 
 
-def config_from_hf(hf: Mapping[str, object]) -> BertConfig:
+def config_from_hf(hf: Mapping[str, Any]) -> BertConfig:
     """A :class:`BertConfig` from a Hugging Face ``config.json`` (as a dict); refuses what this
     BERT does not compute (another activation, relative positions)."""
     activation = {"gelu": "gelu", "relu": "relu", "gelu_new": "gelu_tanh", "gelu_pytorch_tanh": "gelu_tanh"}.get(str(hf.get("hidden_act", "gelu")))

@@ -137,16 +137,17 @@ def gradient_sync(module: nn.Module, sync: bool) -> Iterator[None]:
     if sync:
         yield
         return
-    if hasattr(module, "no_sync"):  # DDP
-        with module.no_sync():
+    wrapper: Any = module  # DDP's and FSDP's methods, found by name
+    if hasattr(wrapper, "no_sync"):  # DDP
+        with wrapper.no_sync():
             yield
         return
-    if hasattr(module, "set_requires_gradient_sync"):  # FSDP
-        module.set_requires_gradient_sync(False)
+    if hasattr(wrapper, "set_requires_gradient_sync"):  # FSDP
+        wrapper.set_requires_gradient_sync(False)
         try:
             yield
         finally:
-            module.set_requires_gradient_sync(True)
+            wrapper.set_requires_gradient_sync(True)
         return
     yield  # a single process: nothing to synchronise
 
@@ -169,7 +170,8 @@ def full_model_state(model: nn.Module) -> dict[str, Tensor]:
     """The whole model state dict on the CPU (FSDP's shards gathered); every rank must call it."""
     from torch.distributed.checkpoint.state_dict import StateDictOptions, get_model_state_dict
 
-    return get_model_state_dict(model, options=StateDictOptions(full_state_dict=True, cpu_offload=True))
+    state: dict[str, Tensor] = dict(get_model_state_dict(model, options=StateDictOptions(full_state_dict=True, cpu_offload=True)))  # type: ignore[arg-type]
+    return state
 
 
 def load_full_state(model: nn.Module, optimizer: torch.optim.Optimizer, model_state: dict[str, Any], optimizer_state: dict[str, Any]) -> None:

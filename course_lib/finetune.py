@@ -53,6 +53,14 @@ def _body(model: nn.Module) -> nn.Module:
     return model.bert if isinstance(model, BertForPreTraining) else model
 
 
+def _width(model: nn.Module) -> int:
+    """The width ``d_model`` of the hidden states ``model`` gives (every family's config names it so)."""
+    config = getattr(_body(model), "config", None)
+    if not isinstance(getattr(config, "d_model", None), int):
+        raise TypeError(f"{type(model).__name__} has no config with an integer d_model: not a course_lib model")
+    return int(config.d_model)  # type: ignore[union-attr]
+
+
 def hidden_states(model: nn.Module, idx: Tensor, attention_mask: Tensor | None = None) -> Tensor:
     """The hidden states ``(B, T, d)`` of ``idx (B, T)`` for any course_lib family.
 
@@ -114,7 +122,7 @@ class SequenceClassifier(nn.Module):
             raise ValueError(f"pooling must be one of {POOLINGS}, got {pooling!r}")
         self.body, self.pooling, self.n_classes = body, pooling, n_classes
         self.drop = nn.Dropout(dropout)
-        self.head = nn.Linear(_body(body).config.d_model, n_classes)
+        self.head = nn.Linear(_width(body), n_classes)
         nn.init.normal_(self.head.weight, std=0.02)
         nn.init.zeros_(self.head.bias)
 
@@ -136,7 +144,7 @@ class TokenClassifier(nn.Module):
             raise ValueError(f"a classifier needs at least 2 classes, got {n_classes}")
         self.body, self.n_classes = body, n_classes
         self.drop = nn.Dropout(dropout)
-        self.head = nn.Linear(_body(body).config.d_model, n_classes)
+        self.head = nn.Linear(_width(body), n_classes)
         nn.init.normal_(self.head.weight, std=0.02)
         nn.init.zeros_(self.head.bias)
 
@@ -242,6 +250,7 @@ def layer_features(model: nn.Module, idx: Tensor, attention_mask: Tensor | None,
     forward hooks on the stack's blocks (see :func:`blocks_of`), the model run once in eval mode."""
     stack, _ = blocks_of(model)
     blocks = model.get_submodule(stack)
+    assert isinstance(blocks, nn.ModuleList)  # blocks_of names a ModuleList
     states: list[Tensor] = []
     hooks = [blocks[0].register_forward_pre_hook(lambda module, args: states.append(args[0]))]
     hooks += [b.register_forward_hook(lambda module, args, out: states.append(out)) for b in blocks]
@@ -309,9 +318,9 @@ class LoRALinear(nn.Module):
         base.weight.requires_grad_(False)
         if base.bias is not None:
             base.bias.requires_grad_(False)
-        factory = {"device": base.weight.device, "dtype": base.weight.dtype}
-        self.lora_A = nn.Parameter(torch.empty(r, base.in_features, **factory))
-        self.lora_B = nn.Parameter(torch.zeros(base.out_features, r, **factory))
+        device, dtype = base.weight.device, base.weight.dtype
+        self.lora_A = nn.Parameter(torch.empty(r, base.in_features, device=device, dtype=dtype))
+        self.lora_B = nn.Parameter(torch.zeros(base.out_features, r, device=device, dtype=dtype))
         nn.init.kaiming_uniform_(self.lora_A, a=math.sqrt(5), generator=generator)
         self.drop = nn.Dropout(dropout) if dropout > 0 else nn.Identity()  # Dropout(0) would still copy its input
         self.merged, self.enabled = False, True

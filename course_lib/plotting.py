@@ -98,7 +98,7 @@ def plot_token_rows(rows: Sequence[tuple[str, Sequence[str], Sequence[int]]], *,
             raise ValueError(f"row {label!r}: {len(tokens)} tokens but {len(colours)} colours")
     lines = [(label if k == 0 else "", tokens[k : k + width], colours[k : k + width]) for label, tokens, colours in rows for k in range(0, max(len(tokens), 1), width)]
     fig, ax = plt.subplots(figsize=(0.62 * width + 1.6, 0.36 * len(lines) + 0.4))
-    palette = plt.get_cmap("tab10").colors
+    palette = plt.get_cmap("tab10")(range(10))
     for y, (label, tokens, colours) in enumerate(lines):
         ax.text(-0.3, -y, label, ha="right", va="center", fontsize=8, fontweight="bold")
         for x, (token, colour) in enumerate(zip(tokens, colours)):
