@@ -44,13 +44,11 @@ import argparse
 import json
 import re
 import sys
-import time
 import warnings
 from collections.abc import Callable
 
-import torch
-
 import side_by_side as sbs  # benchmarks/side_by_side.py: the timing and memory machinery
+import torch
 
 N_LAYERS, N_HEADS, D_MODEL, TOKENS, BATCH, VOCAB, DROPOUT = 4, 4, 256, 128, 32, 8192, 0.1
 SPECIAL_IDS = (0, 1, 2, 3, 4)  # [PAD], [UNK], [CLS], [SEP], [MASK], as WordPieceTokenizer.train numbers them

@@ -34,9 +34,8 @@ import sys
 import warnings
 from collections.abc import Callable
 
-import torch
-
 import side_by_side as sbs  # benchmarks/side_by_side.py: the timing and memory machinery
+import torch
 
 BATCH, TOKENS, RANK, ALPHA = 32, 64, 8, 16
 KINDS = ("full", "lora", "peft lora", "probe")

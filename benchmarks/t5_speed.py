@@ -55,9 +55,8 @@ import warnings
 from collections.abc import Callable
 from pathlib import Path
 
-import torch
-
 import side_by_side as sbs  # benchmarks/side_by_side.py: the timing and memory machinery
+import torch
 
 D_MODEL, D_KV, N_HEADS, D_FF, N_LAYERS, VOCAB, DROPOUT = 256, 32, 8, 1024, 4, 8192, 0.1
 BATCH, SOURCE, TARGET = 16, 128, 32

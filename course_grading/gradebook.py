@@ -137,7 +137,7 @@ def _record(course: Path, assignment: str, graded: list[Graded], late: LatePolic
                 scratch = assignments.copy_course(tmp / "course", course)
                 generated = assignments.nbgrader_api(scratch, db_url=db_url).generate_assignment(assignment, force=True)
                 if not generated["success"]:
-                    raise RuntimeError(f"nbgrader could not add {assignment} to {db_url}:\n{generated['log']}")
+                    raise RuntimeError(f"nbgrader could not add {assignment} to {db_url}:\n{generated['log']}") from None
         for student, scores, notebook, out in graded:
             person = people.get(student)
             gradebook.update_or_create_student(student, **(name_parts(person) if person else {}))

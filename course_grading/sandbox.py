@@ -105,7 +105,7 @@ class SlotGroup:
         return [name for name, p in (("processes", self.pids), ("memory", self.memory), ("CPU", self.cpu)) if p is None]
 
 
-def slot_group(name: str, limits: "Limits", cpus: int) -> SlotGroup:
+def slot_group(name: str, limits: Limits, cpus: int) -> SlotGroup:
     """Fresh control groups for one slot, where the system lets us make them (root, or a delegated
     cgroup v2 subtree): at most ``limits.processes`` tasks, ``limits.group_memory_bytes`` of memory
     (no swap) for all of them together, and ``cpus`` cores' worth of CPU time.

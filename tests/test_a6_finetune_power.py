@@ -14,9 +14,8 @@ from collections.abc import Callable
 
 import pytest
 import torch
-from torch import Tensor, nn
-
 from assignment_support import GRADING
+from torch import Tensor, nn
 
 sys.path.insert(0, str(GRADING))
 import a6_finetune_checks as a6  # noqa: E402

@@ -24,12 +24,11 @@ from hostile_submissions import _FUSED_BODY, FULL, KEY, MISSING_SCALE, SHORTCUT_
 from test_shortcuts import RUN_IN_PROCESS
 
 from course_grading import grade as grading
-from course_grading import sandbox, shortcuts
+from course_grading import sandbox, shortcuts, student_server, worker
 from course_grading.assignments import copy_course
 from course_grading.canonical import MAX_ADDED_CELLS, canonical, own_cell, rebuild
 from course_grading.check import check_notebook
 from course_grading.notebooks import OWN_CELL, answer_code, answer_ids, is_answer, is_own, is_test, nbgrader_meta, part_points, with_answers
-from course_grading import student_server, worker
 from course_grading.worker import load_checks
 
 A1 = "a1_attention"

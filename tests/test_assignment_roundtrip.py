@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import nbformat
 import pytest
-
 from assignment_support import (
     ASSIGNMENTS,
     ROOT,
@@ -21,6 +20,7 @@ from assignment_support import (
     source_notebook,
     submission_notebook,
 )
+
 from course_grading.assignments import answer_key, copy_course, nbgrader_api
 from course_grading.notebooks import answer_ids
 

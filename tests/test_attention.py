@@ -327,7 +327,7 @@ def test_recorded_attention_records_every_attention_of_a_model_without_changing_
         out = encoder(x, mask)
     assert torch.allclose(out, expected, atol=ATOL)
     assert sorted(weights) == ["layers.0.self_attn", "layers.1.self_attn"]
-    for name, w in weights.items():
+    for w in weights.values():
         assert w.shape == (3, 4, 5, 5) and not w.requires_grad
         assert torch.allclose(w.sum(-1), torch.ones(3, 4, 5), atol=ATOL)
         assert (w[1, :, :, 3:] == 0).all() and (w[2, :, :, 1:] == 0).all()  # padding gets no weight

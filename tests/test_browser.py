@@ -22,7 +22,6 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import pytest
-
 from conftest import ROOT, book_pages, notebook_pages
 
 pytestmark = pytest.mark.slow

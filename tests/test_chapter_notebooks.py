@@ -10,7 +10,6 @@ from typing import Any
 
 import nbformat
 import pytest
-
 from conftest import ROOT, notebook_pages
 
 GENERATOR = ROOT / "book" / "_ext" / "chapter_notebooks.py"

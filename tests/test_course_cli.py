@@ -9,8 +9,8 @@ from pathlib import Path
 
 import nbformat
 import pytest
-
 from assignment_support import FIXTURES, load_fixture, release_notebook, submission_notebook
+
 from course_grading.assignments import copy_course
 from course_grading.cli import ProgressBar
 

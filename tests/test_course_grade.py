@@ -34,7 +34,6 @@ from hostile_submissions import (
     A6,
     ASSIGNMENT,
     FULL,
-    KEY as KEY_A1,
     REJECTED_FILES,
     REJECTED_PATTERNS,
     Case,
@@ -45,6 +44,9 @@ from hostile_submissions import (
     a6_cases,
     hostile_cases,
     notebook,
+)
+from hostile_submissions import (
+    KEY as KEY_A1,
 )
 
 from course_grading import grade as grading

@@ -18,7 +18,6 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-
 from conftest import ROOT
 
 BOOK = ROOT / "book"

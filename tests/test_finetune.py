@@ -15,9 +15,9 @@ from course_lib.data import chapter_model
 from course_lib.finetune import (
     IGNORE_INDEX,
     LoRALinear,
-    TrainingMemory,
     SequenceClassifier,
     TokenClassifier,
+    TrainingMemory,
     accuracy,
     add_adapters,
     apply_lora,

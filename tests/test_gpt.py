@@ -12,9 +12,9 @@ from transformers.generation.logits_process import TopKLogitsWarper, TopPLogitsW
 
 from course_lib.gpt import (
     GPT,
-    GPTClassifier,
     PRESETS,
     PUBLISHED_PARAMETERS,
+    GPTClassifier,
     GPTConfig,
     from_hf_state_dict,
     generate,

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from assignment_support import ASSIGNMENTS, GRADING, assignment_ids, fixtures, release_notebook, source_notebook, submission_notebook
+from assignment_support import ASSIGNMENTS, GRADING, assignment_ids, fixtures, release_notebook, source_notebook
 
 from course_grading import grade as grading
 from course_grading import sandbox

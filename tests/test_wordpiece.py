@@ -42,10 +42,10 @@ from course_lib.wordpiece import (
     BatchEncoding,
     Encoding,
     WordPieceTokenizer,
-    truncated_lengths,
     basic_tokenize,
     clean_text,
     is_punctuation,
+    truncated_lengths,
     wordpiece,
 )
 
@@ -410,7 +410,7 @@ def naive_training(text: str, vocab_size: int, score: str, min_frequency: int = 
             for pair in pairwise(parts):
                 pairs[pair] += counts[w]
         candidates = [p for p in pairs if pairs[p] >= min_frequency]
-        value = (lambda p: pairs[p]) if score == "frequency" else (lambda p: pairs[p] / (units[p[0]] * units[p[1]]))
+        value = (lambda p: pairs[p]) if score == "frequency" else (lambda p: pairs[p] / (units[p[0]] * units[p[1]]))  # noqa: B023 (used in this iteration only)
         a, b = max(candidates, key=lambda p: (value(p), -ids[p[0]], -ids[p[1]]))  # ties: the pair of smaller ids
         if a + b[2:] not in ids:
             tokens.append(a + b[2:])
