@@ -13,7 +13,9 @@ Run ``course release [ID ...]`` (``make assignments``) after editing a source.
 
 from __future__ import annotations
 
+import ast
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -24,9 +26,9 @@ from traitlets.config import Config
 from traitlets.config.loader import PyFileConfigLoader
 
 from . import harness
-from .notebooks import SOLUTION_MARK, answer_code, with_answers, without_hidden_tests
+from .notebooks import SOLUTION_MARK, answer_code, is_answer, is_test, nbgrader_meta, part_names, with_answers, without_hidden_tests
 
-__all__ = ["COURSE", "SOLUTIONS", "answer_key", "assignment_ids", "checkout_course", "copy_course", "default_course", "generate", "load_config", "nbgrader_api", "validate"]
+__all__ = ["COURSE", "SOLUTIONS", "answer_key", "assignment_ids", "checked_cells", "checkout_course", "contract", "copy_course", "default_course", "generate", "load_config", "nbgrader_api", "validate"]
 
 REPO = Path(__file__).resolve().parents[1]
 COURSE = REPO / "assignments"  # the course this code was installed with (an editable install's checkout)
@@ -127,3 +129,71 @@ def validate(assignment: str, course: Path = COURSE) -> list[str]:
     untouched = harness.run_tests(with_answers(source, answer_code(release)), grading)
     problems += [f"the untouched student version passes {part}" for part, error in untouched.items() if error is None]
     return problems
+
+
+# ------------------------------------------------------------------------ an assignment's contract
+#
+# An assignment is a source notebook and, in grading/, its hidden checks: <id>_checks.py with a CHECKS
+# dict from each test cell's grade id to its check, and the files that module reads beside it (the
+# correct versions of the parts, REFERENCE_PARTS; drivers). Everything the grader relies on is checked
+# here, before anything is generated, so that a missing piece fails `course release`, not a grading run.
+
+
+def checked_cells(checks: Path) -> set[str]:
+    """The test cells a checks module's ``CHECKS`` dict names, read without importing it (the
+    grading process imports the checks; this one should not hold them)."""
+    for node in ast.walk(ast.parse(checks.read_text())):
+        target = node.target if isinstance(node, ast.AnnAssign) else node.targets[0] if isinstance(node, ast.Assign) and len(node.targets) == 1 else None
+        value = getattr(node, "value", None)  # an Assign's or AnnAssign's right-hand side
+        if isinstance(target, ast.Name) and target.id == "CHECKS" and isinstance(value, ast.Dict):
+            return {k.value for k in value.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)}
+    raise RuntimeError(f"{checks} defines no CHECKS dict literal")
+
+
+def contract(assignment: str, course: Path = COURSE) -> list[str]:
+    """What ``assignment`` lacks that grading will need (empty if nothing), read without running the
+    instructor's code: its source notebook; graded test cells ``test_<part>`` with points, each with an
+    answer cell ``<part>`` that defines the part's functions; a checks module whose ``CHECKS`` names
+    exactly those test cells; and the files the checks module reads beside it (the reference parts,
+    drivers)."""
+    source_path = course / "source" / assignment / f"{assignment}.ipynb"
+    checks_path = course / "grading" / f"{assignment}_checks.py"
+    problems = []
+    if not re.fullmatch(r"[a-z][a-z0-9_]*", assignment):
+        problems.append(f"the id {assignment!r} is not lower-case letters, digits and underscores (nbgrader and the grading modules use it as a name)")
+    try:
+        source = nbformat.read(source_path, as_version=4)
+    except (OSError, ValueError) as error:
+        return problems + [f"its source notebook {source_path} cannot be read: {error}"]
+    tests = {nbgrader_meta(c)["grade_id"]: nbgrader_meta(c) for c in source.cells if is_test(c)}
+    answers = {nbgrader_meta(c)["grade_id"] for c in source.cells if is_answer(c)}
+    if not tests:
+        problems.append("the source has no graded test cells")
+    for test_id, meta in tests.items():
+        if not test_id.startswith("test_"):
+            problems.append(f"test cell {test_id!r}: a test cell's grade id is test_<part>, the grade id of the part's answer cell after test_")
+        elif test_id.removeprefix("test_") not in answers:
+            problems.append(f"test cell {test_id!r} grades an answer cell {test_id.removeprefix('test_')!r} that the source does not have")
+        if not float(meta.get("points", 0) or 0) > 0:
+            problems.append(f"test cell {test_id!r} is worth no points")
+    parts = part_names(source)
+    problems += [f"the answer cell of {test_id!r} defines no function or class (nothing to grade)" for test_id, names in parts.items() if test_id.startswith("test_") and test_id.removeprefix("test_") in answers and not names]
+    if not checks_path.is_file():
+        return problems + [f"its hidden checks {checks_path} are missing (a module with a CHECKS dict: test cell grade id -> check)"]
+    try:
+        checked = checked_cells(checks_path)
+    except (SyntaxError, RuntimeError) as error:
+        return problems + [f"{checks_path.name}: {error}"]
+    problems += [f"{checks_path.name}: CHECKS has no check for {test_id}" for test_id in sorted(set(tests) - checked)]
+    problems += [f"{checks_path.name}: CHECKS checks {test_id}, which is no test cell of the source" for test_id in sorted(checked - set(tests))]
+    for name in _files_read_beside(checks_path):
+        if not (checks_path.parent / name).is_file():
+            problems.append(f"{checks_path.name} reads {name}, which is not in {checks_path.parent}")
+    return problems
+
+
+def _files_read_beside(checks: Path) -> list[str]:
+    """The file names a checks module reads from its own folder: ``Path(__file__).with_name("...")``."""
+    return [node.args[0].value for node in ast.walk(ast.parse(checks.read_text()))
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "with_name"
+            and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)]

@@ -30,6 +30,13 @@ def _release(args: argparse.Namespace) -> int:
     if unknown:
         print(f"no source notebook for: {', '.join(unknown)} (looked in {args.course / 'source'})", file=sys.stderr)
         return EXIT_BAD_INPUT
+    broken = {assignment: problems for assignment in ids if (problems := assignments.contract(assignment, args.course))}
+    for assignment, problems in broken.items():
+        print(f"{assignment}: not released; it lacks what grading needs:", file=sys.stderr)
+        for problem in problems:
+            print(f"  - {problem}", file=sys.stderr)
+    if broken:
+        return EXIT_BAD_INPUT
     ok = True
     solutions = args.solutions or args.course.parent / "solutions"
     for assignment in ids:

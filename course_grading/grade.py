@@ -17,7 +17,6 @@ For every submission:
 
 from __future__ import annotations
 
-import ast
 import concurrent.futures
 import contextlib
 import hashlib
@@ -36,6 +35,7 @@ from pathlib import Path
 import nbformat
 
 from . import gradebook, reports, sandbox
+from .assignments import checked_cells
 from .canonical import canonical
 from .intake import Intake, Roster, Submission, intake, late_notices
 from .late import LatePolicy, SubmissionTimes
@@ -45,7 +45,7 @@ from .sandbox import Limits
 from .scratch import private_folder, remove_stale
 from .worker import STARTED, GraderError, Worker
 
-__all__ = ["ATTENTION", "GRADED", "MISSING", "NOT_GRADED", "Options", "Result", "cache_result", "cached_result", "check_writable", "checked_cells", "content_key", "finish", "grade", "grade_one", "keep_log", "missing", "not_graded", "pending", "prepare_template", "record_pending", "unrecorded", "with_intake"]
+__all__ = ["ATTENTION", "GRADED", "MISSING", "NOT_GRADED", "Options", "Result", "cache_result", "cached_result", "check_writable", "content_key", "finish", "grade", "grade_one", "keep_log", "missing", "not_graded", "pending", "prepare_template", "record_pending", "unrecorded", "with_intake"]
 
 GRADED, ATTENTION, NOT_GRADED = "graded", "needs attention", "not graded"
 MISSING = "missing"  # on the roster, nothing in the export: a row with no score, left out of the LMS files
@@ -162,17 +162,6 @@ def content_key(nb: nbformat.NotebookNode | None, course: Path, assignment: str)
     for check in sorted((course / "grading").glob("*.py")):
         digest.update(check.read_bytes())
     return digest.hexdigest()
-
-
-def checked_cells(checks: Path) -> set[str]:
-    """The test cells a checks module's ``CHECKS`` dict names, read without importing it (the
-    grading process imports the checks; this one should not hold them)."""
-    for node in ast.walk(ast.parse(checks.read_text())):
-        target = node.target if isinstance(node, ast.AnnAssign) else node.targets[0] if isinstance(node, ast.Assign) and len(node.targets) == 1 else None
-        value = getattr(node, "value", None)  # an Assign's or AnnAssign's right-hand side
-        if isinstance(target, ast.Name) and target.id == "CHECKS" and isinstance(value, ast.Dict):
-            return {k.value for k in value.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)}
-    raise RuntimeError(f"{checks} defines no CHECKS dict literal")
 
 
 def prepare_template(course: Path, assignment: str, where: Path, out: Path, submissions: Path, limits: Limits) -> Path:

@@ -11,6 +11,7 @@ import nbformat
 import pytest
 from assignment_support import FIXTURES, load_fixture, release_notebook, submission_notebook
 
+from course_grading import assignments
 from course_grading.assignments import copy_course
 from course_grading.cli import ProgressBar
 
@@ -115,3 +116,48 @@ def test_progress_is_a_bar_on_a_terminal_and_lines_in_a_log() -> None:
     assert len(drawn) == 3
     assert drawn[1].startswith("[2/4] student2: 12\ngrading [" + "#" * 15 + "." * 15 + "] 2/4")
     assert drawn[2].endswith("4/4, 0 s, about 0 s left\n")
+
+
+def _break(course: Path, how: str) -> str:
+    """Break one piece of a1's contract in a scratch course; returns the words the refusal must contain."""
+    source = course / "source" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
+    checks = course / "grading" / f"{ASSIGNMENT}_checks.py"
+    if how == "no checks":
+        checks.unlink()
+        return "hidden checks"
+    if how == "a check missing":
+        checks.write_text(checks.read_text().replace('"test_masks": check_masks,', ""))
+        return "CHECKS has no check for test_masks"
+    if how == "a check of no cell":
+        checks.write_text(checks.read_text().replace('"test_masks": check_masks,', '"test_masks": check_masks, "test_extra": check_masks,'))
+        return "CHECKS checks test_extra, which is no test cell"
+    if how == "no reference parts":
+        (course / "grading" / f"{ASSIGNMENT}_reference_parts.py").unlink()
+        return "reads a1_attention_reference_parts.py, which is not in"
+    nb = nbformat.read(source, as_version=4)
+    test = next(c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade_id") == "test_masks")
+    if how == "no points":
+        test.metadata["nbgrader"]["points"] = 0
+        words = "test cell 'test_masks' is worth no points"
+    else:  # "no answer cell"
+        test.metadata["nbgrader"]["grade_id"] = "test_mask"
+        words = "grades an answer cell 'mask' that the source does not have"
+    nbformat.write(nb, source)
+    return words
+
+
+@pytest.mark.parametrize("how", ["no checks", "a check missing", "a check of no cell", "no reference parts", "no points", "no answer cell"])
+def test_release_refuses_an_assignment_that_lacks_what_grading_needs(tmp_path: Path, how: str) -> None:
+    scratch = copy_course(tmp_path / "course")
+    words = _break(scratch, how)
+    before = sorted(p.relative_to(scratch) for p in scratch.rglob("*"))
+    result = course("--course", scratch, "release", "--solutions", tmp_path / "solutions")
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert f"{ASSIGNMENT}: not released; it lacks what grading needs" in result.stderr and words in result.stderr, result.stderr
+    assert sorted(p.relative_to(scratch) for p in scratch.rglob("*")) == before and not (tmp_path / "solutions").exists()  # nothing generated
+
+
+def test_every_assignment_of_the_course_keeps_its_contract() -> None:
+    ids = assignments.assignment_ids()
+    assert len(ids) >= 6
+    assert {a: assignments.contract(a) for a in ids} == {a: [] for a in ids}

@@ -11,6 +11,7 @@ import nbformat
 import pytest
 from assignment_support import ASSIGNMENTS, assignment_ids, release_notebook, source_notebook, submission_notebook
 
+from course_grading import assignments
 from course_grading import grade as grading
 from course_grading.calls import restore_own, use_references
 from course_grading.canonical import canonical
@@ -166,10 +167,10 @@ def test_a_cached_result_round_trips_through_json() -> None:
 def test_a_missing_hidden_check_is_found_without_importing_the_checks(tmp_path: Path) -> None:
     checks = tmp_path / "a9_checks.py"
     checks.write_text("import not_installed_anywhere\nCHECKS: dict = {'test_one': f, 'test_two': g}\n")
-    assert grading.checked_cells(checks) == {"test_one", "test_two"}
+    assert assignments.checked_cells(checks) == {"test_one", "test_two"}
     checks.write_text("CHECKS = make_checks()\n")
     with pytest.raises(RuntimeError, match="no CHECKS dict literal"):
-        grading.checked_cells(checks)
+        assignments.checked_cells(checks)
 
 
 def test_a_part_keeps_the_functions_its_stub_defines_whatever_the_student_wrote() -> None:
