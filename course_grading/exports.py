@@ -56,12 +56,10 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from .late import points_text
+from .results import GRADED, MISSING, NOT_GRADED  # MISSING: on the roster, nothing handed in; only grades.csv lists it
 
-__all__ = ["GRADED", "GradeRow", "MISSING", "NOT_GRADED", "ROWS", "check_total", "load_rows", "max_points", "save_rows", "text", "write_all", "write_canvas_csv", "write_grades_csv", "write_moodle_csv", "write_moodle_worksheet"]
+__all__ = ["GradeRow", "ROWS", "check_total", "load_rows", "max_points", "save_rows", "text", "write_all", "write_canvas_csv", "write_grades_csv", "write_moodle_csv", "write_moodle_worksheet"]
 
-GRADED = "graded"
-NOT_GRADED = "not graded"  # the grader failed on it: there is no score
-MISSING = "missing"  # on the roster, nothing handed in: no score; only grades.csv lists it (the LMS keeps its own missing mark)
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 ENCODING = "utf-8-sig"  # UTF-8 with a byte-order mark: see the module's docstring
 

@@ -28,7 +28,7 @@ import tempfile
 import time
 import traceback
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from datetime import datetime
 from pathlib import Path
 
@@ -41,36 +41,14 @@ from .intake import Intake, Roster, Submission, intake, late_notices
 from .late import LatePolicy, SubmissionTimes
 from .notebooks import answer_ids, part_points
 from .overrides import OVERRIDES, Parts, read_overrides
+from .results import ATTENTION, GRADED, GRADER_ERROR, MISSING, NOT_GRADED, Result
 from .sandbox import Limits
 from .scratch import private_folder, remove_stale
 from .worker import STARTED, GraderError, Worker
 
-__all__ = ["ATTENTION", "GRADED", "MISSING", "NOT_GRADED", "Options", "Result", "cache_result", "cached_result", "check_writable", "content_key", "finish", "grade", "grade_one", "keep_log", "missing", "not_graded", "pending", "prepare_template", "record_pending", "unrecorded", "with_intake"]
+__all__ = ["Options", "cache_result", "cached_result", "check_writable", "content_key", "finish", "grade", "grade_one", "keep_log", "missing", "not_graded", "pending", "prepare_template", "record_pending", "unrecorded", "with_intake"]
 
-GRADED, ATTENTION, NOT_GRADED = "graded", "needs attention", "not graded"
-MISSING = "missing"  # on the roster, nothing in the export: a row with no score, left out of the LMS files
-GRADER_ERROR = "not graded: grader error"  # how the note of a grader-side failure starts
 PENDING = ".pending"  # out/results/<student>.pending: a cached result not yet in the nbgrader gradebook
-
-
-@dataclass
-class Result:
-    student: str
-    status: str  # GRADED | ATTENTION (graded, with zeros the instructor should look at) | NOT_GRADED (the grader failed: no score)
-    scores: dict[str, float] = field(default_factory=dict)
-    max_scores: dict[str, float] = field(default_factory=dict)
-    notes: list[str] = field(default_factory=list)
-    key: str = ""  # content hash: the same key means the same grading input
-    seconds: float = 0.0  # how long grading took
-    penalty: float = 0.0  # late penalty (points), applied on every run from the policy of that run
-    submitted_at: str | None = None  # ISO time, from the export or the file (see notes)
-    overridden: dict[str, str] = field(default_factory=dict)  # part -> the instructor's reason
-    review: list[str] = field(default_factory=list)  # parts held at 0 for a person (course_grading.shortcuts)
-    seed: int | None = None  # the seed of the hidden checks' inputs (`course check --seed` replays them)
-
-    @property
-    def total(self) -> float:
-        return max(0.0, sum(self.scores.values()) - self.penalty)
 
 
 # --------------------------------------------------------------------------------- one submission

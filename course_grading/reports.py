@@ -22,15 +22,13 @@ from collections import Counter
 from collections.abc import Collection, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from .exports import MISSING, NOT_GRADED, GradeRow, load_rows, save_rows, write_all
+from .exports import GradeRow, load_rows, save_rows, write_all
 from .intake import Intake, Roster, batch_warning
+from .results import MISSING, NOT_GRADED, Result
 
 __all__ = ["informational", "participant_id", "remove_student", "summary", "write_reports", "write_unreadable_feedback"]
 
-if TYPE_CHECKING:
-    from .grade import Result
 
 INFORMATIONAL = re.compile(
     "|".join([

@@ -19,8 +19,9 @@ import nbformat
 
 from .canonical import read_submission
 from .check import identify
-from .grade import NOT_GRADED, Options, Result, grade
+from .grade import Options, grade
 from .notebooks import is_test, nbgrader_meta, part_of, part_points
+from .results import NOT_GRADED, Result
 from .sandbox import Limits
 
 __all__ = ["PartReplay", "failed_tests", "replay"]
