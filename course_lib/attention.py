@@ -29,6 +29,7 @@ __all__ = [
     "AdditiveAttention",
     "KVCache",
     "MultiHeadAttention",
+    "RotaryEmbedding",
     "additive_attention_scores",
     "causal_mask",
     "combine_masks",
@@ -292,6 +293,43 @@ class KVCache:
         return self.k, self.v
 
 
+class RotaryEmbedding(nn.Module):
+    """Rotary position embedding (RoPE; Su et al. 2021), applied to queries and keys, not to the stream.
+
+    Each head's ``d_head`` features are read as ``d_head / 2`` pairs ``(x_i, x_{i + d_head/2})`` (the
+    "rotate half" layout of Llama's Hugging Face weights); at position ``t`` pair ``i`` is rotated by the
+    angle ``t * base^(-2i / d_head)``. A query at ``t`` and a key at ``s`` then score ``q . k`` as a
+    function of their contents and ``t - s`` only. No parameters.
+    """
+
+    def __init__(self, d_head: int, base: float = 10000.0) -> None:
+        super().__init__()
+        if d_head % 2:
+            raise ValueError(f"rotary embeddings rotate pairs of features: d_head must be even, got {d_head}")
+        if base <= 1.0:
+            raise ValueError(f"the rotary base must be greater than 1, got {base}")
+        self.d_head, self.base = d_head, base
+        inv_freq = base ** (-torch.arange(0, d_head, 2, dtype=torch.float32) / d_head)  # (d_head / 2,)
+        self.register_buffer("inv_freq", inv_freq, persistent=False)
+
+    def forward(self, q: Tensor, k: Tensor, offset: int = 0) -> tuple[Tensor, Tensor]:
+        """Rotate ``q (B, h, T, d_head)`` and ``k (B, h_kv, T, d_head)`` as positions ``offset .. offset + T - 1``."""
+        T = q.shape[-2]
+        if q.shape[-1] != self.d_head or k.shape[-1] != self.d_head or k.shape[-2] != T:
+            raise ValueError(f"rotary embedding of d_head={self.d_head} got q {tuple(q.shape)} and k {tuple(k.shape)}")
+        positions = torch.arange(offset, offset + T, device=q.device, dtype=torch.float32)
+        angles = torch.outer(positions, self.inv_freq.to(q.device))  # (T, d_head / 2)
+        angles = torch.cat([angles, angles], dim=-1)  # (T, d_head): pair i's angle at i and i + d_head/2
+        cos, sin = angles.cos().to(q.dtype), angles.sin().to(q.dtype)
+        return q * cos + _rotate_half(q) * sin, k * cos + _rotate_half(k) * sin
+
+
+def _rotate_half(x: Tensor) -> Tensor:
+    """``(x1, x2) -> (-x2, x1)`` on the two halves of the last dimension: a 90-degree turn of every pair."""
+    half = x.shape[-1] // 2
+    return torch.cat([-x[..., half:], x[..., :half]], dim=-1)
+
+
 def split_heads(x: Tensor, n_heads: int) -> Tensor:
     """``(B, T, d_model) -> (B, h, T, d_head)``: head ``i`` gets features ``i*d_head:(i+1)*d_head``."""
     B, T, d_model = x.shape
@@ -317,9 +355,26 @@ class MultiHeadAttention(nn.Module):
     ``d_head`` defaults to ``d_model // n_heads``; set it to give the heads another width (T5's
     ``d_kv``): the projections then map ``d_model`` to ``n_heads * d_head`` and back. ``scale``
     replaces ``1 / sqrt(d_head)`` (T5: 1).
+
+    ``n_kv_heads`` (grouped-query attention, Ainslie et al. 2023) gives keys and values fewer heads than
+    queries: ``k_proj`` and ``v_proj`` map to ``n_kv_heads * d_head``, and each key/value head serves
+    ``n_heads / n_kv_heads`` consecutive query heads; a cache holds the ``n_kv_heads`` heads only.
+    ``rotary`` rotates queries and keys by their positions (:class:`RotaryEmbedding`) after the heads
+    are split and before keys enter a cache, counting positions from the cache's length.
     """
 
-    def __init__(self, d_model: int, n_heads: int, *, d_head: int | None = None, scale: float | None = None, bias: bool = True, dropout: float = 0.0) -> None:
+    def __init__(
+        self,
+        d_model: int,
+        n_heads: int,
+        *,
+        d_head: int | None = None,
+        scale: float | None = None,
+        bias: bool = True,
+        dropout: float = 0.0,
+        n_kv_heads: int | None = None,
+        rotary: RotaryEmbedding | None = None,
+    ) -> None:
         super().__init__()
         if d_head is None:
             if d_model % n_heads != 0:
@@ -327,11 +382,17 @@ class MultiHeadAttention(nn.Module):
             d_head = d_model // n_heads
         if d_head < 1:
             raise ValueError(f"d_head must be positive, got {d_head}")
+        n_kv_heads = n_heads if n_kv_heads is None else n_kv_heads
+        if n_kv_heads < 1 or n_heads % n_kv_heads:
+            raise ValueError(f"n_kv_heads must divide n_heads={n_heads}, got {n_kv_heads}")
+        if rotary is not None and rotary.d_head != d_head:
+            raise ValueError(f"the rotary embedding is for d_head={rotary.d_head}, the heads are {d_head} wide")
         self.d_model, self.n_heads, self.d_head, self.scale, self.dropout = d_model, n_heads, d_head, scale, dropout
-        inner = n_heads * d_head  # the width of all heads together
+        self.n_kv_heads, self.rotary = n_kv_heads, rotary
+        inner, kv_inner = n_heads * d_head, n_kv_heads * d_head  # the width of all query heads, of all key/value heads
         self.q_proj = nn.Linear(d_model, inner, bias=bias)
-        self.k_proj = nn.Linear(d_model, inner, bias=bias)
-        self.v_proj = nn.Linear(d_model, inner, bias=bias)
+        self.k_proj = nn.Linear(d_model, kv_inner, bias=bias)
+        self.v_proj = nn.Linear(d_model, kv_inner, bias=bias)
         self.out_proj = nn.Linear(inner, d_model, bias=bias)
 
     def forward(
@@ -367,26 +428,33 @@ class MultiHeadAttention(nn.Module):
             raise ValueError(f"x and context have different batch sizes: {x.shape[0]} and {context.shape[0]}")
         if mask is not None and mask.ndim == 3:
             mask = mask.unsqueeze(1)  # (B, 1, T_q or 1, T_k): the same mask for every head
+        if self.rotary is not None and context is not x:
+            raise ValueError("rotary positions are for self-attention: a cross-attention's keys have no positions in the queries' text")
         if cache is not None and cache.fixed and cache.k is not None and cache.v is not None:
             if cache.k.shape[0] != x.shape[0] or cache.k.shape[-2] != context.shape[1]:
                 raise ValueError(f"the fixed cache holds a source of {cache.k.shape[-2]} positions for a batch of {cache.k.shape[0]}, got context {tuple(context.shape)}")
             q = split_heads(self.q_proj(x), self.n_heads)  # (B, h, T_q, d_head)
-            k, v = cache.k, cache.v  # (B, h, S, d_head): computed on the first step
+            k, v = cache.k, cache.v  # (B, h_kv, S, d_head): computed on the first step
             cache = None
         elif context is x:  # self-attention: one matrix product for the three projections
-            q, k, v = (split_heads(t, self.n_heads) for t in self._qkv(x))  # each (B, h, T, d_head)
+            q_, k_, v_ = self._qkv(x)
+            q, k, v = split_heads(q_, self.n_heads), split_heads(k_, self.n_kv_heads), split_heads(v_, self.n_kv_heads)  # (B, h or h_kv, T, d_head)
         else:
             q = split_heads(self.q_proj(x), self.n_heads)  # (B, h, T_q, d_head)
-            k = split_heads(self.k_proj(context), self.n_heads)  # (B, h, T_k, d_head)
-            v = split_heads(self.v_proj(context), self.n_heads)  # (B, h, T_k, d_head)
+            k = split_heads(self.k_proj(context), self.n_kv_heads)  # (B, h_kv, T_k, d_head)
+            v = split_heads(self.v_proj(context), self.n_kv_heads)  # (B, h_kv, T_k, d_head)
+        if self.rotary is not None:
+            q, k = self.rotary(q, k, offset=0 if cache is None else cache.length)
         if cache is not None:
-            k, v = cache.append(k, v)  # (B, h, P + T_k, d_head)
+            k, v = cache.append(k, v)  # (B, h_kv, P + T_k, d_head)
+        if self.n_kv_heads != self.n_heads:  # each key/value head serves n_heads / n_kv_heads query heads in a row
+            k, v = (t.repeat_interleave(self.n_heads // self.n_kv_heads, dim=1) for t in (k, v))  # (B, h, T_k, d_head)
         dropout_p = self.dropout if self.training else 0.0
         out, weights = scaled_dot_product_attention(q, k, v, mask, dropout_p=dropout_p, need_weights=need_weights, is_causal=is_causal, scale=self.scale, score_bias=score_bias)
         return self.out_proj(merge_heads(out)), weights  # (B, T_q, d_model)
 
     def _qkv(self, x: Tensor) -> tuple[Tensor, ...]:
-        """``q_proj(x), k_proj(x), v_proj(x)``, each ``(B, T, h d_head)``, as one ``(d_model, 3 h d_head)``
+        """``q_proj(x) (B, T, h d_head), k_proj(x), v_proj(x) (B, T, h_kv d_head)`` as one
         product: the same numbers as three products, with a third of the calls (faster on small models).
 
         A projection may be a plain ``nn.Linear`` or a wrapper that adds to one (LoRA: a ``base``
@@ -400,7 +468,8 @@ class MultiHeadAttention(nn.Module):
         weight = torch.cat([b.weight for b in bases])  # type: ignore[union-attr]  # (3 h d_head, d_model)
         biases = [b.bias for b in bases]  # type: ignore[union-attr]
         bias = torch.cat(biases) if all(b is not None for b in biases) else None  # type: ignore[arg-type]
-        outputs = F.linear(x, weight, bias).split(self.n_heads * self.d_head, dim=-1)
+        widths = [self.n_heads * self.d_head] + [self.n_kv_heads * self.d_head] * 2
+        outputs = F.linear(x, weight, bias).split(widths, dim=-1)
         updates: list[Tensor | None] = [m.update(x) if m is not b else None for m, b in zip(projections, bases, strict=True)]  # type: ignore[operator]  # a wrapper's update(x)
         return tuple(out if update is None else out + update for out, update in zip(outputs, updates, strict=True))
 

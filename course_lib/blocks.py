@@ -32,8 +32,8 @@ __all__ = ["ACTIVATIONS", "ARRANGEMENTS", "Activation", "Arrangement", "Decoder"
 
 Arrangement = Literal["post_ln", "pre_ln", "parallel"]
 ARRANGEMENTS: tuple[Arrangement, ...] = ("post_ln", "pre_ln", "parallel")
-Activation = Literal["relu", "gelu", "gelu_tanh"]  # gelu_tanh: the tanh approximation GPT-2 uses
-ACTIVATIONS: dict[str, Callable[[Tensor], Tensor]] = {"relu": F.relu, "gelu": F.gelu, "gelu_tanh": partial(F.gelu, approximate="tanh")}
+Activation = Literal["relu", "gelu", "gelu_tanh", "silu"]  # gelu_tanh: the tanh approximation GPT-2 uses; silu: Llama's gate (SwiGLU)
+ACTIVATIONS: dict[str, Callable[[Tensor], Tensor]] = {"relu": F.relu, "gelu": F.gelu, "gelu_tanh": partial(F.gelu, approximate="tanh"), "silu": F.silu}
 
 
 # ------------------------------------------------------------------------------------ norms
@@ -126,8 +126,9 @@ def init_normal(module: nn.Module, std: float = 0.02) -> None:
 class FeedForward(nn.Module):
     """The position-wise network ``linear2(dropout(act(linear1(x))))``: ``(..., d_model) -> (..., d_model)``.
 
-    ``gated=True`` is the gated linear unit of Shazeer (2020), used by T5 v1.1 ("gated-GELU"):
-    ``linear2(dropout(act(linear1(x)) * linear_v(x)))``, one more ``d_model x d_ff`` matrix.
+    ``gated=True`` is the gated linear unit of Shazeer (2020), used by T5 v1.1 ("gated-GELU") and, with
+    ``activation="silu"``, by Llama (SwiGLU): ``linear2(dropout(act(linear1(x)) * linear_v(x)))``, one more
+    ``d_model x d_ff`` matrix.
     """
 
     def __init__(self, d_model: int, d_ff: int, activation: Activation = "relu", dropout: float = 0.0, bias: bool = True, gated: bool = False) -> None:

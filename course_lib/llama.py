@@ -1,0 +1,208 @@
+"""Llama: the decoder-only model of today's open LLMs, built from the same blocks as GPT.
+
+What changed from GPT-2 (Touvron et al. 2023), each a small change to chapter 3's model:
+
+* no position table: **rotary embeddings** (:class:`~course_lib.attention.RotaryEmbedding`) turn each
+  head's queries and keys by their positions, so scores depend on the distance between tokens;
+* **RMSNorm** (:class:`~course_lib.blocks.RMSNorm`) in place of LayerNorm, before each branch (pre-LN)
+  and at the end;
+* a **SwiGLU** feed-forward (:class:`~course_lib.blocks.FeedForward` with ``gated=True`` and ``silu``):
+  ``down(silu(gate(x)) * up(x))``;
+* **grouped-query attention**: ``n_kv_heads`` key/value heads, each shared by ``n_heads / n_kv_heads``
+  query heads, so the KV cache shrinks by that factor;
+* no biases anywhere, and an LM head of its own (not tied to the embedding).
+
+Shapes: ``B`` batch, ``T`` tokens, ``V`` vocabulary, ``d_model`` width, ``h`` query heads, ``h_kv``
+key/value heads, ``d_head = d_model / h``. Hugging Face's ``LlamaForCausalLM`` keeps the same tensors
+under other names (:func:`from_hf_state_dict`, :func:`to_hf_state_dict`); a checkpoint that does not fit
+(another depth, width, head count, vocabulary or tying) is refused, naming the keys.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import torch
+from torch import Tensor, nn
+
+from .attention import KVCache, MultiHeadAttention, RotaryEmbedding, causal_mask
+from .blocks import FeedForward, RMSNorm
+from .convert import check_names, check_shapes
+
+__all__ = ["Llama", "LlamaBlock", "LlamaConfig", "config_from_hf", "from_hf_state_dict", "hf_config_kwargs", "to_hf_state_dict"]
+
+
+@dataclass(frozen=True)
+class LlamaConfig:
+    """The shape of a :class:`Llama` (default: a small model for a laptop)."""
+
+    vocab_size: int = 32000
+    block_size: int = 2048  # the longest context the model is used with (rotary positions have no table)
+    n_layers: int = 4
+    n_heads: int = 8
+    n_kv_heads: int = 8  # fewer than n_heads: grouped-query attention
+    d_model: int = 512
+    d_ff: int = 1376  # SwiGLU's hidden width (about 8/3 d_model, as Llama's)
+    rope_base: float = 10000.0
+    norm_eps: float = 1e-6
+    tie_embeddings: bool = False
+
+    def __post_init__(self) -> None:
+        for name in ("vocab_size", "block_size", "n_layers", "n_heads", "n_kv_heads", "d_model", "d_ff"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
+        if self.d_model % self.n_heads or (self.d_model // self.n_heads) % 2:
+            raise ValueError(f"d_model={self.d_model} must split into n_heads={self.n_heads} heads of even width (rotary turns pairs)")
+        if self.n_heads % self.n_kv_heads:
+            raise ValueError(f"n_kv_heads={self.n_kv_heads} must divide n_heads={self.n_heads}")
+
+    @property
+    def d_head(self) -> int:
+        return self.d_model // self.n_heads
+
+
+class LlamaBlock(nn.Module):
+    """``x + attn(norm1(x))``, then ``+ ff(norm2(.))``: a pre-norm decoder block, ``(B, T, d_model)``."""
+
+    def __init__(self, config: LlamaConfig) -> None:
+        super().__init__()
+        c = config
+        self.norm1 = RMSNorm(c.d_model, eps=c.norm_eps)
+        self.self_attn = MultiHeadAttention(c.d_model, c.n_heads, n_kv_heads=c.n_kv_heads, bias=False, rotary=RotaryEmbedding(c.d_head, c.rope_base))
+        self.norm2 = RMSNorm(c.d_model, eps=c.norm_eps)
+        self.ff = FeedForward(c.d_model, c.d_ff, activation="silu", bias=False, gated=True)
+
+    def forward(self, x: Tensor, mask: Tensor | None, cache: KVCache | None = None) -> Tensor:
+        x = x + self.self_attn(self.norm1(x), mask=mask, cache=cache)[0]
+        return x + self.ff(self.norm2(x))  # (B, T, d_model)
+
+
+class Llama(nn.Module):
+    """``forward(input_ids (B, T), attention_mask (B, P + T) | None, caches) -> logits (B, T, V)``."""
+
+    def __init__(self, config: LlamaConfig) -> None:
+        super().__init__()
+        self.config = config
+        self.embed = nn.Embedding(config.vocab_size, config.d_model)
+        self.layers: list[LlamaBlock] = nn.ModuleList(LlamaBlock(config) for _ in range(config.n_layers))  # type: ignore[assignment]
+        self.norm = RMSNorm(config.d_model, eps=config.norm_eps)
+        self.lm_head = nn.Linear(config.d_model, config.vocab_size, bias=False)
+        for module in self.modules():  # Llama's initialisation: N(0, 0.02) for every matrix
+            if isinstance(module, nn.Linear | nn.Embedding):
+                nn.init.normal_(module.weight, std=0.02)
+        if config.tie_embeddings:
+            self.lm_head.weight = self.embed.weight
+
+    def num_parameters(self) -> int:
+        """Parameters counted once each (a tied head is the embedding)."""
+        return sum(p.numel() for p in self.parameters())
+
+    def new_caches(self) -> list[KVCache]:
+        """One empty :class:`KVCache` per block, for generating token by token."""
+        return [KVCache() for _ in self.layers]
+
+    def forward(self, input_ids: Tensor, attention_mask: Tensor | None = None, caches: list[KVCache] | None = None) -> Tensor:
+        """Logits ``(B, T, V)``; see :meth:`hidden_states` for the arguments."""
+        return self.lm_head(self.hidden_states(input_ids, attention_mask, caches))
+
+    def hidden_states(self, input_ids: Tensor, attention_mask: Tensor | None = None, caches: list[KVCache] | None = None) -> Tensor:
+        """The final norm's output ``(B, T, d_model)`` for ``input_ids (B, T)``.
+
+        ``attention_mask (B, P + T)`` marks real tokens 1 and padding 0 over the ``P`` positions the
+        ``caches`` hold and the ``T`` new ones (Hugging Face's convention); positions count from ``P``.
+        """
+        if input_ids.ndim != 2:
+            raise ValueError(f"input_ids must have shape (B, T), got {tuple(input_ids.shape)}")
+        if input_ids.numel() and not 0 <= int(input_ids.min()) <= int(input_ids.max()) < self.config.vocab_size:
+            raise ValueError(f"token ids must be in 0 .. {self.config.vocab_size - 1} (vocab_size), got ids from {int(input_ids.min())} to {int(input_ids.max())}")
+        if caches is not None and len(caches) != len(self.layers):
+            raise ValueError(f"expected one cache per block ({len(self.layers)}), got {len(caches)}")
+        B, T = input_ids.shape
+        past = caches[0].length if caches else 0
+        if past + T > self.config.block_size:
+            raise ValueError(f"{past + T} positions do not fit in the context of {self.config.block_size} (block_size)")
+        mask = causal_mask(T, past + T, device=input_ids.device)  # (T, P + T)
+        if attention_mask is not None:
+            if attention_mask.shape != (B, past + T):
+                raise ValueError(f"attention_mask must have shape (B, P + T) = {(B, past + T)}, got {tuple(attention_mask.shape)}")
+            mask = mask & attention_mask.bool()[:, None, :]  # (B, T, P + T)
+        x = self.embed(input_ids)  # (B, T, d_model)
+        for i, layer in enumerate(self.layers):
+            x = layer(x, mask, None if caches is None else caches[i])
+        return self.norm(x)
+
+
+# ------------------------------------------------------------------------------ Hugging Face
+
+
+def _hf_names(config: LlamaConfig) -> list[tuple[str, str]]:
+    """(ours, theirs) for every tensor of a ``LlamaForCausalLM`` of ``config``'s shape."""
+    names = [("embed.weight", "model.embed_tokens.weight"), ("norm.weight", "model.norm.weight")]
+    projections = {"q_proj": "q_proj", "k_proj": "k_proj", "v_proj": "v_proj", "out_proj": "o_proj"}
+    mlp = {"linear1": "gate_proj", "linear_v": "up_proj", "linear2": "down_proj"}
+    for i in range(config.n_layers):
+        ours, theirs = f"layers.{i}", f"model.layers.{i}"
+        names += [(f"{ours}.self_attn.{a}.weight", f"{theirs}.self_attn.{b}.weight") for a, b in projections.items()]
+        names += [(f"{ours}.ff.{a}.weight", f"{theirs}.mlp.{b}.weight") for a, b in mlp.items()]
+        names += [(f"{ours}.norm1.weight", f"{theirs}.input_layernorm.weight"), (f"{ours}.norm2.weight", f"{theirs}.post_attention_layernorm.weight")]
+    if not config.tie_embeddings:
+        names.append(("lm_head.weight", "lm_head.weight"))
+    return names
+
+
+def from_hf_state_dict(hf: Mapping[str, Tensor], model: Llama) -> dict[str, Tensor]:
+    """A ``LlamaForCausalLM`` state dict -> ``model``'s, refusing one that does not fit it."""
+    c = model.config
+    names = _hf_names(c)
+    check_names(hf.keys(), [theirs for _, theirs in names], ignorable=lambda name: c.tie_embeddings and name == "lm_head.weight",
+                what=f"this Llama ({c.n_layers} blocks, {'tied' if c.tie_embeddings else 'untied'} head)")
+    if c.tie_embeddings and "lm_head.weight" in hf and not torch.equal(hf["lm_head.weight"], hf["model.embed_tokens.weight"]):
+        raise ValueError("lm_head.weight differs from model.embed_tokens.weight: the checkpoint's head is untied, but this Llama ties it (LlamaConfig(tie_embeddings=False) loads it)")
+    ours = {mine: hf[theirs] for mine, theirs in names}
+    check_shapes(ours, {name: t.shape for name, t in model.state_dict().items()},
+                 what=f"this Llama (width {c.d_model}, {c.n_heads} heads, {c.n_kv_heads} key/value heads, vocabulary {c.vocab_size}, d_ff {c.d_ff})")
+    if c.tie_embeddings:
+        ours["lm_head.weight"] = ours["embed.weight"]
+    return ours
+
+
+def to_hf_state_dict(model: Llama) -> dict[str, Tensor]:
+    """``model``'s tensors under ``LlamaForCausalLM``'s names (a tied head included, as HF saves it)."""
+    state = model.state_dict()
+    hf = {theirs: state[mine] for mine, theirs in _hf_names(model.config)}
+    if model.config.tie_embeddings:
+        hf["lm_head.weight"] = state["embed.weight"]
+    return hf
+
+
+def hf_config_kwargs(config: LlamaConfig) -> dict[str, Any]:
+    """The arguments of ``transformers.LlamaConfig`` for the same model."""
+    return dict(
+        vocab_size=config.vocab_size, hidden_size=config.d_model, intermediate_size=config.d_ff, num_hidden_layers=config.n_layers,
+        num_attention_heads=config.n_heads, num_key_value_heads=config.n_kv_heads, max_position_embeddings=config.block_size,
+        rms_norm_eps=config.norm_eps, rope_theta=config.rope_base, tie_word_embeddings=config.tie_embeddings, attention_bias=False, mlp_bias=False,
+        hidden_act="silu",
+    )  # fmt: skip
+
+
+def config_from_hf(hf: Mapping[str, Any]) -> LlamaConfig:
+    """A :class:`LlamaConfig` from a Hugging Face ``config.json``'s fields, refusing what this family does not compute."""
+    if hf.get("hidden_act", "silu") != "silu":
+        raise ValueError(f"hidden_act {hf.get('hidden_act')!r}: this Llama's feed-forward is SwiGLU (silu)")
+    if hf.get("attention_bias") or hf.get("mlp_bias"):
+        raise ValueError("attention_bias or mlp_bias is set: this Llama has no biases")
+    rope = dict(hf.get("rope_parameters") or {})  # transformers 5; older configs: rope_theta and rope_scaling
+    if hf.get("rope_scaling") or rope.get("rope_type", "default") != "default":
+        raise ValueError(f"rope scaling {hf.get('rope_scaling') or rope!r} is not supported: plain rotary positions only")
+    theta = float(rope.get("rope_theta", hf.get("rope_theta", 10000.0)))
+    head_dim = hf.get("head_dim")
+    if head_dim is not None and head_dim != hf["hidden_size"] // hf["num_attention_heads"]:
+        raise ValueError(f"head_dim {head_dim} differs from hidden_size / num_attention_heads: not supported")
+    return LlamaConfig(
+        vocab_size=int(hf["vocab_size"]), block_size=int(hf.get("max_position_embeddings", 2048)), n_layers=int(hf["num_hidden_layers"]),
+        n_heads=int(hf["num_attention_heads"]), n_kv_heads=int(hf.get("num_key_value_heads") or hf["num_attention_heads"]),
+        d_model=int(hf["hidden_size"]), d_ff=int(hf["intermediate_size"]), rope_base=theta,
+        norm_eps=float(hf.get("rms_norm_eps", 1e-6)), tie_embeddings=bool(hf.get("tie_word_embeddings", False)),
+    )  # fmt: skip
