@@ -309,8 +309,8 @@ class RotaryEmbedding(nn.Module):
         if base <= 1.0:
             raise ValueError(f"the rotary base must be greater than 1, got {base}")
         self.d_head, self.base = d_head, base
-        inv_freq = base ** (-torch.arange(0, d_head, 2, dtype=torch.float32) / d_head)  # (d_head / 2,)
-        self.register_buffer("inv_freq", inv_freq, persistent=False)
+        self.inv_freq: Tensor
+        self.register_buffer("inv_freq", base ** (-torch.arange(0, d_head, 2, dtype=torch.float32) / d_head), persistent=False)  # (d_head / 2,)
 
     def forward(self, q: Tensor, k: Tensor, offset: int = 0) -> tuple[Tensor, Tensor]:
         """Rotate ``q (B, h, T, d_head)`` and ``k (B, h_kv, T, d_head)`` as positions ``offset .. offset + T - 1``."""
