@@ -2,16 +2,16 @@
 
 One module per chapter, layered so that each imports only from the layers above it:
 ``attention`` (chapter 1), ``blocks`` (chapter 2), then the model families: ``gpt`` (chapter 3),
-``bert`` (chapter 4), ``t5`` and ``bart`` (chapter 5), with ``seq2seq`` (what encoder-decoder models
+``bert`` (chapter 4), ``t5`` and ``bart`` (chapter 5), ``llama`` (today's decoder: rotary positions, RMSNorm, SwiGLU, grouped-query attention), with ``seq2seq`` (what encoder-decoder models
 share: teacher forcing, greedy, sampled and beam-search decoding with caches), and ``finetune``
 (chapter 6: heads, freezing, probes, LoRA and adapters on any family); ``pretrain`` (the appendix:
-``python -m course_lib.pretrain`` on one process or under torchrun) sits on ``gpt``. Beside them, importing no model: ``tokenization`` (characters, byte-level BPE, ByT5's bytes, and BERT's
-WordPiece from ``wordpiece``), ``data`` (corpora that ship in packages, language-model batches),
+``python -m course_lib.pretrain`` on one process or under torchrun) sits on ``gpt``. Beside them, importing no model: ``tokenization`` (characters, byte-level BPE, ByT5's bytes; BERT's
+WordPiece builds on it in ``wordpiece``), ``unigram`` (the Unigram tokenizer's Viterbi cut and sampled cuts, chapter 3b), ``data`` (corpora that ship in packages, language-model batches),
 ``train`` (the one training loop, on one process or many through ``distributed``) and
 ``convert`` (the checks every family's conversion from Hugging Face state dicts shares),
 ``seeding`` (every chapter's seeds, shifted by ``COURSE_SEED_OFFSET``), ``uncertainty`` (bootstrap
-intervals of accuracies over seeds and test examples), ``plotting`` (figures the book uses more than once) and ``diagrams`` (the schematic figures: shapes
-through multi-head attention, block arrangements, the GPT stack, the KV cache). The library never
+intervals of accuracies over seeds and test examples), ``plotting`` (figures the book uses more than once) and ``diagrams`` (the schematic figures of every chapter,
+drawn from the modules they show). The library never
 imports the book or the grading code.
 """
 
