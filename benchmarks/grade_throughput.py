@@ -18,11 +18,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
 import nbformat
-from assignment_support import ASSIGNMENTS, fixtures, release_notebook, submission_notebook
-from hostile_submissions import hostile_cases
 
 from course_grading import grade as grading
 from course_grading.assignments import copy_course
+
+from assignment_support import ASSIGNMENTS, fixtures, release_notebook, submission_notebook
+from hostile_submissions import hostile_cases
 
 HOSTILE = ["loop_in_function", "fakes_checks_module", "patches_torch", "steals_reference", "vandal", "duplicates_cell", "not_json", "memory_bomb"]
 

@@ -15,9 +15,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import nbformat
-from assignment_support import ASSIGNMENTS, submission_notebook
 
 from course_grading.notebooks import answer_code, nbgrader_meta
+
+from assignment_support import ASSIGNMENTS, submission_notebook
 
 ASSIGNMENT = "a1_attention"
 FULL = {"sdpa": 4.0, "masks": 2.0, "split_merge": 2.0, "mha": 4.0}

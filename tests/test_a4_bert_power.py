@@ -17,10 +17,11 @@ import sys
 from fractions import Fraction
 
 import pytest
-from assignment_support import GRADING, source_notebook
 
 from course_grading.calls import LocalStudent
 from course_grading.notebooks import HIDDEN_BLOCK, answer_code
+
+from assignment_support import GRADING, source_notebook
 
 if str(GRADING) not in sys.path:
     sys.path.insert(0, str(GRADING))

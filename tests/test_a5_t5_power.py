@@ -9,6 +9,7 @@ import math
 import sys
 
 import torch
+
 from assignment_support import GRADING
 
 sys.path.insert(0, str(GRADING))

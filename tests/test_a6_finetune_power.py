@@ -14,11 +14,13 @@ from collections.abc import Callable
 
 import pytest
 import torch
-from assignment_support import GRADING
 from torch import Tensor, nn
+
+from assignment_support import GRADING
 
 sys.path.insert(0, str(GRADING))
 import a6_finetune_checks as a6  # noqa: E402
+
 from gradinglib import CheckFailed  # noqa: E402
 
 DRAWS = 200

@@ -19,8 +19,6 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from assignment_support import ASSIGNMENTS, GRADING, assignment_ids, release_notebook, source_notebook
-from hostile_submissions import _FUSED_BODY, FULL, KEY, MISSING_SCALE, SHORTCUT_ANSWERS, hostile_cases, notebook, without
 from test_shortcuts import RUN_IN_PROCESS
 
 from course_grading import grade as grading
@@ -30,6 +28,9 @@ from course_grading.canonical import MAX_ADDED_CELLS, canonical, own_cell, rebui
 from course_grading.check import check_notebook
 from course_grading.notebooks import OWN_CELL, answer_code, answer_ids, is_answer, is_own, is_test, nbgrader_meta, part_points, with_answers
 from course_grading.worker import load_checks
+
+from assignment_support import ASSIGNMENTS, GRADING, assignment_ids, release_notebook, source_notebook
+from hostile_submissions import _FUSED_BODY, FULL, KEY, MISSING_SCALE, SHORTCUT_ANSWERS, hostile_cases, notebook, without
 
 A1 = "a1_attention"
 RULES = load_checks(GRADING, A1).SHORTCUTS

@@ -9,10 +9,11 @@ on fresh random inputs.
 from __future__ import annotations
 
 import pytest
-from assignment_support import GRADING, Fixture, assignment_ids, fixtures, source_notebook, submission_notebook
 
 from course_grading.harness import run_tests
 from course_grading.notebooks import answer_ids
+
+from assignment_support import GRADING, Fixture, assignment_ids, fixtures, source_notebook, submission_notebook
 
 REPEATS = 3  # fresh random inputs on every run: a fixture must fail (or pass) on every draw
 

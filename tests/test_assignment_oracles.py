@@ -29,6 +29,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
+
 from assignment_support import GRADING, ROOT
 
 if str(GRADING) not in sys.path:

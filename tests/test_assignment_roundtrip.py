@@ -9,6 +9,10 @@ from __future__ import annotations
 
 import nbformat
 import pytest
+
+from course_grading.assignments import answer_key, copy_course, nbgrader_api
+from course_grading.notebooks import answer_ids
+
 from assignment_support import (
     ASSIGNMENTS,
     ROOT,
@@ -20,9 +24,6 @@ from assignment_support import (
     source_notebook,
     submission_notebook,
 )
-
-from course_grading.assignments import answer_key, copy_course, nbgrader_api
-from course_grading.notebooks import answer_ids
 
 pytestmark = pytest.mark.slow
 IDS = assignment_ids()

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+
 from assignment_support import ASSIGNMENTS, ROOT, assignment_ids, exercise_solution_lines, hidden_lines, solution_lines
 from conftest import appendix_pages, book_pages, build, notebook_pages
 

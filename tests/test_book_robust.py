@@ -6,6 +6,7 @@ import importlib.util
 import math
 
 import pytest
+
 from conftest import ROOT
 
 spec = importlib.util.spec_from_file_location("book_robust", ROOT / "book" / "_ext" / "book_robust.py")

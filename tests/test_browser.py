@@ -22,6 +22,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import pytest
+
 from conftest import ROOT, book_pages, notebook_pages
 
 pytestmark = pytest.mark.slow

@@ -12,8 +12,6 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from assignment_support import ASSIGNMENTS, release_notebook
-from hostile_submissions import FULL, KEY, notebook
 
 from course_grading import grade as grading
 from course_grading import sandbox
@@ -21,6 +19,9 @@ from course_grading.assignments import copy_course
 from course_grading.canonical import assignment_of, canonical, rebuild
 from course_grading.grade import ATTENTION
 from course_grading.notebooks import MAX_SOURCE_BYTES, OWN_CELL, is_own, nbgrader_meta
+
+from assignment_support import ASSIGNMENTS, release_notebook
+from hostile_submissions import FULL, KEY, notebook
 
 A1, A2 = "a1_attention", "a2_blocks"
 RELEASES = ASSIGNMENTS / "release"

@@ -10,6 +10,7 @@ from typing import Any
 
 import nbformat
 import pytest
+
 from conftest import ROOT, notebook_pages
 
 GENERATOR = ROOT / "book" / "_ext" / "chapter_notebooks.py"

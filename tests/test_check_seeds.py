@@ -8,9 +8,10 @@ import sys
 
 import nbformat
 import torch
-from assignment_support import ASSIGNMENTS
 
 from course_grading.worker import checks_seed
+
+from assignment_support import ASSIGNMENTS
 
 sys.path.insert(0, str(ASSIGNMENTS / "grading"))
 gradinglib = importlib.import_module("gradinglib")

@@ -14,12 +14,13 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from assignment_support import ASSIGNMENTS, Fixture, release_notebook, source_notebook, submission_notebook
 
 from course_grading import check, cli
 from course_grading.check import MemoryWatch, find_parts, named_assignment, part_uses
 from course_grading.notebooks import MAX_SOURCE_BYTES, answer_code, nbgrader_meta
 from course_grading.sandbox import Limits
+
+from assignment_support import ASSIGNMENTS, Fixture, release_notebook, source_notebook, submission_notebook
 
 COURSE = str(Path(sys.executable).parent / "course")
 TIMEOUT = 20  # per cell: well above a fresh kernel's `import torch` on a busy 2-core machine

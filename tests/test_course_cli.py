@@ -9,11 +9,12 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from assignment_support import FIXTURES, load_fixture, release_notebook, submission_notebook
 
 from course_grading import assignments
 from course_grading.assignments import copy_course
 from course_grading.cli import ProgressBar
+
+from assignment_support import FIXTURES, load_fixture, release_notebook, submission_notebook
 
 pytestmark = pytest.mark.slow
 COURSE = str(Path(sys.executable).parent / "course")

@@ -25,6 +25,12 @@ from pathlib import Path
 import nbformat
 import psutil
 import pytest
+
+from course_grading import grade as grading
+from course_grading import gradebook, sandbox
+from course_grading.assignments import copy_course
+from course_grading.intake import LAYOUTS
+
 from assignment_support import ASSIGNMENTS, ROOT, hidden_lines
 from hostile_submissions import (
     A2,
@@ -48,11 +54,6 @@ from hostile_submissions import (
 from hostile_submissions import (
     KEY as KEY_A1,
 )
-
-from course_grading import grade as grading
-from course_grading import gradebook, sandbox
-from course_grading.assignments import copy_course
-from course_grading.intake import LAYOUTS
 
 pytestmark = pytest.mark.skipif(not sandbox.sandbox_available(), reason="needs Linux user, mount, PID and network namespaces (unshare)")
 

@@ -17,7 +17,6 @@ import pytest  # noqa: E402
 import torch  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.patches import Rectangle  # noqa: E402
-from test_diagrams import labels, layout_problems, texts, with_gid  # noqa: E402
 from torch import nn  # noqa: E402
 
 from course_lib.attention import KVCache  # noqa: E402
@@ -27,6 +26,8 @@ from course_lib.diagrams import bert_embeddings, bert_masking, decoder_caches, t
 from course_lib.seq2seq import shift_right  # noqa: E402
 from course_lib.t5 import T5, T5Config, span_corruption  # noqa: E402
 from course_lib.wordpiece import SPECIAL_TOKENS, WordPieceTokenizer  # noqa: E402
+
+from test_diagrams import labels, layout_problems, texts, with_gid  # noqa: E402
 
 WORDS = ["to", "be", ",", "or", "not", "that", "is", "the", "question", "whether", "'", "tis", "nobler"]
 TOKENIZER = WordPieceTokenizer([*SPECIAL_TOKENS, *dict.fromkeys(WORDS), *(f"w{i}" for i in range(20))])

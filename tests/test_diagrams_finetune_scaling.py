@@ -19,7 +19,6 @@ import torch.distributed as dist  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.patches import FancyArrowPatch, FancyBboxPatch, Rectangle  # noqa: E402
 from matplotlib.text import Text  # noqa: E402
-from test_diagrams import close_figures, labels, layout_problems, texts, with_gid  # noqa: E402,F401  (close_figures: autouse)
 from torch import nn  # noqa: E402
 
 from course_lib import diagrams  # noqa: E402
@@ -35,6 +34,8 @@ from course_lib.finetune import (  # noqa: E402
     training_memory,
 )
 from course_lib.gpt import GPT, GPTConfig  # noqa: E402
+
+from test_diagrams import close_figures, labels, layout_problems, texts, with_gid  # noqa: E402,F401  (close_figures: autouse)
 
 TINY_BERT = BertConfig(vocab_size=20, block_size=16, n_layers=2, n_heads=2, d_model=32, d_ff=64)
 TINY_GPT = GPTConfig(vocab_size=12, block_size=16, n_layers=2, n_heads=2, d_model=32)

@@ -18,6 +18,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+
 from conftest import ROOT
 
 BOOK = ROOT / "book"

@@ -10,11 +10,12 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from assignment_support import ASSIGNMENTS, assignment_ids
-from hostile_submissions import ASSIGNMENT, notebook
 
 from course_grading import assignments, gradebook
 from course_grading.feedback import MATH, TeX, markdown_with_mathml
+
+from assignment_support import ASSIGNMENTS, assignment_ids
+from hostile_submissions import ASSIGNMENT, notebook
 
 
 def test_tex_becomes_mathml() -> None:

@@ -14,13 +14,14 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from assignment_support import FIXTURES, load_fixture, submission_notebook
-from hostile_submissions import ASSIGNMENT, notebook
 from test_course_grade import LIMITS, course_copy
 
 from course_grading import grade as grading
 from course_grading import gradebook, sandbox
 from course_grading.intake import Person, Roster
+
+from assignment_support import FIXTURES, load_fixture, submission_notebook
+from hostile_submissions import ASSIGNMENT, notebook
 
 pytestmark = pytest.mark.skipif(not sandbox.sandbox_available(), reason="needs Linux user, mount, PID and network namespaces (unshare)")
 

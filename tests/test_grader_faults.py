@@ -31,8 +31,6 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from assignment_support import ASSIGNMENTS, ROOT
-from hostile_submissions import ASSIGNMENT, FULL, batch_stopper_cases, escaped, notebook
 from test_course_grade import LIMITS, course_copy
 
 from course_grading import assignments, cli, gradebook, reports, sandbox, scratch, worker
@@ -42,6 +40,9 @@ from course_grading.canonical import canonical, own_cell
 from course_grading.exports import GradeRow, write_all
 from course_grading.intake import Intake, intake
 from course_grading.worker import Worker
+
+from assignment_support import ASSIGNMENTS, ROOT
+from hostile_submissions import ASSIGNMENT, FULL, batch_stopper_cases, escaped, notebook
 
 needs_sandbox = pytest.mark.skipif(not sandbox.sandbox_available(), reason="needs Linux user, mount, PID and network namespaces (unshare)")
 RELEASE = nbformat.read(ASSIGNMENTS / "release" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb", as_version=4)

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hostile_submissions import FULL, KEY, notebook
 from test_course_grade import LIMITS, course_copy
 
 from course_grading import grade as grading
+
+from hostile_submissions import FULL, KEY, notebook
 
 UNDER_HIDDEN_CALL = "any(frame.function == 'call_in' for frame in __import__('inspect').stack())"
 

@@ -9,7 +9,6 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from assignment_support import ASSIGNMENTS, assignment_ids, release_notebook, source_notebook, submission_notebook
 
 from course_grading import assignments
 from course_grading import grade as grading
@@ -17,6 +16,8 @@ from course_grading.calls import restore_own, use_references
 from course_grading.canonical import canonical
 from course_grading.notebooks import HIDDEN_BLOCK, SOLUTION_BLOCK, answer_code, defined_names, hidden_tests, nbgrader_meta, part_names, part_points, without_hidden_tests
 from course_grading.replay import TEST_NOTE, as_nbformat
+
+from assignment_support import ASSIGNMENTS, assignment_ids, release_notebook, source_notebook, submission_notebook
 
 A1 = "a1_attention"
 

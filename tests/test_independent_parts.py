@@ -17,13 +17,14 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from assignment_support import ASSIGNMENTS, GRADING, assignment_ids, fixtures, release_notebook, source_notebook
 
 from course_grading import grade as grading
 from course_grading import sandbox
 from course_grading.assignments import copy_course, nbgrader_api
 from course_grading.harness import run_tests
 from course_grading.notebooks import answer_code, answer_ids, defined_names, part_points, with_answers
+
+from assignment_support import ASSIGNMENTS, GRADING, assignment_ids, fixtures, release_notebook, source_notebook
 
 pytestmark = pytest.mark.slow
 IDS = assignment_ids()

@@ -634,10 +634,11 @@ def test_one_class_from_canvas_moodle_3_and_moodle_4_gets_the_same_grades(tmp_pa
     batch graded (the cache is keyed by content). Two notebooks in one submission (Canvas ``-1``,
     Moodle ``(1)``: the later one is worth less, so the wrong choice would show), a late submission
     whose time comes from ``--times``, an empty notebook, a PDF hand-in and a student with nothing."""
-    from hostile_submissions import ASSIGNMENT, FULL, MISSING_SCALE, notebook, without
     from test_course_grade import LIMITS, course_copy
 
     from course_grading import cli
+
+    from hostile_submissions import ASSIGNMENT, FULL, MISSING_SCALE, notebook, without
 
     stub = "raise NotImplementedError()\n"
     correct, no_scale, no_masks, both = notebook(), notebook({"sdpa": MISSING_SCALE}), notebook({"masks": stub}), notebook({"sdpa": MISSING_SCALE, "masks": stub})

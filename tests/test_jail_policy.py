@@ -19,9 +19,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from assignment_support import ROOT
 
 from course_grading import policy, sandbox
+
+from assignment_support import ROOT
 
 pytestmark = pytest.mark.skipif(not sandbox.sandbox_available(), reason="needs Linux user, mount, PID and network namespaces (unshare)")
 
@@ -274,10 +275,11 @@ def test_a_notebook_that_prints_what_it_can_find_shows_none_of_it_and_keeps_its_
     shell's environment, /etc/shadow, a private key in the home folder, another checkout's answer
     key, this batch's hidden checks and the grades of an earlier run. The snoop runs (its lines
     reach the feedback page), finds none of them, and the notebook keeps every point."""
-    from hostile_submissions import ASSIGNMENT, FULL, KEY, notebook
     from test_course_grade import LIMITS, course_copy
 
     from course_grading import grade as grading
+
+    from hostile_submissions import ASSIGNMENT, FULL, KEY, notebook
 
     token = f"tok-{os.getpid()}-secret"
     monkeypatch.setenv(SECRET, token)

@@ -4,10 +4,11 @@ must pass (its tests kill at least 90% of the answer key's mutants not reviewed 
 from __future__ import annotations
 
 import pytest
-from assignment_support import ASSIGNMENTS, assignment_ids
 
 from course_grading.assignments import copy_course
 from course_grading.mutants import THRESHOLD, Mutant, Outcome, Report, mutants_of, read_equivalents, self_test
+
+from assignment_support import ASSIGNMENTS, assignment_ids
 
 SNIPPET = '''def attend(q, k, mask=None):
     """Docstring: never mutated."""
@@ -92,10 +93,10 @@ def test_hidden_tests_kill_the_mutants_of_the_answer_key(assignment: str, tmp_pa
 def test_a_mutant_runs_only_up_to_its_own_test_cell() -> None:
     """Cells after the part's test cell cannot change its verdict: they are not run (the answer
     cell of a part, graded or not, is never taken for its test cell)."""
-    from assignment_support import source_notebook
-
     from course_grading.mutants import up_to_test_of
     from course_grading.notebooks import nbgrader_meta
+
+    from assignment_support import source_notebook
 
     for assignment in assignment_ids():
         for part in answer_code_ids(assignment):
@@ -105,9 +106,9 @@ def test_a_mutant_runs_only_up_to_its_own_test_cell() -> None:
 
 
 def answer_code_ids(assignment: str) -> list[str]:
-    from assignment_support import source_notebook
-
     from course_grading.notebooks import answer_ids
+
+    from assignment_support import source_notebook
 
     return answer_ids(source_notebook(assignment))
 

@@ -7,11 +7,12 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from assignment_support import ASSIGNMENTS
 
 from course_grading import grade as grading
 from course_grading.notebooks import part_points
 from course_grading.overrides import OverridesError, Parts, read_overrides
+
+from assignment_support import ASSIGNMENTS
 
 RELEASE = nbformat.read(ASSIGNMENTS / "release" / "a4_bert" / "a4_bert.ipynb", as_version=4)
 PARTS = Parts.of(RELEASE, part_points(RELEASE))  # wordpiece 2, mask_tokens 3, mlm_loss 2, encoder_block 3, pair_inputs 2

@@ -6,12 +6,13 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from assignment_support import fixtures, submission_notebook
 from test_course_grade import course_copy
 
 from course_grading.cli import main
 from course_grading.grade import grade
 from course_grading.seeded import failed_tests, replay
+
+from assignment_support import fixtures, submission_notebook
 
 ASSIGNMENT = "a1_attention"
 

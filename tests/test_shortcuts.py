@@ -24,14 +24,15 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from assignment_support import GRADING, ROOT, assignment_ids, fixtures, source_notebook, submission_notebook
-from hostile_submissions import A6, ASSIGNMENT, FULL, KEY, SHORTCUT_ANSWERS, Case, a6_shortcut_cases, notebook, shortcut_cases, without
 
 from course_grading import grade as grading
 from course_grading import sandbox, shortcuts
 from course_grading.notebooks import answer_code, is_answer, is_test, nbgrader_meta, part_of, with_answers
 from course_grading.shortcuts import COURSE_RULES, STANDARD_IMPORTS, TORCH_ATTENTION, TORCH_NORMS, Rules, evidence_by_part
 from course_grading.worker import load_checks
+
+from assignment_support import GRADING, ROOT, assignment_ids, fixtures, source_notebook, submission_notebook
+from hostile_submissions import A6, ASSIGNMENT, FULL, KEY, SHORTCUT_ANSWERS, Case, a6_shortcut_cases, notebook, shortcut_cases, without
 
 ATTENTION = Rules(forbid=TORCH_ATTENTION)
 NORMS = Rules(forbid=TORCH_NORMS)

@@ -14,6 +14,12 @@ from typing import Any
 
 import torch
 import torch.nn.functional as F
+from torch import Tensor, nn
+
+from course_grading.calls import Reply, Student, probe
+from course_grading.notebooks import defined_names
+from course_grading.shortcuts import TORCH_ATTENTION, Rules
+
 from gradinglib import (
     CheckFailed,
     as_student,
@@ -24,11 +30,6 @@ from gradinglib import (
     fresh_generator,
     run_cases,
 )
-from torch import Tensor, nn
-
-from course_grading.calls import Reply, Student, probe
-from course_grading.notebooks import defined_names
-from course_grading.shortcuts import TORCH_ATTENTION, Rules
 
 _TORCH_SDPA = F.scaled_dot_product_attention
 # torch's attention entry points: they raise while the student's code runs (aliases included).

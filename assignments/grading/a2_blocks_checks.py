@@ -14,11 +14,13 @@ from typing import Any
 
 import torch
 import torch.nn.functional as F
+from torch import Tensor, nn
+
 from course_grading.calls import Student, probe
 from course_grading.notebooks import defined_names
 from course_grading.shortcuts import TORCH_ATTENTION, TORCH_NORMS, Rules
+
 from gradinglib import CheckFailed, as_student, describe, expect_close, expect_tensor, expect_unchanged, fresh_generator, run_cases
-from torch import Tensor, nn
 
 REFERENCE_PARTS = Path(__file__).with_name("a2_blocks_reference_parts.py").read_text()
 NO_TORCH_LAYERS = [

@@ -15,10 +15,12 @@ from typing import Any
 
 import torch
 import torch.nn.functional as F
+from torch import Tensor, nn
+
 from course_grading.calls import Student, probe
 from course_grading.shortcuts import TORCH_ATTENTION, Rules
+
 from gradinglib import CheckFailed, as_student, describe, expect_close, expect_equal, expect_tensor, expect_unchanged, fresh_generator, run_cases
-from torch import Tensor, nn
 
 REFERENCE_PARTS = Path(__file__).with_name("a3_gpt_reference_parts.py").read_text()
 NO_TORCH_ATTENTION = [

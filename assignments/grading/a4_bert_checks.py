@@ -38,10 +38,12 @@ from typing import Any
 
 import torch
 import torch.nn.functional as F
+from torch import Tensor, nn
+
 from course_grading.calls import Opaque, Student, probe
 from course_grading.shortcuts import TORCH_ATTENTION, Rules
+
 from gradinglib import CheckFailed, as_student, describe, expect_close, expect_equal, expect_tensor, expect_unchanged, fresh_generator, run_cases
-from torch import Tensor, nn
 
 REFERENCE_PARTS = Path(__file__).with_name("a4_bert_reference_parts.py").read_text()
 PAD_ID, UNK_ID, CLS_ID, SEP_ID, MASK_ID = 0, 1, 2, 3, 4
@@ -94,7 +96,7 @@ def _random_vocab(g: torch.Generator, letters: str, unk_token: str) -> dict[str,
     several ways, and a few cannot."""
     pieces = [*SPECIAL_TOKENS[:1], unk_token, *SPECIAL_TOKENS[2:]]
     strings = [""]
-    for length, (p_start, p_continue) in enumerate([(0.85, 0.85), (0.5, 0.5), (0.3, 0.3), (0.2, 0.15)], 1):
+    for p_start, p_continue in [(0.85, 0.85), (0.5, 0.5), (0.3, 0.3), (0.2, 0.15)]:
         strings = [s + c for s in strings for c in letters]
         for s in strings:
             if float(torch.rand((), generator=g)) < p_start:

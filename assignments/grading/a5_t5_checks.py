@@ -48,10 +48,12 @@ from pathlib import Path
 from typing import Any
 
 import torch
+from torch import Tensor
+
 from course_grading.calls import Opaque, Student
 from course_grading.shortcuts import TORCH_ATTENTION, Rules
+
 from gradinglib import CheckFailed, as_student, describe, expect_close, expect_tensor, expect_unchanged, fresh_generator, run_cases
-from torch import Tensor
 
 REFERENCE_PARTS = Path(__file__).with_name("a5_t5_reference_parts.py").read_text()
 EOS_ID = 1

@@ -42,10 +42,12 @@ from typing import Any
 
 import torch
 import torch.nn.functional as F
+from torch import Tensor
+
 from course_grading.calls import Opaque, Student, StudentRaised
 from course_grading.shortcuts import STANDARD_IMPORTS, Rules
+
 from gradinglib import CheckFailed, as_student, describe, expect_close, expect_tensor, expect_unchanged, fresh_generator, run_cases
-from torch import Tensor
 
 REFERENCE_PARTS = Path(__file__).with_name("a6_finetune_reference_parts.py").read_text()
 DRIVERS = Path(__file__).with_name("a6_finetune_drivers.py").read_text()

@@ -41,7 +41,6 @@ from pathlib import Path
 from typing import Any
 
 import nbformat
-
 import torch
 from torch import Tensor
 

@@ -20,7 +20,6 @@ from typing import Any
 import regex
 import torch
 import torch.nn.functional as F
-from _runner import main
 from tokenizers import Tokenizer, models, pre_tokenizers, trainers
 
 from course_lib import data
@@ -29,6 +28,8 @@ from course_lib.seeding import shifted
 from course_lib.tokenization import GPT2_SPLIT_PATTERN, ByteBPETokenizer, CharTokenizer
 from course_lib.train import TrainConfig, train  # section 3.3's loop
 from course_lib.unigram import SPACE, UnigramTokenizer, escape  # section 3b.6
+
+from _runner import main
 
 QUICK_CHARS = 200_000  # --quick: the first characters of each part of the split
 

@@ -19,7 +19,6 @@ from typing import Any, NamedTuple
 
 import torch
 import torch.nn.functional as F
-from _runner import main
 
 from course_lib.bert import (
     IGNORE_INDEX,
@@ -39,6 +38,8 @@ from course_lib.data import chapter_model, shakespeare_plays
 from course_lib.seeding import generator, set_seed, shifted
 from course_lib.train import TrainConfig, train
 from course_lib.wordpiece import WordPieceTokenizer, truncated_lengths
+
+from _runner import main
 
 T = 64  # tokens per pair, as in the chapter
 BATCH = 32  # pairs per step, as in the chapter

@@ -25,7 +25,6 @@ from typing import Any
 import numpy as np
 import torch
 import torch.nn.functional as F
-from _runner import main
 from torch.utils.checkpoint import checkpoint
 
 from course_lib.data import lm_batch, shakespeare
@@ -35,6 +34,8 @@ from course_lib.gpt import GPT, PRESETS, GPTConfig
 from course_lib.seeding import generator, set_seed
 from course_lib.tokenization import CharTokenizer
 from course_lib.train import History, TrainConfig, make_optimizer, train
+
+from _runner import main
 
 HERE = Path(__file__).resolve().parent
 
