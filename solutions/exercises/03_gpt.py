@@ -74,21 +74,37 @@ def _pretrain(config: GPTConfig, train_ids: torch.Tensor, val_ids: torch.Tensor,
 
 
 def exercise_1(quick: bool = False) -> dict[str, Any]:
-    """Longer and wider: train section 3.3's model for 5,000 steps instead of 1,500; a model of 6 blocks
-    of width 256 for 1,500 steps; and section 3.3's model on the first 50,000 training characters only
-    for 2,000 steps.
+    """Longer and wider.
 
-    What to expect: the longer run ends with a lower validation loss than the section's 1,500 steps
-    (it has seen the training text about three times as often and is far from memorising 4 million
-    characters with under a million parameters; asserted). The wider model, with about six times the
-    parameters, also ends lower than the section's model, but each of its steps costs several times
-    as much CPU time, so per CPU-second the longer small run usually buys more: at this scale the
-    model is short of training, not of size. On 50,000 characters the model sees the text about 40
-    times; its training loss keeps falling while its validation loss reaches a minimum within the
-    first few hundred steps and then rises (asserted: it ends above its lowest value): the model is
-    learning that text by heart, not the language, which is overfitting. The exact numbers of one run
-    are what ``python solutions/exercises/03_gpt.py 1`` prints (about 20 minutes on one core,
-    estimated from the section's training speed: the wide run dominates).
+    Cost: about 20 minutes on one core (measured here, CPU time of each run with its evaluations:
+    section 3.3's run about 145 s, the longer run 400 s, the wider one 510 s, the small-text run
+    185 s).
+
+    Validation loss on the whole validation text (nats per character; seed 0):
+
+        run                                       parameters   steps   loss
+        section 3.3 (4 blocks of 128)               811,264    1,500   1.83
+        longer: the same model                      811,264    5,000   1.62
+        wider: 6 blocks of 256                    4,774,912    1,500   1.77
+        section 3.3's model, 50,000 characters      811,264    2,000   2.46 (best 2.18)
+
+    Longer helps far more than wider. 5,000 steps take the loss from 1.83 to 1.62 (2.33 bits per
+    character), still falling at the end (1.63 to 1.61 over the last 500 steps): the model has seen
+    1.2 times the training text and has not run out of things to learn from it. Six blocks of width
+    256, six times the parameters, gain only 0.05 in the same 1,500 steps, for 3.5 times the
+    section's CPU time; the longer run gains four times as much for 2.7 times the section's CPU
+    time. At this budget the small model is limited by the text it has seen, not by its size; the
+    wider model needs a longer run to show what its size is worth.
+
+    Overfitting: on the first 50,000 characters (the opening of A Midsummer Night's Dream, 21
+    speakers), 2,000 steps pass over the text 41 times. The validation loss falls to about 2.2 by
+    step 800, wavers there until about step 1,100 (its lowest, 2.18, some 22 passes), then rises
+    steadily to 2.47 at step 2,000, while the training loss keeps falling, to 1.09. The model has
+    16 parameters per training character: after a few dozen passes it is learning the excerpt's
+    own sequences (its speakers' names, its lines) rather than what carries over to other plays, and
+    what it memorises costs it on text it has not seen. More text, or stopping at the lowest
+    validation loss (early stopping), or regularisation such as dropout, would prevent it; with the
+    full training text the same model sees each character about once and never overfits here.
     """
     train_ids, val_ids, _, _ = _char_data(quick)
     small = TINY if quick else SECTION_3_3
@@ -122,9 +138,12 @@ def exercise_1(quick: bool = False) -> dict[str, Any]:
         print(f"{name}: {model.num_parameters():,} parameters, validation loss {results[name]['val_loss']:.3f} (whole validation text), lowest sampled {history.val_loss[best]:.3f} at step {results[name]['best_step']}")
     assert all(math.isfinite(r["val_loss"]) and r["val_loss"] < math.log(76) for r in results.values())
     if not quick:
-        section, longer, overfit = results["section 3.3: 1,500 steps"], results["longer: 5,000 steps"], results["50,000 characters, 2,000 steps"]
-        assert longer["val_loss"] < section["val_loss"], "5,000 steps end lower than 1,500"
-        assert overfit["val_curve"][-1] > overfit["best_val"], "on 50,000 characters the validation loss rises after its minimum"
+        base, longer, wider, _ = (results[name]["val_loss"] for name, *_ in runs)
+        assert longer < base - 0.1, "5,000 steps should beat 1,500 clearly"
+        assert wider < base and base - longer > 2 * (base - wider), "wider helps a little; longer helps more"
+        few = results[runs[-1][0]]
+        assert few["val_curve"][-1] > few["best_val"] + 0.1 and few["best_step"] < few["eval_step"][-1], "on 50,000 characters the validation loss turns back up"
+        assert few["train_loss_last_100"] < few["val_curve"][-1] - 0.5, "while the training loss keeps falling"
     return results
 
 

@@ -54,7 +54,7 @@ class Windows:
 
     def __init__(self, mean_span: float = 5.0, roll: bool = False, quick: bool = False, batch_size: int = 32) -> None:
         self.mean_span, self.roll, self.quick, self.batch_size = mean_span, roll, quick, batch_size
-        text = plays()[: 200_000] if self.quick else plays()
+        text = plays()[:200_000] if self.quick else plays()
         self.text, self.split = text, len(text) * 9 // 10
         self.raw, self.target_length = raw_length_for(S, 0.15, self.mean_span)
 
