@@ -383,23 +383,25 @@ def exercise_4(quick: bool = False) -> dict[str, object]:
 
 def exercise_5(quick: bool = False) -> dict[str, object]:
     """Hardly at all. Over 3,000 steps the validation loss with each window's own input falls from
-    about 2.63 nats per target token (step 250) to about 2.48, but the loss with another window's
-    input falls with it: the gap opens from 0.00 to only about 0.01 nats per target token by step
-    3,000 (one run on a GPU: 0.000, 0.003, 0.004, 0.008 at steps 250, 500, 750, 1,000, then
-    0.005 to 0.011). Almost all of the gain is on the decoder's side: better byte statistics within
-    a span. At the end it still fills every gap alike, ``<extra_id_0> <extra_id_1> the <extra_id_2>
-    the the the ...``, whatever the window.
+    2.62 nats per target token (step 250) to 2.44, but the loss with another window's input falls
+    with it: the gap opens from 0.001 to only 0.011 nats per target token by step 3,000 (one CPU run:
+    0.001, 0.003, 0.004, 0.006 at steps 250 to 1,000, then 0.005 to 0.011; a run on a GPU gave the
+    same picture). Almost all of the gain is on the decoder's side: better byte statistics within a
+    span. At the end it still fills every gap alike, ``<extra_id_0> <extra_id_1> the <extra_id_2> the
+    t t t ...``, whatever the window.
 
     Why so slow: the decoder lowers the loss on its own from the first steps (the format, the bytes'
-    frequencies, which byte follows which), while using the encoder needs a whole circuit at once:
-    the decoder must find, through cross-attention, the sentinel in the input that matches the one it
-    has just written and read the bytes beside it. Until that circuit exists, the gradient through
-    the encoder is small and nearly random (section 5.6's biases barely moved). A byte-level
-    encoder-decoder therefore needs far more steps, a larger model, or both, before its encoder
-    pays; T5 trained for a million steps. Chapter 5's pretraining of 300 steps is far too short for
-    the encoder to matter, which is also why fine-tuning in section 5.7 gained nothing from it.
-    (Measured on one GPU for speed; the CPU run gives the same picture. The cost in the chapter is
-    3,000 steps at about 0.37 s of CPU each plus twelve evaluations, about 20 minutes on one core.)
+    frequencies, which byte follows which), while using the encoder needs more at once: the decoder
+    must find, through cross-attention, the sentinel in the input that matches the one it has just
+    written, and read the bytes beside it. Until it can, the encoder's output is of little use to it,
+    and little gradient reaches the encoder (section 5.6's biases barely moved). A byte-level
+    encoder-decoder therefore needs far more steps, a larger model, or both, before its encoder pays;
+    T5 trained for a million steps. Section 5.6's 300 steps are far too few for the encoder to
+    matter, which is also why fine-tuning in section 5.7 gained nothing from them.
+
+    Cost: 3,000 steps at about 0.43 s of CPU each (measured alone, one thread) plus twelve
+    evaluations of about 1 s, some 22 minutes; the full run took 35 minutes of CPU on a machine
+    shared with seven other jobs.
     """
     windows = Windows(quick=quick)
     steps, every = (20, 10) if quick else (3000, 250)
