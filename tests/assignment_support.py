@@ -59,11 +59,13 @@ def solution_lines(assignment: str) -> set[str]:
 
 
 def exercise_solution_lines() -> set[str]:
-    """The distinctive lines of the instructor solutions to the book's exercises (solutions/exercises/)."""
+    """The distinctive lines of the instructor solutions to the book's exercises (solutions/exercises/),
+    less those the book's own pages contain (code a solution shares with its chapter is public)."""
     lines: set[str] = set()
     for path in (ROOT / "solutions" / "exercises").glob("*.py"):
         lines |= {line.strip() for line in path.read_text().splitlines() if len(line.strip()) >= 40}
-    return lines
+    book = "\n".join(page.read_text() for page in (ROOT / "book").glob("*.md"))
+    return {line for line in lines if line not in book}
 
 
 def assignment_ids() -> list[str]:
