@@ -18,6 +18,7 @@ from assignment_support import (
     ROOT,
     assignment_ids,
     fixtures,
+    grade_id,
     hidden_lines,
     release_notebook,
     solution_lines,
@@ -107,13 +108,26 @@ def test_untouched_release_gets_zero_everywhere(graded: dict) -> None:
     assert all(score == 0 for score, _ in scores.values()), scores
 
 
+def cell_errors(graded: dict, student: str, parts: set[str]) -> dict[str, str]:
+    """The error each of ``parts``' test cells ended with in ``student``'s autograded notebook."""
+    assignment = graded["assignment"]
+    nb = nbformat.read(graded["course"] / "autograded" / student / assignment / f"{assignment}.ipynb", as_version=4)
+    errors = {}
+    for cell in nb.cells:
+        part = (grade_id(cell) or "").removeprefix("test_")
+        if part in parts:
+            shown = [f"{out.get('ename')}: {out.get('evalue')}" for out in cell.get("outputs", []) if out.get("output_type") == "error"]
+            errors[part] = "; ".join(shown) or "no error shown"
+    return errors
+
+
 def test_each_submission_loses_exactly_its_part(graded: dict) -> None:
     wrong = {}
     for name, fixture in FIXTURES[graded["assignment"]].items():
         scores = graded["scores"][name]
         lost = {part for part, (score, max_score) in scores.items() if score < max_score}
         if lost != set(fixture.loses) or not all(score in (0, max_score) for score, max_score in scores.values()):
-            wrong[name] = scores
+            wrong[name] = {"expected to lose": sorted(fixture.loses), "scores": scores, "errors": cell_errors(graded, name, lost ^ set(fixture.loses))}
     assert not wrong
 
 
