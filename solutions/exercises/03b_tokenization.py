@@ -94,7 +94,7 @@ def exercise_1(quick: bool = False) -> dict[str, Any]:
 
 
 def exercise_2(quick: bool = False) -> dict[str, Any]:
-    """Numbers.
+    r"""Numbers.
 
     681 of the 10,000 numbers are one GPT-2 token with a leading space: all of 0 to 99, 405 of the
     900 numbers from 100 to 999 (the first that splits is 362), and only 176 of the 9,000 four-digit
