@@ -39,6 +39,7 @@ from .assignments import checked_cells
 from .canonical import canonical
 from .intake import Intake, Roster, Submission, intake, late_notices
 from .late import LatePolicy, SubmissionTimes
+from .messages import GradeRequest, JailSettings, Outcome, read_message, write_message
 from .notebooks import answer_ids, part_points
 from .overrides import OVERRIDES, Parts, read_overrides
 from .results import ATTENTION, GRADED, GRADER_ERROR, MISSING, NOT_GRADED, Result
@@ -68,15 +69,15 @@ def grade_one(template: Path, assignment: str, student: str, nb: nbformat.Notebo
     try:
         scratch = job / "course"
         shutil.copytree(template, scratch)
-        settings = json.loads((scratch / "jail.json").read_text())
+        settings = read_message(scratch / "jail.json", JailSettings)
         settings |= {"hide": settings["hide"] + [str(batch)], "slot": str(grader.slot), "launch": sandbox.limited(limits, grader.group, [])}
-        (scratch / "jail.json").write_text(json.dumps(settings))
+        write_message(scratch / "jail.json", settings)
         submitted = scratch / "submitted" / student / assignment
         submitted.mkdir(parents=True)
         nbformat.write(nb, submitted / f"{assignment}.ipynb")
         env = dict(os.environ) | grader.threads
         try:
-            fault = grader.run({"scratch": str(scratch), "assignment": assignment, "student": student, "env": env, "cwd": str(job), "seed": seed}, limits.total_s)
+            fault = grader.run(GradeRequest(scratch=str(scratch), assignment=assignment, student=student, env=env, cwd=str(job), seed=seed), limits.total_s)
         except TimeoutError:
             if (scratch / STARTED).exists():  # the student's code was running: the time was the student's
                 result.notes.append(f"timed out: grading took longer than {limits.total_s} s in all; every part scores 0")
@@ -97,7 +98,7 @@ def grade_one(template: Path, assignment: str, student: str, nb: nbformat.Notebo
             fault = GraderError("the grading worker reported success but wrote no outcome", "")
         if fault is not None:
             return not_graded(result, fault, out, scratch / "nbgrader.log")
-        outcome = json.loads(outcome_file.read_text())
+        outcome = read_message(outcome_file, Outcome)
         result.scores, result.max_scores = outcome["scores"], outcome["max_scores"]
         result.notes = outcome["notes"] + result.notes
         result.review = outcome.get("review", [])
@@ -145,7 +146,7 @@ def content_key(nb: nbformat.NotebookNode | None, course: Path, assignment: str)
 def prepare_template(course: Path, assignment: str, where: Path, out: Path, submissions: Path, limits: Limits) -> Path:
     """The scratch course every submission of the batch is graded in a copy of."""
     hide, keep = sandbox.what_to_hide(course, out, submissions)
-    settings = {"hide": [str(p) for p in hide], "keep": [str(p) for p in keep], "cell_s": limits.cell_s, "output_bytes": limits.output_bytes}
+    settings = JailSettings(hide=[str(p) for p in hide], keep=[str(p) for p in keep], cell_s=limits.cell_s, output_bytes=limits.output_bytes, grading=str(where / "grading"))
     template = gradebook.prepare_template(course, assignment, where, settings)
     release = nbformat.read(template / "release" / assignment / f"{assignment}.ipynb", as_version=4)
     checked = checked_cells(where / "grading" / f"{assignment}_checks.py")

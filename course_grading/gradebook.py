@@ -11,7 +11,6 @@ notebook, and the cell's outcome is put in as its outputs by
 from __future__ import annotations
 
 import contextlib
-import json
 import shutil
 import time
 import warnings
@@ -25,6 +24,7 @@ import nbformat
 from . import assignments
 from .intake import Person, Roster
 from .late import LatePolicy, record_in_gradebook
+from .messages import JailSettings, write_message
 from .notebooks import HIDDEN_BLOCK, nbgrader_meta
 from .scratch import private_folder
 
@@ -44,16 +44,18 @@ c.Autograde.autograde_preprocessors = [
 """
 
 
-def prepare_template(course: Path, assignment: str, where: Path, settings: dict[str, Any]) -> Path:
+def prepare_template(course: Path, assignment: str, where: Path, settings: JailSettings) -> Path:
     """A scratch course under ``where`` with ``assignment`` generated in its gradebook, no answer key,
-    and its hidden checks moved to ``where/grading`` (out of every jail's sight). ``settings`` are
-    written to ``jail.json`` for the worker."""
+    and its hidden checks moved to ``where/grading`` (out of every jail's sight, where
+    ``settings["grading"]`` must point). ``settings`` are written to ``jail.json`` for the worker."""
     template = assignments.copy_course(where / "template", course)
     result = assignments.nbgrader_api(template).generate_assignment(assignment, force=True)
     if not result["success"]:
         raise RuntimeError(f"nbgrader could not generate {assignment}:\n{result['log']}")
     shutil.rmtree(template / "source")  # autograding needs the gradebook, not the solutions
-    grading = shutil.move(template / "grading", where / "grading")
+    if Path(settings["grading"]) != where / "grading":
+        raise ValueError(f"the hidden checks move to {where / 'grading'}, not {settings['grading']}")
+    shutil.move(template / "grading", where / "grading")
     from nbgrader.api import Gradebook
 
     release = nbformat.read(template / "release" / assignment / f"{assignment}.ipynb", as_version=4)
@@ -65,7 +67,7 @@ def prepare_template(course: Path, assignment: str, where: Path, settings: dict[
         gradebook.db.commit()
     with (template / "nbgrader_config.py").open("a") as config:
         config.write(AUTOGRADE_STEPS)
-    (template / "jail.json").write_text(json.dumps(settings | {"grading": str(grading)}))
+    write_message(template / "jail.json", settings)
     return template
 
 

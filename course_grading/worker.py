@@ -45,6 +45,7 @@ import nbformat
 
 from . import assignments, policy, replay, shortcuts
 from .calls import CUT, GraderFault, Outputs, RemoteStudent, StudentRaised
+from .messages import GradeRequest, JailSettings, Outcome, WorkerReply, read_message, write_message
 from .notebooks import is_answer, is_own, is_test, nbgrader_meta, part_names, without_hidden_tests
 from .sandbox import Limits, SlotGroup, jail_argv
 
@@ -66,7 +67,9 @@ class Zygote:
 
     STARTUP_S = 60.0
 
-    def __init__(self, settings: dict[str, Any]) -> None:
+    def __init__(self, settings: JailSettings) -> None:
+        if "slot" not in settings or "launch" not in settings:
+            raise GraderFault("jail.json names no job slot or launcher: the batch did not set them")
         self.slot = Path(settings["slot"]).resolve()  # the jail shows it at this path
         self.slot.mkdir(parents=True, exist_ok=True)
         self.slot.chmod(0o755)  # the student process, nobody, reaches its socket in it
@@ -142,7 +145,7 @@ class ZygoteChannel:
 _ZYGOTE: Zygote | None = None  # this worker's, started with its first submission
 
 
-def student_process(settings: dict[str, Any], nb: nbformat.NotebookNode) -> RemoteStudent:
+def student_process(settings: JailSettings, nb: nbformat.NotebookNode) -> RemoteStudent:
     """The notebook's code (its code cells, test cells excluded) in a fresh jailed student process."""
     global _ZYGOTE
     if _ZYGOTE is None:
@@ -214,7 +217,7 @@ def autograde(scratch: Path, assignment: str, student: str, seed: int | None = N
     the seed of the hidden inputs). ``seed`` None: derived from the submission (:func:`checks_seed`)."""
     from nbgrader.api import Gradebook
 
-    settings = json.loads((scratch / "jail.json").read_text())
+    settings = read_message(scratch / "jail.json", JailSettings)
     nb = nbformat.read(scratch / "submitted" / student / assignment / f"{assignment}.ipynb", as_version=4)
     checks = load_checks(Path(settings["grading"]), assignment)
     seed = checks_seed(assignment, nb) if seed is None else seed
@@ -232,7 +235,7 @@ def autograde(scratch: Path, assignment: str, student: str, seed: int | None = N
     except StudentRaised as error:  # its process failed after its cells, before its tests: the student's doing
         check_setup(nb, remote.outputs)  # unless it failed before any of the student's code ran
         note = f"the notebook's process failed before its tests ran ({error.message}): every part scores 0"
-        (scratch / "outcome.json").write_text(json.dumps({"scores": {}, "max_scores": {}, "notes": [note], "seed": seed}))
+        write_message(scratch / "outcome.json", Outcome(scores={}, max_scores={}, notes=[note], seed=seed))
         return
     finally:
         remote.close()
@@ -254,7 +257,7 @@ def autograde(scratch: Path, assignment: str, student: str, seed: int | None = N
         for grade in gradebook.find_submission_notebook(assignment, assignment, student).grades:
             part = grade.name.removeprefix("test_")
             scores[part], max_scores[part] = float(grade.score), float(grade.max_score)
-    (scratch / "outcome.json").write_text(json.dumps({"scores": scores, "max_scores": max_scores, "notes": notes, "review": sorted(held), "seed": seed}))
+    write_message(scratch / "outcome.json", Outcome(scores=scores, max_scores=max_scores, notes=notes, review=sorted(held), seed=seed))
 
 
 def checks_seed(assignment: str, nb: nbformat.NotebookNode) -> int:
@@ -321,7 +324,7 @@ class Worker:
         self.process: subprocess.Popen[str] | None = None
         self.since = 0  # where the worker's log stood when the last request was sent
 
-    def run(self, request: dict[str, Any], timeout_s: float) -> GraderError | None:
+    def run(self, request: GradeRequest, timeout_s: float) -> GraderError | None:
         """Grade one scratch course: None when it was graded, else the grader's own failure (the
         worker could not be started, died, or failed on it). Raises TimeoutError after ``timeout_s``."""
         self.since = self.log.stat().st_size if self.log.exists() else 0
@@ -386,17 +389,17 @@ def serve() -> None:
     replies = os.fdopen(os.dup(1), "w", buffering=1)
     os.dup2(2, 1)  # whatever nbgrader prints goes to the log, not into the replies
     for line in sys.stdin:
-        request = json.loads(line)
+        request: GradeRequest = json.loads(line)
         os.environ.clear()
         os.environ.update(request["env"])
         os.chdir(request["cwd"])
         tempfile.tempdir = None  # chosen afresh from this submission's TMPDIR
         try:
             autograde(Path(request["scratch"]), request["assignment"], request["student"], request.get("seed"))
-            reply: dict[str, str | None] = {"error": None}
+            reply = WorkerReply(error=None)
         except Exception as error:  # noqa: BLE001 (the grader's failure, reported for this submission; the worker goes on)
             traceback.print_exc()  # into the log, which the submission's own log keeps the tail of
-            reply = {"error": str(error) if isinstance(error, GraderFault) else f"{type(error).__name__}: {error}"}
+            reply = WorkerReply(error=str(error) if isinstance(error, GraderFault) else f"{type(error).__name__}: {error}")
         replies.write(json.dumps(reply) + "\n")
 
 
