@@ -5,6 +5,7 @@
     course grade ID SUBMISSIONS autograde a class's submissions, each in a sandbox; report
     course remove ID STUDENT    remove a student's graded submission from the course
     course mutants ID           the grader self-test: do the hidden tests kill the key's mutants?
+    course gradescope ID        build the Gradescope autograder zip of an assignment
 """
 
 from __future__ import annotations
@@ -128,6 +129,10 @@ def _grade(args: argparse.Namespace) -> int:
         print(f"cannot grade: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
     unknown = sorted(set(args.regrade) - {r.student for r in results})
+    if taken.gradescope:  # a Gradescope export: the scores file Gradescope imports
+        from .gradescope_export import IMPORT_FILE, write_import
+
+        print(f"Gradescope: {write_import(results, taken.gradescope, out / IMPORT_FILE)} scores in {out / IMPORT_FILE}")
     print((out / "summary.txt").read_text(), end="")
     print(f"grades: {out / 'grades.csv'} (Canvas: canvas_import.csv, Moodle: moodle_import.csv)\nfeedback: {out / 'feedback'}/<student>.html\nfigure: {out / 'summary.png'}")
     if args.dry_run:
@@ -163,6 +168,21 @@ def _remove(args: argparse.Namespace) -> int:
     changed = remove_student(out, args.student)
     print(f"{args.student}'s {args.id} records removed" + (f"; from {out}: {', '.join(changed)}" if changed else "") if found or changed else f"nothing recorded for {args.student} in {args.id}")
     return 0 if found or changed else EXIT_FAILED
+
+
+def _gradescope(args: argparse.Namespace) -> int:
+    from .gradescope import build
+
+    if args.id not in assignments.assignment_ids(args.course):
+        print(f"no source notebook for {args.id} (looked in {args.course / 'source'})", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    try:
+        out = build(args.course, args.id, (args.out or Path(f"{args.id}_gradescope.zip")).resolve(), args.visibility)
+    except (ValueError, RuntimeError, OSError) as error:
+        print(f"cannot build the Gradescope autograder: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    print(f"{out}: upload it as the autograder of a Gradescope programming assignment (README, \"Grading on Gradescope\")")
+    return 0
 
 
 def _mutants(args: argparse.Namespace) -> int:
@@ -208,7 +228,7 @@ def parser() -> argparse.ArgumentParser:
                                               "every submission was graded (and recorded), 1 if any was not graded or not recorded in the nbgrader "
                                               "gradebook, or the batch looks wrong, 2 if the batch cannot be graded.")
     grading.add_argument("id", help="assignment id")
-    grading.add_argument("submissions", type=Path, help="a folder or .zip holding <student>.ipynb or <student>/<ID>.ipynb")
+    grading.add_argument("submissions", type=Path, help="a folder or .zip holding <student>.ipynb or <student>/<ID>.ipynb, or a Canvas, Moodle, Brightspace or Gradescope export")
     grading.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="submissions graded at once (default: %(default)s)")
     grading.add_argument("--out", type=Path, help="where grades, feedback and the summary go (default: <course>/graded/<ID>)")
     grading.add_argument("--cell-timeout", type=int, default=Limits.cell_s, help="seconds per cell and per hidden-check call (default: %(default)s)")
@@ -230,6 +250,16 @@ def parser() -> argparse.ArgumentParser:
     forget.add_argument("student", help="student id")
     forget.add_argument("--out", type=Path, help="the grades folder whose cached result to drop too (default: <course>/graded/<ID>)")
     forget.set_defaults(run=_remove)
+
+    scope = commands.add_parser("gradescope", help="build the Gradescope autograder zip of an assignment",
+                                description="Write a Gradescope autograder zip (setup.sh, run_autograder and what grading needs: the pinned "
+                                            "environment, the course's packages, this assignment's release, source and hidden checks; no answer keys): "
+                                            "each submission is graded as `course grade` grades it, one Gradescope test per part.")
+    scope.add_argument("id", help="assignment id")
+    scope.add_argument("--out", type=Path, help="the zip to write (default: ./<ID>_gradescope.zip)")
+    scope.add_argument("--visibility", choices=("hidden", "after_due_date", "after_published", "visible"), default="after_due_date",
+                       help="when students see the parts' results and the score (default: %(default)s; a test 'Submission' saying what was graded is always visible)")
+    scope.set_defaults(run=_gradescope)
 
     mutate = commands.add_parser("mutants", help="mutate the answer key and report which mutants the tests kill")
     mutate.add_argument("id", help="assignment id")

@@ -19,6 +19,9 @@ Layouts
   "download as folders" turned off, flat files ``<full name>_<participant id>_assignsubmission_<plugin>_<file
   name>``. Only the ``file`` plugin's uploads are graded; another plugin's files (``onlinetext``:
   ``onlinetext.html`` and its images) are ignored with a note.
+* **Gradescope** "Export Submissions": ``submission_<id>/`` folders and a ``submission_metadata.yml``
+  that names each one's submitters and submission time; read by
+  :mod:`course_grading.gradescope_export` into plain ``<student>/`` folders with those times.
 * Any of these wrapped in one top folder. A single top folder that holds ``<ID>.ipynb`` or just one
   plain file is read as one student's folder, not as a wrapper.
 
@@ -106,7 +109,7 @@ from .notebooks import file_size_problem
 __all__ = ["Intake", "LATE", "LAYOUTS", "Person", "Roster", "Submission", "batch_warning", "derived_id", "intake", "late_notices", "looks_like", "name_key", "name_keys"]
 
 STUDENT_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.@+-]{0,63}$")
-LAYOUTS = "<student>.ipynb, <student>/<ID>.ipynb, a Canvas or a Moodle export"
+LAYOUTS = "<student>.ipynb, <student>/<ID>.ipynb, a Canvas, Moodle or Gradescope export"
 ROSTER_COLUMNS = "id, name, email, lms_id (only id is required), or Canvas's gradebook export"
 
 LATE = r"(?:(?P<late>(?i:LATE))_)?"
@@ -256,6 +259,7 @@ class Intake:
     rejected_entries: int = 0  # of those, how many belong to no student
     missing: list[str] = field(default_factory=list)  # roster students with no entry in the export
     notices: list[str] = field(default_factory=list)  # for the instructor, once per batch (times nobody in the export has)
+    gradescope: dict[str, Person] = field(default_factory=dict)  # a Gradescope export's submitters by student id (SID as lms_id): its import file's rows
 
 
 def intake(submissions: Path, assignment: str, unpack_to: Path, roster: Roster | None = None, times: SubmissionTimes | None = None) -> Intake:
@@ -265,7 +269,7 @@ def intake(submissions: Path, assignment: str, unpack_to: Path, roster: Roster |
     Notebooks inside a zip are extracted to ``unpack_to/<student>/<assignment>.ipynb``. Raises
     ValueError when ``submissions`` is neither a folder nor a readable zip file."""
     if submissions.is_dir():
-        return _Reader(assignment, roster, times, unpack_to, None).read(_folder_items(submissions))
+        return _read(_folder_items(submissions), assignment, roster, times, unpack_to, None)
     if not submissions.is_file():
         raise ValueError(f"{submissions} is neither a folder nor a .zip file")
     if not zipfile.is_zipfile(submissions):
@@ -274,7 +278,7 @@ def intake(submissions: Path, assignment: str, unpack_to: Path, roster: Roster |
     try:
         with zipfile.ZipFile(submissions) as archive:
             items, unsafe = _zip_items(archive)
-            result = _Reader(assignment, roster, times, unpack_to, archive).read(items)
+            result = _read(items, assignment, roster, times, unpack_to, archive)
     except (zipfile.BadZipFile, EOFError) as error:
         raise ValueError(f"{submissions} is a corrupt zip file ({error})") from error
     except UnicodeDecodeError as error:  # Python's zipfile cannot list an archive with one such name
@@ -282,6 +286,22 @@ def intake(submissions: Path, assignment: str, unpack_to: Path, roster: Roster |
     result.rejected[:0] = unsafe
     result.entries += len(unsafe)
     result.rejected_entries += len(unsafe)
+    return result
+
+
+def _read(items: list[_Item], assignment: str, roster: Roster | None, times: SubmissionTimes | None, unpack_to: Path, archive: zipfile.ZipFile | None) -> Intake:
+    """The export's submissions; a Gradescope export (``submission_metadata.yml``) regrouped first as
+    plain ``<student>/<files>`` folders with its submission times (:mod:`course_grading.gradescope_export`)."""
+    from .gradescope_export import item_reader, regroup
+
+    export = regroup(items, item_reader(archive), roster, times)
+    if export is None:
+        return _Reader(assignment, roster, times, unpack_to, archive).read(items)
+    result = _Reader(assignment, roster, export.times, unpack_to, archive).read(export.items, unwrap=False)
+    result.rejected += export.rejected
+    result.entries += len(export.rejected)
+    result.rejected_entries += len(export.rejected)
+    result.gradescope = {student: person for student, person in export.people.items() if student in result.submissions}
     return result
 
 
@@ -503,8 +523,8 @@ class _Reader:
         self.result = Intake({}, [])
         self.timed: set[str] = set()  # the keys of the times list that were used
 
-    def read(self, items: list[_Item]) -> Intake:
-        students = self._students(_unwrap(items, self.assignment))
+    def read(self, items: list[_Item], unwrap: bool = True) -> Intake:
+        students = self._students(_unwrap(items, self.assignment) if unwrap else items)
         by_course_id: dict[str, list[tuple[_Student, str]]] = {}
         for student, (course_id, note) in self._identify(students):
             by_course_id.setdefault(course_id, []).append((student, note))

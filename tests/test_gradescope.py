@@ -1,0 +1,210 @@
+"""Grading on Gradescope (course_grading/gradescope.py, gradescope_export.py).
+
+The autograder zip is built from a copy of the course and unpacked into temporary roots; its
+run_autograder grades a1 fixtures there (COURSE_AUTOGRADER_ROOT), and each results.json must equal,
+part by part, what one `course grade` run gave the same notebooks. That run reads a synthetic
+Gradescope "Export Submissions" zip (submission_metadata.yml): its submission times, a late penalty,
+and the scores file Gradescope imports. About a minute and a half of CPU: six a1 gradings in all.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import zipfile
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from course_grading import cli, sandbox
+from course_grading.assignments import copy_course
+from course_grading.exports import load_rows
+from course_grading.gradescope import ROOT_VARIABLE, TORCH_INDEX, VISIBILITIES
+from course_grading.gradescope_export import IMPORT_COLUMNS, IMPORT_FILE, METADATA, parse_metadata
+from course_grading.notebooks import answer_ids, part_points
+
+from assignment_support import ASSIGNMENTS, hidden_lines
+from hostile_submissions import ASSIGNMENT, FULL, MISSING_SCALE, notebook
+
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(not sandbox.sandbox_available(), reason="needs Linux user, mount, PID and network namespaces (unshare)")]
+
+DUE = datetime.fromisoformat("2026-11-20T23:59:00-08:00")
+RELEASE = (ASSIGNMENTS / "release" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb").read_bytes()
+OTHER = (ASSIGNMENTS / "release" / "a2_blocks" / "a2_blocks.ipynb").read_bytes()
+# Each fixture: its file, and the submitters of its Gradescope submission (name, SID, email), and how late it came.
+FIXTURES = {
+    "key": ("a1_attention.ipynb", notebook(), [("Ada Lovelace", "1001", "ada@example.edu")], timedelta(hours=-2)),
+    "wrong": ("a1_attention.ipynb", notebook({"sdpa": MISSING_SCALE}), [("Bob Babbage", "1002", "bob@example.edu")], timedelta(days=1, hours=12)),
+    "untouched": ("a1_attention.ipynb", RELEASE, [("Cy Hopper", "1003", "cy@example.edu")], timedelta(0)),
+    "unreadable": ("a1_attention.ipynb", b'{"cells": [', [("Eve Noether", "1004", "eve@example.edu"), ("Fay Kovalevskaya", "", "fay@example.edu")], timedelta(hours=-1)),
+    "other": ("a2_blocks.ipynb", OTHER, [("Gus Turing", "1005", "gus@example.edu")], timedelta(hours=-1)),
+    "missing": ("answers.pdf", b"%PDF-1.4 not a notebook", [("Hal Shannon", "1006", "hal@example.edu")], timedelta(hours=-1)),
+}
+STUDENT_OF = {name: submitters[0][1] or submitters[0][2] for name, (_, _, submitters, _) in FIXTURES.items()}
+
+
+def ruby_time(when: datetime) -> str:
+    """A time as Ruby's YAML writes it (Gradescope's :created_at)."""
+    offset = when.strftime("%z")
+    return when.strftime("%Y-%m-%d %H:%M:%S.%f000 ") + f"{offset[:3]}:{offset[3:]}"
+
+
+def export_zip(path: Path) -> Path:
+    """A Gradescope "Export Submissions" zip: assignment_<id>_export/ with submission_<id>/ folders and submission_metadata.yml."""
+    lines = []
+    with zipfile.ZipFile(path, "w") as archive:
+        for number, (filename, content, submitters, late) in enumerate(FIXTURES.values(), 9001):
+            archive.writestr(f"assignment_42_export/submission_{number}/{filename}", content)
+            lines.append(f"submission_{number}:\n  :submitters:")
+            for person, sid, email in submitters:
+                lines.append(f"  - :name: {person}\n    :sid: '{sid}'\n    :email: {email}" if sid else f"  - :name: {person}\n    :email: {email}")
+            lines.append(f"  :created_at: {ruby_time(DUE + late)}\n  :score: !ruby/object:BigDecimal 18:0.0\n  :history: []")
+        archive.writestr(f"assignment_42_export/{METADATA}", "\n".join(lines) + "\n")
+    return path
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """The zip built by `course gradescope`, and one `course grade` run of the Gradescope export."""
+    tmp = tmp_path_factory.mktemp("gradescope")
+    course = copy_course(tmp / "course" / "assignments", ASSIGNMENTS)
+    shutil.copytree(ASSIGNMENTS / "release", course / "release")
+    zip_path = tmp / "a1.zip"
+    assert cli.main(["--course", str(course), "gradescope", ASSIGNMENT, "--out", str(zip_path), "--visibility", "after_published"]) == 0
+    out = tmp / "out"
+    status = cli.main(["--course", str(course), "grade", ASSIGNMENT, str(export_zip(tmp / "export.zip")), "--out", str(out), "--dry-run", "--jobs", "1",
+                       "--cell-timeout", "20", "--due", DUE.isoformat(), "--late-penalty", "10%/day"])
+    rows, _, _ = load_rows(out)
+    return {"tmp": tmp, "zip": zip_path, "out": out, "status": status, "rows": {row.student: row for row in rows}}
+
+
+def run_autograder(graded: dict, name: str, files: dict[str, bytes]) -> tuple[dict, subprocess.CompletedProcess]:
+    """Unpack the zip into a fresh root, put ``files`` in its submission folder, run run_autograder there."""
+    root = graded["tmp"] / f"root_{name}"
+    with zipfile.ZipFile(graded["zip"]) as archive:
+        archive.extractall(root / "source")
+    (root / "submission").mkdir()
+    for filename, content in files.items():
+        (root / "submission" / filename).write_bytes(content)
+    env = dict(os.environ, **{ROOT_VARIABLE: str(root), "COURSE_AUTOGRADER_PYTHON": sys.executable, "OMP_NUM_THREADS": "1"})
+    run = subprocess.run(["bash", str(root / "source" / "run_autograder")], env=env, capture_output=True, text=True, timeout=300, cwd="/")
+    return json.loads((root / "results" / "results.json").read_text()), run
+
+
+def check_format(results: dict) -> None:
+    """results.json as Gradescope's autograder specification describes it."""
+    assert set(results) <= {"score", "execution_time", "output", "visibility", "stdout_visibility", "extra_data", "tests", "leaderboard"}
+    assert isinstance(results["execution_time"], int) and results["execution_time"] >= 0
+    for key in ("visibility", "stdout_visibility"):
+        assert results.get(key, "visible") in VISIBILITIES
+    for test in results.get("tests", []):
+        assert set(test) <= {"score", "max_score", "name", "number", "output", "tags", "visibility", "extra_data"}
+        assert isinstance(test["name"], str) and isinstance(test["output"], str)
+        assert isinstance(test["score"], float) and isinstance(test["max_score"], float) and 0 <= test["score"] <= test["max_score"]
+        assert test.get("visibility", "visible") in VISIBILITIES
+    if "score" in results:
+        assert results["score"] == pytest.approx(sum(t["score"] for t in results["tests"]))
+
+
+@pytest.mark.parametrize("name", list(FIXTURES))
+def test_run_autograder_equals_course_grade(graded: dict, name: str) -> None:
+    filename, content, _, _ = FIXTURES[name]
+    results, run = run_autograder(graded, name, {filename: content})
+    assert run.returncode == 0, run.stdout + run.stderr
+    check_format(results)
+    row = graded["rows"][STUDENT_OF[name]]
+    release = nbformat.reads(RELEASE.decode(), as_version=4)
+    parts = {t["extra_data"]["part"]: t for t in results["tests"] if "extra_data" in t}
+    assert list(parts) == answer_ids(release)
+    assert {p: t["score"] for p, t in parts.items()} == row.points, (results, row)
+    assert {p: t["max_score"] for p, t in parts.items()} == part_points(release) == FULL
+    assert results["score"] == sum(row.points.values())  # Gradescope applies its own late policy: no penalty here
+    assert results["visibility"] == "after_published" and all("visibility" not in t for t in parts.values())
+    submission = results["tests"][0]
+    assert submission["name"] == "Submission" and submission["visibility"] == "visible" and submission["max_score"] == 0
+    text = json.dumps(results)
+    secret = {line for line in hidden_lines(ASSIGNMENT) if len(line) > 30}
+    assert not [line for line in secret if line in text]
+    expected = {"key": sum(FULL.values()), "wrong": sum(FULL.values()) - FULL["sdpa"]}
+    assert results["score"] == expected.get(name, 0.0)
+    if name in ("unreadable", "other", "missing"):
+        assert "No notebook was graded" in submission["output"]
+        reason = {"unreadable": "not a valid Jupyter notebook", "other": "a2_blocks", "missing": "answers.pdf"}[name]
+        assert reason in results["output"] and reason in row.notes, (results["output"], row.notes)
+    else:
+        assert submission["output"].startswith("Graded: ")
+    if name == "wrong":
+        assert "Error" in parts["sdpa"]["output"], parts["sdpa"]["output"]
+
+
+def test_grader_fault_is_no_score(graded: dict) -> None:
+    """A grader fault (here: the zip's course lost its release) gives no score and exit status 1."""
+    root = graded["tmp"] / "root_fault"
+    with zipfile.ZipFile(graded["zip"]) as archive:
+        archive.extractall(root / "source")
+    shutil.rmtree(root / "source" / "project" / "assignments" / "release" / ASSIGNMENT)
+    (root / "submission").mkdir()
+    (root / "submission" / "a1_attention.ipynb").write_bytes(FIXTURES["key"][1])
+    env = dict(os.environ, **{ROOT_VARIABLE: str(root), "COURSE_AUTOGRADER_PYTHON": sys.executable})
+    run = subprocess.run(["bash", str(root / "source" / "run_autograder")], env=env, capture_output=True, text=True, timeout=120, cwd="/")
+    results = json.loads((root / "results" / "results.json").read_text())
+    assert run.returncode == 1
+    assert "score" not in results and results["tests"] == [] and results["output"].startswith("Not graded: the autograder itself failed")
+    check_format(results)
+
+
+def test_zip_holds_what_grading_needs_and_no_secret(graded: dict) -> None:
+    with zipfile.ZipFile(graded["zip"]) as archive:
+        names = set(archive.namelist())
+        setup = archive.read("setup.sh").decode()
+        requirements = archive.read("requirements.txt").decode().split()
+        modes = {info.filename: info.external_attr >> 16 for info in archive.infolist()}
+    assert {"setup.sh", "run_autograder", "gradescope.json", "requirements.txt", "project/pyproject.toml", "project/course_lib/__init__.py", "project/course_grading/gradescope.py",
+            f"project/assignments/source/{ASSIGNMENT}/{ASSIGNMENT}.ipynb", f"project/assignments/grading/{ASSIGNMENT}_checks.py", f"project/assignments/grading/{ASSIGNMENT}_reference_parts.py"} <= names
+    assert modes["setup.sh"] & 0o111 and modes["run_autograder"] & 0o111
+    assert not [n for n in names if "solutions/" in n or n.endswith(".db") or "graded/" in n or "__pycache__" in n]
+    assert not [n for n in names if "/grading/" in n and not n.rsplit("/", 1)[1].startswith((ASSIGNMENT, "gradinglib"))]
+    assert not [n for n in names if "/source/" in n and ASSIGNMENT not in n]
+    # Installs from the package index and PyTorch's CPU index only, every version pinned.
+    assert re.findall(r"https?://\S+", setup) == [TORCH_INDEX]
+    assert not re.search(r"--extra-index-url|git\+|curl|wget", setup)
+    assert requirements[0] == "torch==2.13.0" and all(re.fullmatch(r"[a-z0-9][a-z0-9._-]*==[\w.+!-]+", r) for r in requirements), requirements
+    assert {r.split("==")[0] for r in requirements} >= {"nbgrader", "numpy", "tokenizers", "pyyaml"}
+
+
+def test_export_times_late_penalty_and_import_csv(graded: dict) -> None:
+    rows, out = graded["rows"], graded["out"]
+    assert graded["status"] == 0
+    assert set(rows) == {"1001", "1002", "1003", "1004", "fay@example.edu", "1005", "1006"}  # both submitters of the group, Fay by email
+    for name, (_, _, _, late) in FIXTURES.items():
+        assert rows[STUDENT_OF[name]].submitted_at == DUE + late
+    assert rows["1001"].late_penalty == 0 and rows["1001"].total == sum(FULL.values())
+    earned = sum(FULL.values()) - FULL["sdpa"]
+    assert rows["1002"].late_penalty == pytest.approx(0.2 * earned) and rows["1002"].total == pytest.approx(0.8 * earned)  # two started days at 10%
+    with (out / IMPORT_FILE).open(newline="", encoding="utf-8") as handle:
+        table = list(csv.reader(handle))
+    assert tuple(table[0]) == IMPORT_COLUMNS
+    by_sid = {line[1]: line for line in table[1:]}
+    graded_ids = {s for s, row in rows.items() if row.status == "graded"}
+    assert {"1001", "1002"} <= graded_ids and set(by_sid) == {s for s in graded_ids if s.isdigit()}
+    assert by_sid["1001"] == ["Ada Lovelace", "1001", "ada@example.edu", "12"] and float(by_sid["1002"][3]) == pytest.approx(0.8 * earned)
+
+
+def test_metadata_errors_are_named() -> None:
+    with pytest.raises(ValueError, match="not valid YAML"):
+        parse_metadata("submission_1: [", "x.yml")
+    with pytest.raises(ValueError, match="submission_1 has no :submitters"):
+        parse_metadata("submission_1:\n  :created_at: 2026-01-01 00:00:00 +00:00\n", "x.yml")
+    with pytest.raises(ValueError, match="is not a time"):
+        parse_metadata("submission_1:\n  :submitters:\n  - :name: A\n  :created_at: yesterday\n", "x.yml")
+    found = parse_metadata(io.StringIO("submission_7:\n  :submitters:\n  - :name: A B\n    :sid: '7'\n  :created_at: 2026-11-20 23:41:07.123456000 -08:00\n  :score: !ruby/object:BigDecimal 18:0.5e1\n").read(), "x.yml")
+    people, when = found["submission_7"]
+    assert people[0].lms_id == "7" and when == datetime.fromisoformat("2026-11-20T23:41:07.123456-08:00")
