@@ -228,7 +228,7 @@ def parser() -> argparse.ArgumentParser:
                                               "every submission was graded (and recorded), 1 if any was not graded or not recorded in the nbgrader "
                                               "gradebook, or the batch looks wrong, 2 if the batch cannot be graded.")
     grading.add_argument("id", help="assignment id")
-    grading.add_argument("submissions", type=Path, help="a folder or .zip holding <student>.ipynb or <student>/<ID>.ipynb, or a Canvas, Moodle, Brightspace or Gradescope export")
+    grading.add_argument("submissions", type=Path, help="a folder or .zip holding <student>.ipynb or <student>/<ID>.ipynb, or a Canvas, Moodle or Gradescope export")
     grading.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="submissions graded at once (default: %(default)s)")
     grading.add_argument("--out", type=Path, help="where grades, feedback and the summary go (default: <course>/graded/<ID>)")
     grading.add_argument("--cell-timeout", type=int, default=Limits.cell_s, help="seconds per cell and per hidden-check call (default: %(default)s)")
