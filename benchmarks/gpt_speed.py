@@ -135,15 +135,16 @@ def measure_training_memory(kind: str, config: str, device: torch.device, nanogp
 
 
 def measure_generation(new_tokens: int, use_cache: bool, device: torch.device) -> dict:
-    from course_lib.gpt import GPT, GPTConfig, generate
+    from course_lib.generation import generate
+    from course_lib.gpt import GPT, GPTConfig
 
     torch.manual_seed(0)
     model = GPT(GPTConfig(vocab_size=VOCAB, block_size=1024, n_layers=6, n_heads=6, d_model=384)).to(device).eval()
     prompt = torch.randint(0, VOCAB, (1, 16), device=device)
-    generate(model, prompt, 8, use_cache=use_cache)  # warm up
+    generate(model, prompt, max_new_tokens=8, use_cache=use_cache)  # warm up
     _sync(device)
     start = time.perf_counter()
-    generate(model, prompt, new_tokens, temperature=0.0, use_cache=use_cache)
+    generate(model, prompt, max_new_tokens=new_tokens, use_cache=use_cache)
     _sync(device)
     return {"tokens_per_s": new_tokens / (time.perf_counter() - start)}
 

@@ -23,12 +23,12 @@ model and optimizer during three training steps (two with ``--quick``), ``max_me
 CUDA, the peak resident set (``VmHWM``, reset through ``/proc/self/clear_refs``) on CPU.
 
 Decoding: the same course_lib model (eval mode), a batch of 8 sources of 128 tokens, 128 new tokens
-by :func:`course_lib.seq2seq.generate` (greedy, ``temperature=0``) and by
-:func:`course_lib.seq2seq.beam_search` (``beam_width=4``), each with ``use_cache=True`` (the newest
+by :func:`course_lib.generation.generate` (greedy) and by
+:func:`course_lib.generation.beam_search` (``num_beams=4``), each with ``use_cache=True`` (the newest
 token only, self-attention KV cache and cross-attention cache) and ``use_cache=False`` (the whole
 prefix again at every step). Both stop when every row has produced EOS; so that every run makes all
-128 tokens, the benchmark's model has ``eos_id = -1``, an id that is never produced (its weights and
-logits are unchanged). The cached and uncached runs are checked to give the same tokens. ``--quick``
+128 tokens, EOS is held back for all of them (``min_new_tokens`` equal to ``max_new_tokens``; the
+weights and the other logits are unchanged). The cached and uncached runs are checked to give the same tokens. ``--quick``
 on a CPU times each run once, and beam search with 32 new tokens only (without the cache it
 recomputes ``4 x 8`` growing prefixes: four times greedy's work at each length).
 
@@ -142,19 +142,18 @@ def measure_decoding(device: torch.device, beam_tokens: int, rounds: int) -> dic
     ``GEN_TOKENS`` new tokens, beam search with ``beam_tokens``; each with and without the caches),
     and the tokens it made. The runs take turns in a rotated order each round; the cached and
     uncached runs must give the same tokens."""
-    from course_lib.seq2seq import beam_search, generate
+    from course_lib.generation import beam_search, generate
 
     model = build_models(("course_lib",), device)["course_lib"].eval()
-    model.eos_id = -1  # never produced: every run makes all its tokens
     generator = torch.Generator().manual_seed(1)
     input_ids = torch.randint(2, VOCAB - 100, (GEN_BATCH, GEN_SOURCE), generator=generator).to(device)
     attention_mask = torch.ones_like(input_ids)
 
     def greedy(use_cache: bool, n: int = GEN_TOKENS) -> Callable[[], torch.Tensor]:
-        return lambda: generate(model, input_ids, attention_mask, max_new_tokens=n, temperature=0.0, use_cache=use_cache)
+        return lambda: generate(model, input_ids, attention_mask=attention_mask, max_new_tokens=n, min_new_tokens=n, use_cache=use_cache)  # EOS held back: all n tokens
 
     def beams(use_cache: bool, n: int = beam_tokens) -> Callable[[], torch.Tensor]:
-        return lambda: beam_search(model, input_ids, attention_mask, beam_width=BEAMS, max_new_tokens=n, use_cache=use_cache).tokens
+        return lambda: beam_search(model, input_ids, attention_mask=attention_mask, num_beams=BEAMS, max_new_tokens=n, min_new_tokens=n, use_cache=use_cache).tokens
 
     runs = {  # name: (call, its warm-up, tokens)
         "greedy, cache": (greedy(True), greedy(True, 4), GEN_TOKENS),

@@ -32,6 +32,7 @@ __all__ = [
     "RotaryEmbedding",
     "additive_attention_scores",
     "causal_mask",
+    "check_right_padded",
     "combine_masks",
     "merge_heads",
     "padding_mask",
@@ -71,6 +72,15 @@ def padding_mask(lengths: Tensor, T: int) -> Tensor:
         raise ValueError(f"lengths must lie in [0, {T}], got {lengths.tolist()}")
     positions = torch.arange(T, device=lengths.device)  # (T,)
     return (positions[None, :] < lengths[:, None]).unsqueeze(1)  # (B, 1, T)
+
+
+def check_right_padded(attention_mask: Tensor) -> None:
+    """Refuse an ``attention_mask (B, T)`` (1 = token, 0 = padding) that is not right padding, each row
+    ``1...1 0...0`` with at least one token: a causal model never lets a real token see right padding,
+    so it may ignore such a mask, and it may read each row's last real token."""
+    mask = attention_mask.bool()
+    if mask.ndim != 2 or not bool(mask[:, 0].all()) or bool((~mask[:, :-1] & mask[:, 1:]).any()):
+        raise ValueError("attention_mask must be right padding (each row 1...1 0...0, at least one token): a causal model's last real token must be read")
 
 
 def combine_masks(*masks: Tensor | None) -> Tensor | None:

@@ -30,17 +30,18 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol
 
 import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
-from .blocks import ACTIVATIONS, Activation, Decoder, DecoderCaches, Encoder, LayerNorm, LearnedPositions, fuse_norms, init_normal
-from .convert import check_names, check_shapes
+from .blocks import ACTIVATIONS, Activation, BlockConfig, Decoder, DecoderCaches, Encoder, LayerNorm, LearnedPositions, fuse_norms, init_normal
+from .convert import CheckpointMismatch, check_names, check_shapes, read_checkpoint
 from .seq2seq import collate, source_mask
 
-__all__ = ["Bart", "BartConfig", "BartEmbeddings", "Noise", "PRESETS", "PUBLISHED_PARAMETERS", "config_from_hf", "denoising_batch", "document_rotation", "from_hf_state_dict", "poisson_probabilities", "sentence_permutation", "span_lengths", "text_infilling", "to_hf_state_dict", "token_deletion", "token_masking"]
+__all__ = ["Bart", "BartConfig", "BartEmbeddings", "Noise", "PRESETS", "PUBLISHED_PARAMETERS", "config_from_hf", "denoising_batch", "document_rotation", "from_hf_state_dict", "hf_config_kwargs", "poisson_probabilities", "sentence_permutation", "span_lengths", "text_infilling", "to_hf_state_dict", "token_deletion", "token_masking"]
 
 POSITION_OFFSET = 2  # fairseq's (and Hugging Face's) learned positions start at row 2
 NORM_EPS = 1e-5  # every LayerNorm of BART (nn.LayerNorm's default)
@@ -110,8 +111,8 @@ class Bart(nn.Module):
     """BART: ``forward(input_ids (B, S), decoder_input_ids (B, T), attention_mask) -> logits (B, T, V)``.
 
     Provides :class:`course_lib.seq2seq.EncoderDecoderLM` (``encode``, ``decode``, ``new_caches``,
-    ``decoder_start_id``, ``eos_id``, ``pad_id``, ``vocab_size``), so the decoding and training
-    helpers of :mod:`course_lib.seq2seq` work on it.
+    ``decoder_start_id``, ``eos_id``, ``pad_id``, ``vocab_size``), so :mod:`course_lib.seq2seq`'s
+    training helpers and :mod:`course_lib.generation`'s decoding work on it.
     """
 
     final_logits_bias: Tensor
@@ -125,14 +126,12 @@ class Bart(nn.Module):
         self.encoder_embeddings = BartEmbeddings(config)
         self.decoder_embeddings = BartEmbeddings(config)
         # post-LN blocks end in a norm already: no final norm
-        self.encoder = Encoder(
-            config.n_layers, config.d_model, config.n_heads, config.d_ff, "post_ln", config.activation, config.dropout,
-            "layer", NORM_EPS, final_norm=False, ff_dropout=config.activation_dropout,
+        block = BlockConfig(
+            config.d_model, config.n_heads, config.d_ff, arrangement="post_ln", activation=config.activation, dropout=config.dropout,
+            ff_dropout=config.activation_dropout, norm="layer", norm_eps=NORM_EPS, final_norm=False,
         )  # fmt: skip
-        self.decoder = Decoder(
-            config.n_decoder_layers, config.d_model, config.n_heads, config.d_ff, "post_ln", config.activation, config.dropout,
-            "layer", NORM_EPS, final_norm=False, ff_dropout=config.activation_dropout,
-        )  # fmt: skip
+        self.encoder = Encoder(config.n_layers, block)
+        self.decoder = Decoder(config.n_decoder_layers, block)
         self.register_buffer("final_logits_bias", torch.zeros(1, config.vocab_size))  # (1, V), saved with the weights
         fuse_norms(self)
         self.apply(init_normal)  # N(0, 0.02), zero biases, as Hugging Face initialises BART
@@ -177,6 +176,28 @@ class Bart(nn.Module):
         x = self.decoder_embeddings(self._embed(decoder_input_ids), past)  # (B, T, d_model)
         h = self.decoder(x, memory, mask, caches=caches)  # (B, T, d_model)
         return F.linear(h, self.shared.weight) + self.final_logits_bias  # (B, T, V): the head is the token embedding
+
+    def hidden_states(self, input_ids: Tensor, attention_mask: Tensor | None = None) -> Tensor:
+        """The encoder's output ``(B, S, d_model)``: :meth:`encode`, under the name every family shares."""
+        return self.encode(input_ids, attention_mask)
+
+    @classmethod
+    def from_hf(cls, state_dict: Mapping[str, Tensor], config: BartConfig) -> Bart:
+        """A model of ``config`` with the weights of a ``BartForConditionalGeneration`` state dict,
+        refusing (:class:`~course_lib.convert.CheckpointMismatch`) one that does not fit ``config``."""
+        model = cls(config)
+        model.load_state_dict(from_hf_state_dict(state_dict, model))
+        return model
+
+    @classmethod
+    def from_pretrained(cls, directory: str | Path) -> Bart:
+        """A model from a Hugging Face BART checkpoint directory (``config.json`` and its weights)."""
+        hf_config, state = read_checkpoint(directory, "bart")
+        return cls.from_hf(state, config_from_hf(hf_config))
+
+    def to_hf(self) -> dict[str, Tensor]:
+        """This model's tensors under ``BartForConditionalGeneration``'s names (:func:`to_hf_state_dict`)."""
+        return to_hf_state_dict(self)
 
     def _embed(self, ids: Tensor) -> Tensor:
         return self.shared(ids) * self.embed_scale  # (B, T, d_model)
@@ -431,7 +452,7 @@ def from_hf_state_dict(hf: Mapping[str, Tensor], model: Bart) -> dict[str, Tenso
     check_names(hf, {theirs for _, theirs in table}, ignorable=lambda name: name in TIED_COPIES or name.endswith(".version"), what=what)
     for name in TIED_COPIES:
         if name in hf and not torch.equal(hf[name], hf["model.shared.weight"]):
-            raise ValueError(f"{name} differs from model.shared.weight: BART ties its token embeddings and LM head")
+            raise CheckpointMismatch(f"{name} differs from model.shared.weight: BART ties its token embeddings and LM head")
     expected = {name: t.shape for name, t in model.state_dict().items()}
     check_shapes(
         {theirs: hf[theirs] for _, theirs in table}, {theirs: expected[ours] for ours, theirs in table},
@@ -459,11 +480,16 @@ def config_from_hf(hf: Mapping[str, Any]) -> BartConfig:
     activations: dict[str, Activation] = {"gelu": "gelu", "relu": "relu", "gelu_new": "gelu_tanh", "gelu_pytorch_tanh": "gelu_tanh"}
     activation = activations.get(str(hf.get("activation_function", "gelu")))
     if activation is None:
-        raise ValueError(f"activation_function {hf.get('activation_function')!r} is not one of gelu, relu, gelu_new")
+        raise CheckpointMismatch(f"activation_function {hf.get('activation_function')!r} is not one of gelu, relu, gelu_new")
+    for field in ("normalize_before", "add_final_layer_norm"):
+        if hf.get(field):
+            raise CheckpointMismatch(f"config.json sets {field}: this BART is post-LN without a final norm (mBART's layout is not supported)")
+    if not hf.get("tie_word_embeddings", True):
+        raise CheckpointMismatch("config.json sets tie_word_embeddings=false: BART ties its token embeddings and LM head")
     try:
         for a, b in (("encoder_attention_heads", "decoder_attention_heads"), ("encoder_ffn_dim", "decoder_ffn_dim")):
             if hf[a] != hf[b]:
-                raise ValueError(f"{a}={hf[a]} and {b}={hf[b]} differ: this BART has one value for both")
+                raise CheckpointMismatch(f"{a}={hf[a]} and {b}={hf[b]} differ: this BART has one value for both")
         return BartConfig(
             vocab_size=int(hf["vocab_size"]), block_size=int(hf["max_position_embeddings"]),
             n_layers=int(hf["encoder_layers"]), n_decoder_layers=int(hf["decoder_layers"]), n_heads=int(hf["encoder_attention_heads"]),
@@ -474,4 +500,16 @@ def config_from_hf(hf: Mapping[str, Any]) -> BartConfig:
             decoder_start_id=int(hf.get("decoder_start_token_id", 2)),
         )  # fmt: skip
     except KeyError as missing:
-        raise ValueError(f"config.json lacks {missing}: is it a BART configuration?") from None
+        raise CheckpointMismatch(f"config.json lacks {missing}: is it a BART configuration?") from None
+
+
+def hf_config_kwargs(config: BartConfig) -> dict[str, Any]:
+    """The arguments of ``transformers.BartConfig`` for the same model."""
+    return dict(
+        vocab_size=config.vocab_size, max_position_embeddings=config.block_size, encoder_layers=config.n_layers, decoder_layers=config.n_decoder_layers,
+        encoder_attention_heads=config.n_heads, decoder_attention_heads=config.n_heads, d_model=config.d_model, encoder_ffn_dim=config.d_ff,
+        decoder_ffn_dim=config.d_ff, dropout=config.dropout, attention_dropout=config.dropout, activation_dropout=config.activation_dropout,
+        activation_function={"gelu_tanh": "gelu_new"}.get(config.activation, config.activation), scale_embedding=config.scale_embedding,
+        bos_token_id=config.bos_id, pad_token_id=config.pad_id, eos_token_id=config.eos_id, decoder_start_token_id=config.decoder_start_id,
+        forced_eos_token_id=config.eos_id, tie_word_embeddings=True,
+    )  # fmt: skip

@@ -24,7 +24,6 @@ or shapes do not fit, and :meth:`Bert.from_pretrained` loads a checkpoint direct
 from __future__ import annotations
 
 import importlib.util
-import json
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -35,13 +34,13 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
-from .blocks import ACTIVATIONS, Activation, Arrangement, Encoder, LayerNorm, LearnedPositions, fuse_norms, init_normal
-from .convert import check_names, check_shapes
+from .blocks import ACTIVATIONS, Activation, Arrangement, BlockConfig, Encoder, LayerNorm, LearnedPositions, fuse_norms, init_normal
+from .convert import CheckpointMismatch, check_names, check_shapes, read_checkpoint
+from .train import IGNORE_INDEX
 from .wordpiece import truncated_lengths
 
-__all__ = ["Bert", "BertConfig", "BertEmbeddings", "BertForPreTraining", "IGNORE_INDEX", "IS_NEXT", "MLMHead", "NOT_NEXT", "PRESETS", "PUBLISHED_PARAMETERS", "Pair", "PretrainingOutput", "config_from_hf", "from_hf_state_dict", "mask_tokens", "mean_pool", "minilm_directory", "mlm_loss", "nsp_pairs", "pretraining_batch", "pretraining_loss", "to_hf_state_dict"]
+__all__ = ["Bert", "BertConfig", "BertEmbeddings", "BertForPreTraining", "IGNORE_INDEX", "IS_NEXT", "MLMHead", "NOT_NEXT", "PRESETS", "PUBLISHED_PARAMETERS", "Pair", "PretrainingOutput", "config_from_hf", "from_hf_state_dict", "hf_config_kwargs", "mask_tokens", "mean_pool", "minilm_directory", "mlm_loss", "nsp_pairs", "pretraining_batch", "pretraining_loss", "to_hf_state_dict"]
 
-IGNORE_INDEX = -100  # the label of a position that is not predicted (F.cross_entropy's ignore_index)
 IS_NEXT, NOT_NEXT = 0, 1  # NSP labels, as Hugging Face numbers them: 0 = B follows A in the text
 
 
@@ -88,7 +87,7 @@ PUBLISHED_PARAMETERS = {"bert-base": 110e6, "bert-large": 340e6}  # as Devlin et
 
 
 class BertEmbeddings(nn.Module):
-    """``word(idx) + position + token_type(segments)``, then LayerNorm and dropout: ``(B, T) -> (B, T, d_model)``."""
+    """``word(input_ids) + position + token_type(segments)``, then LayerNorm and dropout: ``(B, T) -> (B, T, d_model)``."""
 
     def __init__(self, config: BertConfig) -> None:
         super().__init__()
@@ -98,13 +97,14 @@ class BertEmbeddings(nn.Module):
         self.norm = LayerNorm(config.d_model, config.norm_eps)
         self.drop = nn.Dropout(config.dropout)
 
-    def forward(self, idx: Tensor, token_type_ids: Tensor) -> Tensor:
-        return self.drop(self.norm(self.position(self.word(idx) + self.token_type(token_type_ids))))
+    def forward(self, input_ids: Tensor, token_type_ids: Tensor) -> Tensor:
+        return self.drop(self.norm(self.position(self.word(input_ids) + self.token_type(token_type_ids))))
 
 
 class Bert(nn.Module):
-    """The encoder: ``forward(idx (B, T), token_type_ids, attention_mask) -> hidden (B, T, d_model)``;
-    :meth:`pool` reads the [CLS] position through the pooler."""
+    """The encoder: ``forward(input_ids (B, T), token_type_ids, attention_mask) -> hidden (B, T, d_model)``
+    (:meth:`hidden_states` is the same with the mask second); :meth:`pool` reads the [CLS] position
+    through the pooler."""
 
     def __init__(self, config: BertConfig, pooler: bool = True) -> None:
         super().__init__()
@@ -112,10 +112,11 @@ class Bert(nn.Module):
         self.embeddings = BertEmbeddings(config)
         # post-LN blocks end in a norm already: BERT has no final one (a pre-LN variant needs it);
         # BERT drops after each branch, not inside the feed-forward (ff_dropout=0)
-        self.encoder = Encoder(
-            config.n_layers, config.d_model, config.n_heads, config.ff_width, config.arrangement, config.activation,
-            config.dropout, "layer", config.norm_eps, final_norm=config.arrangement != "post_ln", ff_dropout=0.0,
+        block = BlockConfig(
+            config.d_model, config.n_heads, config.ff_width, arrangement=config.arrangement, activation=config.activation,
+            dropout=config.dropout, ff_dropout=0.0, norm="layer", norm_eps=config.norm_eps, final_norm=config.arrangement != "post_ln",
         )  # fmt: skip
+        self.encoder = Encoder(config.n_layers, block)
         self.pooler = nn.Linear(config.d_model, config.d_model) if pooler else None
         fuse_norms(self)
         self.apply(init_normal)  # BERT's initialisation: N(0, 0.02), zero biases
@@ -123,17 +124,21 @@ class Bert(nn.Module):
     def num_parameters(self) -> int:
         return sum(p.numel() for p in self.parameters())
 
-    def forward(self, idx: Tensor, token_type_ids: Tensor | None = None, attention_mask: Tensor | None = None) -> Tensor:
-        """Hidden states ``(B, T, d_model)`` of token ids ``idx (B, T)``.
+    def forward(self, input_ids: Tensor, token_type_ids: Tensor | None = None, attention_mask: Tensor | None = None) -> Tensor:
+        """Hidden states ``(B, T, d_model)`` of token ids ``input_ids (B, T)``.
 
         ``token_type_ids (B, T)``: the segment of each token (0 for A, 1 for B; default all 0).
         ``attention_mask (B, T)``: 1 (or True) for real tokens, 0 for padding, which no position
         attends to (default: no padding). The hidden states at padded positions are computed but
         mean nothing.
         """
-        token_type_ids, attention_mask = self._check_inputs(idx, token_type_ids, attention_mask)
+        token_type_ids, attention_mask = self._check_inputs(input_ids, token_type_ids, attention_mask)
         mask = attention_mask[:, None, :] if attention_mask is not None else None  # (B, 1, T): every query, every head
-        return self.encoder(self.embeddings(idx, token_type_ids), mask)  # (B, T, d_model)
+        return self.encoder(self.embeddings(input_ids, token_type_ids), mask)  # (B, T, d_model)
+
+    def hidden_states(self, input_ids: Tensor, attention_mask: Tensor | None = None, token_type_ids: Tensor | None = None) -> Tensor:
+        """The last block's output ``(B, T, d_model)``: :meth:`forward`, with the arguments every family shares first."""
+        return self(input_ids, token_type_ids, attention_mask)
 
     def pool(self, hidden: Tensor) -> Tensor:
         """BERT's pooled output ``tanh(dense(hidden[:, 0]))``, ``(B, d_model)``: the [CLS] token's
@@ -142,39 +147,49 @@ class Bert(nn.Module):
             raise ValueError("this model has no pooler (a BertForMaskedLM checkpoint has none)")
         return torch.tanh(self.pooler(hidden[:, 0]))
 
-    def _check_inputs(self, idx: Tensor, token_type_ids: Tensor | None, attention_mask: Tensor | None) -> tuple[Tensor, Tensor | None]:
+    def _check_inputs(self, input_ids: Tensor, token_type_ids: Tensor | None, attention_mask: Tensor | None) -> tuple[Tensor, Tensor | None]:
         c = self.config
-        if idx.ndim != 2:
-            raise ValueError(f"idx must have shape (B, T), got {tuple(idx.shape)}")
-        if idx.numel() and not 0 <= int(idx.min()) <= int(idx.max()) < c.vocab_size:
-            raise ValueError(f"token ids must be in 0 .. {c.vocab_size - 1} (vocab_size), got ids from {int(idx.min())} to {int(idx.max())}")
-        if idx.shape[1] > c.block_size:
-            raise ValueError(f"{idx.shape[1]} positions do not fit in the context of {c.block_size} (block_size)")
+        if input_ids.ndim != 2:
+            raise ValueError(f"input_ids must have shape (B, T), got {tuple(input_ids.shape)}")
+        if input_ids.numel() and not 0 <= int(input_ids.min()) <= int(input_ids.max()) < c.vocab_size:
+            raise ValueError(f"token ids must be in 0 .. {c.vocab_size - 1} (vocab_size), got ids from {int(input_ids.min())} to {int(input_ids.max())}")
+        if input_ids.shape[1] > c.block_size:
+            raise ValueError(f"{input_ids.shape[1]} positions do not fit in the context of {c.block_size} (block_size)")
         if token_type_ids is None:
-            token_type_ids = torch.zeros_like(idx)
-        elif token_type_ids.shape != idx.shape:
-            raise ValueError(f"token_type_ids must have the shape of idx {tuple(idx.shape)}, got {tuple(token_type_ids.shape)}")
+            token_type_ids = torch.zeros_like(input_ids)
+        elif token_type_ids.shape != input_ids.shape:
+            raise ValueError(f"token_type_ids must have the shape of input_ids {tuple(input_ids.shape)}, got {tuple(token_type_ids.shape)}")
         elif token_type_ids.numel() and not 0 <= int(token_type_ids.min()) <= int(token_type_ids.max()) < c.type_vocab_size:
             raise ValueError(f"segment ids (token_type_ids) must be in 0 .. {c.type_vocab_size - 1} (type_vocab_size), got {int(token_type_ids.min())} to {int(token_type_ids.max())}")
         if attention_mask is not None:
-            if attention_mask.shape != idx.shape:
-                raise ValueError(f"attention_mask must have the shape of idx {tuple(idx.shape)} (1 = token, 0 = padding), got {tuple(attention_mask.shape)}")
+            if attention_mask.shape != input_ids.shape:
+                raise ValueError(f"attention_mask must have the shape of input_ids {tuple(input_ids.shape)} (1 = token, 0 = padding), got {tuple(attention_mask.shape)}")
             attention_mask = attention_mask.bool()
             if not bool(attention_mask.any(dim=1).all()):
                 raise ValueError("a row of attention_mask is all padding: each sequence needs at least one token")
         return token_type_ids, attention_mask
 
     @classmethod
+    def from_hf(cls, state_dict: Mapping[str, Tensor], config: BertConfig) -> Bert:
+        """A model of ``config`` with the weights of a Hugging Face ``BertModel`` state dict (with a
+        pooler or without), refusing (:class:`~course_lib.convert.CheckpointMismatch`) one that does not fit."""
+        model = cls(config, pooler="pooler.dense.weight" in state_dict)
+        model.load_state_dict(from_hf_state_dict(state_dict, model))
+        return model
+
+    @classmethod
     def from_pretrained(cls, directory: str | Path) -> Bert:
         """The encoder (and pooler, if the checkpoint has one) of a Hugging Face BERT checkpoint
-        directory: ``config.json`` and ``model.safetensors``. Pretraining heads in the checkpoint
-        are left out (use :meth:`BertForPreTraining.from_pretrained` to keep them)."""
+        directory: ``config.json`` and its weights. Pretraining heads in the checkpoint are left out
+        (use :meth:`BertForPreTraining.from_pretrained` to keep them)."""
         config, state = _read_checkpoint(directory)
         if any(k.startswith("bert.") for k in state):  # a BertForPreTraining / BertForMaskedLM checkpoint
             state = {k.removeprefix("bert."): v for k, v in state.items() if k.startswith("bert.")}
-        model = cls(config, pooler="pooler.dense.weight" in state)
-        model.load_state_dict(from_hf_state_dict(state, model))
-        return model
+        return cls.from_hf(state, config)
+
+    def to_hf(self) -> dict[str, Tensor]:
+        """This model's tensors under ``BertModel``'s names (:func:`to_hf_state_dict`)."""
+        return to_hf_state_dict(self)
 
 
 class MLMHead(nn.Module):
@@ -219,17 +234,17 @@ class BertForPreTraining(nn.Module):
         """Parameters counted once each (the MLM decoder's weight is the token embedding)."""
         return sum(p.numel() for p in self.parameters())
 
-    def forward(self, idx: Tensor, token_type_ids: Tensor | None = None, attention_mask: Tensor | None = None, masked: Tensor | None = None) -> PretrainingOutput:
-        """MLM logits and NSP logits of ``idx (B, T)`` (see :meth:`Bert.forward` for the other inputs).
+    def forward(self, input_ids: Tensor, token_type_ids: Tensor | None = None, attention_mask: Tensor | None = None, masked: Tensor | None = None) -> PretrainingOutput:
+        """MLM logits and NSP logits of ``input_ids (B, T)`` (see :meth:`Bert.forward` for the other inputs).
 
         ``masked (B, T)``, boolean: the positions the MLM loss is computed at. The MLM head then
         runs on those only and returns ``(N, V)``, rows in the order of ``hidden[masked]`` (row by
         row, left to right); without it, ``(B, T, V)`` at every position.
         """
-        hidden = self.bert(idx, token_type_ids, attention_mask)  # (B, T, d_model)
+        hidden = self.bert(input_ids, token_type_ids, attention_mask)  # (B, T, d_model)
         if masked is not None:
-            if masked.shape != idx.shape or masked.dtype != torch.bool:
-                raise ValueError(f"masked must be a boolean tensor of the shape of idx {tuple(idx.shape)}, got {masked.dtype} {tuple(masked.shape)}")
+            if masked.shape != input_ids.shape or masked.dtype != torch.bool:
+                raise ValueError(f"masked must be a boolean tensor of the shape of input_ids {tuple(input_ids.shape)}, got {masked.dtype} {tuple(masked.shape)}")
             hidden_for_mlm = hidden[masked]  # (N, d_model): only the chosen positions go through the head
         else:
             hidden_for_mlm = hidden
@@ -241,7 +256,7 @@ class BertForPreTraining(nn.Module):
         """A ``BertForPreTraining`` (MLM and NSP) or ``BertForMaskedLM`` (MLM) checkpoint directory."""
         config, state = _read_checkpoint(directory)
         if "cls.predictions.transform.dense.weight" not in state:
-            raise ValueError(f"{directory} holds no MLM head (cls.predictions.*): load it with Bert.from_pretrained")
+            raise CheckpointMismatch(f"{directory} holds no MLM head (cls.predictions.*): load it with Bert.from_pretrained")
         model = cls(config, nsp="cls.seq_relationship.weight" in state)
         model.load_state_dict(from_hf_state_dict(state, model))
         return model
@@ -434,7 +449,7 @@ def _layout(model: Bert | BertForPreTraining) -> tuple[Bert, bool, bool]:
 
 def _check_hf_compatible(config: BertConfig) -> None:
     if config.arrangement != "post_ln":
-        raise ValueError(f"Hugging Face's BERT is post-LN without a final norm: a {config.arrangement} BERT has no counterpart")
+        raise CheckpointMismatch(f"Hugging Face's BERT is post-LN without a final norm: a {config.arrangement} BERT has no counterpart")
 
 
 def _tied_copies(name: str) -> bool:
@@ -455,13 +470,13 @@ def from_hf_state_dict(hf: Mapping[str, Tensor], model: Bert | BertForPreTrainin
     _check_hf_compatible(bert.config)
     hf = {_modern_name(k): v for k, v in hf.items()}
     if not mlm and any(k.startswith("bert.") for k in hf):
-        raise ValueError("this state dict has a model with heads (names under bert. and cls.): load it into a BertForPreTraining, or take its encoder with Bert.from_pretrained")
+        raise CheckpointMismatch("this state dict has a model with heads (names under bert. and cls.): load it into a BertForPreTraining, or take its encoder with Bert.from_pretrained")
     table = _hf_names(bert.config.n_layers, pooler=bert.pooler is not None, mlm=mlm, nsp=nsp)
     what = f"a {type(model).__name__} with {bert.config.n_layers} layers" + (" and NSP" if nsp else "") + ("" if mlm or bert.pooler is not None else ", without a pooler")
     check_names(hf, {theirs for _, theirs in table}, ignorable=_tied_copies, what=what)
     word = "bert.embeddings.word_embeddings.weight"
     if mlm and "cls.predictions.decoder.weight" in hf and not torch.equal(hf["cls.predictions.decoder.weight"], hf[word]):
-        raise ValueError("cls.predictions.decoder.weight differs from the word embeddings: BERT ties its MLM decoder to them")
+        raise CheckpointMismatch("cls.predictions.decoder.weight differs from the word embeddings: BERT ties its MLM decoder to them")
     ours = {name: hf[theirs].contiguous() for name, theirs in table}
     expected = {name: t.shape for name, t in model.state_dict().items()}
     check_shapes({theirs: ours[name] for name, theirs in table}, {theirs: expected[name] for name, theirs in table}, what=f"{what} of width {bert.config.d_model}, vocabulary {bert.config.vocab_size} and context {bert.config.block_size}")
@@ -495,9 +510,9 @@ def config_from_hf(hf: Mapping[str, Any]) -> BertConfig:
     BERT does not compute (another activation, relative positions)."""
     activation = {"gelu": "gelu", "relu": "relu", "gelu_new": "gelu_tanh", "gelu_pytorch_tanh": "gelu_tanh"}.get(str(hf.get("hidden_act", "gelu")))
     if activation is None:
-        raise ValueError(f"hidden_act {hf.get('hidden_act')!r} is not one of gelu, relu, gelu_new")
+        raise CheckpointMismatch(f"hidden_act {hf.get('hidden_act')!r} is not one of gelu, relu, gelu_new")
     if hf.get("position_embedding_type", "absolute") != "absolute":
-        raise ValueError(f"only absolute (learned) positions are supported, got {hf.get('position_embedding_type')!r}")
+        raise CheckpointMismatch(f"only absolute (learned) positions are supported, got {hf.get('position_embedding_type')!r}")
     try:
         return BertConfig(
             vocab_size=int(hf["vocab_size"]), block_size=int(hf["max_position_embeddings"]), type_vocab_size=int(hf.get("type_vocab_size", 2)),
@@ -506,18 +521,23 @@ def config_from_hf(hf: Mapping[str, Any]) -> BertConfig:
             norm_eps=float(hf.get("layer_norm_eps", 1e-12)),
         )  # fmt: skip
     except KeyError as missing:
-        raise ValueError(f"config.json lacks {missing}: is it a BERT configuration?") from None
+        raise CheckpointMismatch(f"config.json lacks {missing}: is it a BERT configuration?") from None
 
 
 def _read_checkpoint(directory: str | Path) -> tuple[BertConfig, dict[str, Tensor]]:
-    from safetensors.torch import load_file
+    hf_config, state = read_checkpoint(directory, "bert")
+    return config_from_hf(hf_config), state
 
-    directory = Path(directory)
-    for needed in ("config.json", "model.safetensors"):
-        if not (directory / needed).is_file():
-            raise FileNotFoundError(f"{directory} has no {needed}: a BERT checkpoint directory holds config.json and model.safetensors")
-    config = config_from_hf(json.loads((directory / "config.json").read_text()))
-    return config, load_file(directory / "model.safetensors")
+
+def hf_config_kwargs(config: BertConfig) -> dict[str, Any]:
+    """The arguments of ``transformers.BertConfig`` for the same model."""
+    _check_hf_compatible(config)
+    return dict(
+        vocab_size=config.vocab_size, hidden_size=config.d_model, num_hidden_layers=config.n_layers, num_attention_heads=config.n_heads,
+        intermediate_size=config.ff_width, hidden_act={"gelu_tanh": "gelu_new"}.get(config.activation, config.activation),
+        max_position_embeddings=config.block_size, type_vocab_size=config.type_vocab_size, layer_norm_eps=config.norm_eps,
+        hidden_dropout_prob=config.dropout, attention_probs_dropout_prob=config.dropout,
+    )  # fmt: skip
 
 
 def minilm_directory() -> Path:

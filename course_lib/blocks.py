@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import KW_ONLY, dataclass
 from functools import partial
 from typing import Literal
 
@@ -26,9 +27,9 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
-from .attention import KVCache, MultiHeadAttention, causal_mask
+from .attention import KVCache, MultiHeadAttention, RotaryEmbedding, causal_mask
 
-__all__ = ["ACTIVATIONS", "ARRANGEMENTS", "Activation", "Arrangement", "Decoder", "DecoderBlock", "DecoderCaches", "Encoder", "EncoderBlock", "EncoderDecoder", "FeedForward", "LayerNorm", "LearnedPositions", "NORMS", "Norm", "RMSNorm", "RelativePositionBias", "SinusoidalPositions", "fuse_norms", "init_normal", "make_norm", "relative_position_bucket", "sinusoidal_encoding"]
+__all__ = ["ACTIVATIONS", "ARRANGEMENTS", "Activation", "Arrangement", "BlockConfig", "Decoder", "DecoderBlock", "DecoderCaches", "Encoder", "EncoderBlock", "EncoderDecoder", "FeedForward", "LayerNorm", "LearnedPositions", "NORMS", "Norm", "RMSNorm", "RelativePositionBias", "SinusoidalPositions", "fuse_norms", "init_normal", "make_norm", "relative_position_bucket", "sinusoidal_encoding"]
 
 Arrangement = Literal["post_ln", "pre_ln", "parallel"]
 ARRANGEMENTS: tuple[Arrangement, ...] = ("post_ln", "pre_ln", "parallel")
@@ -252,46 +253,86 @@ class RelativePositionBias(nn.Module):
 # ---------------------------------------------------------------------------------- blocks
 
 
+@dataclass(frozen=True)
+class BlockConfig:
+    """Everything a block (and a stack of blocks) is built from; each family builds one from its config.
+
+    ``d_model``, ``n_heads`` and ``d_ff`` may be given by position, every other field by name:
+
+    * ``arrangement``: ``"post_ln"``, ``"pre_ln"`` or ``"parallel"`` (see the module docstring);
+    * ``activation``, ``gated``: :class:`FeedForward`'s (``gated`` with ``"silu"`` is Llama's SwiGLU);
+    * ``dropout`` applies to the attention weights and to each branch's output; ``ff_dropout`` (default:
+      ``dropout``) to the feed-forward's hidden activation, where ``nn.TransformerEncoderLayer`` drops and
+      BERT does not (BERT passes 0);
+    * ``norm`` (``"layer"`` or ``"rms"``) with ``norm_eps`` (default: the norm's own); ``bias=False``
+      drops the biases of every linear map and LayerNorm;
+    * ``d_head`` and ``attn_scale`` go to :class:`~course_lib.attention.MultiHeadAttention` (T5: ``d_kv``
+      and 1), and so does ``n_kv_heads`` (grouped-query attention);
+    * ``rotary_base``: the position hook. Set, every self-attention rotates its queries and keys by their
+      positions (:class:`~course_lib.attention.RotaryEmbedding` with this base); cross-attention never does;
+    * ``final_norm``: whether a stack (:class:`Encoder`, :class:`Decoder`) ends with a norm (post-LN BERT
+      and BART have none).
+    """
+
+    d_model: int
+    n_heads: int
+    d_ff: int
+    _: KW_ONLY
+    arrangement: Arrangement = "pre_ln"
+    activation: Activation = "relu"
+    gated: bool = False
+    dropout: float = 0.0
+    ff_dropout: float | None = None
+    norm: Norm = "layer"
+    norm_eps: float | None = None
+    bias: bool = True
+    d_head: int | None = None
+    attn_scale: float | None = None
+    n_kv_heads: int | None = None
+    rotary_base: float | None = None
+    final_norm: bool = True
+
+    def __post_init__(self) -> None:
+        if self.arrangement not in ARRANGEMENTS:
+            raise ValueError(f"arrangement must be one of {ARRANGEMENTS}, got {self.arrangement!r}")
+        if self.norm not in NORMS:
+            raise ValueError(f"norm must be one of {NORMS}, got {self.norm!r}")
+        if self.activation not in ACTIVATIONS:
+            raise ValueError(f"activation must be one of {tuple(ACTIVATIONS)}, got {self.activation!r}")
+
+    def attention(self, *, self_attention: bool = True) -> MultiHeadAttention:
+        """A new attention layer of this shape; the position hook (rotary) on self-attention only."""
+        rotary = None
+        if self_attention and self.rotary_base is not None:
+            rotary = RotaryEmbedding(self.d_head or self.d_model // self.n_heads, self.rotary_base)
+        return MultiHeadAttention(self.d_model, self.n_heads, d_head=self.d_head, scale=self.attn_scale, bias=self.bias, dropout=self.dropout, n_kv_heads=self.n_kv_heads, rotary=rotary)
+
+    def feed_forward(self) -> FeedForward:
+        """A new feed-forward network of this shape."""
+        return FeedForward(self.d_model, self.d_ff, self.activation, self.dropout if self.ff_dropout is None else self.ff_dropout, self.bias, self.gated)
+
+    def new_norm(self) -> LayerNorm | RMSNorm:
+        """A new norm of this kind over ``d_model`` features."""
+        return make_norm(self.norm, self.d_model, self.norm_eps, self.bias)
+
+
 class EncoderBlock(nn.Module):
-    """Bidirectional self-attention and a feed-forward network, in one of three arrangements.
+    """Bidirectional self-attention and a feed-forward network, in one of three arrangements, shaped by
+    a :class:`BlockConfig`.
 
     Submodules (named as ``nn.TransformerEncoderLayer``'s, so weights copy across one to one):
     ``self_attn``, ``ff`` (``linear1``, ``linear2``), ``norm1``, ``norm2`` (``parallel`` uses
     ``norm1`` for both branches and has no ``norm2``).
-
-    ``dropout`` applies to the attention weights and to each branch's output; ``ff_dropout`` (default:
-    ``dropout``) to the feed-forward's hidden activation, where ``nn.TransformerEncoderLayer`` drops
-    and BERT does not (BERT passes 0). ``d_head`` and ``attn_scale`` go to
-    :class:`~course_lib.attention.MultiHeadAttention` (T5: ``d_kv`` and 1); ``gated`` to
-    :class:`FeedForward`.
     """
 
-    def __init__(
-        self,
-        d_model: int,
-        n_heads: int,
-        d_ff: int,
-        arrangement: Arrangement = "pre_ln",
-        activation: Activation = "relu",
-        dropout: float = 0.0,
-        norm: Norm = "layer",
-        norm_eps: float | None = None,
-        bias: bool = True,
-        ff_dropout: float | None = None,
-        *,
-        d_head: int | None = None,
-        attn_scale: float | None = None,
-        gated: bool = False,
-    ) -> None:
+    def __init__(self, config: BlockConfig) -> None:
         super().__init__()
-        if arrangement not in ARRANGEMENTS:
-            raise ValueError(f"arrangement must be one of {ARRANGEMENTS}, got {arrangement!r}")
-        self.arrangement = arrangement
-        self.self_attn = MultiHeadAttention(d_model, n_heads, d_head=d_head, scale=attn_scale, bias=bias, dropout=dropout)
-        self.ff = FeedForward(d_model, d_ff, activation, dropout if ff_dropout is None else ff_dropout, bias, gated)
-        self.norm1 = make_norm(norm, d_model, norm_eps, bias)
-        self.norm2 = make_norm(norm, d_model, norm_eps, bias) if arrangement != "parallel" else None
-        self.dropout = nn.Dropout(dropout)
+        self.arrangement = config.arrangement
+        self.self_attn = config.attention()
+        self.ff = config.feed_forward()
+        self.norm1 = config.new_norm()
+        self.norm2 = config.new_norm() if config.arrangement != "parallel" else None
+        self.dropout = nn.Dropout(config.dropout)
 
     def forward(self, x: Tensor, mask: Tensor | None = None, score_bias: Tensor | None = None) -> Tensor:
         """``x (B, T, d_model)``, ``mask`` (e.g. padding ``(B, 1, T)``) -> ``(B, T, d_model)``;
@@ -315,46 +356,27 @@ class EncoderBlock(nn.Module):
 
 
 class DecoderBlock(nn.Module):
-    """Causal self-attention, optional cross-attention to an encoder's output, feed-forward.
+    """Causal self-attention, optional cross-attention to an encoder's output, feed-forward, shaped by
+    a :class:`BlockConfig`.
 
     Submodules (named as ``nn.TransformerDecoderLayer``'s): ``self_attn``, ``cross_attn`` (if
     ``cross_attention``), ``ff``, ``norm1``, ``norm2``, ``norm3`` (one norm per sub-layer; ``parallel``
-    is for decoder-only models and has ``norm1`` only). The other options are
-    :class:`EncoderBlock`'s; ``attn_scale`` applies to both attentions (T5 scales neither).
+    is for decoder-only models and has ``norm1`` only). ``attn_scale`` applies to both attentions (T5
+    scales neither); the rotary hook to the self-attention only.
     """
 
-    def __init__(
-        self,
-        d_model: int,
-        n_heads: int,
-        d_ff: int,
-        arrangement: Arrangement = "pre_ln",
-        activation: Activation = "relu",
-        dropout: float = 0.0,
-        cross_attention: bool = True,
-        norm: Norm = "layer",
-        norm_eps: float | None = None,
-        bias: bool = True,
-        ff_dropout: float | None = None,
-        *,
-        d_head: int | None = None,
-        attn_scale: float | None = None,
-        gated: bool = False,
-    ) -> None:
+    def __init__(self, config: BlockConfig, *, cross_attention: bool = True) -> None:
         super().__init__()
-        if arrangement not in ARRANGEMENTS:
-            raise ValueError(f"arrangement must be one of {ARRANGEMENTS}, got {arrangement!r}")
-        if arrangement == "parallel" and cross_attention:
+        if config.arrangement == "parallel" and cross_attention:
             raise ValueError("the parallel arrangement is for decoder-only blocks: use cross_attention=False")
-        self.arrangement = arrangement
-        attention = partial(MultiHeadAttention, d_model, n_heads, d_head=d_head, scale=attn_scale, bias=bias, dropout=dropout)
-        self.self_attn = attention()
-        self.cross_attn = attention() if cross_attention else None
-        self.ff = FeedForward(d_model, d_ff, activation, dropout if ff_dropout is None else ff_dropout, bias, gated)
-        self.norm1 = make_norm(norm, d_model, norm_eps, bias)
-        self.norm2 = make_norm(norm, d_model, norm_eps, bias) if arrangement != "parallel" else None
-        self.norm3 = make_norm(norm, d_model, norm_eps, bias) if cross_attention else None
-        self.dropout = nn.Dropout(dropout)
+        self.arrangement = config.arrangement
+        self.self_attn = config.attention()
+        self.cross_attn = config.attention(self_attention=False) if cross_attention else None
+        self.ff = config.feed_forward()
+        self.norm1 = config.new_norm()
+        self.norm2 = config.new_norm() if config.arrangement != "parallel" else None
+        self.norm3 = config.new_norm() if cross_attention else None
+        self.dropout = nn.Dropout(config.dropout)
 
     def forward(
         self,
@@ -418,32 +440,13 @@ class DecoderBlock(nn.Module):
 
 
 class Encoder(nn.Module):
-    """``n_layers`` encoder blocks and, with ``final_norm``, a final norm (as ``nn.TransformerEncoder``
-    with a norm; post-LN BERT has none). The options are :class:`EncoderBlock`'s."""
+    """``n_layers`` :class:`EncoderBlock` of one :class:`BlockConfig` and, with its ``final_norm``, a
+    final norm (as ``nn.TransformerEncoder`` with a norm; post-LN BERT has none)."""
 
-    def __init__(
-        self,
-        n_layers: int,
-        d_model: int,
-        n_heads: int,
-        d_ff: int,
-        arrangement: Arrangement = "pre_ln",
-        activation: Activation = "relu",
-        dropout: float = 0.0,
-        norm: Norm = "layer",
-        norm_eps: float | None = None,
-        final_norm: bool = True,
-        bias: bool = True,
-        ff_dropout: float | None = None,
-        *,
-        d_head: int | None = None,
-        attn_scale: float | None = None,
-        gated: bool = False,
-    ) -> None:
+    def __init__(self, n_layers: int, config: BlockConfig) -> None:
         super().__init__()
-        block = partial(EncoderBlock, d_model, n_heads, d_ff, arrangement, activation, dropout, norm, norm_eps, bias, ff_dropout, d_head=d_head, attn_scale=attn_scale, gated=gated)
-        self.layers = nn.ModuleList(block() for _ in range(n_layers))
-        self.norm = make_norm(norm, d_model, norm_eps, bias) if final_norm else None
+        self.layers = nn.ModuleList(EncoderBlock(config) for _ in range(n_layers))
+        self.norm = config.new_norm() if config.final_norm else None
 
     def forward(self, x: Tensor, mask: Tensor | None = None, score_bias: Tensor | None = None) -> Tensor:
         """``x (B, T, d_model)`` -> ``(B, T, d_model)``; every block adds the same ``score_bias``."""
@@ -456,32 +459,13 @@ DecoderCaches = list[tuple[KVCache, KVCache]]  # per block: its self-attention c
 
 
 class Decoder(nn.Module):
-    """``n_layers`` decoder blocks with cross-attention and, with ``final_norm``, a final norm.
-    The options are :class:`EncoderBlock`'s."""
+    """``n_layers`` :class:`DecoderBlock` with cross-attention, of one :class:`BlockConfig`, and, with its
+    ``final_norm``, a final norm."""
 
-    def __init__(
-        self,
-        n_layers: int,
-        d_model: int,
-        n_heads: int,
-        d_ff: int,
-        arrangement: Arrangement = "pre_ln",
-        activation: Activation = "relu",
-        dropout: float = 0.0,
-        norm: Norm = "layer",
-        norm_eps: float | None = None,
-        final_norm: bool = True,
-        bias: bool = True,
-        ff_dropout: float | None = None,
-        *,
-        d_head: int | None = None,
-        attn_scale: float | None = None,
-        gated: bool = False,
-    ) -> None:
+    def __init__(self, n_layers: int, config: BlockConfig) -> None:
         super().__init__()
-        block = partial(DecoderBlock, d_model, n_heads, d_ff, arrangement, activation, dropout, True, norm, norm_eps, bias, ff_dropout, d_head=d_head, attn_scale=attn_scale, gated=gated)
-        self.layers = nn.ModuleList(block() for _ in range(n_layers))
-        self.norm = make_norm(norm, d_model, norm_eps, bias) if final_norm else None
+        self.layers = nn.ModuleList(DecoderBlock(config) for _ in range(n_layers))
+        self.norm = config.new_norm() if config.final_norm else None
 
     def new_caches(self) -> DecoderCaches:
         """Empty caches for generation: per block, a growing self-attention cache and a fixed one for
@@ -516,27 +500,13 @@ class EncoderDecoder(nn.Module):
     the decoder's cross-attention. Returns the decoder's output ``(B, T, d_model)``.
     """
 
-    def __init__(
-        self,
-        n_layers: int,
-        d_model: int,
-        n_heads: int,
-        d_ff: int,
-        arrangement: Arrangement = "pre_ln",
-        activation: Activation = "relu",
-        dropout: float = 0.0,
-        norm: Norm = "layer",
-        norm_eps: float | None = None,
-        final_norm: bool = True,
-        n_decoder_layers: int | None = None,
-        bias: bool = True,
-    ) -> None:
+    def __init__(self, n_layers: int, config: BlockConfig, *, n_decoder_layers: int | None = None) -> None:
         super().__init__()
-        if arrangement == "parallel":
+        if config.arrangement == "parallel":
             raise ValueError("EncoderDecoder supports 'post_ln' and 'pre_ln'")
         n_decoder_layers = n_layers if n_decoder_layers is None else n_decoder_layers  # the two stacks may differ in depth
-        self.encoder = Encoder(n_layers, d_model, n_heads, d_ff, arrangement, activation, dropout, norm, norm_eps, final_norm, bias)
-        self.decoder = Decoder(n_decoder_layers, d_model, n_heads, d_ff, arrangement, activation, dropout, norm, norm_eps, final_norm, bias)
+        self.encoder = Encoder(n_layers, config)
+        self.decoder = Decoder(n_decoder_layers, config)
 
     def forward(self, src: Tensor, tgt: Tensor, src_mask: Tensor | None = None, tgt_mask: Tensor | None = None) -> Tensor:
         memory = self.encoder(src, src_mask)  # (B, S, d_model)

@@ -1,7 +1,7 @@
 """Fine-tuning a pretrained model: heads, freezing, probes, LoRA, adapters and BitFit, for every family.
 
 One small interface joins them: :func:`hidden_states` gives a model's hidden states ``(B, T, d_model)``
-for token ids ``idx (B, T)`` and a padding mask ``attention_mask (B, T)`` (1 for a token, 0 for
+for token ids ``input_ids (B, T)`` and a padding mask ``attention_mask (B, T)`` (1 for a token, 0 for
 padding), whatever the family (BERT's encoder, GPT's decoder, T5's or BART's encoder). A head reads
 them through a pooling (:func:`pool`): the first token (BERT's [CLS]), the mean over real tokens, or
 the last real token (GPT-1's [EXTRACT], which only a causal model's last position can summarise).
@@ -32,12 +32,11 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
-from .bart import Bart
-from .bert import IGNORE_INDEX, Bert, BertForPreTraining, mean_pool
+from .attention import check_right_padded
+from .bert import BertForPreTraining, mean_pool
 from .blocks import DecoderBlock, EncoderBlock
-from .gpt import GPT
-from .t5 import T5
-from .train import Batches
+from .families import FAMILIES, ModelFamily
+from .train import IGNORE_INDEX, Batches
 
 __all__ = ["AdaptedLinear", "Adapter", "LoRALinear", "SequenceClassifier", "TokenClassifier", "TrainingMemory", "accuracy", "add_adapters", "apply_lora", "base_fingerprint", "blocks_of", "check_labels", "classification_loss", "features", "freeze", "hidden_states", "layer_features", "load_trained", "lora_disabled", "lora_layers", "merge_lora", "pool", "predict", "save_trained", "tensor_batches", "trainable_parameters", "training_memory"]
 
@@ -61,31 +60,20 @@ def _width(model: nn.Module) -> int:
     return int(config.d_model)  # type: ignore[union-attr]
 
 
-def hidden_states(model: nn.Module, idx: Tensor, attention_mask: Tensor | None = None) -> Tensor:
-    """The hidden states ``(B, T, d)`` of ``idx (B, T)`` for any course_lib family.
+def hidden_states(model: nn.Module, input_ids: Tensor, attention_mask: Tensor | None = None) -> Tensor:
+    """The hidden states ``(B, T, d)`` of ``input_ids (B, T)`` for any course_lib family: its
+    :meth:`~course_lib.families.ModelFamily.hidden_states` (BERT with its pretraining heads: its encoder's).
 
-    BERT (with or without its pretraining heads): the encoder's output. T5 and BART: the encoder's.
-    GPT: the last block's (after the final norm); GPT attends only to the left, so right padding never
-    changes a real token's state and ``attention_mask`` needs no passing on, but it must be right padding.
+    BERT: the encoder's output. T5 and BART: the encoder's. GPT and Llama: the last block's (after the
+    final norm); GPT attends only to the left, so right padding never changes a real token's state, but
+    it must be right padding.
     """
     body = _body(model)
-    if attention_mask is not None and attention_mask.shape != idx.shape:
-        raise ValueError(f"attention_mask must have the shape of idx {tuple(idx.shape)}, got {tuple(attention_mask.shape)}")
-    if isinstance(body, Bert):
-        return body(idx, attention_mask=attention_mask)
-    if isinstance(body, T5 | Bart):
-        return body.encode(idx, attention_mask)
-    if isinstance(body, GPT):
-        if attention_mask is not None:
-            _check_right_padded(attention_mask)
-        return body.hidden_states(idx)
-    raise TypeError(f"no hidden states for a {type(model).__name__}: expected a Bert, BertForPreTraining, GPT, T5 or Bart")
-
-
-def _check_right_padded(attention_mask: Tensor) -> None:
-    mask = attention_mask.bool()
-    if not bool(mask[:, 0].all()) or bool((~mask[:, :-1] & mask[:, 1:]).any()):
-        raise ValueError("attention_mask must be right padding (each row 1...1 0...0, at least one token): a causal model's last real token must be read")
+    if not isinstance(body, ModelFamily):
+        raise TypeError(f"no hidden states for a {type(model).__name__}: expected a model of a course_lib family ({', '.join(f.model.__name__ for f in FAMILIES.values())}) or a BertForPreTraining")
+    if attention_mask is not None and attention_mask.shape != input_ids.shape:
+        raise ValueError(f"attention_mask must have the shape of input_ids {tuple(input_ids.shape)}, got {tuple(attention_mask.shape)}")
+    return body.hidden_states(input_ids, attention_mask)
 
 
 def pool(hidden: Tensor, attention_mask: Tensor | None, pooling: Pooling) -> Tensor:
@@ -103,13 +91,13 @@ def pool(hidden: Tensor, attention_mask: Tensor | None, pooling: Pooling) -> Ten
         attention_mask = torch.ones(hidden.shape[:2], dtype=torch.long, device=hidden.device)
     if pooling == "mean":
         return mean_pool(hidden, attention_mask)
-    _check_right_padded(attention_mask)
+    check_right_padded(attention_mask)
     last = attention_mask.long().sum(dim=1) - 1  # (B,): the index of each row's last token
     return hidden[torch.arange(hidden.shape[0], device=hidden.device), last]
 
 
 class SequenceClassifier(nn.Module):
-    """A pretrained model with a linear head on a pooled vector: ``forward(idx (B, T), attention_mask)
+    """A pretrained model with a linear head on a pooled vector: ``forward(input_ids (B, T), attention_mask)
     -> logits (B, C)``. The model is ``self.body``, the head ``self.head`` (``nn.Linear(d, C)``, BERT's
     initialisation N(0, 0.02)); dropout before the head, as BERT's fine-tuning does. Columns that are
     padding in every row (right padding) are cut off first: they cost time and change nothing."""
@@ -126,16 +114,16 @@ class SequenceClassifier(nn.Module):
         nn.init.normal_(self.head.weight, std=0.02)
         nn.init.zeros_(self.head.bias)
 
-    def forward(self, idx: Tensor, attention_mask: Tensor | None = None) -> Tensor:
-        if attention_mask is not None and attention_mask.shape == idx.shape and idx.shape[1]:
+    def forward(self, input_ids: Tensor, attention_mask: Tensor | None = None) -> Tensor:
+        if attention_mask is not None and attention_mask.shape == input_ids.shape and input_ids.shape[1]:
             used = int(attention_mask.sum(dim=1).max())  # columns past every row's last token change nothing pooled
-            idx, attention_mask = idx[:, : max(used, 1)], attention_mask[:, : max(used, 1)]
-        pooled = pool(hidden_states(self.body, idx, attention_mask), attention_mask, self.pooling)  # (B, d)
+            input_ids, attention_mask = input_ids[:, : max(used, 1)], attention_mask[:, : max(used, 1)]
+        pooled = pool(hidden_states(self.body, input_ids, attention_mask), attention_mask, self.pooling)  # (B, d)
         return self.head(self.drop(pooled))  # (B, C)
 
 
 class TokenClassifier(nn.Module):
-    """A label per token: ``forward(idx (B, T), attention_mask) -> logits (B, T, C)``; labels at padding
+    """A label per token: ``forward(input_ids (B, T), attention_mask) -> logits (B, T, C)``; labels at padding
     (or at any position not scored) are ``IGNORE_INDEX``."""
 
     def __init__(self, body: nn.Module, n_classes: int, dropout: float = 0.1) -> None:
@@ -148,8 +136,8 @@ class TokenClassifier(nn.Module):
         nn.init.normal_(self.head.weight, std=0.02)
         nn.init.zeros_(self.head.bias)
 
-    def forward(self, idx: Tensor, attention_mask: Tensor | None = None) -> Tensor:
-        return self.head(self.drop(hidden_states(self.body, idx, attention_mask)))  # (B, T, C)
+    def forward(self, input_ids: Tensor, attention_mask: Tensor | None = None) -> Tensor:
+        return self.head(self.drop(hidden_states(self.body, input_ids, attention_mask)))  # (B, T, C)
 
 
 def check_labels(labels: Tensor, n_classes: int) -> None:
@@ -171,7 +159,7 @@ def classification_loss(model: nn.Module, inputs: Tensor | tuple[Tensor, ...], l
 @torch.no_grad()
 def predict(model: nn.Module, inputs: Sequence[Tensor], batch_size: int = 256) -> Tensor:
     """``model``'s class predictions ``(N,)`` (or ``(N, T)``) for inputs given as tensors of ``N`` rows
-    each (e.g. ``(idx, attention_mask)``), in eval mode and in batches; the mode is restored after."""
+    each (e.g. ``(input_ids, attention_mask)``), in eval mode and in batches; the mode is restored after."""
     was_training = model.training
     model.eval()
     try:
@@ -244,7 +232,7 @@ def trainable_parameters(model: nn.Module) -> int:
 
 
 @torch.no_grad()
-def layer_features(model: nn.Module, idx: Tensor, attention_mask: Tensor | None, poolings: Sequence[Pooling] = ("cls", "mean")) -> dict[str, Tensor]:
+def layer_features(model: nn.Module, input_ids: Tensor, attention_mask: Tensor | None, poolings: Sequence[Pooling] = ("cls", "mean")) -> dict[str, Tensor]:
     """The pooled hidden state after the embeddings and after every block, ``(L + 1, B, d)`` for each
     pooling: what a probe on each layer reads (row 0 is the input to the first block). Read through
     forward hooks on the stack's blocks (see :func:`blocks_of`), the model run once in eval mode."""
@@ -257,7 +245,7 @@ def layer_features(model: nn.Module, idx: Tensor, attention_mask: Tensor | None,
     was_training = model.training
     model.eval()
     try:
-        hidden_states(model, idx, attention_mask)
+        hidden_states(model, input_ids, attention_mask)
     finally:
         model.train(was_training)
         for h in hooks:
@@ -266,15 +254,15 @@ def layer_features(model: nn.Module, idx: Tensor, attention_mask: Tensor | None,
 
 
 def features(
-    model: nn.Module, idx: Tensor, attention_mask: Tensor | None, poolings: Sequence[Pooling] = ("cls", "mean"), batch_size: int = 128, every_layer: bool = False
+    model: nn.Module, input_ids: Tensor, attention_mask: Tensor | None, poolings: Sequence[Pooling] = ("cls", "mean"), batch_size: int = 128, every_layer: bool = False
 ) -> dict[str, Tensor]:
     """Pooled features of ``N`` sequences, computed once with the model frozen (no gradient, eval mode),
     in batches, for each pooling: ``(N, d)``, or ``(L + 1, N, d)`` with ``every_layer``."""
     parts: dict[str, list[Tensor]] = {pooling: [] for pooling in poolings}
-    for i in range(0, idx.shape[0], batch_size):
+    for i in range(0, input_ids.shape[0], batch_size):
         rows = slice(i, i + batch_size)
         mask = attention_mask[rows] if attention_mask is not None else None
-        for pooling, feats in layer_features(model, idx[rows], mask, poolings).items():
+        for pooling, feats in layer_features(model, input_ids[rows], mask, poolings).items():
             parts[pooling].append(feats)
     every = {pooling: torch.cat(p, dim=1) for pooling, p in parts.items()}  # each (L + 1, N, d)
     return every if every_layer else {pooling: f[-1] for pooling, f in every.items()}

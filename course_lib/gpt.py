@@ -19,16 +19,18 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
 
 import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
-from .attention import KVCache
-from .blocks import Activation, Arrangement, DecoderBlock, LayerNorm, LearnedPositions, fuse_norms, init_normal
-from .convert import check_names, check_shapes
+from .attention import KVCache, check_right_padded
+from .blocks import Activation, Arrangement, BlockConfig, DecoderBlock, LayerNorm, LearnedPositions, fuse_norms, init_normal
+from .convert import CheckpointMismatch, check_names, check_shapes, read_checkpoint
 
-__all__ = ["GPT", "GPTClassifier", "GPTConfig", "PRESETS", "PUBLISHED_PARAMETERS", "check_gpt2_compatible", "from_hf_state_dict", "generate", "lm_loss", "next_token", "pair_input", "to_hf_state_dict", "top_k_filter", "top_p_filter"]
+__all__ = ["GPT", "GPTClassifier", "GPTConfig", "PRESETS", "PUBLISHED_PARAMETERS", "check_gpt2_compatible", "config_from_hf", "from_hf_state_dict", "hf_config_kwargs", "lm_loss", "pair_input", "to_hf_state_dict"]
 
 
 @dataclass(frozen=True)
@@ -74,7 +76,7 @@ PUBLISHED_PARAMETERS = {"gpt1": 117e6, "gpt2": 117e6, "gpt2-medium": 345e6, "gpt
 
 
 class GPT(nn.Module):
-    """``forward(idx (B, T)) -> logits (B, T, V)``; see the module docstring."""
+    """``forward(input_ids (B, T)) -> logits (B, T, V)``; see the module docstring."""
 
     def __init__(self, config: GPTConfig) -> None:
         super().__init__()
@@ -82,10 +84,8 @@ class GPT(nn.Module):
         self.wte = nn.Embedding(config.vocab_size, config.d_model)
         self.wpe = LearnedPositions(config.block_size, config.d_model)
         self.drop = nn.Dropout(config.dropout)
-        self.blocks: list[DecoderBlock] = nn.ModuleList(  # type: ignore[assignment]
-            DecoderBlock(config.d_model, config.n_heads, config.ff_width, config.arrangement, config.activation, config.dropout, cross_attention=False)
-            for _ in range(config.n_layers)
-        )
+        shape = BlockConfig(config.d_model, config.n_heads, config.ff_width, arrangement=config.arrangement, activation=config.activation, dropout=config.dropout)
+        self.blocks: list[DecoderBlock] = nn.ModuleList(DecoderBlock(shape, cross_attention=False) for _ in range(config.n_layers))  # type: ignore[assignment]
         self.ln_f = LayerNorm(config.d_model) if config.arrangement != "post_ln" else None
         self.lm_head = nn.Linear(config.d_model, config.vocab_size, bias=False)
         self.lm_head.weight = self.wte.weight  # tied: one matrix embeds tokens and scores them
@@ -113,27 +113,36 @@ class GPT(nn.Module):
         n = self.num_parameters() - self.wpe.embedding.weight.numel()
         return 6 * n + 12 * self.config.n_layers * self.config.d_model * T
 
-    def forward(self, idx: Tensor, caches: list[KVCache] | None = None) -> Tensor:
-        """Logits ``(B, T, V)`` for token ids ``idx (B, T)``.
+    def forward(self, input_ids: Tensor, caches: list[KVCache] | None = None, *, attention_mask: Tensor | None = None) -> Tensor:
+        """Logits ``(B, T, V)`` for token ids ``input_ids (B, T)``.
 
-        With ``caches`` (one :class:`KVCache` per block, as :meth:`new_caches` makes), ``idx`` are the
-        positions after those the caches hold, and their keys and values are added to them.
+        With ``caches`` (one :class:`KVCache` per block, as :meth:`new_caches` makes), ``input_ids`` are
+        the positions after those the caches hold, and their keys and values are added to them.
+        ``attention_mask``: see :meth:`hidden_states`.
         """
-        return self.lm_head(self.hidden_states(idx, caches))  # (B, T, V)
+        return self.lm_head(self.hidden_states(input_ids, attention_mask, caches))  # (B, T, V)
 
-    def hidden_states(self, idx: Tensor, caches: list[KVCache] | None = None) -> Tensor:
+    def hidden_states(self, input_ids: Tensor, attention_mask: Tensor | None = None, caches: list[KVCache] | None = None) -> Tensor:
         """The last block's output (after the final norm) ``(B, T, d_model)``: what the LM head
-        scores, and what a classification head reads."""
-        if idx.ndim != 2:
-            raise ValueError(f"idx must have shape (B, T), got {tuple(idx.shape)}")
-        if idx.numel() and not torch.compiler.is_compiling() and not 0 <= int(idx.min()) <= int(idx.max()) < self.config.vocab_size:
-            raise ValueError(f"token ids must be in 0 .. {self.config.vocab_size - 1} (vocab_size), got ids from {int(idx.min())} to {int(idx.max())}")
+        scores, and what a classification head reads.
+
+        ``attention_mask (B, T)`` (1 = token, 0 = padding) may only be right padding: GPT attends to
+        the left, so a real token never sees right padding and the mask changes nothing; any other
+        padding is refused (GPT-2 was trained without padding, and its positions would shift)."""
+        if input_ids.ndim != 2:
+            raise ValueError(f"input_ids must have shape (B, T), got {tuple(input_ids.shape)}")
+        if input_ids.numel() and not torch.compiler.is_compiling() and not 0 <= int(input_ids.min()) <= int(input_ids.max()) < self.config.vocab_size:
+            raise ValueError(f"token ids must be in 0 .. {self.config.vocab_size - 1} (vocab_size), got ids from {int(input_ids.min())} to {int(input_ids.max())}")
+        if attention_mask is not None:
+            if attention_mask.shape != input_ids.shape:
+                raise ValueError(f"attention_mask must have the shape of input_ids {tuple(input_ids.shape)}, got {tuple(attention_mask.shape)}")
+            check_right_padded(attention_mask)
         past = caches[0].length if caches else 0
-        if past + idx.shape[1] > self.config.block_size:
-            raise ValueError(f"{past + idx.shape[1]} positions do not fit in the context of {self.config.block_size} (block_size)")
+        if past + input_ids.shape[1] > self.config.block_size:
+            raise ValueError(f"{past + input_ids.shape[1]} positions do not fit in the context of {self.config.block_size} (block_size)")
         if caches is not None and len(caches) != len(self.blocks):
             raise ValueError(f"expected one cache per block ({len(self.blocks)}), got {len(caches)}")
-        x = self.drop(self.wpe(self.wte(idx), offset=past))  # (B, T, d_model)
+        x = self.drop(self.wpe(self.wte(input_ids), offset=past))  # (B, T, d_model)
         for i, block in enumerate(self.blocks):
             x = block(x, cache=caches[i] if caches is not None else None)
         return self.ln_f(x) if self.ln_f is not None else x
@@ -161,7 +170,8 @@ class GPT(nn.Module):
 
     @classmethod
     def from_hf(cls, state_dict: Mapping[str, Tensor], config: GPTConfig) -> GPT:
-        """A model with the weights of a Hugging Face ``GPT2LMHeadModel`` state dict."""
+        """A model of ``config`` with the weights of a Hugging Face ``GPT2LMHeadModel`` state dict,
+        refusing (:class:`~course_lib.convert.CheckpointMismatch`) one that does not fit ``config``."""
         check_gpt2_compatible(config)
         model = cls(config)
         ours = from_hf_state_dict(state_dict, config.n_layers)
@@ -169,13 +179,23 @@ class GPT(nn.Module):
         model.load_state_dict(ours)
         return model
 
+    @classmethod
+    def from_pretrained(cls, directory: str | Path) -> GPT:
+        """A model from a Hugging Face GPT-2 checkpoint directory (``config.json`` and its weights)."""
+        hf_config, state = read_checkpoint(directory, "gpt2")
+        return cls.from_hf(state, config_from_hf(hf_config))
+
+    def to_hf(self) -> dict[str, Tensor]:
+        """This model's tensors under ``GPT2LMHeadModel``'s names (:func:`to_hf_state_dict`)."""
+        return to_hf_state_dict(self)
+
 
 class GPTClassifier(nn.Module):
     """GPT-1's fine-tuning for classification (Radford et al. 2018): the input is one sequence,
     ``[START] text [EXTRACT]`` or, for a pair, ``[START] premise [DELIM] hypothesis [EXTRACT]``
     (:func:`pair_input`), and a linear head reads the hidden state at the [EXTRACT] token.
 
-    ``forward(idx (B, T)) -> (class logits (B, n_classes), LM logits (B, T, V))``: GPT-1 adds the
+    ``forward(input_ids (B, T)) -> (class logits (B, n_classes), LM logits (B, T, V))``: GPT-1 adds the
     LM loss on the same inputs as an auxiliary objective (weight 0.5).
     """
 
@@ -184,13 +204,13 @@ class GPTClassifier(nn.Module):
         self.gpt, self.extract_id = gpt, extract_id
         self.head = nn.Linear(gpt.config.d_model, n_classes)
 
-    def forward(self, idx: Tensor) -> tuple[Tensor, Tensor]:
+    def forward(self, input_ids: Tensor) -> tuple[Tensor, Tensor]:
         """Class logits ``(B, n_classes)`` read at each row's [EXTRACT] token, and the LM logits
-        ``(B, T, V)`` of ``idx (B, T)``."""
-        at = idx == self.extract_id  # (B, T)
+        ``(B, T, V)`` of ``input_ids (B, T)``."""
+        at = input_ids == self.extract_id  # (B, T)
         if not torch.all(at.sum(dim=1) == 1):
             raise ValueError("each input must hold exactly one [EXTRACT] token (padding goes after it)")
-        hidden = self.gpt.hidden_states(idx)  # (B, T, d_model)
+        hidden = self.gpt.hidden_states(input_ids)  # (B, T, d_model)
         extract = hidden[at]  # (B, d_model): one row per input, in order
         return self.head(extract), self.gpt.lm_head(hidden)
 
@@ -212,93 +232,6 @@ def lm_loss(logits: Tensor, idx: Tensor) -> Tensor:
     if idx.shape[1] < 2:
         raise ValueError(f"a sequence of {idx.shape[1]} token(s) has no next token to predict: T must be at least 2")
     return F.cross_entropy(logits[:, :-1].flatten(0, 1), idx[:, 1:].flatten())
-
-
-# ----------------------------------------------------------------------------------- sampling
-
-
-def top_k_filter(logits: Tensor, k: int) -> Tensor:
-    """Keep the ``k`` largest logits of each row of ``(..., V)`` (and any tied with the k-th), the
-    rest set to -inf."""
-    if not 1 <= k:
-        raise ValueError(f"top_k must be at least 1, got {k}")
-    kth = torch.topk(logits, min(k, logits.shape[-1]), dim=-1).values[..., -1:]  # (..., 1)
-    return logits.masked_fill(logits < kth, float("-inf"))
-
-
-def top_p_filter(logits: Tensor, p: float) -> Tensor:
-    """Nucleus filtering (Holtzman et al. 2020): keep the smallest set of most likely tokens whose
-    probabilities sum to at least ``p``, the rest set to -inf. Rows ``(..., V)``."""
-    if not 0.0 < p <= 1.0:
-        raise ValueError(f"top_p must be in (0, 1], got {p}")
-    sorted_logits, order = torch.sort(logits, dim=-1, descending=True)
-    probs = sorted_logits.softmax(dim=-1)
-    before = F.pad(probs.cumsum(dim=-1)[..., :-1], (1, 0))  # probability of the tokens ranked above each one
-    drop_sorted = before >= p  # already reached p without this token
-    drop = drop_sorted.scatter(-1, order, drop_sorted)  # back to vocabulary order
-    return logits.masked_fill(drop, float("-inf"))
-
-
-def next_token(logits: Tensor, temperature: float = 1.0, top_k: int | None = None, top_p: float | None = None, generator: torch.Generator | None = None) -> Tensor:
-    """One token id per row of ``logits (B, V)``, as ``(B, 1)``. ``temperature == 0`` is greedy."""
-    if not temperature >= 0:  # also refuses NaN
-        raise ValueError(f"temperature must be >= 0, got {temperature}")
-    if top_k is not None and (isinstance(top_k, bool) or not isinstance(top_k, int)):
-        raise ValueError(f"top_k must be an integer, got {top_k!r}")
-    if temperature == 0:
-        return logits.argmax(dim=-1, keepdim=True)
-    logits = logits / temperature  # before the softmax: it sharpens or flattens the distribution
-    if top_k is not None:
-        logits = top_k_filter(logits, top_k)
-    if top_p is not None:
-        logits = top_p_filter(logits, top_p)
-    return torch.multinomial(logits.softmax(dim=-1), 1, generator=generator)
-
-
-@torch.no_grad()
-def generate(
-    model: GPT,
-    idx: Tensor,
-    max_new_tokens: int,
-    *,
-    temperature: float = 1.0,
-    top_k: int | None = None,
-    top_p: float | None = None,
-    generator: torch.Generator | None = None,
-    use_cache: bool = True,
-    sliding: bool = False,
-) -> Tensor:
-    """``idx (B, T)`` followed by ``max_new_tokens`` sampled tokens: ``(B, T + max_new_tokens)``.
-
-    With ``use_cache`` each step feeds only the newest token and reuses the keys and values of the
-    earlier ones; without, each step recomputes the whole prefix. Both give the same tokens.
-
-    A sequence longer than the context is refused, unless ``sliding``: then, once the sequence fills
-    the context, each next token is predicted from the last ``block_size`` tokens only (the cache
-    is rebuilt from that window, since the positions of its tokens have changed).
-    """
-    if idx.ndim != 2 or idx.shape[1] == 0:
-        raise ValueError(f"the prompt idx must have shape (B, T) with T >= 1, got {tuple(idx.shape)} (one sequence of ids: idx[None])")
-    if max_new_tokens < 0:
-        raise ValueError(f"max_new_tokens must be >= 0, got {max_new_tokens}")
-    block = model.config.block_size
-    if idx.shape[1] + max_new_tokens > block and not sliding:
-        raise ValueError(f"{idx.shape[1]} prompt tokens + {max_new_tokens} new ones exceed the context of {block} (block_size); pass sliding=True to condition on the last {block} tokens only")
-    was_training = model.training
-    model.eval()  # no dropout while generating; the mode is restored at the end
-    try:
-        caches = model.new_caches() if use_cache else None
-        feed = idx[:, -block:]
-        for _ in range(max_new_tokens):
-            if caches is not None and caches[0].length + feed.shape[1] > block:
-                caches, feed = model.new_caches(), idx[:, -block:]  # the window moved: start it afresh
-            logits = model(feed, caches)[:, -1]  # (B, V): the next token's distribution
-            token = next_token(logits, temperature, top_k, top_p, generator)  # (B, 1)
-            idx = torch.cat([idx, token], dim=1)
-            feed = token if caches is not None else idx[:, -block:]
-    finally:
-        model.train(was_training)
-    return idx
 
 
 # ------------------------------------------------------------------------ Hugging Face weights
@@ -333,7 +266,7 @@ def from_hf_state_dict(hf: Mapping[str, Tensor], n_layers: int) -> dict[str, Ten
     table = _hf_names(n_layers)
     check_names(hf, {hf_name for _, hf_name, _ in table}, ignorable=_hf_buffer_or_tied_head, what=f"a GPT-2 with {n_layers} layers")
     if "lm_head.weight" in hf and not torch.equal(hf["lm_head.weight"], hf["transformer.wte.weight"]):
-        raise ValueError("lm_head.weight differs from transformer.wte.weight: this GPT ties its LM head to the token embedding")
+        raise CheckpointMismatch("lm_head.weight differs from transformer.wte.weight: this GPT ties its LM head to the token embedding")
     ours: dict[str, Tensor] = {}
     for name, hf_name, how in table:
         tensor = hf[hf_name]
@@ -356,7 +289,7 @@ def check_gpt2_compatible(config: GPTConfig) -> None:
     """Refuse a configuration that a ``GPT2LMHeadModel`` would compute differently: GPT-2 is pre-LN
     with the tanh GELU."""
     if config.arrangement != "pre_ln" or config.activation != "gelu_tanh":
-        raise ValueError(f"only GPT-2's arrangement and activation (pre_ln, gelu_tanh) match a GPT2LMHeadModel, got {config.arrangement}, {config.activation}")
+        raise CheckpointMismatch(f"only GPT-2's arrangement and activation (pre_ln, gelu_tanh) match a GPT2LMHeadModel, got arrangement={config.arrangement}, activation={config.activation}")
 
 
 def to_hf_state_dict(model: GPT) -> dict[str, Tensor]:
@@ -375,3 +308,37 @@ def to_hf_state_dict(model: GPT) -> dict[str, Tensor]:
         hf[hf_name] = torch.cat([parts["q"], parts["k"], parts["v"]], dim=-1).contiguous()
     hf["lm_head.weight"] = hf["transformer.wte.weight"]
     return hf
+
+
+def hf_config_kwargs(config: GPTConfig) -> dict[str, Any]:
+    """The arguments of ``transformers.GPT2Config`` for the same model."""
+    check_gpt2_compatible(config)
+    return dict(
+        vocab_size=config.vocab_size, n_positions=config.block_size, n_embd=config.d_model, n_layer=config.n_layers, n_head=config.n_heads,
+        n_inner=config.ff_width, activation_function="gelu_new", resid_pdrop=config.dropout, embd_pdrop=config.dropout, attn_pdrop=config.dropout,
+        layer_norm_epsilon=1e-5, tie_word_embeddings=True,
+    )  # fmt: skip
+
+
+def config_from_hf(hf: Mapping[str, Any]) -> GPTConfig:
+    """A :class:`GPTConfig` from a Hugging Face GPT-2 ``config.json``'s fields, refusing
+    (:class:`~course_lib.convert.CheckpointMismatch`, naming the field) what this GPT does not compute."""
+    refused = {
+        "activation_function": hf.get("activation_function", "gelu_new") not in ("gelu_new", "gelu_pytorch_tanh"),
+        "layer_norm_epsilon": float(hf.get("layer_norm_epsilon", 1e-5)) != 1e-5,
+        "tie_word_embeddings": not hf.get("tie_word_embeddings", True),
+        "scale_attn_weights": not hf.get("scale_attn_weights", True),
+        "scale_attn_by_inverse_layer_idx": bool(hf.get("scale_attn_by_inverse_layer_idx", False)),
+        "reorder_and_upcast_attn": bool(hf.get("reorder_and_upcast_attn", False)),
+        "add_cross_attention": bool(hf.get("add_cross_attention", False)),
+    }
+    for field, refuse in refused.items():
+        if refuse:
+            raise CheckpointMismatch(f"config.json's {field}={hf.get(field)!r} is not GPT-2's: this GPT does not compute it")
+    try:
+        return GPTConfig(
+            vocab_size=int(hf["vocab_size"]), block_size=int(hf["n_positions"]), n_layers=int(hf["n_layer"]), n_heads=int(hf["n_head"]),
+            d_model=int(hf["n_embd"]), d_ff=int(hf.get("n_inner") or 0), dropout=float(hf.get("resid_pdrop", 0.1)),
+        )  # fmt: skip
+    except KeyError as missing:
+        raise CheckpointMismatch(f"config.json lacks {missing}: is it a GPT-2 configuration?") from None

@@ -12,6 +12,11 @@ What changed from GPT-2 (Touvron et al. 2023), each a small change to chapter 3'
   query heads, so the KV cache shrinks by that factor;
 * no biases anywhere, and an LM head of its own (not tied to the embedding).
 
+Chapter 3 climbs from GPT to Llama one change at a time, so :class:`LlamaConfig` can also take GPT's
+choice for each of the first three: ``norm="layer"`` (LayerNorm, without bias), ``positions="learned"``
+(a table of ``block_size`` position vectors added to the embeddings) and ``feed_forward="gelu"`` (two
+matrices and GELU). Only the default choices have a ``LlamaForCausalLM`` counterpart.
+
 Shapes: ``B`` batch, ``T`` tokens, ``V`` vocabulary, ``d_model`` width, ``h`` query heads, ``h_kv``
 key/value heads, ``d_head = d_model / h``. Hugging Face's ``LlamaForCausalLM`` keeps the same tensors
 under other names (:func:`from_hf_state_dict`, :func:`to_hf_state_dict`); a checkpoint that does not fit
@@ -22,16 +27,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import Any, Literal
 
 import torch
 from torch import Tensor, nn
 
 from .attention import KVCache, MultiHeadAttention, RotaryEmbedding, causal_mask
-from .blocks import FeedForward, RMSNorm
-from .convert import check_names, check_shapes
+from .blocks import FeedForward, LearnedPositions, Norm, fuse_norms, make_norm
+from .convert import CheckpointMismatch, check_names, check_shapes, read_checkpoint
 
-__all__ = ["Llama", "LlamaBlock", "LlamaConfig", "config_from_hf", "from_hf_state_dict", "hf_config_kwargs", "to_hf_state_dict"]
+__all__ = ["FeedForwardKind", "Llama", "LlamaBlock", "LlamaConfig", "Positions", "config_from_hf", "from_hf_state_dict", "hf_config_kwargs", "to_hf_state_dict"]
+
+Positions = Literal["rotary", "learned"]  # rotary: Llama's; learned: GPT's table of position vectors
+FeedForwardKind = Literal["swiglu", "gelu"]  # swiglu: Llama's gated feed-forward; gelu: GPT's (tanh approximation)
 
 
 @dataclass(frozen=True)
@@ -48,8 +57,15 @@ class LlamaConfig:
     rope_base: float = 10000.0
     norm_eps: float = 1e-6
     tie_embeddings: bool = False
+    norm: Norm = "rms"  # "layer": GPT's LayerNorm (no bias here either)
+    positions: Positions = "rotary"
+    feed_forward: FeedForwardKind = "swiglu"
 
     def __post_init__(self) -> None:
+        choices = {"norm": ("rms", "layer"), "positions": ("rotary", "learned"), "feed_forward": ("swiglu", "gelu")}
+        for name, allowed in choices.items():
+            if getattr(self, name) not in allowed:
+                raise ValueError(f"{name} must be one of {allowed}, got {getattr(self, name)!r}")
         for name in ("vocab_size", "block_size", "n_layers", "n_heads", "n_kv_heads", "d_model", "d_ff"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
@@ -69,10 +85,12 @@ class LlamaBlock(nn.Module):
     def __init__(self, config: LlamaConfig) -> None:
         super().__init__()
         c = config
-        self.norm1 = RMSNorm(c.d_model, eps=c.norm_eps)
-        self.self_attn = MultiHeadAttention(c.d_model, c.n_heads, n_kv_heads=c.n_kv_heads, bias=False, rotary=RotaryEmbedding(c.d_head, c.rope_base))
-        self.norm2 = RMSNorm(c.d_model, eps=c.norm_eps)
-        self.ff = FeedForward(c.d_model, c.d_ff, activation="silu", bias=False, gated=True)
+        rotary = RotaryEmbedding(c.d_head, c.rope_base) if c.positions == "rotary" else None
+        self.norm1 = make_norm(c.norm, c.d_model, eps=c.norm_eps, bias=False)
+        self.self_attn = MultiHeadAttention(c.d_model, c.n_heads, n_kv_heads=c.n_kv_heads, bias=False, rotary=rotary)
+        self.norm2 = make_norm(c.norm, c.d_model, eps=c.norm_eps, bias=False)
+        gated = c.feed_forward == "swiglu"
+        self.ff = FeedForward(c.d_model, c.d_ff, activation="silu" if gated else "gelu_tanh", bias=False, gated=gated)
 
     def forward(self, x: Tensor, mask: Tensor | None, cache: KVCache | None = None) -> Tensor:
         x = x + self.self_attn(self.norm1(x), mask=mask, cache=cache)[0]
@@ -86,14 +104,16 @@ class Llama(nn.Module):
         super().__init__()
         self.config = config
         self.embed = nn.Embedding(config.vocab_size, config.d_model)
+        self.positions = LearnedPositions(config.block_size, config.d_model) if config.positions == "learned" else None
         self.layers: list[LlamaBlock] = nn.ModuleList(LlamaBlock(config) for _ in range(config.n_layers))  # type: ignore[assignment]
-        self.norm = RMSNorm(config.d_model, eps=config.norm_eps)
+        self.norm = make_norm(config.norm, config.d_model, eps=config.norm_eps, bias=False)
         self.lm_head = nn.Linear(config.d_model, config.vocab_size, bias=False)
         for module in self.modules():  # Llama's initialisation: N(0, 0.02) for every matrix
             if isinstance(module, nn.Linear | nn.Embedding):
                 nn.init.normal_(module.weight, std=0.02)
         if config.tie_embeddings:
             self.lm_head.weight = self.embed.weight
+        fuse_norms(self)  # a LayerNorm (norm="layer") runs as torch's one kernel, as GPT's does
 
     def num_parameters(self) -> int:
         """Parameters counted once each (a tied head is the embedding)."""
@@ -102,6 +122,24 @@ class Llama(nn.Module):
     def new_caches(self) -> list[KVCache]:
         """One empty :class:`KVCache` per block, for generating token by token."""
         return [KVCache() for _ in self.layers]
+
+    @classmethod
+    def from_hf(cls, state_dict: Mapping[str, Tensor], config: LlamaConfig) -> Llama:
+        """A model of ``config`` with the weights of a ``LlamaForCausalLM`` state dict, refusing
+        (:class:`~course_lib.convert.CheckpointMismatch`) one that does not fit ``config``."""
+        model = cls(config)
+        model.load_state_dict(from_hf_state_dict(state_dict, model))
+        return model
+
+    @classmethod
+    def from_pretrained(cls, directory: str | Path) -> Llama:
+        """A model from a Hugging Face Llama checkpoint directory (``config.json`` and its weights)."""
+        hf_config, state = read_checkpoint(directory, "llama")
+        return cls.from_hf(state, config_from_hf(hf_config))
+
+    def to_hf(self) -> dict[str, Tensor]:
+        """This model's tensors under ``LlamaForCausalLM``'s names (:func:`to_hf_state_dict`)."""
+        return to_hf_state_dict(self)
 
     def forward(self, input_ids: Tensor, attention_mask: Tensor | None = None, caches: list[KVCache] | None = None) -> Tensor:
         """Logits ``(B, T, V)``; see :meth:`hidden_states` for the arguments."""
@@ -129,6 +167,8 @@ class Llama(nn.Module):
                 raise ValueError(f"attention_mask must have shape (B, P + T) = {(B, past + T)}, got {tuple(attention_mask.shape)}")
             mask = mask & attention_mask.bool()[:, None, :]  # (B, T, P + T)
         x = self.embed(input_ids)  # (B, T, d_model)
+        if self.positions is not None:
+            x = self.positions(x, offset=past)
         for i, layer in enumerate(self.layers):
             x = layer(x, mask, None if caches is None else caches[i])
         return self.norm(x)
@@ -137,8 +177,15 @@ class Llama(nn.Module):
 # ------------------------------------------------------------------------------ Hugging Face
 
 
+def _check_hf_compatible(config: LlamaConfig) -> None:
+    if (config.norm, config.positions, config.feed_forward) != ("rms", "rotary", "swiglu"):
+        raise CheckpointMismatch(f"norm={config.norm!r}, positions={config.positions!r}, feed_forward={config.feed_forward!r}: "
+                         "LlamaForCausalLM has only RMSNorm, rotary positions and SwiGLU (norm='rms', positions='rotary', feed_forward='swiglu')")
+
+
 def _hf_names(config: LlamaConfig) -> list[tuple[str, str]]:
     """(ours, theirs) for every tensor of a ``LlamaForCausalLM`` of ``config``'s shape."""
+    _check_hf_compatible(config)
     names = [("embed.weight", "model.embed_tokens.weight"), ("norm.weight", "model.norm.weight")]
     projections = {"q_proj": "q_proj", "k_proj": "k_proj", "v_proj": "v_proj", "out_proj": "o_proj"}
     mlp = {"linear1": "gate_proj", "linear_v": "up_proj", "linear2": "down_proj"}
@@ -159,7 +206,7 @@ def from_hf_state_dict(hf: Mapping[str, Tensor], model: Llama) -> dict[str, Tens
     check_names(hf.keys(), [theirs for _, theirs in names], ignorable=lambda name: c.tie_embeddings and name == "lm_head.weight",
                 what=f"this Llama ({c.n_layers} blocks, {'tied' if c.tie_embeddings else 'untied'} head)")
     if c.tie_embeddings and "lm_head.weight" in hf and not torch.equal(hf["lm_head.weight"], hf["model.embed_tokens.weight"]):
-        raise ValueError("lm_head.weight differs from model.embed_tokens.weight: the checkpoint's head is untied, but this Llama ties it (LlamaConfig(tie_embeddings=False) loads it)")
+        raise CheckpointMismatch("lm_head.weight differs from model.embed_tokens.weight: the checkpoint's head is untied, but this Llama ties it (LlamaConfig(tie_embeddings=False) loads it)")
     ours = {mine: hf[theirs] for mine, theirs in names}
     check_shapes(ours, {name: t.shape for name, t in model.state_dict().items()},
                  what=f"this Llama (width {c.d_model}, {c.n_heads} heads, {c.n_kv_heads} key/value heads, vocabulary {c.vocab_size}, d_ff {c.d_ff})")
@@ -179,6 +226,7 @@ def to_hf_state_dict(model: Llama) -> dict[str, Tensor]:
 
 def hf_config_kwargs(config: LlamaConfig) -> dict[str, Any]:
     """The arguments of ``transformers.LlamaConfig`` for the same model."""
+    _check_hf_compatible(config)
     return dict(
         vocab_size=config.vocab_size, hidden_size=config.d_model, intermediate_size=config.d_ff, num_hidden_layers=config.n_layers,
         num_attention_heads=config.n_heads, num_key_value_heads=config.n_kv_heads, max_position_embeddings=config.block_size,
@@ -190,16 +238,16 @@ def hf_config_kwargs(config: LlamaConfig) -> dict[str, Any]:
 def config_from_hf(hf: Mapping[str, Any]) -> LlamaConfig:
     """A :class:`LlamaConfig` from a Hugging Face ``config.json``'s fields, refusing what this family does not compute."""
     if hf.get("hidden_act", "silu") != "silu":
-        raise ValueError(f"hidden_act {hf.get('hidden_act')!r}: this Llama's feed-forward is SwiGLU (silu)")
+        raise CheckpointMismatch(f"hidden_act {hf.get('hidden_act')!r}: this Llama's feed-forward is SwiGLU (silu)")
     if hf.get("attention_bias") or hf.get("mlp_bias"):
-        raise ValueError("attention_bias or mlp_bias is set: this Llama has no biases")
+        raise CheckpointMismatch("attention_bias or mlp_bias is set: this Llama has no biases")
     rope = dict(hf.get("rope_parameters") or {})  # transformers 5; older configs: rope_theta and rope_scaling
     if hf.get("rope_scaling") or rope.get("rope_type", "default") != "default":
-        raise ValueError(f"rope scaling {hf.get('rope_scaling') or rope!r} is not supported: plain rotary positions only")
+        raise CheckpointMismatch(f"rope scaling {hf.get('rope_scaling') or rope!r} is not supported: plain rotary positions only")
     theta = float(rope.get("rope_theta", hf.get("rope_theta", 10000.0)))
     head_dim = hf.get("head_dim")
     if head_dim is not None and head_dim != hf["hidden_size"] // hf["num_attention_heads"]:
-        raise ValueError(f"head_dim {head_dim} differs from hidden_size / num_attention_heads: not supported")
+        raise CheckpointMismatch(f"head_dim {head_dim} differs from hidden_size / num_attention_heads: not supported")
     return LlamaConfig(
         vocab_size=int(hf["vocab_size"]), block_size=int(hf.get("max_position_embeddings", 2048)), n_layers=int(hf["num_hidden_layers"]),
         n_heads=int(hf["num_attention_heads"]), n_kv_heads=int(hf.get("num_key_value_heads") or hf["num_attention_heads"]),

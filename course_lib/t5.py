@@ -29,17 +29,18 @@ from __future__ import annotations
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from pathlib import Path
+from typing import Any, Literal, Protocol
 
 import torch
 from torch import Tensor, nn
 
 from .attention import MultiHeadAttention
-from .blocks import Decoder, DecoderCaches, Encoder, FeedForward, RelativePositionBias
-from .convert import check_names, check_shapes
+from .blocks import BlockConfig, Decoder, DecoderCaches, Encoder, FeedForward, RelativePositionBias
+from .convert import CheckpointMismatch, check_names, check_shapes, read_checkpoint
 from .seq2seq import source_mask
 
-__all__ = ["PRESETS", "T5", "T5Config", "TextToText", "Tokenizer", "from_hf_state_dict", "hf_config_kwargs", "noise_span_counts", "random_spans_noise_mask", "raw_length_for", "sentinel_id", "span_corruption", "span_corruption_lengths", "to_hf_state_dict"]
+__all__ = ["PRESETS", "T5", "T5Config", "TextToText", "Tokenizer", "config_from_hf", "from_hf_state_dict", "hf_config_kwargs", "noise_span_counts", "random_spans_noise_mask", "raw_length_for", "sentinel_id", "span_corruption", "span_corruption_lengths", "to_hf_state_dict"]
 
 FeedForwardKind = Literal["relu", "gated-gelu"]
 
@@ -107,15 +108,15 @@ class T5(nn.Module):
         c = config
         self.decoder_start_id, self.eos_id, self.pad_id, self.vocab_size = c.pad_id, c.eos_id, c.pad_id, c.vocab_size
         gated = c.feed_forward == "gated-gelu"
-        stack = dict(
-            d_model=c.d_model, n_heads=c.n_heads, d_ff=c.d_ff, arrangement="pre_ln", activation="gelu_tanh" if gated else "relu",
-            dropout=c.dropout, norm="rms", norm_eps=c.norm_eps, final_norm=True, bias=False, d_head=c.d_kv, attn_scale=1.0, gated=gated,
+        block = BlockConfig(
+            c.d_model, c.n_heads, c.d_ff, arrangement="pre_ln", activation="gelu_tanh" if gated else "relu", gated=gated,
+            dropout=c.dropout, norm="rms", norm_eps=c.norm_eps, bias=False, d_head=c.d_kv, attn_scale=1.0, final_norm=True,
         )  # fmt: skip
         self.shared = nn.Embedding(c.vocab_size, c.d_model)
         self.encoder_relative_bias = RelativePositionBias(c.n_heads, c.num_buckets, c.max_distance, bidirectional=True)
         self.decoder_relative_bias = RelativePositionBias(c.n_heads, c.num_buckets, c.max_distance, bidirectional=False)
-        self.encoder = Encoder(c.n_layers, **stack)  # type: ignore[arg-type]
-        self.decoder = Decoder(c.decoder_layers, **stack)  # type: ignore[arg-type]
+        self.encoder = Encoder(c.n_layers, block)
+        self.decoder = Decoder(c.decoder_layers, block)
         self.lm_head = nn.Linear(c.d_model, c.vocab_size, bias=False)
         if c.tie_embeddings:
             self.lm_head.weight = self.shared.weight
@@ -183,6 +184,28 @@ class T5(nn.Module):
     def forward(self, input_ids: Tensor, decoder_input_ids: Tensor, attention_mask: Tensor | None = None) -> Tensor:
         """Teacher-forced logits ``(B, T, V)`` for ``decoder_input_ids (B, T)`` given ``input_ids (B, S)``."""
         return self.decode(decoder_input_ids, self.encode(input_ids, attention_mask), attention_mask)
+
+    def hidden_states(self, input_ids: Tensor, attention_mask: Tensor | None = None) -> Tensor:
+        """The encoder's output ``(B, S, d_model)``: :meth:`encode`, under the name every family shares."""
+        return self.encode(input_ids, attention_mask)
+
+    @classmethod
+    def from_hf(cls, state_dict: Mapping[str, Tensor], config: T5Config) -> T5:
+        """A model of ``config`` with the weights of a ``T5ForConditionalGeneration`` state dict, refusing
+        (:class:`~course_lib.convert.CheckpointMismatch`) one that does not fit ``config``."""
+        model = cls(config)
+        model.load_state_dict(from_hf_state_dict(state_dict, model))
+        return model
+
+    @classmethod
+    def from_pretrained(cls, directory: str | Path) -> T5:
+        """A model from a Hugging Face T5 checkpoint directory (``config.json`` and its weights)."""
+        hf_config, state = read_checkpoint(directory, "t5")
+        return cls.from_hf(state, config_from_hf(hf_config))
+
+    def to_hf(self) -> dict[str, Tensor]:
+        """This model's tensors under ``T5ForConditionalGeneration``'s names (:func:`to_hf_state_dict`)."""
+        return to_hf_state_dict(self)
 
     def _check_ids(self, ids: Tensor, name: str) -> None:
         if ids.ndim != 2 or ids.dtype != torch.long:
@@ -367,7 +390,7 @@ def from_hf_state_dict(hf: Mapping[str, Tensor], model: T5) -> dict[str, Tensor]
     ours = {mine: hf[theirs] for mine, theirs in names}
     check_shapes(ours, {k: v.shape for k, v in model.state_dict().items()}, what="this T5")
     if model.config.tie_embeddings and "lm_head.weight" in hf and not torch.equal(hf["lm_head.weight"], hf["shared.weight"]):
-        raise ValueError(
+        raise CheckpointMismatch(
             "lm_head.weight differs from shared.weight: the checkpoint's head is untied (T5 v1.1 style), but this T5 ties "
             "its head to the embedding (T5Config(tie_embeddings=True)); build it with tie_embeddings=False to load this checkpoint"
         )
@@ -377,8 +400,17 @@ def from_hf_state_dict(hf: Mapping[str, Tensor], model: T5) -> dict[str, Tensor]
 
 
 def to_hf_state_dict(model: T5) -> dict[str, Tensor]:
-    """``model``'s tensors under ``T5ForConditionalGeneration``'s names (tied copies included)."""
+    """``model``'s tensors under ``T5ForConditionalGeneration``'s names (tied copies included).
+
+    Refuses (:class:`~course_lib.convert.CheckpointMismatch`) an untied T5 whose head differs from its
+    embedding: ``transformers`` 5 always ties T5's ``lm_head.weight`` to ``shared.weight``
+    (``tie_word_embeddings=False`` only turns the rescaling off), so the head would be lost silently."""
     state = model.state_dict()
+    if not model.config.tie_embeddings and not torch.equal(state["lm_head.weight"], state["shared.weight"]):
+        raise CheckpointMismatch(
+            "lm_head.weight differs from shared.weight: Hugging Face's T5ForConditionalGeneration always ties its head to the "
+            "embedding (tie_word_embeddings=False only turns off the rescaling), so this untied T5 has no Hugging Face counterpart"
+        )
     hf = {theirs: state[mine] for mine, theirs in _hf_names(model.config)}
     for name in ("encoder.embed_tokens.weight", "decoder.embed_tokens.weight") + (("lm_head.weight",) if model.config.tie_embeddings else ()):
         hf[name] = state["shared.weight"]
@@ -395,3 +427,29 @@ def hf_config_kwargs(config: T5Config) -> dict[str, object]:
         feed_forward_proj=config.feed_forward, tie_word_embeddings=config.tie_embeddings, pad_token_id=config.pad_id,
         eos_token_id=config.eos_id, decoder_start_token_id=config.pad_id,
     )  # fmt: skip
+
+
+def config_from_hf(hf: Mapping[str, Any]) -> T5Config:
+    """A :class:`T5Config` from a Hugging Face T5 ``config.json``'s fields, refusing
+    (:class:`~course_lib.convert.CheckpointMismatch`, naming the field) what this T5 does not compute."""
+    feed_forward = hf.get("feed_forward_proj", "relu")
+    if feed_forward not in ("relu", "gated-gelu"):
+        raise CheckpointMismatch(f"config.json's feed_forward_proj={feed_forward!r}: this T5 computes 'relu' (v1.0) or 'gated-gelu' (v1.1) only")
+    if hf.get("scale_decoder_outputs") is False and hf.get("tie_word_embeddings", True):
+        raise CheckpointMismatch(
+            "config.json has scale_decoder_outputs=false and tie_word_embeddings=true (transformers 5's T5 v1.1: the head is the "
+            "embedding, not rescaled): this T5 either ties and rescales (v1.0) or has a head of its own, which this checkpoint lacks"
+        )
+    pad = int(hf.get("pad_token_id", 0))
+    if hf.get("decoder_start_token_id") is not None and int(hf["decoder_start_token_id"]) != pad:
+        raise CheckpointMismatch(f"config.json's decoder_start_token_id={hf['decoder_start_token_id']} is not its pad_token_id={pad}: this T5 starts decoding with the padding token")
+    try:
+        return T5Config(
+            vocab_size=int(hf["vocab_size"]), d_model=int(hf["d_model"]), d_kv=int(hf["d_kv"]), d_ff=int(hf["d_ff"]), n_layers=int(hf["num_layers"]),
+            n_decoder_layers=int(hf.get("num_decoder_layers") or 0), n_heads=int(hf["num_heads"]),
+            num_buckets=int(hf.get("relative_attention_num_buckets", 32)), max_distance=int(hf.get("relative_attention_max_distance", 128)),
+            dropout=float(hf.get("dropout_rate", 0.1)), norm_eps=float(hf.get("layer_norm_epsilon", 1e-6)), feed_forward=feed_forward,
+            tie_embeddings=bool(hf.get("tie_word_embeddings", True)), pad_id=pad, eos_id=int(hf.get("eos_token_id", 1)),
+        )  # fmt: skip
+    except KeyError as missing:
+        raise CheckpointMismatch(f"config.json lacks {missing}: is it a T5 configuration?") from None

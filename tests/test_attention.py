@@ -316,9 +316,9 @@ def test_is_causal_equals_the_explicit_causal_mask(need_weights: bool, T_q: int,
 
 
 def test_recorded_attention_records_every_attention_of_a_model_without_changing_its_output() -> None:
-    from course_lib.blocks import Encoder
+    from course_lib.blocks import BlockConfig, Encoder
 
-    encoder = Encoder(2, 16, 4, 32, "pre_ln").eval()
+    encoder = Encoder(2, BlockConfig(16, 4, 32, arrangement="pre_ln")).eval()
     x = torch.randn(3, 5, 16)
     lengths = torch.tensor([5, 3, 1])
     mask = padding_mask(lengths, 5)

@@ -30,7 +30,8 @@ from course_lib.bart import (
     token_deletion,
     token_masking,
 )
-from course_lib.seq2seq import IGNORE_INDEX, generate, shift_right, teacher_forcing_loss
+from course_lib.generation import generate
+from course_lib.seq2seq import IGNORE_INDEX, shift_right, teacher_forcing_loss
 from course_lib.train import TrainConfig, train
 
 transformers.logging.set_verbosity_error()
@@ -467,5 +468,5 @@ def test_a_tiny_bart_learns_to_infill_through_the_course_training_loop():
     assert history.train_loss[0] > 0.9 * unigram_loss  # it starts from nothing
     assert history.val_loss[-1] < 0.06 < math.log(8) / 12, (history.val_loss, unigram_loss)  # measured 0.005
     (input_ids, attention_mask), labels = denoising_batch(docs, noise, torch.Generator().manual_seed(99))
-    restored = generate(model, input_ids, attention_mask, temperature=0.0, max_new_tokens=12)  # greedy, with caches
+    restored = generate(model, input_ids, attention_mask=attention_mask, max_new_tokens=12)  # greedy, with caches
     assert torch.equal(restored, labels)  # every template restored from its noised form

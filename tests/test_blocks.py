@@ -9,13 +9,15 @@ positions, which our blocks leave as computed).
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import pytest
 import torch
 from torch import Tensor, nn
 
-from course_lib.attention import MultiHeadAttention, padding_mask
+from course_lib.attention import KVCache, MultiHeadAttention, padding_mask
 from course_lib.blocks import (
+    BlockConfig,
     Decoder,
     DecoderBlock,
     Encoder,
@@ -182,7 +184,7 @@ def test_positions_add_one_vector_per_position_and_refuse_long_inputs(positions:
 @pytest.mark.parametrize("activation", ["relu", "gelu"])
 def test_encoder_block_equals_torch(arrangement: str, activation: str) -> None:
     d_model, h, d_ff = 12, 3, 20
-    ours = EncoderBlock(d_model, h, d_ff, arrangement, activation).eval()  # type: ignore[arg-type]
+    ours = EncoderBlock(BlockConfig(d_model, h, d_ff, arrangement=arrangement, activation=activation)).eval()  # type: ignore[arg-type]
     theirs = nn.TransformerEncoderLayer(d_model, h, d_ff, dropout=0.0, activation=activation, batch_first=True, norm_first=arrangement == "pre_ln").eval()
     randomize(ours, 3)
     copy_encoder_layer(ours, theirs)
@@ -195,7 +197,7 @@ def test_encoder_block_equals_torch(arrangement: str, activation: str) -> None:
 @pytest.mark.parametrize("arrangement", ["post_ln", "pre_ln"])
 def test_decoder_block_equals_torch(arrangement: str) -> None:
     d_model, h, d_ff = 8, 2, 16
-    ours = DecoderBlock(d_model, h, d_ff, arrangement).eval()  # type: ignore[arg-type]
+    ours = DecoderBlock(BlockConfig(d_model, h, d_ff, arrangement=arrangement)).eval()  # type: ignore[arg-type]
     theirs = nn.TransformerDecoderLayer(d_model, h, d_ff, dropout=0.0, batch_first=True, norm_first=arrangement == "pre_ln").eval()
     randomize(ours, 4)
     copy_decoder_layer(ours, theirs)
@@ -206,7 +208,7 @@ def test_decoder_block_equals_torch(arrangement: str) -> None:
 
 
 def test_decoder_block_is_causal_and_reads_memory() -> None:
-    block = DecoderBlock(8, 2, 16).eval()
+    block = DecoderBlock(BlockConfig(8, 2, 16)).eval()
     randomize(block, 5)
     x, memory = torch.randn(1, 6, 8), torch.randn(1, 4, 8)
     out = block(x, memory)
@@ -217,12 +219,12 @@ def test_decoder_block_is_causal_and_reads_memory() -> None:
 
 
 def test_parallel_block_adds_both_branches_of_one_norm() -> None:
-    block = EncoderBlock(8, 2, 16, "parallel").eval()
+    block = EncoderBlock(BlockConfig(8, 2, 16, arrangement="parallel")).eval()
     randomize(block, 6)
     x = torch.randn(2, 5, 8)
     h = block.norm1(x)
     torch.testing.assert_close(block(x), x + block.self_attn(h)[0] + block.ff(h))
-    decoder_only = DecoderBlock(8, 2, 16, "parallel", cross_attention=False).eval()
+    decoder_only = DecoderBlock(BlockConfig(8, 2, 16, arrangement="parallel"), cross_attention=False).eval()
     randomize(decoder_only, 7)
     h = decoder_only.norm1(x)
     causal = torch.ones(5, 5, dtype=torch.bool).tril()
@@ -233,7 +235,7 @@ def test_parallel_block_adds_both_branches_of_one_norm() -> None:
 @pytest.mark.parametrize("arrangement", ["post_ln", "pre_ln"])
 def test_encoder_decoder_equals_nn_transformer(arrangement: str) -> None:
     n, d_model, h, d_ff = 2, 8, 2, 24
-    ours = EncoderDecoder(n, d_model, h, d_ff, arrangement).eval()  # type: ignore[arg-type]
+    ours = EncoderDecoder(n, BlockConfig(d_model, h, d_ff, arrangement=arrangement)).eval()  # type: ignore[arg-type]
     theirs = nn.Transformer(d_model, h, n, n, d_ff, dropout=0.0, batch_first=True, norm_first=arrangement == "pre_ln").eval()
     randomize(ours, 8)
     for a, b in zip(ours.encoder.layers, theirs.encoder.layers):
@@ -253,15 +255,15 @@ def test_encoder_decoder_equals_nn_transformer(arrangement: str) -> None:
 
 def test_stacks_and_blocks_name_bad_configurations() -> None:
     with pytest.raises(ValueError, match="arrangement"):
-        EncoderBlock(8, 2, 16, "sandwich")  # type: ignore[arg-type]
+        BlockConfig(8, 2, 16, arrangement="sandwich")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="not divisible"):
-        Encoder(1, 10, 3, 16)
+        Encoder(1, BlockConfig(10, 3, 16))
     with pytest.raises(ValueError, match="parallel"):
-        DecoderBlock(8, 2, 16, "parallel")
+        DecoderBlock(BlockConfig(8, 2, 16, arrangement="parallel"))
     with pytest.raises(ValueError, match="memory must be given"):
-        Decoder(1, 8, 2, 16)(torch.randn(1, 3, 8), None)  # type: ignore[arg-type]
+        Decoder(1, BlockConfig(8, 2, 16))(torch.randn(1, 3, 8), None)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="last dimension is 8"):
-        EncoderBlock(8, 2, 16)(torch.randn(1, 3, 6))
+        EncoderBlock(BlockConfig(8, 2, 16))(torch.randn(1, 3, 6))
 
 
 def _copy_any_norm(ours: nn.Module, theirs: nn.Module) -> None:
@@ -277,7 +279,7 @@ def test_stacks_take_the_norm_a_model_chooses_and_may_end_without_one(norm: str,
     """T5's RMSNorm, BERT's post-LN stack with no final norm and its eps: against nn.TransformerEncoder
     whose layers get torch's own nn.RMSNorm (or nn.LayerNorm with that eps), weights copied."""
     n, d, h, d_ff, eps = 2, 8, 2, 24, 1e-6
-    ours = Encoder(n, d, h, d_ff, arrangement, norm=norm, norm_eps=eps, final_norm=final_norm).eval()  # type: ignore[arg-type]
+    ours = Encoder(n, BlockConfig(d, h, d_ff, arrangement=arrangement, norm=norm, norm_eps=eps, final_norm=final_norm)).eval()  # type: ignore[arg-type]
     randomize(ours, 3)
     kind = nn.RMSNorm if norm == "rms" else nn.LayerNorm
     layer = nn.TransformerEncoderLayer(d, h, d_ff, dropout=0.0, batch_first=True, norm_first=arrangement == "pre_ln")
@@ -298,13 +300,13 @@ def test_stacks_take_the_norm_a_model_chooses_and_may_end_without_one(norm: str,
 
 
 def test_an_encoder_decoder_may_have_stacks_of_two_depths() -> None:
-    model = EncoderDecoder(2, 8, 2, 16, "pre_ln", n_decoder_layers=3, norm="rms", final_norm=False)
+    model = EncoderDecoder(2, BlockConfig(8, 2, 16, arrangement="pre_ln", norm="rms", final_norm=False), n_decoder_layers=3)
     assert len(model.encoder.layers) == 2 and len(model.decoder.layers) == 3
     assert model.encoder.norm is None and model.decoder.norm is None
     assert all(isinstance(m, RMSNorm) for block in model.decoder.layers for m in (block.norm1, block.norm2, block.norm3))
     assert model(torch.randn(2, 5, 8), torch.randn(2, 4, 8)).shape == (2, 4, 8)
     with pytest.raises(ValueError, match="norm must be one of"):
-        EncoderBlock(8, 2, 16, norm="batch")  # type: ignore[arg-type]
+        BlockConfig(8, 2, 16, norm="batch")  # type: ignore[arg-type]
 
 
 @pytest.mark.filterwarnings("ignore:enable_nested_tensor")
@@ -312,7 +314,7 @@ def test_stacks_without_biases_equal_torchs() -> None:
     """bias=False drops every bias, in the projections, the feed-forward network and the norms (T5
     has none): against nn.TransformerEncoder built with bias=False, weights copied."""
     n, d, h, d_ff = 2, 8, 2, 24
-    ours = Encoder(n, d, h, d_ff, "pre_ln", bias=False).eval()
+    ours = Encoder(n, BlockConfig(d, h, d_ff, arrangement="pre_ln", bias=False)).eval()
     assert [name for name, _ in ours.named_parameters() if name.endswith("bias")] == []
     randomize(ours, 5)
     layer = nn.TransformerEncoderLayer(d, h, d_ff, dropout=0.0, batch_first=True, norm_first=True, bias=False)
@@ -331,3 +333,28 @@ def test_stacks_without_biases_equal_torchs() -> None:
     for fused in (False, True):
         norm = LayerNorm(d, fused=fused, bias=False)
         torch.testing.assert_close(norm(x), nn.functional.layer_norm(x, (d,)), atol=ATOL, rtol=ATOL)
+
+
+def test_a_block_config_with_the_rotary_hook_builds_llamas_block() -> None:
+    """BlockConfig's position hook (rotary), with grouped-query attention, RMSNorm, SwiGLU and no biases,
+    gives a pre-LN decoder block that computes Llama's: weights copied from a LlamaBlock, the same
+    outputs over a whole sequence and token by token through a cache. Cross-attention takes no rotary."""
+    from course_lib.llama import LlamaBlock, LlamaConfig
+
+    llama = LlamaConfig(vocab_size=11, n_layers=1, n_heads=4, n_kv_heads=2, d_model=24, d_ff=40, rope_base=500.0)
+    shape = BlockConfig(24, 4, 40, activation="silu", gated=True, norm="rms", norm_eps=llama.norm_eps, bias=False, n_kv_heads=2, rotary_base=500.0)
+    theirs = LlamaBlock(llama).eval()
+    randomize(theirs, 9)
+    ours = DecoderBlock(shape, cross_attention=False).eval()
+    ours.load_state_dict(theirs.state_dict())  # strict: the same submodules under the same names
+    x = torch.randn(2, 7, 24)
+    causal = torch.ones(7, 7, dtype=torch.bool).tril()
+    torch.testing.assert_close(ours(x), theirs(x, causal), atol=ATOL, rtol=1e-4)
+    cache = KVCache()
+    stepped = torch.cat([ours(x[:, :3], cache=cache)] + [ours(x[:, t : t + 1], cache=cache) for t in range(3, 7)], dim=1)
+    torch.testing.assert_close(stepped, theirs(x, causal), atol=ATOL, rtol=1e-4)
+    without = DecoderBlock(replace(shape, rotary_base=None), cross_attention=False).eval()
+    without.load_state_dict(theirs.state_dict())
+    assert not torch.allclose(without(x), ours(x), atol=1e-3)  # the hook is what turns positions into scores
+    both = DecoderBlock(replace(shape, arrangement="pre_ln"))
+    assert both.self_attn.rotary is not None and both.cross_attn is not None and both.cross_attn.rotary is None

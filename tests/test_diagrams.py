@@ -21,7 +21,7 @@ from matplotlib.text import Text  # noqa: E402
 
 from course_lib import attention, diagrams  # noqa: E402
 from course_lib.attention import KVCache, MultiHeadAttention  # noqa: E402
-from course_lib.blocks import ARRANGEMENTS, Arrangement, EncoderBlock, LayerNorm  # noqa: E402
+from course_lib.blocks import ARRANGEMENTS, Arrangement, BlockConfig, EncoderBlock, LayerNorm  # noqa: E402
 from course_lib.diagrams import (  # noqa: E402
     block_arrangements,
     gpt_stack,
@@ -149,7 +149,7 @@ def test_block_arrangements_draws_one_panel_per_arrangement_with_two_additions()
 @pytest.mark.parametrize("arrangement", ARRANGEMENTS)
 def test_block_arrangements_draw_the_norms_the_library_has(arrangement: Arrangement) -> None:
     (ax,) = block_arrangements([arrangement]).axes
-    block = EncoderBlock(8, 2, 16, arrangement)
+    block = EncoderBlock(BlockConfig(8, 2, 16, arrangement=arrangement))
     norms = {name for name, module in block.named_modules() if isinstance(module, LayerNorm)}
     drawn = labels(ax)
     assert {label for label in drawn if label.startswith("norm")} == norms

@@ -104,7 +104,7 @@ def test_hidden_states_refuse_what_they_cannot_read() -> None:
     idx, _ = right_padded(0)
     with pytest.raises(ValueError, match="right padding"):
         hidden_states(gpt, idx, torch.ones_like(idx).index_fill_(1, torch.tensor([0]), 0))
-    with pytest.raises(ValueError, match="shape of idx"):
+    with pytest.raises(ValueError, match="shape of input_ids"):
         hidden_states(bert(), idx, torch.ones(5, 3))
     with pytest.raises(TypeError, match="no hidden states for a Linear"):
         hidden_states(torch.nn.Linear(2, 2), idx)

@@ -8,7 +8,6 @@ import math
 import pytest
 import torch
 from transformers import GPT2Config, GPT2LMHeadModel, OpenAIGPTConfig, OpenAIGPTLMHeadModel
-from transformers.generation.logits_process import TopKLogitsWarper, TopPLogitsWarper
 
 from course_lib.gpt import (
     GPT,
@@ -17,13 +16,9 @@ from course_lib.gpt import (
     GPTClassifier,
     GPTConfig,
     from_hf_state_dict,
-    generate,
     lm_loss,
-    next_token,
     pair_input,
     to_hf_state_dict,
-    top_k_filter,
-    top_p_filter,
 )
 
 SMALL = [  # (n_layers, n_heads, d_model, vocab, context)
@@ -129,15 +124,6 @@ def test_loss_is_hf_next_token_loss() -> None:
         torch.testing.assert_close(lm_loss(ours(idx), idx), expected, atol=1e-5, rtol=1e-5)
 
 
-def test_greedy_generation_matches_hf_generate() -> None:
-    shape = SMALL[1]
-    theirs = hf_model(*shape)
-    ours = GPT.from_hf(theirs.state_dict(), ours_for(shape)).eval()
-    prompt = torch.randint(0, shape[3], (2, 5))
-    expected = theirs.generate(prompt, attention_mask=torch.ones_like(prompt), max_new_tokens=20, do_sample=False, pad_token_id=0, eos_token_id=None)
-    assert torch.equal(generate(ours, prompt, 20, temperature=0.0), expected)
-
-
 @pytest.mark.parametrize("name", list(PRESETS))
 def test_presets_have_the_published_sizes(name: str) -> None:
     """Exactly HF's count for the same architecture, and within 7% of the paper's figure (GPT-2
@@ -183,7 +169,7 @@ def test_gpt1_initialisation_does_not_scale() -> None:
 
 
 @pytest.mark.parametrize("arrangement", ["pre_ln", "post_ln", "parallel"])
-def test_kv_cache_gives_the_uncached_logits_and_tokens(arrangement: str) -> None:
+def test_kv_cache_gives_the_uncached_logits(arrangement: str) -> None:
     torch.manual_seed(0)
     model = GPT(GPTConfig(vocab_size=60, block_size=40, n_layers=2, n_heads=4, d_model=32, arrangement=arrangement)).eval()  # type: ignore[arg-type]
     idx = torch.randint(0, 60, (3, 30))
@@ -193,31 +179,12 @@ def test_kv_cache_gives_the_uncached_logits_and_tokens(arrangement: str) -> None
         stepped = torch.cat([model(idx[:, :10], caches)] + [model(idx[:, t : t + 1], caches) for t in range(10, 30)], dim=1)
     torch.testing.assert_close(stepped, full, atol=1e-5, rtol=1e-5)
     assert caches[0].k is not None and caches[0].k.shape == (3, 4, 30, 8)  # (B, h, T, d_head): time on axis 2
-    prompt = idx[:, :4]
-    for kwargs in ({"temperature": 0.0}, {"temperature": 0.9, "top_k": 10}, {"temperature": 1.3, "top_p": 0.8}):
-        cached = generate(model, prompt, 30, generator=torch.Generator().manual_seed(7), use_cache=True, **kwargs)  # type: ignore[arg-type]
-        uncached = generate(model, prompt, 30, generator=torch.Generator().manual_seed(7), use_cache=False, **kwargs)  # type: ignore[arg-type]
-        assert torch.equal(cached, uncached), kwargs
-
-
-def test_sliding_generation_conditions_on_the_last_block_size_tokens() -> None:
-    torch.manual_seed(0)
-    model = GPT(GPTConfig(vocab_size=30, block_size=8, n_layers=2, n_heads=2, d_model=16)).eval()
-    prompt = torch.randint(0, 30, (2, 5))
-    expected = prompt
-    with torch.no_grad():
-        for _ in range(20):  # by hand: the last 8 tokens in, the most likely token out
-            expected = torch.cat([expected, model(expected[:, -8:])[:, -1].argmax(-1, keepdim=True)], dim=1)
-    for use_cache in (True, False):
-        assert torch.equal(generate(model, prompt, 20, temperature=0.0, sliding=True, use_cache=use_cache), expected)
 
 
 def test_context_is_enforced_with_a_clear_error() -> None:
     model = GPT(GPTConfig(vocab_size=20, block_size=8, n_layers=1, n_heads=2, d_model=8))
     with pytest.raises(ValueError, match=r"9 positions .* context of 8"):
         model(torch.zeros(1, 9, dtype=torch.long))
-    with pytest.raises(ValueError, match=r"5 prompt tokens \+ 4 new ones exceed the context of 8"):
-        generate(model, torch.zeros(1, 5, dtype=torch.long), 4)
     caches = model.new_caches()
     model(torch.zeros(1, 6, dtype=torch.long), caches)
     with pytest.raises(ValueError, match="context of 8"):
@@ -232,14 +199,6 @@ def test_bad_inputs_get_errors_that_name_them() -> None:
         model(torch.tensor([[0, 20]]))
     with pytest.raises(ValueError, match="from -1 to 3"):
         model(torch.tensor([[-1, 3]]))
-    with pytest.raises(ValueError, match=r"shape \(B, T\) with T >= 1, got \(3,\) .*idx\[None\]"):
-        generate(model, torch.tensor([1, 2, 3]), 2)
-    with pytest.raises(ValueError, match=r"got \(1, 0\)"):
-        generate(model, torch.zeros(1, 0, dtype=torch.long), 2)
-    with pytest.raises(ValueError, match="temperature must be >= 0, got nan"):
-        generate(model, torch.zeros(1, 2, dtype=torch.long), 2, temperature=float("nan"))
-    with pytest.raises(ValueError, match="top_k must be an integer, got 2.5"):
-        generate(model, torch.zeros(1, 2, dtype=torch.long), 2, top_k=2.5)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="T must be at least 2"):
         lm_loss(torch.zeros(2, 1, 20), torch.zeros(2, 1, dtype=torch.long))
     with pytest.raises(ValueError, match=r"logits must be \(B, T, V\)"):
@@ -257,56 +216,6 @@ def test_hf_conversion_refuses_what_gpt2_would_compute_differently(change: dict)
     gpt2_like = to_hf_state_dict(GPT(GPTConfig(vocab_size=30, block_size=8, n_layers=2, n_heads=2, d_model=8)))
     with pytest.raises(ValueError, match="only GPT-2's arrangement and activation"):
         GPT.from_hf(gpt2_like, config)
-
-
-def test_generation_runs_without_dropout_and_restores_the_mode() -> None:
-    torch.manual_seed(0)
-    model = GPT(GPTConfig(vocab_size=30, block_size=32, n_layers=2, n_heads=2, d_model=16, dropout=0.5))
-    prompt = torch.randint(0, 30, (2, 4))
-    model.train()
-    cached = generate(model, prompt, 12, temperature=0.0, use_cache=True)
-    assert model.training
-    uncached = generate(model.eval(), prompt, 12, temperature=0.0, use_cache=False)
-    assert not model.training
-    assert torch.equal(cached, uncached)  # with dropout on, the two paths would draw different masks
-
-
-def test_top_k_matches_hf_and_keeps_ties() -> None:
-    torch.manual_seed(0)
-    logits = torch.randn(5, 50)
-    for k in (1, 3, 10, 50):
-        expected = TopKLogitsWarper(top_k=k)(None, logits.clone())
-        assert torch.equal(top_k_filter(logits, k), expected)
-    tied = torch.tensor([[3.0, 1.0, 3.0, 2.0, 3.0]])
-    assert torch.isfinite(top_k_filter(tied, 2)).tolist() == [[True, False, True, False, True]]
-
-
-def test_top_p_matches_hf_and_keeps_exactly_the_nucleus() -> None:
-    torch.manual_seed(0)
-    logits = torch.randn(6, 40) * 2
-    for p in (0.1, 0.5, 0.9, 0.99):
-        expected = TopPLogitsWarper(top_p=p)(None, logits.clone())
-        assert torch.equal(torch.isfinite(top_p_filter(logits, p)), torch.isfinite(expected)), p
-    probs = torch.tensor([[0.5, 0.3, 0.15, 0.05]]).log()
-    assert torch.isfinite(top_p_filter(probs, 0.8)).tolist() == [[True, True, False, False]]  # 0.5 + 0.3 reaches 0.8
-    assert torch.isfinite(top_p_filter(probs, 0.81)).tolist() == [[True, True, True, False]]
-    assert torch.isfinite(top_p_filter(probs, 0.4)).tolist() == [[True, False, False, False]]  # never empty
-    exactly = probs.softmax(-1).cumsum(-1)[0, 1].item()  # the top two reach p exactly: the third is not needed
-    assert torch.isfinite(top_p_filter(probs, exactly)).tolist() == [[True, True, False, False]]
-
-
-def test_temperature_divides_the_logits_before_the_softmax() -> None:
-    torch.manual_seed(0)
-    logits = torch.randn(4, 30)
-    for temperature in (0.5, 2.0):
-        got = next_token(logits, temperature, generator=torch.Generator().manual_seed(3))
-        expected = torch.multinomial((logits / temperature).softmax(-1), 1, generator=torch.Generator().manual_seed(3))
-        assert torch.equal(got, expected)
-    assert torch.equal(next_token(logits, 0.0), logits.argmax(-1, keepdim=True))
-    with pytest.raises(ValueError, match="top_p"):
-        top_p_filter(logits, 0.0)
-    with pytest.raises(ValueError, match="top_k"):
-        top_k_filter(logits, 0)
 
 
 def test_added_tokens_leave_the_old_vocabulary_alone() -> None:

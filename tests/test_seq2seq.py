@@ -1,6 +1,6 @@
-"""course_lib.seq2seq (chapter 5): teacher forcing, the loss, and decoding for encoder-decoder models:
-greedy and sampled generation with and without caches, and beam search equal to Hugging Face's
-``generate(num_beams=...)`` on a T5 with the same weights."""
+"""course_lib.seq2seq (chapter 5): teacher forcing and the loss of encoder-decoder models, equal to
+Hugging Face's on a T5 with the same weights, and a tiny T5 trained through the course loop. Decoding
+is tested in test_generation.py."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ import torch.nn.functional as F
 from transformers import T5Config as HFConfig
 from transformers import T5ForConditionalGeneration
 
-from course_lib.seq2seq import IGNORE_INDEX, beam_search, collate, generate, seq2seq_loss, shift_right, teacher_forcing_loss
+from course_lib.generation import generate
+from course_lib.seq2seq import IGNORE_INDEX, collate, seq2seq_loss, shift_right, teacher_forcing_loss
 from course_lib.t5 import T5, T5Config, from_hf_state_dict, hf_config_kwargs
 from course_lib.train import TrainConfig, train
 
@@ -55,84 +56,6 @@ def test_teacher_forcing_loss_equals_hugging_faces_labels_loss() -> None:
         assert torch.allclose(teacher_forcing_loss(ours, (ids, mask), labels), theirs, atol=1e-5)
 
 
-@pytest.mark.parametrize("seed", range(3))
-def test_greedy_equals_hugging_face_and_cache_changes_nothing(seed: int) -> None:
-    ours, hf = twins(seed)
-    ids, mask = sources(seed)
-    cached = generate(ours, ids, mask, max_new_tokens=12, temperature=0)
-    assert torch.equal(cached, generate(ours, ids, mask, max_new_tokens=12, temperature=0, use_cache=False))
-    theirs = hf.generate(input_ids=ids, attention_mask=mask, max_new_tokens=12, do_sample=False)[:, 1:]
-    n = cached.shape[1]
-    assert torch.equal(cached, theirs[:, :n])  # Hugging Face pads after EOS (with EOS, as pad is 0)
-
-
-def test_sampling_is_seeded_and_cache_changes_nothing() -> None:
-    ours, _ = twins(1)
-    ids, mask = sources(1)
-
-    def sample(use_cache: bool) -> torch.Tensor:
-        return generate(ours, ids, mask, max_new_tokens=10, top_k=5, generator=torch.Generator().manual_seed(7), use_cache=use_cache)
-
-    assert torch.equal(sample(True), sample(False))
-    assert not torch.equal(sample(True), generate(ours, ids, mask, max_new_tokens=10, top_k=5, generator=torch.Generator().manual_seed(8)))
-
-
-@pytest.mark.parametrize(("beam_width", "length_penalty", "early_stopping"), [(3, 1.0, True), (4, 0.5, False), (2, 2.0, True)])
-def test_beam_search_equals_hugging_faces(beam_width: int, length_penalty: float, early_stopping: bool) -> None:
-    for seed in range(4):
-        ours, hf = twins(seed)
-        ids, mask = sources(seed)
-        beams = beam_search(ours, ids, mask, beam_width=beam_width, max_new_tokens=10, length_penalty=length_penalty, early_stopping=early_stopping)
-        theirs = hf.generate(
-            input_ids=ids, attention_mask=mask, max_new_tokens=10, num_beams=beam_width, length_penalty=length_penalty,
-            early_stopping=early_stopping, do_sample=False, output_scores=True, return_dict_in_generate=True, use_cache=False,
-        )  # fmt: skip
-        for i in range(ids.shape[0]):
-            n = int(beams.lengths[i, 0])
-            assert beams.tokens[i, 0, :n].tolist() == theirs.sequences[i, 1 : n + 1].tolist()
-            assert (theirs.sequences[i, n + 1 :] == CONFIG.eos_id).all()  # only padding after
-            assert abs(beams.scores[i, 0].item() - theirs.sequences_scores[i].item()) < 1e-5
-        uncached = beam_search(ours, ids, mask, beam_width=beam_width, max_new_tokens=10, length_penalty=length_penalty, early_stopping=early_stopping, use_cache=False)
-        assert torch.equal(beams.tokens, uncached.tokens)
-
-
-def test_beam_width_one_is_greedy_and_scores_are_sums_of_log_probabilities() -> None:
-    ours, _ = twins(2)
-    ids, mask = sources(2)
-    beams = beam_search(ours, ids, mask, beam_width=1, max_new_tokens=9, length_penalty=0.0)
-    greedy = generate(ours, ids, mask, max_new_tokens=9, temperature=0)
-    for i in range(ids.shape[0]):
-        n = int(beams.lengths[i, 0])
-        assert beams.tokens[i, 0, :n].tolist() == greedy[i, :n].tolist()
-        # length_penalty 0: the score is the plain sum of the answer's log-probabilities
-        answer = beams.tokens[i : i + 1, 0, :n]
-        with torch.no_grad():
-            logp = ours(ids[i : i + 1], shift_right(answer, 0, 0), mask[i : i + 1]).log_softmax(-1)
-        assert abs(logp.gather(-1, answer[..., None]).sum().item() - beams.scores[i, 0].item()) < 1e-4
-
-
-def test_beams_are_sorted_and_finished_hypotheses_end_once() -> None:
-    ours, _ = twins(3)
-    ids, mask = sources(3)
-    beams = beam_search(ours, ids, mask, beam_width=4, max_new_tokens=8)
-    assert (beams.scores[:, :-1] >= beams.scores[:, 1:]).all()
-    for tokens, lengths in zip(beams.tokens.flatten(0, 1), beams.lengths.flatten()):
-        body = tokens[: int(lengths)].tolist()
-        assert CONFIG.eos_id not in body[:-1]  # a finished beam is never extended
-        assert body[-1] == CONFIG.eos_id or len(body) == 8
-
-
-def test_decoding_refuses_bad_requests() -> None:
-    ours, _ = twins(0)
-    ids, mask = sources(0)
-    with pytest.raises(ValueError, match="beam_width"):
-        beam_search(ours, ids, mask, beam_width=CONFIG.vocab_size + 1)
-    with pytest.raises(ValueError, match="max_new_tokens"):
-        generate(ours, ids, mask, max_new_tokens=0)
-    with pytest.raises(ValueError, match=r"\(B, S\)"):
-        generate(ours, ids[0], None)
-
-
 def test_a_tiny_t5_learns_to_sort_through_the_course_loop() -> None:
     """Sort 5 digits: teacher forcing through course_lib.train, then greedy decoding gets most
     held-out sequences exactly right (a broken cache, mask or shift would not; measured 98%)."""
@@ -147,5 +70,5 @@ def test_a_tiny_t5_learns_to_sort_through_the_course_loop() -> None:
     history = train(model, batches, TrainConfig(steps=250, lr=3e-3, warmup_steps=20, eval_every=250, eval_batches=1, device="cpu"), teacher_forcing_loss)
     assert history.val_loss[-1] < 0.1
     (ids, mask), labels = batches("test", torch.Generator().manual_seed(123))
-    answers = generate(model, ids, mask, max_new_tokens=6, temperature=0)
+    answers = generate(model, ids, attention_mask=mask, max_new_tokens=6)
     assert (answers == labels).all(dim=1).float().mean() > 0.9

@@ -30,7 +30,7 @@ class DigitSorter(nn.Module):
         super().__init__()
         self.embed = nn.Embedding(10, d_model)
         self.positions = blocks.LearnedPositions(length, d_model)
-        self.encoder = blocks.Encoder(n_layers, d_model, 4, 4 * d_model, arrangement)
+        self.encoder = blocks.Encoder(n_layers, blocks.BlockConfig(d_model, 4, 4 * d_model, arrangement=arrangement))
         self.head = nn.Linear(d_model, 10)
 
     def forward(self, digits: torch.Tensor) -> torch.Tensor:  # (B, T) -> (B, T, 10)
@@ -235,7 +235,7 @@ def exercise_4(quick: bool = False) -> dict[str, Any]:
     set_seed(0)
     results = {}
     for arrangement in ("post_ln", "pre_ln", "parallel"):
-        block = blocks.EncoderBlock(16 if quick else 64, 4, 64 if quick else 256, arrangement).eval()
+        block = blocks.EncoderBlock(blocks.BlockConfig(16 if quick else 64, 4, 64 if quick else 256, arrangement=arrangement)).eval()
         x = torch.randn(2, 5, block.self_attn.d_model)
         with torch.no_grad(), attention.recorded_attention(block), SequentialProducts() as counter:
             y = block(x)

@@ -18,8 +18,9 @@ from functools import cache
 import torch
 
 from course_lib.data import pronunciations, shakespeare
+from course_lib.generation import beam_search, generate
 from course_lib.seeding import generator, set_seed, shifted
-from course_lib.seq2seq import beam_search, collate, generate, teacher_forcing_loss
+from course_lib.seq2seq import collate, teacher_forcing_loss
 from course_lib.t5 import T5, T5Config, random_spans_noise_mask, raw_length_for, span_corruption
 from course_lib.tokenization import ByteTokenizer
 from course_lib.train import TrainConfig, train
@@ -114,7 +115,7 @@ def own_and_other(model: T5, windows: Windows, n: int = 128) -> tuple[float, flo
 def held_out_answers(model: T5, windows: Windows, n: int = 6) -> list[tuple[str, str, str]]:
     """(input, truth, greedy answer) for ``n`` held-out windows."""
     (ids, mask), labels = windows("val", generator(5), batch_size=n)
-    out = generate(model, ids.to(DEVICE), mask.to(DEVICE), max_new_tokens=40, temperature=0).cpu()
+    out = generate(model, ids.to(DEVICE), attention_mask=mask.to(DEVICE), max_new_tokens=40).cpu()
     return [(TOK.decode(i.tolist()), TOK.decode(l[l != -100].tolist()), TOK.decode(o.tolist())) for i, l, o in zip(ids, labels, out)]
 
 
@@ -260,7 +261,7 @@ def phoneme_pairs(words: list[str]) -> list[tuple[list[int], list[int]]]:
 
 def exact_match(model: T5, pairs: list[tuple[list[int], list[int]]]) -> float:
     (ids, mask), labels = collate(pairs, TOK.pad_id)
-    out = generate(model, ids.to(DEVICE), mask.to(DEVICE), max_new_tokens=labels.shape[1] + 2, temperature=0).cpu()
+    out = generate(model, ids.to(DEVICE), attention_mask=mask.to(DEVICE), max_new_tokens=labels.shape[1] + 2).cpu()
     answers = [TOK.decode(o.tolist()) for o in out]
     return sum(a == TOK.decode(y) for a, (_, y) in zip(answers, pairs)) / len(pairs)
 
@@ -359,7 +360,7 @@ def exercise_4(quick: bool = False) -> dict[str, object]:
     results: dict[str, object] = {}
     for alpha in (0.0, 1.0, 2.0):
         for width in (1, 2, 4, 8):
-            beams = beam_search(model, ids, mask, beam_width=width, max_new_tokens=40, length_penalty=alpha)
+            beams = beam_search(model, ids, attention_mask=mask, num_beams=width, max_new_tokens=40, length_penalty=alpha, early_stopping=True)
             best = beams.tokens[:, 0].cpu()  # (B, n)
             ended = [bool((b == TOK.eos_id).any()) for b in best]
             lengths = [int((b != TOK.pad_id).sum()) for b in best]  # tokens, EOS included

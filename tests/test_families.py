@@ -1,0 +1,168 @@
+"""Every registered model family keeps the one protocol of :mod:`course_lib.families`.
+
+Oracles: Hugging Face's model of each family (``Family.hf_class``), built with random weights from
+its config class (no downloads). For each family, a small model of odd sizes: built from its config,
+its forward and ``hidden_states`` agree with Hugging Face's once the weights go across through
+``to_hf``, ``from_pretrained`` reads what ``save_pretrained`` writes, and each checkpoint that does not
+fit (another depth, width, head count, vocabulary, tying; keys missing or left over) is refused with
+``CheckpointMismatch`` naming a key (the checkpoint's, or ours for the same tensor).
+"""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+import torch
+from torch import Tensor
+
+from course_lib.bart import BartConfig
+from course_lib.bert import BertConfig
+from course_lib.convert import CheckpointMismatch
+from course_lib.families import FAMILIES, Family, ModelFamily, family_of
+from course_lib.gpt import GPTConfig
+from course_lib.llama import LlamaConfig
+from course_lib.t5 import T5, T5Config
+
+transformers = pytest.importorskip("transformers")
+
+ODD: dict[str, Any] = {
+    "gpt2": GPTConfig(vocab_size=53, block_size=16, n_layers=2, n_heads=3, d_model=24, d_ff=40),
+    "bert": BertConfig(vocab_size=53, block_size=16, n_layers=2, n_heads=3, d_model=24, d_ff=40, dropout=0.0),
+    "t5": T5Config(vocab_size=53, d_model=20, d_kv=7, d_ff=36, n_layers=2, n_decoder_layers=1, n_heads=3, dropout=0.0),
+    "bart": BartConfig(vocab_size=53, block_size=16, n_layers=2, n_decoder_layers=1, n_heads=3, d_model=24, d_ff=40, dropout=0.0, mask_id=52),
+    "llama": LlamaConfig(vocab_size=53, block_size=16, n_layers=2, n_heads=4, n_kv_heads=2, d_model=24, d_ff=40),
+}
+# A checkpoint of each of these shapes must not load into a model of ODD's: (what differs, its config).
+# The head count shows in the tensors only where it sets a shape (T5's heads of d_kv, Llama's key/value
+# heads); elsewhere config.json carries it and from_pretrained reads it from there. "tying": a checkpoint
+# of ODD's shape whose head is not its embedding, for a model that ties them.
+MISFITS: dict[str, list[tuple[str, Any]]] = {
+    name: [("depth", replace(config, n_layers=config.n_layers + 1)), ("vocabulary", replace(config, vocab_size=57, **({"mask_id": 56} if name == "bart" else {})))]
+    for name, config in ODD.items()
+}
+MISFITS["gpt2"] += [("width", replace(ODD["gpt2"], d_model=30)), ("tying", ODD["gpt2"])]
+MISFITS["bert"].append(("width", replace(ODD["bert"], d_model=30)))
+MISFITS["t5"] += [("width", replace(ODD["t5"], d_model=22)), ("heads", replace(ODD["t5"], n_heads=4)), ("tying", ODD["t5"])]
+MISFITS["bart"] += [("width", replace(ODD["bart"], d_model=30)), ("tying", ODD["bart"])]
+MISFITS["llama"] += [("width", replace(ODD["llama"], d_model=32)), ("heads", replace(ODD["llama"], n_kv_heads=4)), ("tying", ODD["llama"])]
+
+
+def hf_twin(family: Family, config: Any, seed: int = 0) -> torch.nn.Module:
+    """A random-init Hugging Face model of ``config``'s shape (eval mode)."""
+    torch.manual_seed(seed)
+    hf_config = transformers.AutoConfig.for_model(family.model_type, **family.hf_config_kwargs(config))
+    return getattr(transformers, family.hf_class)(hf_config).eval()
+
+
+def inputs(config: Any) -> tuple[Tensor, Tensor, Tensor]:
+    """Token ids ``(3, 9)`` with right padding in two rows, its mask, and decoder ids ``(3, 5)``."""
+    g = torch.Generator().manual_seed(1)
+    ids = torch.randint(3, config.vocab_size, (3, 9), generator=g)
+    mask = torch.ones(3, 9, dtype=torch.long)
+    mask[1, 6:] = 0
+    mask[2, 2:] = 0
+    return ids, mask, torch.randint(3, config.vocab_size, (3, 5), generator=g)
+
+
+def outputs(family: Family, model: Any, ids: Tensor, mask: Tensor, decoder_ids: Tensor) -> Tensor:
+    """What ``forward`` returns: logits (decoders: ids without padding; encoder-decoders: with the
+    source's padding) or, for an encoder, the hidden states at the real tokens."""
+    with torch.no_grad():
+        if family.kind == "decoder":
+            return model(ids)
+        if family.kind == "encoder-decoder":
+            return model(ids, decoder_ids, attention_mask=mask)
+        return model(ids, attention_mask=mask)[mask.bool()]
+
+
+def hf_outputs(family: Family, hf: Any, ids: Tensor, mask: Tensor, decoder_ids: Tensor) -> tuple[Tensor, Tensor]:
+    """Hugging Face's counterpart of :func:`outputs`, and its hidden states of ``ids`` under ``mask``
+    (decoders: the last layer's; encoders and encoder-decoders: the encoder's)."""
+    with torch.no_grad():
+        if family.kind == "decoder":
+            return hf(input_ids=ids).logits, hf(input_ids=ids, attention_mask=mask, output_hidden_states=True).hidden_states[-1]
+        if family.kind == "encoder-decoder":
+            out = hf(input_ids=ids, attention_mask=mask, decoder_input_ids=decoder_ids)
+            return out.logits, out.encoder_last_hidden_state
+        hidden = hf(input_ids=ids, attention_mask=mask).last_hidden_state
+        return hidden[mask.bool()], hidden
+
+
+@pytest.mark.parametrize("name", FAMILIES)
+def test_every_family_keeps_the_protocol(name: str) -> None:
+    family, config = FAMILIES[name], ODD[name]
+    ours = family.model(config).eval()
+    assert isinstance(ours, ModelFamily) and isinstance(ours, torch.nn.Module) and ours.config is config and family_of(ours) is family
+    parameters = list(inspect.signature(type(ours).forward).parameters)
+    assert parameters[1] == "input_ids" and "attention_mask" in parameters, parameters
+    ids, mask, decoder_ids = inputs(config)
+    hidden = ours.hidden_states(ids, mask)
+    assert hidden.shape == (3, 9, config.d_model)
+
+    hf = hf_twin(family, config, seed=1)
+    hf.load_state_dict(ours.to_hf())  # strict: every tensor has its place, none is left out
+    theirs, their_hidden = hf_outputs(family, hf, ids, mask, decoder_ids)
+    torch.testing.assert_close(outputs(family, ours, ids, mask, decoder_ids), theirs, atol=1e-5, rtol=1e-4)
+    real = mask.bool()  # hidden states at padding are computed but mean nothing
+    torch.testing.assert_close(hidden[real], their_hidden[real], atol=1e-5, rtol=1e-4)
+
+
+@pytest.mark.parametrize("name", FAMILIES)
+def test_every_family_reads_a_saved_hugging_face_checkpoint(name: str, tmp_path: Path) -> None:
+    family, config = FAMILIES[name], ODD[name]
+    hf = hf_twin(family, config, seed=2)
+    hf.save_pretrained(tmp_path)
+    ours = family.model.from_pretrained(tmp_path)
+    assert isinstance(ours, family.model)
+    ours.eval()
+    ids, mask, decoder_ids = inputs(config)
+    torch.testing.assert_close(outputs(family, ours, ids, mask, decoder_ids), hf_outputs(family, hf, ids, mask, decoder_ids)[0], atol=1e-5, rtol=1e-4)
+    other = next(f for f in FAMILIES.values() if f is not family)
+    with pytest.raises(CheckpointMismatch, match=f"model_type '{name}'"):
+        other.model.from_pretrained(tmp_path)
+
+
+@pytest.mark.parametrize(("name", "what", "shape"), [(name, what, shape) for name, cases in MISFITS.items() for what, shape in cases])
+def test_every_family_refuses_a_checkpoint_of_another_shape_naming_its_keys(name: str, what: str, shape: Any) -> None:
+    family, config = FAMILIES[name], ODD[name]
+    state = hf_twin(family, shape).state_dict()
+    if what == "tying":  # a head of its own: one that differs from the embedding
+        state = {**state, "lm_head.weight": state["lm_head.weight"] + 0.5}
+        config = replace(config, tie_embeddings=True) if name == "llama" else config  # Llama's head is untied by default
+    with pytest.raises(CheckpointMismatch) as refused:
+        family.model.from_hf(state, config)
+    named = set(state) | set(family.model(config).state_dict())  # the checkpoint's names, or ours for the same tensors
+    assert any(key in str(refused.value) for key in named), str(refused.value)
+
+
+@pytest.mark.parametrize("name", FAMILIES)
+def test_every_family_refuses_keys_missing_or_left_over_naming_them(name: str) -> None:
+    family, config = FAMILIES[name], ODD[name]
+    state = hf_twin(family, config).state_dict()
+    with pytest.raises(CheckpointMismatch, match=r"no place for: stray\.weight"):
+        family.model.from_hf({**state, "stray.weight": torch.zeros(1)}, config)
+    dropped = next(key for key in state if "layers.1." in key or "layer.1." in key or ".h.1." in key or "block.1." in key)
+    with pytest.raises(CheckpointMismatch, match=f"missing: {dropped}"):
+        family.model.from_hf({k: v for k, v in state.items() if k != dropped}, config)
+
+
+def test_an_untied_t5_is_refused_both_ways() -> None:
+    """transformers 5 ties T5's head to its embedding always (tie_word_embeddings=False only stops the
+    rescaling): an untied T5 of ours has no counterpart, and such a checkpoint has no head of its own."""
+    untied = replace(ODD["t5"], tie_embeddings=False)
+    with pytest.raises(CheckpointMismatch, match="lm_head.weight differs from shared.weight"):
+        T5(untied).to_hf()
+    family = FAMILIES["t5"]
+    with pytest.raises(CheckpointMismatch, match="scale_decoder_outputs"):
+        family.config_from_hf(hf_twin(family, untied).config.to_dict())
+
+
+def test_gpt_refuses_padding_other_than_on_the_right() -> None:
+    ours = FAMILIES["gpt2"].model(ODD["gpt2"])
+    ids, mask, _ = inputs(ODD["gpt2"])
+    with pytest.raises(ValueError, match="right padding"):
+        ours.hidden_states(ids, mask.flip(1))
