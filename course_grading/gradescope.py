@@ -18,10 +18,14 @@ into ``/autograder/source``) holds:
 
 ``run_autograder`` runs ``python -m course_grading.gradescope ROOT`` (:func:`main`): the files of
 ``ROOT/submission`` are one student's folder of a ``course grade`` batch, graded in the same sandbox
-with the same checks, each part with correct versions of the others, nothing recorded; then
+with the same checks, each part with correct versions of the others, nothing recorded (the folder
+is laid out as one submission of a Gradescope export, so that its files are this student's however
+they are nested, as ``course grade`` reads that export); then
 ``ROOT/results/results.json`` gets one test per part (its points, maximum and the feedback of its
 test cell: the visible tests' output and the error the part ended with, never a hidden test's
-code), the notes of the grading as the top-level ``output``, and the execution time. A submission
+code), the execution time, and the notes: intake's (which file was graded, and why) in the top-level
+``output`` and the Submission test, always shown; grading's own (a held part's says whether it passed
+its hidden tests) in a test "Notes from the grader" that follows the visibility, as the parts do. A submission
 with no notebook, an unreadable one or another assignment's scores 0 with the reason first in
 ``output``; a test named "Submission" (0 points, always visible) says which file was graded.
 
@@ -50,11 +54,12 @@ from typing import Any
 import nbformat
 
 from . import assignments
+from .gradescope_export import METADATA
 from .late import SubmissionTimes
 from .notebooks import answer_ids, is_test, nbgrader_meta, part_of, part_points
 from .results import ATTENTION, NOT_GRADED, Result
 
-__all__ = ["ROOT_VARIABLE", "SETTINGS", "STUDENT", "TORCH_INDEX", "VISIBILITIES", "autograde", "build", "grading_files", "main", "part_feedback", "pinned_requirements", "project_requirements", "results_json", "submission_time", "torch_pin"]
+__all__ = ["FEEDBACK_CHARS", "ROOT_VARIABLE", "SETTINGS", "STUDENT", "TORCH_INDEX", "VISIBILITIES", "autograde", "build", "grading_files", "main", "part_feedback", "pinned_requirements", "project_requirements", "results_json", "submission_time", "torch_pin"]
 
 ROOT_VARIABLE = "COURSE_AUTOGRADER_ROOT"  # moves /autograder (tests run the autograder off Gradescope)
 DEFAULT_ROOT = Path("/autograder")
@@ -66,6 +71,7 @@ TEMPLATES = Path(__file__).resolve().parent / "templates" / "gradescope"
 PROJECT_FILES = ("pyproject.toml", "README.md", "LICENSE")
 PACKAGES = ("course_lib", "course_grading")
 REQUIREMENT_FILES = ("requirements-data.txt", "requirements-sdist.txt")
+FEEDBACK_CHARS = 20_000  # of what a part's test cell printed, in its output: the head and the tail (up to 4 MiB could be printed)
 NOT_GRADED_OUTPUT = "Not graded: the autograder itself failed on this submission ({cause}). This is no score: your instructor will run it again."
 
 
@@ -183,30 +189,36 @@ def build(course: Path, assignment: str, out: Path, visibility: str = "after_due
 def part_feedback(autograded: nbformat.NotebookNode | None) -> dict[str, str]:
     """Each part's feedback from the autograded notebook: what its test cell printed (the visible
     tests, and the hidden checks' messages for students) and the error it ended with, as one line
-    (``Error: message``: a traceback could quote a hidden test)."""
+    (``Error: message``: a traceback could quote a hidden test), after at most :data:`FEEDBACK_CHARS`
+    of the printed text, so that what the student's code prints can neither bury the error nor bloat results.json."""
     found: dict[str, str] = {}
     for cell in autograded.cells if autograded is not None else []:
         if cell.cell_type != "code" or not is_test(cell):
             continue
-        lines = []
-        for output in cell.get("outputs", []):
-            if output.get("output_type") == "stream":
-                lines.append(str(output.get("text", "")).rstrip("\n"))
-            elif output.get("output_type") == "error":
-                lines.append(f"{output.get('ename', 'Error')}: {output.get('evalue', '')}")
-        found[part_of(str(nbgrader_meta(cell).get("grade_id", "")))] = "\n".join(line for line in lines if line)
+        printed = "\n".join(str(o.get("text", "")).rstrip("\n") for o in cell.get("outputs", []) if o.get("output_type") == "stream")
+        if len(printed) > FEEDBACK_CHARS:
+            half = FEEDBACK_CHARS // 2
+            printed = f"{printed[:half]}\n[... {len(printed) - 2 * half} characters printed by the notebook cut ...]\n{printed[-half:]}"
+        errors = [f"{o.get('ename', 'Error')}: {o.get('evalue', '')}" for o in cell.get("outputs", []) if o.get("output_type") == "error"]
+        found[part_of(str(nbgrader_meta(cell).get("grade_id", "")))] = "\n".join(line for line in [printed, *errors] if line)
     return found
 
 
-def results_json(result: Result, release: nbformat.NotebookNode, autograded: nbformat.NotebookNode | None, visibility: str, graded_file: str | None) -> dict[str, Any]:
+def results_json(result: Result, release: nbformat.NotebookNode, autograded: nbformat.NotebookNode | None, visibility: str, graded_file: str | None, shown: list[str] | None = None) -> dict[str, Any]:
     """Gradescope's results.json for a graded (or unreadable) submission: one test per part, in the
-    notebook's order, and a first, always visible, test "Submission" that says what was graded."""
+    notebook's order, and a first, always visible, test "Submission" that says what was graded.
+
+    Only the notes in ``shown`` (None: all of them) go where students read them at once (the
+    Submission test, the top-level output): the others (a held part's says whether it passed its
+    hidden tests) go to a test "Notes from the grader" that follows ``visibility`` as the parts do."""
     from .check import find_parts
 
     maxima = part_points(release)
     names = {part_of(str(nbgrader_meta(release.cells[p.test]).get("grade_id", ""))): p.name for p in find_parts(release)}
     feedback = part_feedback(autograded)
-    notes = "\n".join(f"- {note}" for note in result.notes)
+    at_once = [note for note in result.notes if shown is None or note in shown]
+    later = "\n".join(f"- {note}" for note in result.notes if note not in at_once)
+    notes = "\n".join(f"- {note}" for note in at_once)
     held = set(result.review)
     tests: list[dict[str, Any]] = [{
         "name": "Submission",
@@ -222,6 +234,8 @@ def results_json(result: Result, release: nbformat.NotebookNode, autograded: nbf
         if autograded is None:
             text = "Not graded: no notebook of this assignment was read (see Submission)."
         tests.append({"name": names.get(part, part), "score": float(result.scores.get(part, 0.0)), "max_score": float(maxima[part]), "output": text, "extra_data": {"part": part}})
+    if later:
+        tests.insert(1, {"name": "Notes from the grader", "score": 0.0, "max_score": 0.0, "output": later})
     return {"score": float(sum(result.scores.values())), "output": notes, "visibility": visibility, "stdout_visibility": "hidden", "tests": tests}
 
 
@@ -244,17 +258,23 @@ def autograde(root: Path) -> tuple[dict[str, Any], int]:
     assignment, visibility = settings["assignment"], settings["visibility"]
     course = root / "source" / "project" / "assignments"
     release = nbformat.read(course / "release" / assignment / f"{assignment}.ipynb", as_version=4)
+    submission = root / "submission"
+    if not submission.is_dir():  # Gradescope always makes it: its absence is a fault of the platform, not a submission worth 0
+        raise RuntimeError(f"{submission} is missing")
     with private_folder() as tmp:
+        # The submission as one submission of a Gradescope export, read as `course grade` reads one: all
+        # its files are this student's however they are laid out in folders (a zip, a repository), and
+        # a submission_metadata.yml of the student's own is a file of theirs (the export's is one level up).
         inbox = Path(tmp) / "inbox"
-        inbox.mkdir()
-        submission = root / "submission"
-        if submission.is_dir():
-            shutil.copytree(submission, inbox / STUDENT, symlinks=True)
+        export = inbox / "export"
+        export.mkdir(parents=True)
+        (export / METADATA).write_text(f"submission_1:\n  :submitters:\n  - :name: {STUDENT}\n    :sid: '{STUDENT}'\n")
+        shutil.copytree(submission, export / "submission_1", symlinks=True)
         out = Path(tmp) / "out"
         results, taken = grade(course, assignment, inbox, out, jobs=1, progress=lambda done, total, line: print(line, flush=True), record=False,
                                options=Options(times=submission_time(root)), notify=lambda text: print(f"note: {text}", flush=True))
         if not results:
-            handed = ", ".join(sorted(p.relative_to(submission).as_posix() for p in submission.rglob("*") if p.is_file())) if submission.is_dir() else ""
+            handed = ", ".join(sorted(p.relative_to(submission).as_posix() for p in submission.rglob("*") if p.is_file()))
             result = Result(STUDENT, ATTENTION, notes=[f"no notebook handed in ({'files: ' + handed if handed else 'no files'}): every part scores 0"])
             return results_json(result, release, None, visibility, None), 0
         result = results[0]
@@ -269,7 +289,8 @@ def autograde(root: Path) -> tuple[dict[str, Any], int]:
         autograded = nbformat.read(autograded_path, as_version=4) if autograded_path.exists() else None
         chosen = taken.submissions.get(STUDENT)
         graded_file = Path(chosen.entry).name if chosen is not None and chosen.path is not None else None
-        return results_json(result, release, autograded, visibility, graded_file), 0
+        shown = None if autograded is None else (chosen.notes if chosen is not None else [])  # a graded notebook: intake's notes only
+        return results_json(result, release, autograded, visibility, graded_file, shown), 0
 
 
 def main(argv: list[str] | None = None) -> int:

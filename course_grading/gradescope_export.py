@@ -128,6 +128,8 @@ def regroup(items: list[_Item], read: Any, roster: Roster | None, times: Submiss
     metadata = [item for item in items if item.parts[-1] == METADATA and len(item.parts) <= 2 and not item.link]
     if not metadata:
         return None
+    if any(len(item.parts) == 1 for item in metadata):  # an export at the top: one a student uploaded sits a level down, in their folder
+        metadata = [item for item in metadata if len(item.parts) == 1]
     if len(metadata) > 1:
         raise ValueError(f"the export holds {len(metadata)} {METADATA} files ({', '.join('/'.join(m.parts) for m in metadata)}): export one assignment at a time")
     meta = metadata[0]

@@ -27,12 +27,12 @@ import pytest
 from course_grading import cli, sandbox
 from course_grading.assignments import copy_course
 from course_grading.exports import load_rows
-from course_grading.gradescope import ROOT_VARIABLE, TORCH_INDEX, VISIBILITIES
+from course_grading.gradescope import FEEDBACK_CHARS, ROOT_VARIABLE, TORCH_INDEX, VISIBILITIES, part_feedback
 from course_grading.gradescope_export import IMPORT_COLUMNS, IMPORT_FILE, METADATA, parse_metadata
 from course_grading.notebooks import answer_ids, part_points
 
 from assignment_support import ASSIGNMENTS, hidden_lines
-from hostile_submissions import ASSIGNMENT, FULL, MISSING_SCALE, notebook
+from hostile_submissions import ASSIGNMENT, FULL, MISSING_SCALE, WRONG_SDPA, notebook
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(not sandbox.sandbox_available(), reason="needs Linux user, mount, PID and network namespaces (unshare)")]
 
@@ -47,6 +47,8 @@ FIXTURES = {
     "unreadable": ("a1_attention.ipynb", b'{"cells": [', [("Eve Noether", "1004", "eve@example.edu"), ("Fay Kovalevskaya", "", "fay@example.edu")], timedelta(hours=-1)),
     "other": ("a2_blocks.ipynb", OTHER, [("Gus Turing", "1005", "gus@example.edu")], timedelta(hours=-1)),
     "missing": ("answers.pdf", b"%PDF-1.4 not a notebook", [("Hal Shannon", "1006", "hal@example.edu")], timedelta(hours=-1)),
+    # In a folder, as a zip or a GitHub repository is unpacked into /autograder/submission: still this student's one notebook.
+    "nested": ("a1/a1_attention.ipynb", notebook({"sdpa": MISSING_SCALE}), [("Ida Hopper", "1007", "ida@example.edu")], timedelta(hours=-1)),
 }
 STUDENT_OF = {name: submitters[0][1] or submitters[0][2] for name, (_, _, submitters, _) in FIXTURES.items()}
 
@@ -93,6 +95,7 @@ def run_autograder(graded: dict, name: str, files: dict[str, bytes]) -> tuple[di
         archive.extractall(root / "source")
     (root / "submission").mkdir()
     for filename, content in files.items():
+        (root / "submission" / filename).parent.mkdir(parents=True, exist_ok=True)
         (root / "submission" / filename).write_bytes(content)
     env = dict(os.environ, **{ROOT_VARIABLE: str(root), "COURSE_AUTOGRADER_PYTHON": sys.executable, "OMP_NUM_THREADS": "1"})
     run = subprocess.run(["bash", str(root / "source" / "run_autograder")], env=env, capture_output=True, text=True, timeout=300, cwd="/")
@@ -133,16 +136,17 @@ def test_run_autograder_equals_course_grade(graded: dict, name: str) -> None:
     text = json.dumps(results)
     secret = {line for line in hidden_lines(ASSIGNMENT) if len(line) > 30}
     assert not [line for line in secret if line in text]
-    expected = {"key": sum(FULL.values()), "wrong": sum(FULL.values()) - FULL["sdpa"]}
+    expected = {"key": sum(FULL.values()), "wrong": sum(FULL.values()) - FULL["sdpa"], "nested": sum(FULL.values()) - FULL["sdpa"]}
     assert results["score"] == expected.get(name, 0.0)
     if name in ("unreadable", "other", "missing"):
         assert "No notebook was graded" in submission["output"]
         reason = {"unreadable": "not a valid Jupyter notebook", "other": "a2_blocks", "missing": "answers.pdf"}[name]
         assert reason in results["output"] and reason in row.notes, (results["output"], row.notes)
     else:
-        assert submission["output"].startswith("Graded: ")
-    if name == "wrong":
+        assert submission["output"].startswith("Graded: a1_attention.ipynb"), submission["output"]
+    if name in ("wrong", "nested"):
         assert "Error" in parts["sdpa"]["output"], parts["sdpa"]["output"]
+        assert "visible tests passed" in parts["masks"]["output"], parts["masks"]["output"]
 
 
 def test_grader_fault_is_no_score(graded: dict) -> None:
@@ -183,7 +187,7 @@ def test_zip_holds_what_grading_needs_and_no_secret(graded: dict) -> None:
 def test_export_times_late_penalty_and_import_csv(graded: dict) -> None:
     rows, out = graded["rows"], graded["out"]
     assert graded["status"] == 0
-    assert set(rows) == {"1001", "1002", "1003", "1004", "fay@example.edu", "1005", "1006"}  # both submitters of the group, Fay by email
+    assert set(rows) == {"1001", "1002", "1003", "1004", "fay@example.edu", "1005", "1006", "1007"}  # both submitters of the group, Fay by email
     for name, (_, _, _, late) in FIXTURES.items():
         assert rows[STUDENT_OF[name]].submitted_at == DUE + late
     assert rows["1001"].late_penalty == 0 and rows["1001"].total == sum(FULL.values())
@@ -208,3 +212,59 @@ def test_metadata_errors_are_named() -> None:
     found = parse_metadata(io.StringIO("submission_7:\n  :submitters:\n  - :name: A B\n    :sid: '7'\n  :created_at: 2026-11-20 23:41:07.123456000 -08:00\n  :score: !ruby/object:BigDecimal 18:0.5e1\n").read(), "x.yml")
     people, when = found["submission_7"]
     assert people[0].lms_id == "7" and when == datetime.fromisoformat("2026-11-20T23:41:07.123456-08:00")
+
+
+def test_notes_keep_hidden_verdicts_hidden(graded: dict) -> None:
+    """A held part's note says whether it passed its hidden tests: it must follow the assignment's
+    visibility, not show at once (the Submission test and the top-level output are always shown),
+    or a student adds an import the scan holds and reads each part's hidden verdict before the due date."""
+    held = WRONG_SDPA + "\nimport threading  # held for review: its note says how the hidden tests judged it\n"
+    results, run = run_autograder(graded, "held_note", {"a1_attention.ipynb": notebook({"sdpa": held})})
+    assert run.returncode == 0, run.stdout + run.stderr
+    check_format(results)
+    shown = [results["output"], *(t["output"] for t in results["tests"] if t.get("visibility") == "visible")]
+    assert not [text for text in shown if "its tests" in text], shown
+    notes = [t for t in results["tests"] if t["name"] == "Notes from the grader"]
+    assert len(notes) == 1 and "visibility" not in notes[0] and notes[0]["max_score"] == 0, results["tests"]
+    assert "needs review: sdpa" in notes[0]["output"] and "failed its tests" in notes[0]["output"], notes[0]["output"]
+    assert results["tests"][0]["output"] == "Graded: a1_attention.ipynb"
+
+
+def test_missing_submission_folder_is_no_score(graded: dict) -> None:
+    """Gradescope always makes /autograder/submission: its absence is the platform's fault, not a 0."""
+    root = graded["tmp"] / "root_no_submission"
+    with zipfile.ZipFile(graded["zip"]) as archive:
+        archive.extractall(root / "source")
+    env = dict(os.environ, **{ROOT_VARIABLE: str(root), "COURSE_AUTOGRADER_PYTHON": sys.executable})
+    run = subprocess.run(["bash", str(root / "source" / "run_autograder")], env=env, capture_output=True, text=True, timeout=120, cwd="/")
+    results = json.loads((root / "results" / "results.json").read_text())
+    assert run.returncode == 1 and "score" not in results and results["tests"] == [], results
+    assert results["output"].startswith("Not graded: the autograder itself failed") and "submission" in results["output"]
+
+
+def test_part_feedback_caps_what_the_notebook_printed() -> None:
+    """A part's output is at most FEEDBACK_CHARS of what the notebook printed (its head and tail), and
+    the error the part ended with always follows it: 4 MiB printed must not bury it or bloat results.json."""
+    cell = nbformat.v4.new_code_cell("check()", metadata={"nbgrader": {"grade": True, "solution": False, "grade_id": "test_sdpa", "points": 4}})
+    cell.outputs = [
+        nbformat.v4.new_output("stream", name="stdout", text="HEAD\n" + "x" * 2**22 + "\nTAIL\n"),
+        nbformat.v4.new_output("error", ename="AssertionError", evalue="sdpa is wrong", traceback=["hidden code"]),
+    ]
+    text = part_feedback(nbformat.v4.new_notebook(cells=[cell]))["sdpa"]
+    assert len(text) < FEEDBACK_CHARS + 200 and text.startswith("HEAD") and "characters printed by the notebook cut" in text
+    assert text.endswith("TAIL\nAssertionError: sdpa is wrong") and "hidden code" not in text
+
+
+def test_a_students_own_metadata_file_does_not_stop_an_unwrapped_export(tmp_path: Path) -> None:
+    """An export given unwrapped (its submission_metadata.yml at the top) whose student uploaded a file
+    of that name: the top one is the export's, the student's is one of their files."""
+    from course_grading.gradescope_export import regroup
+    from course_grading.intake import _Item
+
+    top = "submission_1:\n  :submitters:\n  - :name: A B\n    :sid: '7'\n  :created_at: 2026-11-20 23:41:07 -08:00\n"
+    files = {(METADATA,): top.encode(), ("submission_1", METADATA): b"forged: true\n", ("submission_1", "a1_attention.ipynb"): b"{}"}
+    items = [_Item(parts, len(data), None, False, tmp_path / "/".join(parts)) for parts, data in files.items()]
+    regrouped = regroup(items, lambda item: files[item.parts], None, None)
+    assert regrouped is not None and not regrouped.rejected
+    assert sorted(item.parts for item in regrouped.items) == [("7", "a1_attention.ipynb"), ("7", METADATA)]
+    assert regrouped.times.by_student["7"] == datetime.fromisoformat("2026-11-20T23:41:07-08:00")
