@@ -1,7 +1,7 @@
 """nbgrader configuration of the course (nbgrader 0.9).
 
 nbgrader reads this file only from the current directory, so run nbgrader from ``assignments/``,
-or load it by path as ``course_grading.assignments`` does. The course root is this folder wherever
+or load it by path as ``course_grading.notebook.assignments`` does. The course root is this folder wherever
 it is copied to.
 """
 
@@ -14,8 +14,8 @@ HERE = Path(__file__).resolve().parent
 c.CourseDirectory.root = str(HERE)
 c.CourseDirectory.course_id = "pretraining-transformers"
 
-# The markers of solutions and hidden tests: one definition, in course_grading.notebooks.
-from course_grading.notebooks import HIDDEN_WORDS, SOLUTION_WORDS  # noqa: E402
+# The markers of solutions and hidden tests: one definition, in course_grading.markers.
+from course_grading.markers import HIDDEN_WORDS, SOLUTION_WORDS  # noqa: E402
 
 c.ClearSolutions.begin_solution_delimeter, c.ClearSolutions.end_solution_delimeter = SOLUTION_WORDS
 c.ClearHiddenTests.begin_test_delimeter, c.ClearHiddenTests.end_test_delimeter = HIDDEN_WORDS
@@ -29,12 +29,12 @@ c.Execute.timeout = 60
 # MathML, a page with no CDN script and no inlined Bootstrap (course_grading/feedback.py).
 c.GenerateFeedback.preprocessors = [
     "nbgrader.preprocessors.GetGrades",
-    "course_grading.feedback.ScrubHiddenTracebacks",
+    "course_grading.notebook.feedback.ScrubHiddenTracebacks",
     "nbgrader.preprocessors.ClearHiddenTests",
-    "course_grading.feedback.MathToMathML",
+    "course_grading.notebook.feedback.MathToMathML",
     "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
 ]
-from course_grading.feedback import FEEDBACK_TEMPLATE  # noqa: E402
+from course_grading.notebook.feedback import FEEDBACK_TEMPLATE  # noqa: E402
 
 c.HTMLExporter.template_name, c.HTMLExporter.template_file, c.HTMLExporter.extra_template_basedirs = FEEDBACK_TEMPLATE
 

@@ -20,7 +20,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 import nbformat
 
 from course_grading import grade as grading
-from course_grading.assignments import copy_course
+from course_grading.notebook.assignments import copy_course
 
 from assignment_support import ASSIGNMENTS, fixtures, release_notebook, submission_notebook
 from hostile_submissions import hostile_cases

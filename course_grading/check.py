@@ -1,7 +1,7 @@
 """``course check``: run what grading runs of a student's notebook, in a fresh kernel, and report its
 visible tests per part.
 
-What runs is the canonical notebook (:func:`course_grading.canonical.rebuild`), as at grading: the
+What runs is the canonical notebook (:func:`course_grading.notebook.canonical.rebuild`), as at grading: the
 release of the assignment the notebook's cells belong to (found in the course's ``release``
 folder by grade ids), with the student's answer cells and the code cells the student added; the
 release's read-only and test cells, restored if the student edited them (check says so, and says
@@ -16,7 +16,7 @@ notebook numbers them (from 1, markdown cells included). Errors are shown where 
 student's code (the cell and line of the innermost notebook frame, not a library's), a missing
 answer cell or a renamed function by name.
 
-Limits are grading's (:class:`course_grading.sandbox.Limits`): a time limit per cell (the
+Limits are grading's (:class:`course_grading.sandbox.limits.Limits`): a time limit per cell (the
 assignment's own set-up cells, which start Python and import torch, get :data:`SETUP_S`), the
 kernel's address space (``RLIMIT_AS``) and its resident memory, watched from outside. The notebook
 runs cell by cell, up to its last test cell, in grading's order: every code cell that is not a test,
@@ -48,10 +48,10 @@ from nbclient import NotebookClient
 from nbclient.exceptions import DeadKernelError
 from nbclient.util import run_sync
 
-from .assignments import COURSE
-from .canonical import Canonical, assignment_of, grade_ids, read_submission, rebuild
-from .notebooks import is_answer, is_own, is_test, nbgrader_meta, part_names, part_of
-from .sandbox import Limits
+from course_grading.markers import is_answer, is_own, is_test, nbgrader_meta, part_names, part_of
+from course_grading.notebook.assignments import COURSE
+from course_grading.notebook.canonical import Canonical, assignment_of, grade_ids, read_submission, rebuild
+from course_grading.sandbox.limits import Limits
 
 __all__ = ["KERNEL", "MemoryWatch", "Part", "PartResult", "Report", "SETUP_S", "cell_limit", "check_notebook", "find_parts", "grading_order", "identify", "named_assignment", "out_of_memory", "part_uses"]
 

@@ -17,7 +17,8 @@ import time
 from pathlib import Path
 from typing import TextIO
 
-from . import assignments, mutants
+from course_grading import mutants
+from course_grading.notebook import assignments
 
 __all__ = ["EXIT_BAD_INPUT", "EXIT_FAILED", "ProgressBar", "main", "parser"]
 
@@ -52,7 +53,7 @@ def _release(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from .check import check_notebook
+    from course_grading.check import check_notebook
 
     if args.timeout < 1:
         print(f"--timeout must be at least 1 second, not {args.timeout}", file=sys.stderr)
@@ -69,8 +70,8 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    from .sandbox import Limits
-    from .seeded import replay
+    from course_grading.sandbox.limits import Limits
+    from course_grading.seeded import replay
 
     try:
         assignment, result, parts = replay(args.notebook, args.course, args.seed, Limits(cell_s=args.timeout))
@@ -106,10 +107,10 @@ class ProgressBar:
 
 
 def _grade(args: argparse.Namespace) -> int:
-    from .grade import NOT_GRADED, Options, grade, unrecorded
-    from .intake import Roster, batch_warning
-    from .late import LatePolicy, read_times
-    from .sandbox import Limits
+    from course_grading.grade import NOT_GRADED, Options, grade, unrecorded
+    from course_grading.lms.intake import Roster, batch_warning
+    from course_grading.lms.late import LatePolicy, read_times
+    from course_grading.sandbox.limits import Limits
 
     if args.id not in assignments.assignment_ids(args.course):
         print(f"no source notebook for {args.id} (looked in {args.course / 'source'})", file=sys.stderr)
@@ -130,7 +131,7 @@ def _grade(args: argparse.Namespace) -> int:
         return EXIT_BAD_INPUT
     unknown = sorted(set(args.regrade) - {r.student for r in results})
     if taken.gradescope:  # a Gradescope export: the scores file Gradescope imports
-        from .gradescope_export import IMPORT_FILE, write_import
+        from course_grading.lms.gradescope_reader import IMPORT_FILE, write_import
 
         print(f"Gradescope: {write_import(results, taken.gradescope, out / IMPORT_FILE)} scores in {out / IMPORT_FILE}")
     print((out / "summary.txt").read_text(), end="")
@@ -155,9 +156,9 @@ def _grade(args: argparse.Namespace) -> int:
 
 
 def _remove(args: argparse.Namespace) -> int:
-    from .grade import pending
-    from .gradebook import remove
-    from .reports import remove_student
+    from course_grading.grade import pending
+    from course_grading.lms.reports import remove_student
+    from course_grading.notebook.gradebook import remove
 
     found = remove(args.course, args.id, args.student)
     out = args.out or args.course / "graded" / args.id
@@ -171,7 +172,7 @@ def _remove(args: argparse.Namespace) -> int:
 
 
 def _gradescope(args: argparse.Namespace) -> int:
-    from .gradescope import build
+    from course_grading.gradescope import build
 
     if args.id not in assignments.assignment_ids(args.course):
         print(f"no source notebook for {args.id} (looked in {args.course / 'source'})", file=sys.stderr)
@@ -195,8 +196,8 @@ def _mutants(args: argparse.Namespace) -> int:
 
 
 def parser() -> argparse.ArgumentParser:
-    from .check import SETUP_S
-    from .sandbox import Limits
+    from course_grading.check import SETUP_S
+    from course_grading.sandbox.limits import Limits
 
     top = argparse.ArgumentParser(prog="course", description="Release, check, grade and self-test the course's assignments.")
     top.add_argument("--course", type=Path, help="the nbgrader course folder (default: the assignments/ folder of the checkout the command runs in, "

@@ -4,13 +4,13 @@ For every submission:
 
 1. **Intake** (:func:`intake`): ``SUBMISSIONS`` is a folder or a .zip; anything that cannot be
    mapped to a student is rejected with the reason.
-2. **Canonical notebook** (:mod:`course_grading.canonical`): the student's answer cells in a fresh
+2. **Canonical notebook** (:mod:`course_grading.notebook.canonical`): the student's answer cells in a fresh
    copy of the student version.
-3. **Grading** (:mod:`course_grading.worker`): a trusted worker per job runs the notebook in a
-   jailed student process (:mod:`course_grading.sandbox`), each part's visible tests with correct
+3. **Grading** (:mod:`course_grading.sandbox.worker`): a trusted worker per job runs the notebook in a
+   jailed student process (:mod:`course_grading.sandbox.limits`), each part's visible tests with correct
    versions of the other parts, and the hidden checks outside the student's process; nbgrader
-   scores the run in a scratch course (:mod:`course_grading.gradebook`, :mod:`course_grading.replay`).
-4. **Report** (:mod:`course_grading.reports`): ``grades.csv``, feedback per student, a summary and a
+   scores the run in a scratch course (:mod:`course_grading.notebook.gradebook`, :mod:`course_grading.sandbox.replay`).
+4. **Report** (:mod:`course_grading.lms.reports`): ``grades.csv``, feedback per student, a summary and a
    figure, under ``--out``. Results are cached by content: re-running on the same input re-grades
    nothing, and a new or changed submission is the only one graded.
 """
@@ -34,18 +34,21 @@ from pathlib import Path
 
 import nbformat
 
-from . import gradebook, reports, sandbox
-from .assignments import checked_cells
-from .canonical import canonical
-from .intake import Intake, Roster, Submission, intake, late_notices
-from .late import LatePolicy, SubmissionTimes
-from .messages import GradeRequest, JailSettings, Outcome, read_message, write_message
-from .notebooks import answer_ids, part_points
-from .overrides import OVERRIDES, Parts, read_overrides
-from .results import ATTENTION, GRADED, GRADER_ERROR, MISSING, NOT_GRADED, Result
-from .sandbox import Limits
-from .scratch import private_folder, remove_stale
-from .worker import STARTED, GraderError, Worker
+from course_grading.lms import reports
+from course_grading.lms.intake import Intake, Roster, Submission, intake, late_notices
+from course_grading.lms.late import LatePolicy, SubmissionTimes
+from course_grading.lms.overrides import OVERRIDES, Parts, read_overrides
+from course_grading.lms.results import ATTENTION, GRADED, GRADER_ERROR, MISSING, NOT_GRADED, Result
+from course_grading.markers import answer_ids, part_points
+from course_grading.notebook import gradebook
+from course_grading.notebook.assignments import checked_cells
+from course_grading.notebook.canonical import canonical
+from course_grading.sandbox import limits as sandbox
+from course_grading.sandbox import scratch_course
+from course_grading.sandbox.limits import Limits
+from course_grading.sandbox.messages import GradeRequest, JailSettings, Outcome, read_message, write_message
+from course_grading.sandbox.worker import STARTED, GraderError, Worker
+from course_grading.scratch import private_folder, remove_stale
 
 __all__ = ["Options", "cache_result", "cached_result", "check_writable", "content_key", "finish", "grade", "grade_one", "keep_log", "missing", "not_graded", "pending", "prepare_template", "record_pending", "unrecorded", "with_intake"]
 
@@ -147,7 +150,7 @@ def prepare_template(course: Path, assignment: str, where: Path, out: Path, subm
     """The scratch course every submission of the batch is graded in a copy of."""
     hide, keep = sandbox.what_to_hide(course, out, submissions)
     settings = JailSettings(hide=[str(p) for p in hide], keep=[str(p) for p in keep], cell_s=limits.cell_s, output_bytes=limits.output_bytes, grading=str(where / "grading"))
-    template = gradebook.prepare_template(course, assignment, where, settings)
+    template = scratch_course.prepare_template(course, assignment, where, settings)
     release = nbformat.read(template / "release" / assignment / f"{assignment}.ipynb", as_version=4)
     checked = checked_cells(where / "grading" / f"{assignment}_checks.py")
     missing = [f"test_{part}" for part in answer_ids(release) if f"test_{part}" not in checked]

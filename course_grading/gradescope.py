@@ -53,11 +53,11 @@ from typing import Any
 
 import nbformat
 
-from . import assignments
-from .gradescope_export import METADATA
-from .late import SubmissionTimes
-from .notebooks import answer_ids, is_test, nbgrader_meta, part_of, part_points
-from .results import ATTENTION, NOT_GRADED, Result
+from course_grading.lms.gradescope_reader import METADATA
+from course_grading.lms.late import SubmissionTimes
+from course_grading.lms.results import ATTENTION, NOT_GRADED, Result
+from course_grading.markers import answer_ids, is_test, nbgrader_meta, part_of, part_points
+from course_grading.notebook import assignments
 
 __all__ = ["FEEDBACK_CHARS", "ROOT_VARIABLE", "SETTINGS", "STUDENT", "TORCH_INDEX", "VISIBILITIES", "autograde", "build", "grading_files", "main", "part_feedback", "pinned_requirements", "project_requirements", "results_json", "submission_time", "torch_pin"]
 
@@ -211,7 +211,7 @@ def results_json(result: Result, release: nbformat.NotebookNode, autograded: nbf
     Only the notes in ``shown`` (None: all of them) go where students read them at once (the
     Submission test, the top-level output): the others (a held part's says whether it passed its
     hidden tests) go to a test "Notes from the grader" that follows ``visibility`` as the parts do."""
-    from .check import find_parts
+    from course_grading.check import find_parts
 
     maxima = part_points(release)
     names = {part_of(str(nbgrader_meta(release.cells[p.test]).get("grade_id", ""))): p.name for p in find_parts(release)}
@@ -251,8 +251,8 @@ def submission_time(root: Path) -> SubmissionTimes:
 def autograde(root: Path) -> tuple[dict[str, Any], int]:
     """Grade ``root/submission`` as the zip's assignment (unpacked in ``root/source``); return
     results.json's content and the exit status (0, or 1 when the grader itself failed)."""
-    from .grade import Options, grade
-    from .scratch import private_folder
+    from course_grading.grade import Options, grade
+    from course_grading.scratch import private_folder
 
     settings = json.loads((root / "source" / SETTINGS).read_text())
     assignment, visibility = settings["assignment"], settings["visibility"]

@@ -3,7 +3,7 @@
 A mutant is the answer key with one small change in one answer cell, inside a function or a method
 of a class: an operator, a constant, an axis, a comparison, a method (``tril``/``triu``), a dropped
 operand, argument or statement, two statements swapped, a condition negated. Each mutant runs
-against the notebook's full tests (visible and hidden, in-process, see :mod:`course_grading.harness`);
+against the notebook's full tests (visible and hidden, in-process, see :mod:`course_grading.notebook.harness`);
 it is *killed* if the test cell of its part fails. A mutant that survives is either a gap in the
 tests or equivalent to the key; reviewed equivalent mutants are listed, with a reason each, in
 ``assignments/grading/<id>_equivalent_mutants.txt`` as ``<mutant id> | <reason>``.
@@ -24,8 +24,8 @@ from pathlib import Path
 
 import nbformat
 
-from .harness import run_tests
-from .notebooks import answer_code, nbgrader_meta, part_of, with_answers
+from course_grading.markers import answer_code, nbgrader_meta, part_of, with_answers
+from course_grading.notebook.harness import run_tests
 
 __all__ = ["Mutant", "Outcome", "Report", "THRESHOLD", "all_mutants", "mutants_of", "read_equivalents", "run_mutants", "self_test", "up_to_test_of"]
 

@@ -17,12 +17,12 @@ from pathlib import Path
 
 import nbformat
 
-from .canonical import read_submission
-from .check import identify
-from .grade import Options, grade
-from .notebooks import is_test, nbgrader_meta, part_of, part_points
-from .results import NOT_GRADED, Result
-from .sandbox import Limits
+from course_grading.check import identify
+from course_grading.grade import Options, grade
+from course_grading.lms.results import NOT_GRADED, Result
+from course_grading.markers import is_test, nbgrader_meta, part_of, part_points
+from course_grading.notebook.canonical import read_submission
+from course_grading.sandbox.limits import Limits
 
 __all__ = ["PartReplay", "failed_tests", "replay"]
 

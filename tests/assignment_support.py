@@ -19,7 +19,7 @@ from pathlib import Path
 
 import nbformat
 
-from course_grading.notebooks import HIDDEN_BLOCK, SOLUTION_BLOCK, answer_code, with_answers
+from course_grading.markers import HIDDEN_BLOCK, SOLUTION_BLOCK, answer_code, with_answers
 
 ROOT = Path(__file__).resolve().parents[1]
 ASSIGNMENTS = ROOT / "assignments"

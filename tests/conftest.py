@@ -1,7 +1,7 @@
 """Fixtures shared by test modules: the built book (built once per test run, however many pytest-xdist
 workers run it), and the guard that fails the session if any test leaves something in the real course
 (``assignments/``, ``solutions/``): tests grade in temporary copies only
-(``course_grading.assignments.copy_course``).
+(``course_grading.notebook.assignments.copy_course``).
 
 ``make test`` runs the suite on two pytest-xdist workers with ``--dist loadgroup`` (pyproject.toml's
 addopts); :func:`pytest_collection_modifyitems` puts the tests that share something expensive in one
@@ -75,7 +75,7 @@ def course_changes(before: dict[str, str], after: dict[str, str], shown: int = 1
     if not any(kinds.values()):
         return ""
     lines = ["the test session left changes in the real course (assignments/, solutions/, or nbgrader's files in the project root); "
-             "tests must grade in a temporary copy (course_grading.assignments.copy_course(tmp_path / 'course'), and release/ where needed) "
+             "tests must grade in a temporary copy (course_grading.notebook.assignments.copy_course(tmp_path / 'course'), and release/ where needed) "
              "and run nbgrader where that copy's nbgrader_config.py is:"]
     for kind, paths in kinds.items():
         if paths:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import nbformat
 
-from course_grading.notebooks import answer_code, nbgrader_meta
+from course_grading.markers import answer_code, nbgrader_meta
 
 from assignment_support import ASSIGNMENTS, submission_notebook
 

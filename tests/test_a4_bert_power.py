@@ -18,8 +18,8 @@ from fractions import Fraction
 
 import pytest
 
-from course_grading.calls import LocalStudent
-from course_grading.notebooks import HIDDEN_BLOCK, answer_code
+from course_grading.markers import HIDDEN_BLOCK, answer_code
+from course_grading.sandbox.calls import LocalStudent
 
 from assignment_support import GRADING, source_notebook
 

@@ -22,12 +22,13 @@ import pytest
 from test_shortcuts import RUN_IN_PROCESS
 
 from course_grading import grade as grading
-from course_grading import sandbox, shortcuts, student_server, worker
-from course_grading.assignments import copy_course
-from course_grading.canonical import MAX_ADDED_CELLS, canonical, own_cell, rebuild
 from course_grading.check import check_notebook
-from course_grading.notebooks import OWN_CELL, answer_code, answer_ids, is_answer, is_own, is_test, nbgrader_meta, part_points, with_answers
-from course_grading.worker import load_checks
+from course_grading.markers import OWN_CELL, answer_code, answer_ids, is_answer, is_own, is_test, nbgrader_meta, part_points, with_answers
+from course_grading.notebook.assignments import copy_course
+from course_grading.notebook.canonical import MAX_ADDED_CELLS, canonical, own_cell, rebuild
+from course_grading.sandbox import limits as sandbox
+from course_grading.sandbox import shortcuts, student_server, worker
+from course_grading.sandbox.worker import load_checks
 
 from assignment_support import ASSIGNMENTS, GRADING, assignment_ids, release_notebook, source_notebook
 from hostile_submissions import _FUSED_BODY, FULL, KEY, MISSING_SCALE, SHORTCUT_ANSWERS, hostile_cases, notebook, without

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from course_grading.harness import run_tests
-from course_grading.notebooks import answer_ids
+from course_grading.markers import answer_ids
+from course_grading.notebook.harness import run_tests
 
 from assignment_support import GRADING, Fixture, assignment_ids, fixtures, source_notebook, submission_notebook
 

@@ -70,7 +70,7 @@ BENT = """
 import json, sys
 sys.path.insert(0, "tests")
 from assignment_support import GRADING, Fixture, submission_notebook
-from course_grading.harness import run_tests
+from course_grading.notebook.harness import run_tests
 from hostile_submissions import a4_bending_answers
 nb = submission_notebook("a4_bert", Fixture("bends", a4_bending_answers(), frozenset()))
 print(json.dumps(run_tests(nb, GRADING)))

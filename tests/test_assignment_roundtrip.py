@@ -10,8 +10,8 @@ from __future__ import annotations
 import nbformat
 import pytest
 
-from course_grading.assignments import answer_key, copy_course, nbgrader_api
-from course_grading.notebooks import answer_ids
+from course_grading.markers import answer_ids
+from course_grading.notebook.assignments import answer_key, copy_course, nbgrader_api
 
 from assignment_support import (
     ASSIGNMENTS,

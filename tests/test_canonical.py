@@ -14,11 +14,11 @@ import nbformat
 import pytest
 
 from course_grading import grade as grading
-from course_grading import sandbox
-from course_grading.assignments import copy_course
-from course_grading.canonical import assignment_of, canonical, rebuild
 from course_grading.grade import ATTENTION
-from course_grading.notebooks import MAX_SOURCE_BYTES, OWN_CELL, is_own, nbgrader_meta
+from course_grading.markers import MAX_SOURCE_BYTES, OWN_CELL, is_own, nbgrader_meta
+from course_grading.notebook.assignments import copy_course
+from course_grading.notebook.canonical import assignment_of, canonical, rebuild
+from course_grading.sandbox import limits as sandbox
 
 from assignment_support import ASSIGNMENTS, release_notebook
 from hostile_submissions import FULL, KEY, notebook

@@ -9,7 +9,7 @@ import sys
 import nbformat
 import torch
 
-from course_grading.worker import checks_seed
+from course_grading.sandbox.worker import checks_seed
 
 from assignment_support import ASSIGNMENTS
 

@@ -17,8 +17,8 @@ import pytest
 
 from course_grading import check, cli
 from course_grading.check import MemoryWatch, find_parts, named_assignment, part_uses
-from course_grading.notebooks import MAX_SOURCE_BYTES, answer_code, nbgrader_meta
-from course_grading.sandbox import Limits
+from course_grading.markers import MAX_SOURCE_BYTES, answer_code, nbgrader_meta
+from course_grading.sandbox.limits import Limits
 
 from assignment_support import ASSIGNMENTS, Fixture, release_notebook, source_notebook, submission_notebook
 

@@ -10,9 +10,9 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from course_grading import assignments
-from course_grading.assignments import copy_course
 from course_grading.cli import ProgressBar
+from course_grading.notebook import assignments
+from course_grading.notebook.assignments import copy_course
 
 from assignment_support import FIXTURES, load_fixture, release_notebook, submission_notebook
 

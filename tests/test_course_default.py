@@ -9,9 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from course_grading import assignments, cli, reports
+from course_grading import cli
 from course_grading import grade as grading
-from course_grading.intake import Intake, Person, Roster
+from course_grading.lms import reports
+from course_grading.lms.intake import Intake, Person, Roster
+from course_grading.notebook import assignments
 
 
 @dataclass

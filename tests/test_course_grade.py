@@ -27,9 +27,10 @@ import psutil
 import pytest
 
 from course_grading import grade as grading
-from course_grading import gradebook, sandbox
-from course_grading.assignments import copy_course
-from course_grading.intake import LAYOUTS
+from course_grading.lms.intake import LAYOUTS
+from course_grading.notebook import gradebook
+from course_grading.notebook.assignments import copy_course
+from course_grading.sandbox import limits as sandbox
 
 from assignment_support import ASSIGNMENTS, ROOT, hidden_lines
 from hostile_submissions import (

@@ -1,4 +1,4 @@
-"""course_grading.exports: grades.csv, and the Canvas and Moodle gradebook import files."""
+"""course_grading.lms.gradebook_files: grades.csv, and the Canvas and Moodle gradebook import files."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from course_grading.exports import GradeRow, load_rows, max_points, save_rows, write_all, write_canvas_csv, write_grades_csv, write_moodle_csv, write_moodle_worksheet
+from course_grading.lms.gradebook_files import GradeRow, load_rows, max_points, save_rows, write_all, write_canvas_csv, write_grades_csv, write_moodle_csv, write_moodle_worksheet
 
 MAX = {"attention": 6.0, "blocks": 4.0}
 WHEN = datetime(2026, 11, 21, 1, 2, 3, tzinfo=timezone(timedelta(hours=1)))

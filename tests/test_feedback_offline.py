@@ -11,8 +11,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from course_grading import assignments, gradebook
-from course_grading.feedback import MATH, TeX, markdown_with_mathml
+from course_grading.notebook import assignments, gradebook
+from course_grading.notebook.feedback import MATH, TeX, markdown_with_mathml
 
 from assignment_support import ASSIGNMENTS, assignment_ids
 from hostile_submissions import ASSIGNMENT, notebook

@@ -17,8 +17,9 @@ import pytest
 from test_course_grade import LIMITS, course_copy
 
 from course_grading import grade as grading
-from course_grading import gradebook, sandbox
-from course_grading.intake import Person, Roster
+from course_grading.lms.intake import Person, Roster
+from course_grading.notebook import gradebook
+from course_grading.sandbox import limits as sandbox
 
 from assignment_support import FIXTURES, load_fixture, submission_notebook
 from hostile_submissions import ASSIGNMENT, notebook

@@ -33,13 +33,17 @@ import nbformat
 import pytest
 from test_course_grade import LIMITS, course_copy
 
-from course_grading import assignments, cli, gradebook, reports, sandbox, scratch, worker
+from course_grading import cli, scratch
 from course_grading import grade as grading
-from course_grading.calls import GraderFault
-from course_grading.canonical import canonical, own_cell
-from course_grading.exports import GradeRow, write_all
-from course_grading.intake import Intake, intake
-from course_grading.worker import Worker
+from course_grading.lms import reports
+from course_grading.lms.gradebook_files import GradeRow, write_all
+from course_grading.lms.intake import Intake, intake
+from course_grading.notebook import assignments, gradebook
+from course_grading.notebook.canonical import canonical, own_cell
+from course_grading.sandbox import limits as sandbox
+from course_grading.sandbox import worker
+from course_grading.sandbox.calls import GraderFault
+from course_grading.sandbox.worker import Worker
 
 from assignment_support import ASSIGNMENTS, ROOT
 from hostile_submissions import ASSIGNMENT, FULL, batch_stopper_cases, escaped, notebook

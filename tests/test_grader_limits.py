@@ -29,8 +29,9 @@ import nbformat
 import pytest
 import torch
 
-from course_grading import calls, sandbox, worker
-from course_grading.calls import RemoteStudent, StudentRaised, receive_frame
+from course_grading.sandbox import calls, worker
+from course_grading.sandbox import limits as sandbox
+from course_grading.sandbox.calls import RemoteStudent, StudentRaised, receive_frame
 
 
 def frame_bytes(message: Any) -> bytes:
@@ -185,7 +186,7 @@ def test_every_visible_test_runs_before_the_first_hidden_call() -> None:
 
 def test_the_trusted_worker_runs_under_its_own_memory_limit() -> None:
     limit = 3 * 2**30
-    process = subprocess.Popen([sys.executable, "-m", "course_grading.worker", str(limit)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen([sys.executable, "-m", "course_grading.sandbox.worker", str(limit)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     try:
         for _ in range(600):
             limits = Path(f"/proc/{process.pid}/limits").read_text()

@@ -24,12 +24,13 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from course_grading import cli, sandbox
-from course_grading.assignments import copy_course
-from course_grading.exports import load_rows
+from course_grading import cli
 from course_grading.gradescope import FEEDBACK_CHARS, ROOT_VARIABLE, TORCH_INDEX, VISIBILITIES, part_feedback
-from course_grading.gradescope_export import IMPORT_COLUMNS, IMPORT_FILE, METADATA, parse_metadata
-from course_grading.notebooks import answer_ids, part_points
+from course_grading.lms.gradebook_files import load_rows
+from course_grading.lms.gradescope_reader import IMPORT_COLUMNS, IMPORT_FILE, METADATA, parse_metadata
+from course_grading.markers import answer_ids, part_points
+from course_grading.notebook.assignments import copy_course
+from course_grading.sandbox import limits as sandbox
 
 from assignment_support import ASSIGNMENTS, hidden_lines
 from hostile_submissions import ASSIGNMENT, FULL, MISSING_SCALE, WRONG_SDPA, notebook
@@ -258,8 +259,8 @@ def test_part_feedback_caps_what_the_notebook_printed() -> None:
 def test_a_students_own_metadata_file_does_not_stop_an_unwrapped_export(tmp_path: Path) -> None:
     """An export given unwrapped (its submission_metadata.yml at the top) whose student uploaded a file
     of that name: the top one is the export's, the student's is one of their files."""
-    from course_grading.gradescope_export import regroup
-    from course_grading.intake import _Item
+    from course_grading.lms.gradescope_reader import regroup
+    from course_grading.lms.intake import _Item
 
     top = "submission_1:\n  :submitters:\n  - :name: A B\n    :sid: '7'\n  :created_at: 2026-11-20 23:41:07 -08:00\n"
     files = {(METADATA,): top.encode(), ("submission_1", METADATA): b"forged: true\n", ("submission_1", "a1_attention.ipynb"): b"{}"}

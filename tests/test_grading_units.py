@@ -10,12 +10,12 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from course_grading import assignments
 from course_grading import grade as grading
-from course_grading.calls import restore_own, use_references
-from course_grading.canonical import canonical
-from course_grading.notebooks import HIDDEN_BLOCK, SOLUTION_BLOCK, answer_code, defined_names, hidden_tests, nbgrader_meta, part_names, part_points, without_hidden_tests
-from course_grading.replay import TEST_NOTE, as_nbformat
+from course_grading.markers import HIDDEN_BLOCK, SOLUTION_BLOCK, answer_code, defined_names, hidden_tests, nbgrader_meta, part_names, part_points, without_hidden_tests
+from course_grading.notebook import assignments
+from course_grading.notebook.canonical import canonical
+from course_grading.sandbox.calls import restore_own, use_references
+from course_grading.sandbox.replay import TEST_NOTE, as_nbformat
 
 from assignment_support import ASSIGNMENTS, assignment_ids, release_notebook, source_notebook, submission_notebook
 
@@ -71,8 +71,8 @@ def test_a_driver_reaches_the_students_classes_for_one_call_only() -> None:
     back); what the student's code raises reaches the check as the student's error."""
     import torch
 
-    from course_grading.calls import LocalStudent, StudentRaised, unwire, wire
-    from course_grading.student_server import answer
+    from course_grading.sandbox.calls import LocalStudent, StudentRaised, unwire, wire
+    from course_grading.sandbox.student_server import answer
 
     namespace: dict = {}
     exec("class Doubler:\n    def __init__(self, k):\n        self.k = k\n    def __call__(self, x):\n        return 2 * self.k * x\n\n"
@@ -122,7 +122,7 @@ def test_canonical_refuses_what_is_not_a_notebook(tmp_path: Path, content: bytes
 
 
 def test_the_cache_key_follows_the_answers_and_the_checks(tmp_path: Path) -> None:
-    from course_grading.assignments import copy_course
+    from course_grading.notebook.assignments import copy_course
 
     course = copy_course(tmp_path / "course", ASSIGNMENTS)
     nb = submission_notebook(A1, None, release_notebook(A1))
@@ -179,7 +179,7 @@ def test_a_part_keeps_the_functions_its_stub_defines_whatever_the_student_wrote(
     functions protected from the reference swap (from the student version's stub), plus helpers."""
     from types import SimpleNamespace
 
-    from course_grading.worker import run_submission
+    from course_grading.sandbox.worker import run_submission
 
     release = release_notebook(A1)
     nb = submission_notebook(A1, None, release)

@@ -7,7 +7,7 @@ endless loop, and the part replaced by a realistic bug (a fixture under ``tests/
 is graded by ``course grade`` (the sandbox, all three), by plain ``nbgrader autograde`` (every part
 unfinished, and the first part hanging: each hang waits out the cell timeout, and the first is the
 one after which every other part must still be graded; the fixture round trip covers the wrong ones) and in-process by
-:func:`course_grading.harness.run_tests` (unfinished and wrong: nothing interrupts a loop there).
+:func:`course_grading.notebook.harness.run_tests` (unfinished and wrong: nothing interrupts a loop there).
 """
 
 from __future__ import annotations
@@ -19,10 +19,10 @@ import nbformat
 import pytest
 
 from course_grading import grade as grading
-from course_grading import sandbox
-from course_grading.assignments import copy_course, nbgrader_api
-from course_grading.harness import run_tests
-from course_grading.notebooks import answer_code, answer_ids, defined_names, part_points, with_answers
+from course_grading.markers import answer_code, answer_ids, defined_names, part_points, with_answers
+from course_grading.notebook.assignments import copy_course, nbgrader_api
+from course_grading.notebook.harness import run_tests
+from course_grading.sandbox import limits as sandbox
 
 from assignment_support import ASSIGNMENTS, GRADING, assignment_ids, fixtures, release_notebook, source_notebook
 

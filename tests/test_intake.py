@@ -1,4 +1,4 @@
-"""course_grading.intake: LMS exports (plain, Canvas, Moodle 3 and 4) to one submission per student, or a reason.
+"""course_grading.lms.intake: LMS exports (plain, Canvas, Moodle 3 and 4) to one submission per student, or a reason.
 
 The Canvas and Moodle exports are built here as those LMSs write them: Canvas's ``content_zipper.rb``
 (the sortable name lower-cased without non-word characters, ``LATE`` or ``late``, the user id, the
@@ -22,10 +22,10 @@ from pathlib import Path
 
 import pytest
 
-from course_grading import sandbox
-from course_grading.intake import Intake, Person, Roster, batch_warning, derived_id, intake, late_notices
-from course_grading.late import LatePolicy, SubmissionTimes
-from course_grading.notebooks import MAX_FILE_BYTES
+from course_grading.lms.intake import Intake, Person, Roster, batch_warning, derived_id, intake, late_notices
+from course_grading.lms.late import LatePolicy, SubmissionTimes
+from course_grading.markers import MAX_FILE_BYTES
+from course_grading.sandbox import limits as sandbox
 
 NOTEBOOK = b'{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}'
 WHEN = (2026, 11, 20, 23, 59, 58)

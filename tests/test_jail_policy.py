@@ -1,4 +1,4 @@
-"""The jail's policy (:mod:`course_grading.policy`), one test per rule, each on the jail itself:
+"""The jail's policy (:mod:`course_grading.sandbox.policy`), one test per rule, each on the jail itself:
 ``sandbox.jail_argv`` around a small Python probe that reports what it could do, as JSON.
 
 Where the grader runs as root, every rule is checked in both of the jail's ways of dropping
@@ -20,7 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from course_grading import policy, sandbox
+from course_grading.sandbox import limits as sandbox
+from course_grading.sandbox import policy
 
 from assignment_support import ROOT
 
@@ -117,7 +118,7 @@ def test_the_environment_is_the_allow_list_only(mode: str) -> None:
 
 ISOLATED = """
 import ctypes
-from course_grading import jail
+from course_grading.sandbox import jail
 ctypes.CDLL(None).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE 0, as the zygote it would be forked from
 jail.isolate(SLOT)
 found['socket_before_seal'] = os.path.exists(os.path.join(SLOT, 's'))
@@ -206,7 +207,7 @@ libc = __import__('ctypes').CDLL(None)
 found['planted_segment'] = libc.shmget(4242, 4096, 0o1000 | 0o666) >= 0  # what an earlier student process left in the jail's IPC namespace
 {isolated}
 found['segments_seen'] = len(open('/proc/sysvipc/shm').read().splitlines()) - 1
-from course_grading.student_server import code_guard
+from course_grading.sandbox.student_server import code_guard
 sys.addaudithook(code_guard())
 with open('/tmp/statistics.py', 'w') as f:  # an allowed module's name, first on a path the student edits
     f.write('SHADOW = True')

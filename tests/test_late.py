@@ -1,4 +1,4 @@
-"""course_grading.late: due dates, extensions, grace, per-day penalties, cut-off; nbgrader's records."""
+"""course_grading.lms.late: due dates, extensions, grace, per-day penalties, cut-off; nbgrader's records."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from course_grading.late import LatePolicy, duration_text, parse_duration, parse_penalty, parse_when, read_times, record_in_gradebook
+from course_grading.lms.late import LatePolicy, duration_text, parse_duration, parse_penalty, parse_when, read_times, record_in_gradebook
 
 UTC = timezone.utc
 DUE = datetime(2026, 11, 20, 23, 59, 0, tzinfo=UTC)

@@ -1,4 +1,4 @@
-"""The schemas of what the grader's processes write for each other (course_grading.messages)."""
+"""The schemas of what the grader's processes write for each other (course_grading.sandbox.messages)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from course_grading.messages import JailSettings, Outcome, read_message, write_message
+from course_grading.sandbox.messages import JailSettings, Outcome, read_message, write_message
 
 
 def test_an_outcome_reads_back_as_written(tmp_path: Path) -> None:

@@ -31,7 +31,7 @@ def defined_functions_and_classes(module: ModuleType) -> set[str]:
 
 def test_the_modules_are_found() -> None:
     found = modules()
-    assert {"course_lib.gpt", "course_lib.diagrams", "course_lib.diagrams.gpt", "course_grading.worker"} <= set(found)
+    assert {"course_lib.gpt", "course_lib.diagrams", "course_lib.diagrams.gpt", "course_grading.sandbox.worker"} <= set(found)
 
 
 @pytest.mark.parametrize("name", modules())

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from course_grading.assignments import copy_course
 from course_grading.mutants import THRESHOLD, Mutant, Outcome, Report, mutants_of, read_equivalents, self_test
+from course_grading.notebook.assignments import copy_course
 
 from assignment_support import ASSIGNMENTS, assignment_ids
 
@@ -93,8 +93,8 @@ def test_hidden_tests_kill_the_mutants_of_the_answer_key(assignment: str, tmp_pa
 def test_a_mutant_runs_only_up_to_its_own_test_cell() -> None:
     """Cells after the part's test cell cannot change its verdict: they are not run (the answer
     cell of a part, graded or not, is never taken for its test cell)."""
+    from course_grading.markers import nbgrader_meta
     from course_grading.mutants import up_to_test_of
-    from course_grading.notebooks import nbgrader_meta
 
     from assignment_support import source_notebook
 
@@ -106,7 +106,7 @@ def test_a_mutant_runs_only_up_to_its_own_test_cell() -> None:
 
 
 def answer_code_ids(assignment: str) -> list[str]:
-    from course_grading.notebooks import answer_ids
+    from course_grading.markers import answer_ids
 
     from assignment_support import source_notebook
 

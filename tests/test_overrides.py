@@ -1,5 +1,5 @@
 """``OUT/overrides.csv``: every bad row reported in one run, parts named as an instructor names them,
-and a grade's total always the sum of its parts (course_grading.overrides, grade.finish)."""
+and a grade's total always the sum of its parts (course_grading.lms.overrides, grade.finish)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import nbformat
 import pytest
 
 from course_grading import grade as grading
-from course_grading.notebooks import part_points
-from course_grading.overrides import OverridesError, Parts, read_overrides
+from course_grading.lms.overrides import OverridesError, Parts, read_overrides
+from course_grading.markers import part_points
 
 from assignment_support import ASSIGNMENTS
 

@@ -1,4 +1,4 @@
-"""course_grading.reports: the summary says what needs the instructor and what came from the cache,
+"""course_grading.lms.reports: the summary says what needs the instructor and what came from the cache,
 the figure is titled, and a removed student leaves every report."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import matplotlib.image
 import pytest
 
 from course_grading import grade as grading
-from course_grading import reports
-from course_grading.intake import Intake, Person, Roster, Submission
+from course_grading.lms import reports
+from course_grading.lms.intake import Intake, Person, Roster, Submission
 
 MAXIMA = {"wordpiece": 2.0, "mask_tokens": 3.0}
 CANVAS_TIME = "submission time unknown: Canvas's export does not record it"

@@ -1,4 +1,4 @@
-"""Forbidden shortcuts cannot score (issue 26, item 3): :mod:`course_grading.shortcuts` reads the
+"""Forbidden shortcuts cannot score (issue 26, item 3): :mod:`course_grading.sandbox.shortcuts` reads the
 submitted source in the trusted grader and holds for review every part whose code may reach a
 function it forbids (or, in a6, a fine-tuning library), by any route.
 
@@ -26,10 +26,11 @@ import nbformat
 import pytest
 
 from course_grading import grade as grading
-from course_grading import sandbox, shortcuts
-from course_grading.notebooks import answer_code, is_answer, is_test, nbgrader_meta, part_of, with_answers
-from course_grading.shortcuts import COURSE_RULES, STANDARD_IMPORTS, TORCH_ATTENTION, TORCH_NORMS, Rules, evidence_by_part
-from course_grading.worker import load_checks
+from course_grading.markers import answer_code, is_answer, is_test, nbgrader_meta, part_of, with_answers
+from course_grading.sandbox import limits as sandbox
+from course_grading.sandbox import shortcuts
+from course_grading.sandbox.shortcuts import COURSE_RULES, STANDARD_IMPORTS, TORCH_ATTENTION, TORCH_NORMS, Rules, evidence_by_part
+from course_grading.sandbox.worker import load_checks
 
 from assignment_support import GRADING, ROOT, assignment_ids, fixtures, source_notebook, submission_notebook
 from hostile_submissions import A6, ASSIGNMENT, FULL, KEY, SHORTCUT_ANSWERS, Case, a6_shortcut_cases, notebook, shortcut_cases, without
@@ -544,7 +545,7 @@ def test_the_attack_cases_are_held_exactly_on_the_parts_they_lose(case: str) -> 
 RUN_IN_PROCESS = """
 import json, sys
 import nbformat
-from course_grading.notebooks import is_test, nbgrader_meta, part_of
+from course_grading.markers import is_test, nbgrader_meta, part_of
 sys.path.insert(0, sys.argv[1])
 cells = [c for c in nbformat.reads(sys.stdin.read(), as_version=4).cells if c.cell_type == "code" and nbgrader_meta(c)]
 namespace, failed = {"__name__": "__main__"}, {}

@@ -16,9 +16,9 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
-from course_grading.calls import Reply, Student, probe
-from course_grading.notebooks import defined_names
-from course_grading.shortcuts import TORCH_ATTENTION, Rules
+from course_grading.markers import defined_names
+from course_grading.sandbox.calls import Reply, Student, probe
+from course_grading.sandbox.shortcuts import TORCH_ATTENTION, Rules
 
 from gradinglib import (
     CheckFailed,
@@ -41,7 +41,7 @@ NO_TORCH_ATTENTION = [
 REFERENCE_PARTS = Path(__file__).with_name("a1_attention_reference_parts.py").read_text()
 # The first line is the refusal above, in the student's process; code there can get round it (a saved
 # reference, another name for the kernel), so the grader also reads the submitted source
-# (course_grading.shortcuts): a part whose code may reach these by any route is held for review.
+# (course_grading.sandbox.shortcuts): a part whose code may reach these by any route is held for review.
 SHORTCUTS = {"sdpa": Rules(forbid=TORCH_ATTENTION), "mha": Rules(forbid=TORCH_ATTENTION, replaced=tuple(defined_names(REFERENCE_PARTS)))}
 
 

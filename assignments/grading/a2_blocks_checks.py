@@ -16,9 +16,9 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
-from course_grading.calls import Student, probe
-from course_grading.notebooks import defined_names
-from course_grading.shortcuts import TORCH_ATTENTION, TORCH_NORMS, Rules
+from course_grading.markers import defined_names
+from course_grading.sandbox.calls import Student, probe
+from course_grading.sandbox.shortcuts import TORCH_ATTENTION, TORCH_NORMS, Rules
 
 from gradinglib import CheckFailed, as_student, describe, expect_close, expect_tensor, expect_unchanged, fresh_generator, run_cases
 
@@ -33,7 +33,7 @@ NO_TORCH_LAYERS = [
 ]
 # The first line is the refusal above, in the student's process; code there can get round it (a saved
 # reference, another name for the kernel), so the grader also reads the submitted source
-# (course_grading.shortcuts): a part whose code may reach these by any route is held for review.
+# (course_grading.sandbox.shortcuts): a part whose code may reach these by any route is held for review.
 # The blocks are graded with the reference parts (their LayerNorm is never the student's).
 SHORTCUTS = {
     "layer_norm": Rules(forbid=TORCH_NORMS + TORCH_ATTENTION),

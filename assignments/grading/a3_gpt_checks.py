@@ -17,8 +17,8 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
-from course_grading.calls import Student, probe
-from course_grading.shortcuts import TORCH_ATTENTION, Rules
+from course_grading.sandbox.calls import Student, probe
+from course_grading.sandbox.shortcuts import TORCH_ATTENTION, Rules
 
 from gradinglib import CheckFailed, as_student, describe, expect_close, expect_equal, expect_tensor, expect_unchanged, fresh_generator, run_cases
 
@@ -29,7 +29,7 @@ NO_TORCH_ATTENTION = [
 ]
 # The first line is the refusal above, in the student's process; code there can get round it (a saved
 # reference, another name for the kernel), so the grader also reads the submitted source
-# (course_grading.shortcuts): a part whose code may reach these by any route is held for review.
+# (course_grading.sandbox.shortcuts): a part whose code may reach these by any route is held for review.
 SHORTCUTS = {"cached_step": Rules(forbid=TORCH_ATTENTION)}
 
 

@@ -50,8 +50,8 @@ from typing import Any
 import torch
 from torch import Tensor
 
-from course_grading.calls import Opaque, Student
-from course_grading.shortcuts import TORCH_ATTENTION, Rules
+from course_grading.sandbox.calls import Opaque, Student
+from course_grading.sandbox.shortcuts import TORCH_ATTENTION, Rules
 
 from gradinglib import CheckFailed, as_student, describe, expect_close, expect_tensor, expect_unchanged, fresh_generator, run_cases
 
@@ -64,7 +64,7 @@ NO_TORCH_ATTENTION = [
 ]
 # The first line is the refusal above, in the student's process; code there can get round it (a saved
 # reference, another name for the kernel), so the grader also reads the submitted source
-# (course_grading.shortcuts): a part whose code may reach these by any route is held for review.
+# (course_grading.sandbox.shortcuts): a part whose code may reach these by any route is held for review.
 SHORTCUTS = {"cross_attention": Rules(forbid=TORCH_ATTENTION)}
 P_LIMIT = 1e-10  # a statistical test fails a correct answer with probability at most this (a proven bound)
 MIN_EXPECTED = 10.0  # neighbouring outcomes are pooled until each bin expects at least this many

@@ -44,8 +44,8 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor
 
-from course_grading.calls import Opaque, Student, StudentRaised
-from course_grading.shortcuts import STANDARD_IMPORTS, Rules
+from course_grading.sandbox.calls import Opaque, Student, StudentRaised
+from course_grading.sandbox.shortcuts import STANDARD_IMPORTS, Rules
 
 from gradinglib import CheckFailed, as_student, describe, expect_close, expect_tensor, expect_unchanged, fresh_generator, run_cases
 
@@ -53,7 +53,7 @@ REFERENCE_PARTS = Path(__file__).with_name("a6_finetune_reference_parts.py").rea
 DRIVERS = Path(__file__).with_name("a6_finetune_drivers.py").read_text()
 # Not a fine-tuning library (peft, transformers, loralib, adapters, ...): every part imports only
 # from the standard allow-list, and nothing by a computed name; read by the grader from the
-# submitted source (course_grading.shortcuts), a part that may break this is held for review.
+# submitted source (course_grading.sandbox.shortcuts), a part that may break this is held for review.
 SHORTCUTS = {part: Rules(imports=STANDARD_IMPORTS) for part in ("lora_linear", "freeze_except", "pooled_head", "probe_step", "adapter")}
 SIGMAS = 7.0
 LAW_MIN = 24  # the fewest values whose law a z-test reads

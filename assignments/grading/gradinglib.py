@@ -16,9 +16,9 @@ Every test cell of a source notebook has the same two hidden blocks around its v
 so that the visible tests of one part cannot fail because of another; ``end_part`` puts the
 student's own functions back and runs the part's hidden check (``CHECKS[test id]``). That is how
 the tests run in the kernel (plain ``nbgrader autograde``) and in-process (release validation,
-mutants); ``course grade`` does the same outside the kernel (:mod:`course_grading.worker`).
+mutants); ``course grade`` does the same outside the kernel (:mod:`course_grading.sandbox.worker`).
 
-A check reaches the student's functions only through a :class:`course_grading.calls.Student`:
+A check reaches the student's functions only through a :class:`course_grading.sandbox.calls.Student`:
 in the kernel the notebook's ``globals()``, in ``course grade``'s trusted re-check a process that
 holds the student's code and returns values. Each assignment's checks module maps the grade id of
 each test cell to its check in ``CHECKS``.
@@ -44,8 +44,8 @@ import nbformat
 import torch
 from torch import Tensor
 
-from course_grading.calls import LocalStudent, Opaque, Student, StudentRaised, restore_own, use_references
-from course_grading.notebooks import part_names
+from course_grading.markers import part_names
+from course_grading.sandbox.calls import LocalStudent, Opaque, Student, StudentRaised, restore_own, use_references
 
 ATOL = 1e-5
 RTOL = 1e-4

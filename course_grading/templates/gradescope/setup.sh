@@ -32,4 +32,4 @@ python3 -m venv "$VENV"
 "$VENV/bin/python" -m pip install --quiet --no-deps -e "$SOURCE/project"
 # Student code runs only in the sandbox (Linux user, mount, PID and network namespaces): where this image cannot
 # make them, every submission is reported "not graded", never scored without it. Say so now, in the build's log.
-"$VENV/bin/python" -c "import torch, course_lib; from course_grading import sandbox; ok = sandbox.sandbox_available(); print('torch', torch.__version__, '| sandbox available:', ok); ok or print('WARNING: no sandbox here (unshare --user --mount --pid --net fails): run_autograder will grade nothing', flush=True)"
+"$VENV/bin/python" -c "import torch, course_lib; from course_grading.sandbox import limits; ok = limits.sandbox_available(); print('torch', torch.__version__, '| sandbox available:', ok); ok or print('WARNING: no sandbox here (unshare --user --mount --pid --net fails): run_autograder will grade nothing', flush=True)"

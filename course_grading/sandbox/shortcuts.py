@@ -2,7 +2,7 @@
 
 A part may forbid library functions (a1's attention must not call PyTorch's) or, as in a6, every
 library outside a short list (LoRA must not come from a fine-tuning library). The student's process
-refuses the forbidden functions while a check calls the part (:func:`course_grading.calls.call_in`),
+refuses the forbidden functions while a check calls the part (:func:`course_grading.sandbox.calls.call_in`),
 but code in that process can get round any refusal made there: a reference saved before the check
 (a default argument), another name for the same kernel (``torch._C._nn``, ``torch.ops.aten``), or
 the check switched off through ``sys.modules``. So the trusted worker also reads the answer cells
@@ -57,8 +57,8 @@ from typing import Any
 
 import nbformat
 
-from .notebooks import defined_names, is_answer, is_own, is_test, nbgrader_meta, part_of
-from .student_server import _NoShell, _python  # the student's process runs a cell's IPython syntax as this Python, on this shell
+from course_grading.markers import defined_names, is_answer, is_own, is_test, nbgrader_meta, part_of
+from course_grading.sandbox.student_server import _NoShell, _python  # the student's process runs a cell's IPython syntax as this Python, on this shell
 
 __all__ = ["COURSE_RULES", "Evidence", "Rules", "STANDARD_IMPORTS", "TORCH_ATTENTION", "TORCH_NORMS", "evidence_by_part", "normalised", "note", "review", "withhold"]
 

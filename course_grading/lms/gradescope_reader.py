@@ -17,7 +17,7 @@ Ruby, with symbol keys that keep their leading colon when read by any other YAML
 Each submitter (several for a group submission) becomes a student of the batch: their SID is the
 student id where it is one (letters, digits, ``_.@+-``), else their email; with a roster, whichever
 of the two the roster knows. The student gets the submission's files as a plain
-``<student>/<files>`` folder, so the rest of intake (:mod:`course_grading.intake`: which notebook,
+``<student>/<files>`` folder, so the rest of intake (:mod:`course_grading.lms.intake`: which notebook,
 unreadable files) is the same as for every layout, and ``:created_at`` as the submission time (a
 ``course grade --times`` list still wins). Other keys (``:score``, ``:history``, ``:results``) are
 not read; a value with a Ruby tag (``!ruby/object:BigDecimal``) is read as plain data.
@@ -31,33 +31,22 @@ from __future__ import annotations
 
 import csv
 import dataclasses
-import zipfile
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from .intake import STUDENT_ID, Person, Roster, _Item, derived_id
-from .late import SubmissionTimes
-from .results import GRADED, Result
+from course_grading.lms import intake
+from course_grading.lms.intake import STUDENT_ID, Person, Regrouped, Roster, _Item, derived_id
+from course_grading.lms.late import SubmissionTimes
+from course_grading.lms.results import GRADED, Result
 
-__all__ = ["IMPORT_COLUMNS", "IMPORT_FILE", "METADATA", "Regrouped", "item_reader", "parse_metadata", "regroup", "write_import"]
+__all__ = ["IMPORT_COLUMNS", "IMPORT_FILE", "METADATA", "parse_metadata", "regroup", "write_import"]
 
 METADATA = "submission_metadata.yml"
 IMPORT_FILE = "gradescope_import.csv"
 IMPORT_COLUMNS = ("Name", "SID", "Email", "Total Score")
 MAX_METADATA_BYTES = 64 << 20  # a class's metadata, with every submission's results: far less
-
-
-@dataclass
-class Regrouped:
-    """A Gradescope export as intake reads it: plain ``<student>/<file>`` items, their times, and who is who."""
-
-    items: list[_Item]
-    times: SubmissionTimes
-    people: dict[str, Person]  # by student id: the submitter's name, email and SID (as lms_id)
-    rejected: list[str] = field(default_factory=list)
 
 
 def _loader() -> Any:
@@ -121,9 +110,9 @@ def _student_id(person: Person, roster: Roster | None) -> str | None:
     return keys[0] if keys else derived_id(person.name) or None
 
 
-def regroup(items: list[_Item], read: Any, roster: Roster | None, times: SubmissionTimes | None) -> Regrouped | None:
+def regroup(items: list[_Item], read: Callable[[_Item, int], bytes], roster: Roster | None, times: SubmissionTimes | None) -> Regrouped | None:
     """``items`` as plain ``<student>/<file>`` items if they are a Gradescope export (a
-    ``submission_metadata.yml`` at the top or in the one folder that wraps it), else None. ``read(item)``
+    ``submission_metadata.yml`` at the top or in the one folder that wraps it), else None. ``read(item, limit)``
     gives an item's bytes. ``times`` (``--times``) take precedence over the export's."""
     metadata = [item for item in items if item.parts[-1] == METADATA and len(item.parts) <= 2 and not item.link]
     if not metadata:
@@ -136,7 +125,7 @@ def regroup(items: list[_Item], read: Any, roster: Roster | None, times: Submiss
     if meta.size > MAX_METADATA_BYTES:
         raise ValueError(f"{'/'.join(meta.parts)} is larger than {MAX_METADATA_BYTES >> 20} MiB: not read")
     prefix = meta.parts[:-1]
-    submissions = parse_metadata(read(meta).decode("utf-8", errors="replace"), "/".join(meta.parts))
+    submissions = parse_metadata(read(meta, MAX_METADATA_BYTES).decode("utf-8", errors="replace"), "/".join(meta.parts))
     regrouped = Regrouped([], SubmissionTimes(times.source if times else Path(METADATA)), {})
     ids: dict[str, list[str]] = {}
     for folder, (people, created) in submissions.items():
@@ -164,24 +153,11 @@ def regroup(items: list[_Item], read: Any, roster: Roster | None, times: Submiss
     return regrouped
 
 
-def item_reader(archive: zipfile.ZipFile | None) -> Any:
-    """How :func:`regroup` reads an item: from the zip, or the file."""
-
-    def read(item: _Item) -> bytes:
-        if archive is not None and isinstance(item.source, zipfile.ZipInfo):
-            with archive.open(item.source) as handle:
-                return handle.read(MAX_METADATA_BYTES + 1)
-        assert isinstance(item.source, Path)
-        return item.source.read_bytes()
-
-    return read
-
-
 def write_import(results: Sequence[Result], people: dict[str, Person], path: Path) -> int:
     """Write the scores Gradescope imports (:data:`IMPORT_COLUMNS`) for the graded students among
     ``people``; return how many rows. A submission that needs attention or was not graded has no
     row: Gradescope keeps what it has for them."""
-    from .exports import text
+    from course_grading.lms.gradebook_files import text
 
     rows = [(people[r.student], r.total) for r in results if r.status == GRADED and r.student in people]
     with path.open("w", newline="", encoding="utf-8") as handle:
@@ -190,3 +166,6 @@ def write_import(results: Sequence[Result], people: dict[str, Person], path: Pat
         for person, total in rows:
             writer.writerow([text(person.name), text(person.lms_id), text(person.email), f"{total:g}"])
     return len(rows)
+
+
+intake.EXPORT_READERS.append(regroup)  # intake tries it on every export

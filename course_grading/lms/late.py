@@ -40,7 +40,7 @@ afterwards so that nbgrader's own records agree: the assignment's ``duedate``, t
 
 Submission times from a list
 ----------------------------
-Canvas and Moodle exports record no submission time (:mod:`course_grading.intake`), so
+Canvas and Moodle exports record no submission time (:mod:`course_grading.lms.intake`), so
 :func:`read_times` (``course grade --times CSV``) reads them from a CSV of one of two shapes:
 
 * a header naming ``student`` and ``time`` (or ``submitted at``): ``student`` is a course id, a roster

@@ -1,85 +1,24 @@
-"""nbgrader's side of ``course grade``: the scratch course each submission is graded in, and the
-records of graded submissions in the real course (or their removal).
+"""nbgrader's records of graded submissions in the real course (or their removal).
 
-The scratch course (:func:`prepare_template`) holds the assignment generated in its gradebook and
-no answer key. In its gradebook, each test cell holds what the student version
-shows (its hidden tests removed): the hidden checks run in the trusted grading worker, never in the
-notebook, and the cell's outcome is put in as its outputs by
-:class:`course_grading.replay.ReplayOutputs`, which stands in for nbgrader's ``Execute`` there.
+Submissions are graded in a scratch course (:mod:`course_grading.sandbox.scratch_course`); what
+this module writes is the real course's gradebook, once a batch has its scores.
 """
 
 from __future__ import annotations
 
 import contextlib
-import shutil
 import time
 import warnings
 from collections.abc import Callable, Iterator
 from datetime import datetime
 from pathlib import Path
-from typing import Any
 
-import nbformat
+from course_grading.lms.intake import Person, Roster
+from course_grading.lms.late import LatePolicy, record_in_gradebook
+from course_grading.notebook import assignments
+from course_grading.scratch import private_folder
 
-from . import assignments
-from .intake import Person, Roster
-from .late import LatePolicy, record_in_gradebook
-from .messages import JailSettings, write_message
-from .notebooks import HIDDEN_BLOCK, nbgrader_meta
-from .scratch import private_folder
-
-__all__ = ["Graded", "LOCK_PAUSE_S", "LOCK_TRIES", "name_parts", "out_of_sync", "prepare_template", "quiet_nbgrader", "record", "remove", "set_source"]
-
-# nbgrader's autograde steps in the scratch course, with the notebook's run replayed, not executed.
-AUTOGRADE_STEPS = """
-c.Autograde.autograde_preprocessors = [
-    "course_grading.replay.ReplayOutputs",
-    "nbgrader.preprocessors.IgnorePattern",
-    "nbconvert.preprocessors.ClearMetadataPreprocessor",
-    "nbgrader.preprocessors.LimitOutput",
-    "nbgrader.preprocessors.SaveAutoGrades",
-    "nbgrader.preprocessors.AssignLatePenalties",
-    "nbgrader.preprocessors.CheckCellMetadata",
-]
-"""
-
-
-def prepare_template(course: Path, assignment: str, where: Path, settings: JailSettings) -> Path:
-    """A scratch course under ``where`` with ``assignment`` generated in its gradebook, no answer key,
-    and its hidden checks moved to ``where/grading`` (out of every jail's sight, where
-    ``settings["grading"]`` must point). ``settings`` are written to ``jail.json`` for the worker."""
-    template = assignments.copy_course(where / "template", course)
-    result = assignments.nbgrader_api(template).generate_assignment(assignment, force=True)
-    if not result["success"]:
-        raise RuntimeError(f"nbgrader could not generate {assignment}:\n{result['log']}")
-    shutil.rmtree(template / "source")  # autograding needs the gradebook, not the solutions
-    if Path(settings["grading"]) != where / "grading":
-        raise ValueError(f"the hidden checks move to {where / 'grading'}, not {settings['grading']}")
-    shutil.move(template / "grading", where / "grading")
-    from nbgrader.api import Gradebook
-
-    release = nbformat.read(template / "release" / assignment / f"{assignment}.ipynb", as_version=4)
-    shown = {nbgrader_meta(c).get("grade_id"): c.source for c in release.cells}
-    with Gradebook(assignments.nbgrader_api(template).coursedir.db_url) as gradebook:
-        for cell in gradebook.find_notebook(assignment, assignment).source_cells:
-            if HIDDEN_BLOCK.search(cell.source or ""):  # as the student version shows it: nbgrader sees no change
-                set_source(gradebook, assignment, cell, shown[cell.name])
-        gradebook.db.commit()
-    with (template / "nbgrader_config.py").open("a") as config:
-        config.write(AUTOGRADE_STEPS)
-    write_message(template / "jail.json", settings)
-    return template
-
-
-def set_source(gradebook: Any, assignment: str, cell: Any, source: str) -> None:
-    """Change a cell's source in the gradebook, and its checksum with it (nbgrader compares them)."""
-    from nbgrader.utils import compute_checksum
-
-    points = gradebook.find_grade_cell(cell.name, assignment, assignment).max_score
-    meta = {"grade": True, "solution": False, "locked": cell.locked, "grade_id": cell.name, "points": points}
-    cell.source = source
-    cell.checksum = compute_checksum(nbformat.from_dict({"cell_type": cell.cell_type, "source": source, "metadata": {"nbgrader": meta}}))
-
+__all__ = ["Graded", "LOCK_PAUSE_S", "LOCK_TRIES", "name_parts", "out_of_sync", "quiet_nbgrader", "record", "remove"]
 
 def _course_files(course: Path, assignment: str, student: str) -> dict[str, Path]:
     return {

@@ -10,7 +10,7 @@ It is a fresh copy of the student version (the release) with the student's code 
 * **Code cells the student added** (an import, a helper) are kept where the student put them, as
   nbgrader does: each goes right after the release cell (answer or read-only) that precedes it in
   the submission, in the student's order, marked with a grade id of its own
-  (:data:`~course_grading.notebooks.OWN_CELL` ``1``, ``2``, ...). They run exactly as answer cells
+  (:data:`~course_grading.markers.OWN_CELL` ``1``, ``2``, ...). They run exactly as answer cells
   run: in the same jailed student process, in notebook order, before any part's tests (grading runs
   every code cell first, then each part's tests with correct versions of the other parts), so
   they give the student's code no power it did not have in an answer cell, and the shortcut scan
@@ -27,8 +27,8 @@ It is a fresh copy of the student version (the release) with the student's code 
 Metadata of any shape is read without failing (a grade id that is not text marks no cell), and
 characters UTF-8 cannot encode (lone surrogates) are graded as ``\\uXXXX`` escapes, which mean the
 same inside a string. What is graded is the cells' code and text: a notebook over
-:data:`~course_grading.notebooks.MAX_SOURCE_BYTES` of it is refused, whatever its outputs weigh
-(outputs are never graded); a file over :data:`~course_grading.notebooks.MAX_FILE_BYTES` is not read.
+:data:`~course_grading.markers.MAX_SOURCE_BYTES` of it is refused, whatever its outputs weigh
+(outputs are never graded); a file over :data:`~course_grading.markers.MAX_FILE_BYTES` is not read.
 A notebook of another assignment (none of this release's answer or test cells, another release's)
 is not graded: it is named in the note, for a person to look at.
 
@@ -44,7 +44,7 @@ from pathlib import Path
 
 import nbformat
 
-from .notebooks import OWN_CELL, answer_ids, cell_text, defined_names, file_size_problem, is_answer, is_test, nbgrader_meta, part_of, source_size_problem
+from course_grading.markers import OWN_CELL, answer_ids, cell_text, defined_names, file_size_problem, is_answer, is_test, nbgrader_meta, part_of, source_size_problem
 
 __all__ = ["Canonical", "MAX_ADDED_CELLS", "assignment_of", "canonical", "encodable", "grade_ids", "other_assignment", "own_cell", "part_ids", "read_submission", "rebuild", "redefined_after_tests"]
 

@@ -21,7 +21,7 @@ Layouts
   ``onlinetext.html`` and its images) are ignored with a note.
 * **Gradescope** "Export Submissions": ``submission_<id>/`` folders and a ``submission_metadata.yml``
   that names each one's submitters and submission time; read by
-  :mod:`course_grading.gradescope_export` into plain ``<student>/`` folders with those times.
+  :mod:`course_grading.lms.gradescope_reader` into plain ``<student>/`` folders with those times.
 * Any of these wrapped in one top folder. A single top folder that holds ``<ID>.ipynb`` or just one
   plain file is read as one student's folder, not as a wrapper.
 
@@ -57,7 +57,7 @@ Submission times
 Plain-layout files get their modification time (a zip entry's recorded time: the UTC "extended
 timestamp" field when present, else the DOS time read in this machine's zone) with
 ``time_source="file"``, and a note says so. LMS entries get ``submitted_at=None`` and
-``time_source="none"``, unless a :class:`~course_grading.late.SubmissionTimes` list (``course grade
+``time_source="none"``, unless a :class:`~course_grading.lms.late.SubmissionTimes` list (``course grade
 --times``) gives the time: by course id, roster email or lms_id, Canvas user id, or Moodle
 participant id; then ``time_source="times"`` (it replaces a file's time too). Canvas's ``LATE`` mark is
 kept as a note. :func:`late_notices` says once per batch what a late policy cannot see.
@@ -98,15 +98,15 @@ import stat
 import struct
 import unicodedata
 import zipfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
-from .late import LatePolicy, SubmissionTimes
-from .notebooks import file_size_problem
+from course_grading.lms.late import LatePolicy, SubmissionTimes
+from course_grading.markers import file_size_problem
 
-__all__ = ["Intake", "LATE", "LAYOUTS", "Person", "Roster", "Submission", "batch_warning", "derived_id", "intake", "late_notices", "looks_like", "name_key", "name_keys"]
+__all__ = ["EXPORT_READERS", "Intake", "LATE", "LAYOUTS", "Person", "Regrouped", "Roster", "Submission", "batch_warning", "derived_id", "intake", "item_reader", "late_notices", "looks_like", "name_key", "name_keys"]
 
 STUDENT_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.@+-]{0,63}$")
 LAYOUTS = "<student>.ipynb, <student>/<ID>.ipynb, a Canvas, Moodle or Gradescope export"
@@ -290,11 +290,10 @@ def intake(submissions: Path, assignment: str, unpack_to: Path, roster: Roster |
 
 
 def _read(items: list[_Item], assignment: str, roster: Roster | None, times: SubmissionTimes | None, unpack_to: Path, archive: zipfile.ZipFile | None) -> Intake:
-    """The export's submissions; a Gradescope export (``submission_metadata.yml``) regrouped first as
-    plain ``<student>/<files>`` folders with its submission times (:mod:`course_grading.gradescope_export`)."""
-    from .gradescope_export import item_reader, regroup
-
-    export = regroup(items, item_reader(archive), roster, times)
+    """The export's submissions; an export that one of :data:`EXPORT_READERS` recognises (Gradescope's
+    ``submission_metadata.yml``, :mod:`course_grading.lms.gradescope_reader`) regrouped first as plain
+    ``<student>/<files>`` folders with its submission times."""
+    export = next((e for e in (reader(items, item_reader(archive), roster, times) for reader in EXPORT_READERS) if e is not None), None)
     if export is None:
         return _Reader(assignment, roster, times, unpack_to, archive).read(items)
     result = _Reader(assignment, roster, export.times, unpack_to, archive).read(export.items, unwrap=False)
@@ -390,6 +389,35 @@ class _Item:
     mtime: datetime | None  # the file's own time: its modification time, or its zip entry's time
     link: bool  # a symbolic link (or not a regular file)
     source: Path | zipfile.ZipInfo
+
+
+@dataclass
+class Regrouped:
+    """A Gradescope export as intake reads it: plain ``<student>/<file>`` items, their times, and who is who."""
+
+    items: list[_Item]
+    times: SubmissionTimes
+    people: dict[str, Person]  # by student id: the submitter's name, email and SID (as lms_id)
+    rejected: list[str] = field(default_factory=list)
+
+
+def item_reader(archive: zipfile.ZipFile | None) -> Callable[[_Item, int], bytes]:
+    """How an export reader reads an item: from the zip (at most ``limit`` + 1 bytes), or the file."""
+
+    def read(item: _Item, limit: int) -> bytes:
+        if archive is not None and isinstance(item.source, zipfile.ZipInfo):
+            with archive.open(item.source) as handle:
+                return handle.read(limit + 1)
+        assert isinstance(item.source, Path)
+        return item.source.read_bytes()
+
+    return read
+
+
+# The readers of exports that are not plain ``<student>/<files>`` folders: each takes the export's
+# items, a reader of an item's bytes (``read(item, limit)``), the roster and ``--times``, and returns the export regrouped, or
+# None if the export is not its kind. Each reader's module appends itself (the package imports them).
+EXPORT_READERS: list[Callable[[list[_Item], Callable[[_Item, int], bytes], Roster | None, SubmissionTimes | None], Regrouped | None]] = []
 
 
 def _ignored(parts: Iterable[str]) -> bool:

@@ -7,7 +7,7 @@ strings, tuples, lists). The same check runs in two places:
 * in the notebook's kernel, through :class:`LocalStudent` (plain nbgrader, the
   fast harness): the student's code and the check share one interpreter;
 * in ``course grade``'s trusted worker, through :class:`RemoteStudent`: the student's code runs
-  in a jailed student process (:mod:`course_grading.student_server`) and only values cross over,
+  in a jailed student process (:mod:`course_grading.sandbox.student_server`) and only values cross over,
   decoded with ``torch.load(weights_only=True)``. Whatever the student's code patches (``torch``,
   ``numpy.testing``, the grading modules), the oracle and the comparison run in a process it never
   touched.
@@ -361,7 +361,7 @@ def failed(name: str, message: str) -> Outputs:
 
 
 class Channel(Protocol):
-    """How :class:`RemoteStudent` reaches a fresh student process (:mod:`course_grading.student_server`)."""
+    """How :class:`RemoteStudent` reaches a fresh student process (:mod:`course_grading.sandbox.student_server`)."""
 
     def open(self) -> tuple[int, int]:
         """Start a student process; the file descriptors to read its replies from and write requests to."""

@@ -2,7 +2,7 @@
 
 For each submission (:func:`autograde`):
 
-1. the student's process starts in its jail (:mod:`course_grading.student_server`) and runs the
+1. the student's process starts in its jail (:mod:`course_grading.sandbox.student_server`) and runs the
    notebook's cells, reporting each cell's outputs;
 2. for each test cell, in order: its visible tests run in the student's process with correct
    versions of the other parts swapped in (the assignment's ``REFERENCE_PARTS``, minus what the
@@ -10,7 +10,7 @@ For each submission (:func:`autograde`):
    student's functions in that process, which returns only values. A part's outcome therefore
    depends on that part alone: unfinished, wrong or hanging, it costs its own points;
 3. nbgrader autogrades the scratch course with that run replayed as the notebook's outputs
-   (:mod:`course_grading.replay`) and writes the feedback; the scores and notes go to
+   (:mod:`course_grading.sandbox.replay`) and writes the feedback; the scores and notes go to
    ``outcome.json``, which the student's process cannot write.
 
 The worker runs no student code itself. It imports nbgrader and torch once, and its jailed zygote
@@ -43,11 +43,12 @@ from typing import Any
 
 import nbformat
 
-from . import assignments, policy, replay, shortcuts
-from .calls import CUT, GraderFault, Outputs, RemoteStudent, StudentRaised
-from .messages import GradeRequest, JailSettings, Outcome, WorkerReply, read_message, write_message
-from .notebooks import is_answer, is_own, is_test, nbgrader_meta, part_names, without_hidden_tests
-from .sandbox import Limits, SlotGroup, jail_argv
+from course_grading.markers import is_answer, is_own, is_test, nbgrader_meta, part_names, without_hidden_tests
+from course_grading.notebook import assignments
+from course_grading.sandbox import policy, replay, shortcuts
+from course_grading.sandbox.calls import CUT, GraderFault, Outputs, RemoteStudent, StudentRaised
+from course_grading.sandbox.limits import Limits, SlotGroup, jail_argv
+from course_grading.sandbox.messages import GradeRequest, JailSettings, Outcome, WorkerReply, read_message, write_message
 
 __all__ = ["GraderError", "STARTED", "Worker", "Zygote", "ZygoteChannel", "autograde", "check_setup", "checks_seed", "hidden_verdict", "load_checks", "notes_on", "printable", "replay_hint", "run_submission", "serve", "student_process"]
 
@@ -60,10 +61,10 @@ def load_checks(grading: Path, assignment: str) -> ModuleType:
 
 
 class Zygote:
-    """The jailed zygote of this worker (:func:`course_grading.student_server.zygote`): it imports
+    """The jailed zygote of this worker (:func:`course_grading.sandbox.student_server.zygote`): it imports
     torch once and forks a student process per submission, which connects to its socket in
     ``slot`` (emptied before each submission). Its environment is the policy's
-    (:func:`course_grading.policy.environment`), nothing else of the worker's. Started again if it dies."""
+    (:func:`course_grading.sandbox.policy.environment`), nothing else of the worker's. Started again if it dies."""
 
     STARTUP_S = 60.0
 
@@ -74,7 +75,7 @@ class Zygote:
         self.slot.mkdir(parents=True, exist_ok=True)
         self.slot.chmod(0o755)  # the student process, nobody, reaches its socket in it
         hide, keep = [Path(p) for p in settings["hide"]], [Path(p) for p in settings["keep"]]
-        self.argv = settings["launch"] + jail_argv(hide, keep, [self.slot], [sys.executable, "-m", "course_grading.student_server"])
+        self.argv = settings["launch"] + jail_argv(hide, keep, [self.slot], [sys.executable, "-m", "course_grading.sandbox.student_server"])
         self.process: subprocess.Popen[str] | None = None
 
     def command(self, request: dict[str, Any]) -> None:
@@ -311,7 +312,7 @@ class GraderError:
 
 
 class Worker:
-    """A trusted grading process (``python -m course_grading.worker``) serving :func:`autograde`
+    """A trusted grading process (``python -m course_grading.sandbox.worker``) serving :func:`autograde`
     requests one after another, so that nbgrader and torch are imported once per job slot, not
     once per submission."""
 
@@ -331,7 +332,7 @@ class Worker:
         try:
             if self.process is None or self.process.poll() is not None:
                 with self.log.open("a") as log:
-                    command = [sys.executable, "-m", "course_grading.worker", str(self.memory_bytes)]
+                    command = [sys.executable, "-m", "course_grading.sandbox.worker", str(self.memory_bytes)]
                     self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log, text=True, start_new_session=True, env=os.environ | self.threads)
             assert self.process.stdin is not None and self.process.stdout is not None
             self.process.stdin.write(json.dumps(request) + "\n")

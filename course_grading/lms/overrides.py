@@ -23,8 +23,8 @@ from pathlib import Path
 
 import nbformat
 
-from .late import points_text
-from .notebooks import is_answer, nbgrader_meta
+from course_grading.lms.late import points_text
+from course_grading.markers import is_answer, nbgrader_meta
 
 __all__ = ["OVERRIDES", "OverridesError", "Parts", "normal", "read_overrides"]
 

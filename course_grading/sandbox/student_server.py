@@ -1,9 +1,9 @@
 """The student's side of ``course grade``: run a notebook's code, then run its tests and answer calls.
 
-A zygote (:func:`zygote`) started inside the jail (see :mod:`course_grading.jail`) by the grading
+A zygote (:func:`zygote`) started inside the jail (see :mod:`course_grading.sandbox.jail`) by the grading
 worker forks one child per submission; the child is the only process that runs the student's code,
-and talks to :class:`course_grading.calls.RemoteStudent` over a Unix socket in frames (see
-:mod:`course_grading.calls`):
+and talks to :class:`course_grading.sandbox.calls.RemoteStudent` over a Unix socket in frames (see
+:mod:`course_grading.sandbox.calls`):
 
 * in: ``{"cells": [[cell id, source], ...], "cell_s": seconds, "output_bytes": n}``. The cells (the
   notebook's code, test cells excluded) run in order in one namespace, each answered as it ends
@@ -37,9 +37,9 @@ import traceback
 from collections.abc import Callable
 from typing import Any
 
-from . import policy
-from .calls import CUT, call_in, receive_frame, send_frame, swapped, unwire, wire
-from .jail import isolate, mount_points, seal
+from course_grading.sandbox import policy
+from course_grading.sandbox.calls import CUT, call_in, receive_frame, send_frame, swapped, unwire, wire
+from course_grading.sandbox.jail import isolate, mount_points, seal
 
 __all__ = ["Capped", "CellTimeout", "ReferencePartError", "answer", "code_guard", "proxies", "run_cell", "serve", "zygote"]
 
@@ -246,12 +246,12 @@ def _reset(previous: int | None) -> None:
 
 
 def zygote() -> None:
-    """``python -m course_grading.student_server``: import torch once, then fork a fresh
+    """``python -m course_grading.sandbox.student_server``: import torch once, then fork a fresh
     student process per request (``{"socket": path, "home": path}`` on stdin, one JSON line each).
 
-    Each child isolates itself (:func:`course_grading.jail.isolate`: its own namespaces, an empty
+    Each child isolates itself (:func:`course_grading.sandbox.jail.isolate`: its own namespaces, an empty
     ``/tmp``, which is its home), connects to the Unix socket at ``path`` (in the slot ``home``),
-    seals itself (:func:`course_grading.jail.seal`: the slot covered, no capability), and serves
+    seals itself (:func:`course_grading.sandbox.jail.seal`: the slot covered, no capability), and serves
     one submission on the socket (:func:`serve`).
     Before each fork, and on ``{"reset": true}``, everything the previous child left running is
     killed. Forking costs milliseconds where a new process costs seconds (``import torch``)."""

@@ -25,12 +25,12 @@ import nbformat
 from traitlets.config import Config
 from traitlets.config.loader import PyFileConfigLoader
 
-from . import harness
-from .notebooks import SOLUTION_MARK, answer_code, is_answer, is_test, nbgrader_meta, part_names, with_answers, without_hidden_tests
+from course_grading.markers import SOLUTION_MARK, answer_code, is_answer, is_test, nbgrader_meta, part_names, with_answers, without_hidden_tests
+from course_grading.notebook import harness
 
 __all__ = ["COURSE", "SOLUTIONS", "answer_key", "assignment_ids", "checked_cells", "checkout_course", "contract", "copy_course", "default_course", "generate", "load_config", "nbgrader_api", "validate"]
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 COURSE = REPO / "assignments"  # the course this code was installed with (an editable install's checkout)
 SOLUTIONS = REPO / "solutions"
 

@@ -16,7 +16,7 @@ from nbconvert.preprocessors import Preprocessor
 from nbformat import NotebookNode
 from traitlets import Bool
 
-from .notebooks import BEGIN_HIDDEN
+from course_grading.markers import BEGIN_HIDDEN
 
 __all__ = ["FEEDBACK_TEMPLATE", "MATH", "MathToMathML", "ScrubHiddenTracebacks", "TeX", "markdown_with_mathml"]
 
@@ -50,7 +50,7 @@ class ScrubHiddenTracebacks(Preprocessor):
 FEEDBACK_TEMPLATE = (
     "feedback",
     "course_feedback.html.j2",
-    [str(Path(__file__).resolve().parent / "templates"), str(Path(nbgrader.__file__).resolve().parent / "server_extensions" / "formgrader" / "templates")],
+    [str(Path(__file__).resolve().parents[1] / "templates"), str(Path(nbgrader.__file__).resolve().parent / "server_extensions" / "formgrader" / "templates")],
 )
 
 GREEK = "alpha beta gamma delta zeta eta theta iota kappa lambda mu nu xi pi rho sigma tau upsilon chi psi omega Gamma Delta Theta Lambda Xi Pi Sigma Upsilon Phi Psi Omega"

@@ -14,8 +14,8 @@ from nbformat import NotebookNode
 from nbformat.v4 import new_output
 from nbgrader.preprocessors import NbGraderPreprocessor
 
-from .calls import Outputs
-from .notebooks import OWN_CELL, is_test, nbgrader_meta
+from course_grading.markers import OWN_CELL, is_test, nbgrader_meta
+from course_grading.sandbox.calls import Outputs
 
 __all__ = ["OUTPUTS", "ReplayOutputs", "TEST_NOTE", "as_nbformat", "own_id"]
 

@@ -1,11 +1,11 @@
-"""Start a command in a fresh root that holds only what :mod:`course_grading.policy` allows.
+"""Start a command in a fresh root that holds only what :mod:`course_grading.sandbox.policy` allows.
 
-Used by ``course grade`` (see :mod:`course_grading.sandbox`) in front of the student processes'
+Used by ``course grade`` (see :mod:`course_grading.sandbox.limits`) in front of the student processes'
 zygote::
 
     unshare [--user --map-root-user] --mount --pid --net --ipc --uts --fork --kill-child --mount-proc \\
-        python -m course_grading.jail --read-only DIR ... --writable DIR ... --never DIR ... \\
-        -- python -m course_grading.student_server
+        python -m course_grading.sandbox.jail --read-only DIR ... --writable DIR ... --never DIR ... \\
+        -- python -m course_grading.sandbox.student_server
 
 In its own mount namespace, :func:`main` mounts a tmpfs, puts in it the policy's system folders,
 files of ``/etc``, devices, the jail's ``/proc``, a private ``/tmp`` and ``/dev/shm``, and the
@@ -30,7 +30,7 @@ import re
 import sys
 from pathlib import Path
 
-from . import policy
+from course_grading.sandbox import policy
 
 __all__ = ["PR_SET_DUMPABLE", "become_unprivileged", "bind", "build_root", "drop_capabilities", "enter", "isolate", "main", "mount_points", "private", "read_only", "seal"]
 
@@ -212,7 +212,7 @@ def seal(slot: str) -> None:
 
 def main(argv: list[str]) -> None:
     split = argv.index("--")
-    parser = argparse.ArgumentParser(prog="python -m course_grading.jail")
+    parser = argparse.ArgumentParser(prog="python -m course_grading.sandbox.jail")
     parser.add_argument("--read-only", action="append", default=[], help="show this folder, read-only")
     parser.add_argument("--writable", action="append", default=[], help="show this folder, writable")
     parser.add_argument("--never", action="append", default=[], help="refuse to start if a shown folder holds this one")

@@ -1,20 +1,20 @@
 """What the grader's processes say to each other, written down once.
 
 ``course grade`` (:mod:`course_grading.grade`) runs each submission through a trusted worker
-(:mod:`course_grading.worker`), which runs the student's code in a jailed student process
-(:mod:`course_grading.student_server`). Past :meth:`course_grading.worker.Worker.run` the data
+(:mod:`course_grading.sandbox.worker`), which runs the student's code in a jailed student process
+(:mod:`course_grading.sandbox.student_server`). Past :meth:`course_grading.sandbox.worker.Worker.run` the data
 moves as JSON, which neither a reader nor a type checker can follow by itself; these are its
 schemas:
 
 * :class:`JailSettings`, the scratch course's ``jail.json``: written by
-  :func:`course_grading.gradebook.prepare_template` and :func:`course_grading.grade.grade_one`,
+  :func:`course_grading.sandbox.scratch_course.prepare_template` and :func:`course_grading.grade.grade_one`,
   read by the worker (what the jail shows and hides, the limits its student process runs under);
 * :class:`GradeRequest` and :class:`WorkerReply`, one JSON line each way on the worker's stdin and
   stdout;
 * :class:`Outcome`, the scratch course's ``outcome.json``: written by the worker only (out of the
   student process's reach), read by ``course grade`` to record the grade.
 
-The frames between the worker and the student process are :mod:`course_grading.calls`' (a
+The frames between the worker and the student process are :mod:`course_grading.sandbox.calls`' (a
 length-prefixed ``torch.save`` archive per message, decoded with ``weights_only``: tensors and
 plain containers, never code; described there).
 """

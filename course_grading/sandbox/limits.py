@@ -3,7 +3,7 @@
 * :class:`Limits`: time per cell and per submission, memory (per process, per submission, and the
   trusted worker's own), file size, processes, output.
 * :func:`jail_argv`: ``unshare`` into private mount, PID, network and IPC namespaces, then
-  :mod:`course_grading.jail` builds a root that shows only what :mod:`course_grading.policy`
+  :mod:`course_grading.sandbox.jail` builds a root that shows only what :mod:`course_grading.sandbox.policy`
   allows and runs the command there as nobody. The network namespace has no interface but a
   loopback that is down: no connection can be made, to the host or anywhere.
 * :func:`slot_group`: control groups per job slot that bind everything its student processes start
@@ -25,7 +25,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import assignments, policy
+from course_grading.notebook import assignments
+from course_grading.sandbox import policy
 
 __all__ = ["CGROUPS", "CPU_PERIOD_US", "LAUNCHER", "Limits", "NAMESPACES", "SlotGroup", "jail_argv", "limited", "memory_limit_hits", "process_limit_hits", "release_cgroup", "release_slot", "remove_stale_cgroups", "sandbox_available", "slot_group", "unshare", "what_to_hide"]
 
@@ -54,14 +55,14 @@ def sandbox_available() -> bool:
     """Whether this machine can build the jail and, inside it, a student process's own namespaces."""
     if shutil.which("unshare") is None:
         return False
-    probe = jail_argv([], policy.python_folders(), [], [sys.executable, "-c", "from course_grading import jail; jail.isolate('/nonexistent'); jail.seal('/nonexistent')"])
+    probe = jail_argv([], policy.python_folders(), [], [sys.executable, "-c", "from course_grading.sandbox import jail; jail.isolate('/nonexistent'); jail.seal('/nonexistent')"])
     return subprocess.run(probe, capture_output=True, env=policy.environment(os.environ), cwd="/").returncode == 0
 
 
 def jail_argv(never: list[Path], read_only: list[Path], writable: list[Path], command: list[str]) -> list[str]:
-    """``command`` in a fresh root (see :mod:`course_grading.jail`) that shows only the system the
+    """``command`` in a fresh root (see :mod:`course_grading.sandbox.jail`) that shows only the system the
     policy names and ``read_only`` and ``writable``; it refuses to start if they hold a ``never``."""
-    argv = [*unshare(), sys.executable, "-m", "course_grading.jail"]
+    argv = [*unshare(), sys.executable, "-m", "course_grading.sandbox.jail"]
     for flag, paths in (("--never", never), ("--read-only", read_only), ("--writable", writable)):
         for path in paths:
             argv += [flag, str(path)]

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import nbformat
 
-from .notebooks import nbgrader_meta, part_of
+from course_grading.markers import nbgrader_meta, part_of
 
 __all__ = ["run_tests"]
 

@@ -55,8 +55,8 @@ from dataclasses import asdict, dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
-from .late import points_text
-from .results import GRADED, MISSING, NOT_GRADED  # MISSING: on the roster, nothing handed in; only grades.csv lists it
+from course_grading.lms.late import points_text
+from course_grading.lms.results import GRADED, MISSING, NOT_GRADED  # MISSING: on the roster, nothing handed in; only grades.csv lists it
 
 __all__ = ["GradeRow", "ROWS", "check_total", "load_rows", "max_points", "save_rows", "text", "write_all", "write_canvas_csv", "write_grades_csv", "write_moodle_csv", "write_moodle_worksheet"]
 

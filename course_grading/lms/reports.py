@@ -1,5 +1,5 @@
 """The reports of a graded batch: ``grades.csv`` (points per part, total, maximum, percentage, late
-penalty), the Canvas and Moodle gradebook imports (:mod:`course_grading.exports`), ``summary.txt``,
+penalty), the Canvas and Moodle gradebook imports (:mod:`course_grading.lms.gradebook_files`), ``summary.txt``,
 ``summary.png``, and a feedback page for a submission that could not be read.
 
 A submission the grader failed on (status ``"not graded"``) has no score anywhere: its row in
@@ -23,9 +23,9 @@ from collections.abc import Collection, Sequence
 from datetime import datetime
 from pathlib import Path
 
-from .exports import GradeRow, load_rows, save_rows, write_all
-from .intake import Intake, Roster, batch_warning
-from .results import MISSING, NOT_GRADED, Result
+from course_grading.lms.gradebook_files import GradeRow, load_rows, save_rows, write_all
+from course_grading.lms.intake import Intake, Roster, batch_warning
+from course_grading.lms.results import MISSING, NOT_GRADED, Result
 
 __all__ = ["informational", "participant_id", "remove_student", "summary", "write_reports", "write_unreadable_feedback"]
 

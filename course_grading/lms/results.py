@@ -1,7 +1,7 @@
 """What grading one submission gives: its :class:`Result` and the statuses a result or a grade row has.
 
 Shared by the grading run (:mod:`course_grading.grade`), its reports and the LMS files
-(:mod:`course_grading.reports`, :mod:`course_grading.exports`); it imports nothing of theirs.
+(:mod:`course_grading.lms.reports`, :mod:`course_grading.lms.gradebook_files`); it imports nothing of theirs.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ class Result:
     penalty: float = 0.0  # late penalty (points), applied on every run from the policy of that run
     submitted_at: str | None = None  # ISO time, from the export or the file (see notes)
     overridden: dict[str, str] = field(default_factory=dict)  # part -> the instructor's reason
-    review: list[str] = field(default_factory=list)  # parts held at 0 for a person (course_grading.shortcuts)
+    review: list[str] = field(default_factory=list)  # parts held at 0 for a person (course_grading.sandbox.shortcuts)
     seed: int | None = None  # the seed of the hidden checks' inputs (`course check --seed` replays them)
 
     @property

@@ -1,5 +1,5 @@
 """The jail's whole policy, in one place: what a student's process sees, what it may write, whom it
-runs as, what it inherits and how it is limited. :mod:`course_grading.jail` carries it out.
+runs as, what it inherits and how it is limited. :mod:`course_grading.sandbox.jail` carries it out.
 
 **Files: an allow-list.** The jail builds a fresh root (a tmpfs) and puts in it only what follows,
 then makes it its root (``pivot_root``) and lets go of the old one, so that no path leads to
@@ -15,7 +15,7 @@ answer keys and hidden checks), not the grades, the roster or the other submissi
   kernel's settings read-only (:data:`PROC_READ_ONLY`);
 * writable: a private, small, empty ``/tmp`` and ``/dev/shm`` (:data:`PRIVATE`) for each student
   process, which are its home: ``noexec``, and no Python code or library is loaded from them
-  (:func:`course_grading.student_server.code_guard`). The job's slot (where its socket lies, on the real disk) is shown
+  (:func:`course_grading.sandbox.student_server.code_guard`). The job's slot (where its socket lies, on the real disk) is shown
   until the student process has connected, then covered by an empty read-only tmpfs: nothing the
   student's code writes reaches the real disk.
 
@@ -35,9 +35,9 @@ is down and nothing else), IPC and host name: the jail's own, all of it killed w
 :data:`PASSED` variables the grader has set, nothing else; no token of the grading shell reaches
 student code.
 
-**Limits** are :class:`course_grading.sandbox.Limits` (time per cell and per submission, memory,
+**Limits** are :class:`course_grading.sandbox.limits.Limits` (time per cell and per submission, memory,
 file size, processes, output), set from outside the student's process by
-:data:`course_grading.sandbox.LAUNCHER` and the slot's control groups.
+:data:`course_grading.sandbox.limits.LAUNCHER` and the slot's control groups.
 """
 
 from __future__ import annotations
@@ -88,7 +88,7 @@ def python_folders() -> list[Path]:
     """What Python needs, read-only: this interpreter's prefix (the venv) and base prefix (the
     Python it was made from, only its own folder), and the folders of the ``course_grading`` and
     ``course_lib`` packages (editable installs point into a checkout: only these two of it)."""
-    folders = [Path(sys.prefix), Path(sys.base_prefix), Path(__file__).parent, *_package_dirs("course_lib")]
+    folders = [Path(sys.prefix), Path(sys.base_prefix), *_package_dirs("course_grading"), *_package_dirs("course_lib")]
     unique: list[Path] = []
     for folder in (f.resolve() for f in folders):
         if folder.exists() and folder not in unique:

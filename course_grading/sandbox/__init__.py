@@ -1,0 +1,31 @@
+"""The trust boundary of ``course grade``: everything that runs, confines or talks to a student's code.
+
+- :mod:`.policy` (what the jail shows and how it limits), :mod:`.jail` (mounts, namespaces),
+  :mod:`.limits` (time, memory, processes, the job slots' control groups);
+- :mod:`.student_server` (the jailed zygote and the student's process), :mod:`.calls` (the frames
+  that cross between it and the worker), :mod:`.worker` (the trusted process that grades),
+  :mod:`.messages` (the schemas of every file that crosses a process boundary);
+- :mod:`.seeds` (the course secret and the hidden inputs' seeds), :mod:`.shortcuts` (forbidden
+  routes, by source and by what executes), :mod:`.replay` (a run's outputs handed to nbgrader).
+
+Invariants, which every change here keeps:
+
+1. Student code is hostile and sees nothing of the instructor's: the course folder, the answer keys,
+   other submissions, the output folder, the course secret and the instructor's environment are
+   hidden by the jail; its environment is the policy's alone.
+2. It cannot change what decides points: the canonical notebook rebuilds the release around the
+   student's answer cells; every verdict is computed in the worker from plain data (tensors,
+   numbers, strings, nested containers of bounded depth and size) that the student's process
+   returned; no verdict, report or driver result made in the student's process is believed.
+3. It is limited from outside: time, memory, processes, output and file size are enforced by the
+   kernel (rlimits, cgroups), never by the student's process.
+4. Hidden inputs are unpredictable without the course secret (:mod:`.seeds`), and the same notebook
+   always gets the same inputs; nothing a hidden call returned or raised reaches the student's
+   feedback except values the worker formats itself (shapes, errors, which case).
+5. A fault of the grader is "not graded", never a grade; a failure after the student's code ran is
+   the student's. One broken or hostile submission never stops the batch.
+
+Only this folder touches namespaces, mounts, rlimits or ``ctypes`` (tests/test_modules.py checks it).
+"""
+
+__all__: list[str] = []
