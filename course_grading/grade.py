@@ -44,7 +44,7 @@ from course_grading.notebook import gradebook
 from course_grading.notebook.assignments import checked_cells
 from course_grading.notebook.canonical import canonical
 from course_grading.sandbox import limits as sandbox
-from course_grading.sandbox import scratch_course
+from course_grading.sandbox import scratch_course, seeds
 from course_grading.sandbox.limits import Limits
 from course_grading.sandbox.messages import GradeRequest, JailSettings, Outcome, read_message, write_message
 from course_grading.sandbox.worker import STARTED, GraderError, Worker
@@ -138,8 +138,10 @@ def keep_log(out: Path, student: str, text: str) -> None:
 
 
 def content_key(nb: nbformat.NotebookNode | None, course: Path, assignment: str) -> str:
-    """What determines a grade: the canonical notebook, the source and the hidden checks."""
+    """What determines a grade: the canonical notebook, the source, the hidden checks and the course
+    secret (by its public tag: the seeds of the hidden inputs follow it)."""
     digest = hashlib.sha256(nbformat.writes(nb).encode() if nb is not None else b"unreadable")
+    digest.update(seeds.secret_tag(seeds.read_secret(course / "grading")).encode())
     digest.update((course / "source" / assignment / f"{assignment}.ipynb").read_bytes())
     for check in sorted((course / "grading").glob("*.py")):
         digest.update(check.read_bytes())
@@ -303,6 +305,7 @@ def grade(course: Path, assignment: str, submissions: Path, out: Path, jobs: int
     sandbox.remove_stale_cgroups()
     if not sandbox.sandbox_available():
         raise RuntimeError("course grade runs student code in Linux namespaces, and `unshare --user --mount --pid --net` is not available here")
+    seeds.ensure_secret(course / "grading")  # the hidden inputs' key: made once, kept in the course
     release = nbformat.read(course / "release" / assignment / f"{assignment}.ipynb", as_version=4)
     cache = out / "results"
     with private_folder() as tmp:

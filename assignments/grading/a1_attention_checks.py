@@ -28,6 +28,7 @@ from gradinglib import (
     expect_equal,
     expect_unchanged,
     fresh_generator,
+    kind,
     run_cases,
 )
 
@@ -144,7 +145,7 @@ def check_sdpa(notebook: Student | dict[str, Any]) -> str | None:
             reply = student.call("scaled_dot_product_attention", args, grad_args=(0, 1, 2) if grad else (), forbid=NO_TORCH_ATTENTION)
             result = reply.value
             if not isinstance(result, tuple) or len(result) != 2:
-                raise CheckFailed(f"should return a tuple (output, weights), got {type(result).__name__} ({where})")
+                raise CheckFailed(f"should return a tuple (output, weights), got {kind(result)} ({where})")
             out, weights = result
             ref_out, ref_weights = _ref_attention(q, k, v, mask)
             expect_close(weights, ref_weights, "the attention weights", where, atol=tolerance, rtol=10 * tolerance)

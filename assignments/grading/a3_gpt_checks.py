@@ -20,7 +20,7 @@ from torch import Tensor, nn
 from course_grading.sandbox.calls import Student, probe
 from course_grading.sandbox.shortcuts import TORCH_ATTENTION, Rules
 
-from gradinglib import CheckFailed, as_student, describe, expect_close, expect_equal, expect_tensor, expect_unchanged, fresh_generator, run_cases
+from gradinglib import CheckFailed, as_student, describe, expect_close, expect_equal, expect_tensor, expect_unchanged, fresh_generator, kind, run_cases
 
 REFERENCE_PARTS = Path(__file__).with_name("a3_gpt_reference_parts.py").read_text()
 NO_TORCH_ATTENTION = [
@@ -214,7 +214,7 @@ def check_cached_step(notebook: Student | dict[str, Any]) -> str | None:
             args = (x, cache_k, cache_v, W["W_q"], W["W_k"], W["W_v"], W["W_o"], h)
             reply = student.call("cached_attention_step", args, forbid=NO_TORCH_ATTENTION)
             if not isinstance(reply.value, tuple | list) or len(reply.value) != 3:
-                raise CheckFailed(f"cached_attention_step should return (out, k, v), got {type(reply.value).__name__} ({where})")
+                raise CheckFailed(f"cached_attention_step should return (out, k, v), got {kind(reply.value)} ({where})")
             out, k, v = reply.value
             d_head = d // h
             expect_tensor(k, (B, h, P + 1, d_head), "the returned keys", where)

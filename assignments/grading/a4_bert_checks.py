@@ -40,10 +40,10 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
-from course_grading.sandbox.calls import Opaque, Student, probe
+from course_grading.sandbox.calls import Student, probe
 from course_grading.sandbox.shortcuts import TORCH_ATTENTION, Rules
 
-from gradinglib import CheckFailed, as_student, describe, expect_close, expect_equal, expect_tensor, expect_unchanged, fresh_generator, run_cases
+from gradinglib import CheckFailed, as_student, describe, expect_close, expect_equal, expect_tensor, expect_unchanged, fresh_generator, kind, run_cases
 
 REFERENCE_PARTS = Path(__file__).with_name("a4_bert_reference_parts.py").read_text()
 PAD_ID, UNK_ID, CLS_ID, SEP_ID, MASK_ID = 0, 1, 2, 3, 4
@@ -149,12 +149,13 @@ def check_wordpiece(notebook: Student | dict[str, Any]) -> str | None:
                 if isinstance(got, tuple):
                     got = list(got)
                 if not isinstance(got, list) or not all(isinstance(piece, str) for piece in got):
-                    kind = got.type_name if isinstance(got, Opaque) else type(got).__name__
-                    raise CheckFailed(f"wordpiece should return a list of str, got {kind} ({where})")
+                    raise CheckFailed(f"wordpiece should return a list of str, got {kind(got)} ({where})")
                 expected = oracle(word)
                 if got != expected:
                     if len(word) > 24 and len(got) + len(expected) > 4:
                         raise CheckFailed(f"returned {len(got)} piece(s), expected {len(expected)} ({where})")
+                    if len(got) > len(word) + 1 or any(p.removeprefix("##") not in word and p != (unk_token or "[UNK]") for p in got):
+                        raise CheckFailed(f"returned pieces that are not parts of the word, expected {_shortened(expected)} ({where})")
                     raise CheckFailed(f"returned {_shortened(got)}, expected {_shortened(expected)} ({where})")
 
         return run
@@ -263,8 +264,7 @@ class _Masking:
         args = (ids, vocab_size, seed) + (() if mask_prob is None else (mask_prob,))
         reply = student.call("mask_tokens", args)
         if not isinstance(reply.value, tuple | list) or len(reply.value) != 2:
-            kind = reply.value.type_name if isinstance(reply.value, Opaque) else type(reply.value).__name__
-            raise CheckFailed(f"mask_tokens should return (masked_ids, labels), got {kind} ({self.case})")
+            raise CheckFailed(f"mask_tokens should return (masked_ids, labels), got {kind(reply.value)} ({self.case})")
         masked = expect_tensor(reply.value[0], tuple(ids.shape), "masked_ids", self.case, dtype=torch.long)
         labels = expect_tensor(reply.value[1], tuple(ids.shape), "labels", self.case, dtype=torch.long)
         expect_unchanged({"input_ids": ids}, {"input_ids": reply.inputs_after[0]}, self.case)
@@ -663,8 +663,7 @@ def check_pair_inputs(notebook: Student | dict[str, Any]) -> str | None:
             where = f"{label}: len(ids_a)={n_a}, len(ids_b)={n_b}, max_len={max_len}"
             reply = student.call("pair_inputs", (a, b, max_len))
             if not isinstance(reply.value, tuple | list) or len(reply.value) != 3:
-                kind = reply.value.type_name if isinstance(reply.value, Opaque) else type(reply.value).__name__
-                raise CheckFailed(f"pair_inputs should return (input_ids, token_type_ids, attention_mask), got {kind} ({where})")
+                raise CheckFailed(f"pair_inputs should return (input_ids, token_type_ids, attention_mask), got {kind(reply.value)} ({where})")
             for name, got, expected in zip(names, reply.value, _ref_pair(a, b, max_len)):
                 expect_equal(got, expected, name, where)
             if list(reply.inputs_after[0]) != a or list(reply.inputs_after[1]) != b:

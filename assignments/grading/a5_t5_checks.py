@@ -53,7 +53,7 @@ from torch import Tensor
 from course_grading.sandbox.calls import Opaque, Student
 from course_grading.sandbox.shortcuts import TORCH_ATTENTION, Rules
 
-from gradinglib import CheckFailed, as_student, describe, expect_close, expect_tensor, expect_unchanged, fresh_generator, run_cases
+from gradinglib import CheckFailed, as_student, describe, expect_close, expect_tensor, expect_unchanged, fresh_generator, kind, run_cases
 
 REFERENCE_PARTS = Path(__file__).with_name("a5_t5_reference_parts.py").read_text()
 EOS_ID = 1
@@ -78,10 +78,6 @@ def _randint(g: torch.Generator, low: int, high: int) -> int:
 
 def _uniform(g: torch.Generator, low: float, high: float) -> float:
     return low + (high - low) * float(torch.rand((), generator=g))
-
-
-def _kind(value: Any) -> str:
-    return value.type_name if isinstance(value, Opaque) else type(value).__name__
 
 
 def _distinct_seeds(g: torch.Generator, n: int) -> list[int]:
@@ -429,7 +425,7 @@ def check_span_corruption(notebook: Student | dict[str, Any]) -> str | None:
             where = f"{label}: " + describe(tokens=tokens, vocab_size=vocab_size) + f", {int(mask.sum())} noise tokens in {sum(v for v, _ in _runs(mask.tolist()))} span(s)" + ("" if eos_id is None else f", eos_id={eos_id}")
             reply = student.call("span_corruption", args)
             if not isinstance(reply.value, tuple | list) or len(reply.value) != 2:
-                raise CheckFailed(f"span_corruption should return (inputs, targets), got {_kind(reply.value)} ({where})")
+                raise CheckFailed(f"span_corruption should return (inputs, targets), got {kind(reply.value)} ({where})")
             expected = _ref_span_corruption(tokens, mask, vocab_size, EOS_ID if eos_id is None else eos_id)
             for name, got, want in zip(("inputs", "targets"), reply.value, expected):
                 got = expect_tensor(got, tuple(got.shape) if isinstance(got, Tensor) else (), name, where, dtype=torch.long)
@@ -511,7 +507,7 @@ class _Infilling:
         reply = student.call("text_infilling", args)
         out = reply.value
         if not isinstance(out, Tensor) or out.ndim != 1:
-            raise CheckFailed(f"text_infilling should return a 1-D tensor, got {_kind(out) if not isinstance(out, Tensor) else f'shape {tuple(out.shape)}'} ({self.case})")
+            raise CheckFailed(f"text_infilling should return a 1-D tensor, got {kind(out) if not isinstance(out, Tensor) else f'shape {tuple(out.shape)}'} ({self.case})")
         expect_tensor(out, tuple(out.shape), "the output", self.case, dtype=torch.long)
         expect_unchanged({"tokens": tokens}, {"tokens": reply.inputs_after[0]}, self.case)
         m = len(tokens) - 2
@@ -702,12 +698,12 @@ def check_cross_attention(notebook: Student | dict[str, Any]) -> str | None:
                 at = f"step {step + 1}" + (" (cache None)" if step == 0 else " (the cache of step 1 given, and another tensor as memory)")
                 reply = student.call("cross_attention_step", args, forbid=NO_TORCH_ATTENTION)
                 if not isinstance(reply.value, tuple | list) or len(reply.value) != 2:
-                    raise CheckFailed(f"cross_attention_step should return (out, cache), got {_kind(reply.value)} ({where}, {at})")
+                    raise CheckFailed(f"cross_attention_step should return (out, cache), got {kind(reply.value)} ({where}, {at})")
                 out, returned = reply.value
                 expected, k, v = _ref_cross(x, memory, p, h, mask)
                 if step == 0:
                     if not isinstance(returned, tuple | list) or len(returned) != 2:
-                        raise CheckFailed(f"the cache should be (k, v), got {_kind(returned)} ({where}, {at})")
+                        raise CheckFailed(f"the cache should be (k, v), got {kind(returned)} ({where}, {at})")
                     # the right answers above came within 2.2e-6 of the keys and values (a twenty-fifth of what is allowed)
                     expect_close(returned[0], k, "the cached keys (memory @ W_k in heads)", f"{where}, {at}", atol=1e-5, rtol=1e-4)
                     expect_close(returned[1], v, "the cached values (memory @ W_v in heads)", f"{where}, {at}", atol=1e-5, rtol=1e-4)
@@ -780,7 +776,7 @@ def check_beam_search(notebook: Student | dict[str, Any]) -> str | None:
             where = f"{label}: " + describe(log_probs=log_probs) + f", {int(finished.sum())} finished, beam_width={width}, eos_id={eos_id}"
             reply = student.call("beam_search_step", (log_probs, beam_scores, finished, width, eos_id))
             if not isinstance(reply.value, tuple | list) or len(reply.value) != 4:
-                raise CheckFailed(f"beam_search_step should return (scores, parents, tokens, finished), got {_kind(reply.value)} ({where})")
+                raise CheckFailed(f"beam_search_step should return (scores, parents, tokens, finished), got {kind(reply.value)} ({where})")
             expected = _ref_beam(log_probs, beam_scores, finished, width, eos_id)
             expect_tensor(reply.value[0], (width,), "the scores", where, dtype=beam_scores.dtype)
             # right answers (a topk, a sort in float64, lists sorted in Python) came within 2.4e-7 (a two-hundredth of what

@@ -40,6 +40,8 @@ def _grading_param_state(module, given):
 def _grading_lora_fresh(weight, bias, r, alpha, x):
     """A fresh LoRALinear around an nn.Linear: whether it kept it and its parameters, its A and B,
     what trains, its output."""
+    from torch import nn
+
     base = _grading_linear(weight, bias)
     given = {name: p for name, p in (("weight", base.weight), ("bias", base.bias)) if p is not None}
     layer = LoRALinear(base, r, alpha)  # noqa: F821 (the student's class)
@@ -47,7 +49,7 @@ def _grading_lora_fresh(weight, bias, r, alpha, x):
     return {
         "kept": layer.base is base,
         "base_params": _grading_param_state(base, given),
-        "are_parameters": [type(getattr(layer, name)).__name__ for name in ("A", "B")],
+        "are_parameters": [isinstance(getattr(layer, name), nn.Parameter) for name in ("A", "B")],
         "A": layer.A.detach().clone(),
         "B": layer.B.detach().clone(),
         "requires_grad": {name: p.requires_grad for name, p in params.items()},

@@ -87,11 +87,17 @@ def describe(**tensors: Any) -> str:
     return ", ".join(parts)
 
 
+def kind(value: Any) -> str:
+    """What a returned value is, for a message: its type's name as the worker knows it (a decoded
+    reply holds only builtins and tensors; an :class:`Opaque` carries a name from a fixed list), never
+    a name the student's code chose."""
+    return value.type_name if isinstance(value, Opaque) else type(value).__name__
+
+
 def expect_tensor(value: Any, shape: tuple[int, ...], what: str, case: str, dtype: torch.dtype | None = None) -> Tensor:
     """Fail unless ``value`` is a tensor of ``shape`` (and ``dtype``, if given)."""
     if not isinstance(value, Tensor):
-        kind = value.type_name if isinstance(value, Opaque) else type(value).__name__
-        raise CheckFailed(f"{what} should be a torch.Tensor, got {kind} ({case})")
+        raise CheckFailed(f"{what} should be a torch.Tensor, got {kind(value)} ({case})")
     if tuple(value.shape) != tuple(shape):
         raise CheckFailed(f"{what} has shape {tuple(value.shape)}, expected {tuple(shape)} ({case})")
     if dtype is not None and value.dtype != dtype:

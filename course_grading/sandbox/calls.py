@@ -37,7 +37,7 @@ from typing import Any, Protocol
 import torch
 from torch import Tensor
 
-__all__ = ["CUT", "Channel", "GraderFault", "LocalStudent", "MAX_FRAME", "Opaque", "Outputs", "Refused", "RemoteStudent", "Reply", "Student", "StudentRaised", "call_in", "driver_functions", "failed", "hidden_error", "install", "probe", "receive_frame", "reference_functions", "require_safe_torch", "restore_own", "send_frame", "swapped", "uninstall", "unwire", "use_references", "wire"]
+__all__ = ["CUT", "Channel", "GraderFault", "LocalStudent", "MAX_DEPTH", "MAX_FRAME", "OWN_TYPE", "Opaque", "Outputs", "Refused", "RemoteStudent", "Reply", "SHOWN_TYPES", "Student", "StudentRaised", "call_in", "driver_functions", "failed", "hidden_error", "install", "probe", "receive_frame", "reference_functions", "require_safe_torch", "restore_own", "send_frame", "swapped", "uninstall", "unwire", "use_references", "wire"]
 
 MAX_FRAME = 256 * 2**20  # the largest reply accepted from a student's process
 CUT = "[output cut: the notebook printed more than its limit]"  # where what a notebook prints is cut
@@ -259,10 +259,21 @@ def wire(value: Any, depth: int = 0) -> Any:
     return {OPAQUE: type(value).__name__}
 
 
+# The type names an Opaque may carry: the builtins' and a few libraries' (a student's reply names its
+# type itself, so any other name, which the student's code chose and could fill with what a hidden call
+# saw, is replaced by :data:`OWN_TYPE` before a check can put it in a message).
+SHOWN_TYPES = frozenset(name for name, value in vars(builtins).items() if isinstance(value, type)) | {
+    "NoneType", "function", "method", "builtin_function_or_method", "generator", "module", "ndarray", "Parameter",
+    "Module", "Linear", "Tensor", "dtype", "device", "Generator", "Size",
+}
+OWN_TYPE = "an object of a class the notebook defines"
+
+
 def unwire(value: Any) -> Any:
     if isinstance(value, dict):
         if OPAQUE in value:
-            return Opaque(str(value[OPAQUE]))
+            name = value[OPAQUE]
+            return Opaque(name if isinstance(name, str) and name in SHOWN_TYPES else OWN_TYPE)
         return {str(k): unwire(v) for k, v in value.items()}
     if isinstance(value, (tuple, list)):
         return type(value)(unwire(v) for v in value)
@@ -312,6 +323,7 @@ def receive_frame(fd: int, timeout_s: float | None = None) -> Any:
 
 TORCH_FLOOR = (2, 6)  # torch.load(weights_only=True) runs code from a crafted file before 2.6 (CVE-2025-32434)
 MAX_NODES = 200_000  # values in one decoded message
+MAX_DEPTH = 32  # containers in containers in one decoded message (a reply is at most 4 deep; requests a few more)
 
 
 def require_safe_torch() -> None:
@@ -335,18 +347,21 @@ def _check_archive(data: bytes) -> None:
 
 
 def _check_nodes(message: Any) -> None:
-    """Refuse a decoded message whose walk visits more than :data:`MAX_NODES` values."""
-    stack, seen = [message], 0
+    """Refuse a decoded message whose walk visits more than :data:`MAX_NODES` values, or that nests
+    containers deeper than :data:`MAX_DEPTH` (every reader after this one may recurse)."""
+    stack, seen = [(message, 0)], 0
     while stack:
-        value = stack.pop()
+        value, depth = stack.pop()
         seen += 1
         if seen > MAX_NODES:
             raise ValueError(f"a reply of more than {MAX_NODES} values")
+        if depth > MAX_DEPTH:
+            raise ValueError(f"a reply nested more than {MAX_DEPTH} containers deep")
         if isinstance(value, (list, tuple)):
-            stack.extend(value)
+            stack.extend((v, depth + 1) for v in value)
         elif isinstance(value, dict):
-            stack.extend(value.keys())
-            stack.extend(value.values())
+            stack.extend((k, depth + 1) for k in value.keys())
+            stack.extend((v, depth + 1) for v in value.values())
 
 
 # ----------------------------------------------------------------------------- calling remotely

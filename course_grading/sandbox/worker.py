@@ -21,7 +21,6 @@ costs the run of its notebook, its checks and nbgrader's bookkeeping, not an ``i
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import importlib
 import json
 import os
@@ -45,12 +44,12 @@ import nbformat
 
 from course_grading.markers import is_answer, is_own, is_test, nbgrader_meta, part_names, without_hidden_tests
 from course_grading.notebook import assignments
-from course_grading.sandbox import policy, replay, shortcuts
+from course_grading.sandbox import policy, replay, seeds, shortcuts
 from course_grading.sandbox.calls import CUT, GraderFault, Outputs, RemoteStudent, StudentRaised
 from course_grading.sandbox.limits import Limits, SlotGroup, jail_argv
 from course_grading.sandbox.messages import GradeRequest, JailSettings, Outcome, WorkerReply, read_message, write_message
 
-__all__ = ["GraderError", "STARTED", "Worker", "Zygote", "ZygoteChannel", "autograde", "check_setup", "checks_seed", "hidden_verdict", "load_checks", "notes_on", "printable", "replay_hint", "run_submission", "serve", "student_process"]
+__all__ = ["GraderError", "STARTED", "Worker", "Zygote", "ZygoteChannel", "autograde", "check_setup", "hidden_verdict", "load_checks", "notes_on", "printable", "replay_hint", "run_submission", "serve", "student_process", "submission_seed"]
 
 
 def load_checks(grading: Path, assignment: str) -> ModuleType:
@@ -215,13 +214,13 @@ def replay_hint(seed: int) -> str:
 
 def autograde(scratch: Path, assignment: str, student: str, seed: int | None = None) -> None:
     """Grade the submission in one scratch course; write ``outcome.json`` (scores, maxima, notes,
-    the seed of the hidden inputs). ``seed`` None: derived from the submission (:func:`checks_seed`)."""
+    the seed of the hidden inputs). ``seed`` None: derived from the submission (:func:`submission_seed`)."""
     from nbgrader.api import Gradebook
 
     settings = read_message(scratch / "jail.json", JailSettings)
     nb = nbformat.read(scratch / "submitted" / student / assignment / f"{assignment}.ipynb", as_version=4)
     checks = load_checks(Path(settings["grading"]), assignment)
-    seed = checks_seed(assignment, nb) if seed is None else seed
+    seed = submission_seed(Path(settings["grading"]), assignment, nb) if seed is None else seed
     importlib.import_module("gradinglib").seed_checks(seed)  # the same notebook, the same hidden inputs, the same grade
     remote = student_process(settings, nb)
     try:
@@ -234,13 +233,13 @@ def autograde(scratch: Path, assignment: str, student: str, seed: int | None = N
         release = nbformat.read(scratch / "release" / assignment / f"{assignment}.ipynb", as_version=4)
         outputs = run_submission(remote, nb, release, checks, seed)
     except StudentRaised as error:  # its process failed after its cells, before its tests: the student's doing
-        check_setup(nb, remote.outputs)  # unless it failed before any of the student's code ran
+        check_setup(nb, remote.outputs)  # a fault of the grader's, unless the student's code had run
         note = f"the notebook's process failed before its tests ran ({error.message}): every part scores 0"
         write_message(scratch / "outcome.json", Outcome(scores={}, max_scores={}, notes=[note], seed=seed))
         return
     finally:
         remote.close()
-    check_setup(nb, outputs)
+    setup_note = check_setup(nb, outputs)
     held = shortcuts.withhold(nb, getattr(checks, "SHORTCUTS", {}), outputs)  # may take a forbidden route: 0 until a person looks
     replay.OUTPUTS.clear()
     replay.OUTPUTS.update({cell: printable(run) for cell, run in outputs.items()})
@@ -248,7 +247,7 @@ def autograde(scratch: Path, assignment: str, student: str, seed: int | None = N
     (scratch / "nbgrader.log").write_text(graded["log"], errors="backslashreplace")
     if not graded["success"]:  # the notebook is the grader's canonical copy, its outputs printable: the failure is nbgrader's
         raise GraderFault(f"nbgrader could not autograde the notebook ({(graded['log'].strip().splitlines() or ['no log'])[-1][:300]})")
-    notes = notes_on(outputs, settings["cell_s"]) + list(held.values())
+    notes = notes_on(outputs, settings["cell_s"]) + ([setup_note] if setup_note else []) + list(held.values())
     scores: dict[str, float] = {}
     max_scores: dict[str, float] = {}
     feedback = api.generate_feedback(assignment, student, force=True)
@@ -261,27 +260,34 @@ def autograde(scratch: Path, assignment: str, student: str, seed: int | None = N
     write_message(scratch / "outcome.json", Outcome(scores=scores, max_scores=max_scores, notes=notes, review=sorted(held), seed=seed))
 
 
-def checks_seed(assignment: str, nb: nbformat.NotebookNode) -> int:
-    """The seed of a submission's hidden inputs: a digest of the assignment and its answer cells."""
-    digest = hashlib.sha256(assignment.encode())
+def submission_seed(grading: Path, assignment: str, nb: nbformat.NotebookNode) -> int:
+    """The seed of a submission's hidden inputs (:func:`course_grading.sandbox.seeds.checks_seed`): every
+    code cell of the canonical notebook under the course secret kept in ``grading``."""
+    code = [cell.source for cell in nb.cells if cell.cell_type == "code"]
+    return seeds.checks_seed(seeds.read_secret(grading), assignment, code)
+
+
+def check_setup(nb: nbformat.NotebookNode, outputs: dict[str, Outputs]) -> str | None:
+    """Raise :class:`GraderFault` if a cell of the assignment's read-only set-up failed in the student
+    process before any of the student's code ran: a jail that cannot run the course's own code is
+    the grader's failure, not a reason for zeros. Once a cell of the student's has run (an answer
+    cell, or a cell the student added above the set-up, whether it failed or not: it may have broken
+    torch or the set-up's names), a failing set-up is the student's doing: the note that says so,
+    naming the student's cell, or None if the set-up ran."""
+    student_cell = None
     for cell in nb.cells:
+        grade_id = nbgrader_meta(cell).get("grade_id", "")
+        run = outputs.get(grade_id)
         if is_answer(cell):
-            digest.update(cell.source.encode("utf-8", "surrogatepass") + b"\0")
-    return int.from_bytes(digest.digest()[:8], "little") & (2**63 - 1)
-
-
-def check_setup(nb: nbformat.NotebookNode, outputs: dict[str, Outputs]) -> None:
-    """Raise :class:`GraderFault` if a cell that runs before any of the student's code (the
-    assignment's read-only setup) failed in the student process: a jail that cannot run the
-    course's own code is the grader's failure, not a reason for zeros. A cell the student added
-    above the set-up (``%matplotlib inline``, an import) that ran cleanly does not end the set-up;
-    one that failed does (the set-up's failure may then be its doing)."""
-    for cell in nb.cells:
-        run = outputs.get(nbgrader_meta(cell).get("grade_id", ""))
-        if is_answer(cell) or (is_own(cell) and (run is None or run["error"] is not None)):  # the student's code runs from here on
-            return
-        if run is not None and run["error"] is not None and not is_own(cell):
-            raise GraderFault(f"the assignment's setup cell failed in the student process, before any of the student's code ran ({run['error'][0]}: {run['error'][1][:300]})")
+            return None  # the set-up is above the first answer cell: it ran
+        if is_own(cell):
+            student_cell = student_cell or grade_id
+            continue
+        if run is not None and run["error"] is not None:
+            if student_cell is None:
+                raise GraderFault(f"the assignment's setup cell failed in the student process, before any of the student's code ran ({run['error'][0]}: {run['error'][1][:300]})")
+            return f"the assignment's set-up cell {grade_id} failed after the cell {student_cell}, which the notebook added above it, had run: the parts that need the set-up score 0"
+    return None
 
 
 STARTED = "student-process-started"  # written in the scratch course once the student's process runs
