@@ -8,9 +8,8 @@ import importlib
 import sys
 
 import nbformat
-import torch
-
 import pytest
+import torch
 
 from course_grading.sandbox.seeds import SECRET_FILE, ensure_secret, read_secret
 from course_grading.sandbox.worker import submission_seed

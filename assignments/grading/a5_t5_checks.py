@@ -50,7 +50,7 @@ from typing import Any
 import torch
 from torch import Tensor
 
-from course_grading.sandbox.calls import Opaque, Student
+from course_grading.sandbox.calls import Student
 from course_grading.sandbox.shortcuts import TORCH_ATTENTION, Rules
 
 from gradinglib import CheckFailed, as_student, describe, expect_close, expect_tensor, expect_unchanged, fresh_generator, kind, run_cases
@@ -326,17 +326,17 @@ def check_noise_mask(notebook: Student | dict[str, Any]) -> str | None:
             first = calls[0].mask
             if all(torch.equal(c.mask, first) for c in calls):
                 raise CheckFailed(f"every seed gave the same mask: the spans' places are random ({where})")
-            for kind, n, parts in (("noise", num_noise, [c.noise for c in calls]), ("non-noise", length - num_noise, [c.nonnoise for c in calls])):
+            for spans_of, n, parts in (("noise", num_noise, [c.noise for c in calls]), ("non-noise", length - num_noise, [c.nonnoise for c in calls])):
                 firsts = [0] * (n + 1)
                 for lengths in parts:
                     firsts[lengths[0]] += 1
-                _expect_law(firsts, _first_part_law(n, num_spans), f"the lengths of the first {kind} span", where)
+                _expect_law(firsts, _first_part_law(n, num_spans), f"the lengths of the first {spans_of} span", where)
                 if num_spans > 1:  # one of each mask's cuts, chosen at random: uniform over the n - 1 gaps
                     cuts = [0] * (n - 1)
                     for lengths in parts:
                         ends = torch.tensor(lengths[:-1]).cumsum(0)
                         cuts[int(ends[_randint(g, 0, len(ends))]) - 1] += 1
-                    _expect_law(cuts, [1 / (n - 1)] * (n - 1), f"the places where the {kind} tokens are cut into spans", where)
+                    _expect_law(cuts, [1 / (n - 1)] * (n - 1), f"the places where the {spans_of} tokens are cut into spans", where)
 
         return run
 

@@ -44,7 +44,7 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor
 
-from course_grading.sandbox.calls import Opaque, Student, StudentRaised
+from course_grading.sandbox.calls import Student, StudentRaised
 from course_grading.sandbox.shortcuts import STANDARD_IMPORTS, Rules
 
 from gradinglib import CheckFailed, as_student, describe, expect_close, expect_tensor, expect_unchanged, fresh_generator, kind, run_cases
