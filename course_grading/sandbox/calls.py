@@ -37,6 +37,8 @@ from typing import Any, Protocol
 import torch
 from torch import Tensor
 
+from course_grading.sandbox.trace import OperatorTrace, trace_names
+
 __all__ = ["CUT", "Channel", "GraderFault", "LocalStudent", "MAX_DEPTH", "MAX_FRAME", "OWN_TYPE", "Opaque", "Outputs", "Refused", "RemoteStudent", "Reply", "SHOWN_TYPES", "Student", "StudentRaised", "call_in", "driver_functions", "failed", "hidden_error", "install", "probe", "receive_frame", "reference_functions", "require_safe_torch", "restore_own", "send_frame", "swapped", "uninstall", "unwire", "use_references", "wire"]
 
 MAX_FRAME = 256 * 2**20  # the largest reply accepted from a student's process
@@ -73,6 +75,8 @@ class Reply:
     inputs_after: tuple[Any, ...]  # the arguments after the call (in-place changes show here)
     grads: tuple[Tensor | None, ...] | None  # d(probe . output)/d(args[i]) for the asked i, if any
     differentiable: bool  # whether the output carried a gradient back to the asked arguments
+    operators: frozenset[str] = frozenset()  # what torch ran during the call (sandbox.trace), as the student's process says
+    trace_intact: bool = True  # whether that process says its recorder stayed in place
 
 
 class Student(Protocol):
@@ -196,15 +200,16 @@ def call_in(namespace: dict[str, Any], name: str, args: Sequence[Any], grad_args
     replacements |= driver_functions(driver, namespace)  # a driver's own definitions, for this call only
     if name not in namespace and name not in replacements:
         raise NameError(f"name {name!r} is not defined")
-    with swapped(namespace, replacements), _forbidden(namespace, forbid):
-        value = namespace[name](*args)
     grads: tuple[Tensor | None, ...] | None = None
-    out = value[0] if isinstance(value, tuple) and value else value
-    differentiable = isinstance(out, Tensor) and out.requires_grad
-    if grad_args and differentiable:
-        wrt = [args[i] for i in grad_args]
-        grads = torch.autograd.grad((out * probe(out).detach()).sum(), wrt, allow_unused=True)
-    return Reply(_detached(value), tuple(_detached(a) for a in args), grads, differentiable)
+    with OperatorTrace() as trace:  # what runs, forward and backward: every spelling ends in an operator
+        with swapped(namespace, replacements), _forbidden(namespace, forbid):
+            value = namespace[name](*args)
+        out = value[0] if isinstance(value, tuple) and value else value
+        differentiable = isinstance(out, Tensor) and out.requires_grad
+        if grad_args and differentiable:
+            wrt = [args[i] for i in grad_args]
+            grads = torch.autograd.grad((out * probe(out).detach()).sum(), wrt, allow_unused=True)
+    return Reply(_detached(value), tuple(_detached(a) for a in args), grads, differentiable, frozenset(trace.names), trace.intact)
 
 
 def _copy(value: Any, memo: dict[int, Any]) -> Any:
@@ -410,6 +415,9 @@ class RemoteStudent:
         self.under_test: Sequence[str] = ()  # the functions of the part being graded: never replaced by a correct version
         self.printed_left = output_bytes  # what the notebook may still print in all, counted here: the process's own count is the student's to change
         self.cut_marked = False  # whether the first cut has been marked (the rest are dropped silently)
+        self.part = ""  # the part whose hidden check is calling (set by the worker)
+        self.operators: dict[str, set[str]] = {}  # by part: what torch ran during its hidden calls (sandbox.trace)
+        self.tampered: set[str] = set()  # parts during whose calls the recorder was left or its trace malformed
 
     def start(self) -> None:
         """Start the process and hand it the cells, without waiting: it runs them while the caller works."""
@@ -501,8 +509,14 @@ class RemoteStudent:
         reply = self._request(request, reference_functions(references, exclude=(name, *self.under_test)))
         if reply.get("error") is not None:
             raise hidden_error(reply["error"], forbid)
+        operators, well_formed = trace_names(reply.get("operators"))
+        intact = well_formed and reply.get("trace_intact") is True
+        self.operators.setdefault(self.part, set()).update(operators)
+        if not intact:
+            self.tampered.add(self.part)
         grads = reply.get("grads")
-        return Reply(unwire(reply.get("value")), tuple(unwire(reply.get("inputs_after", ()))), tuple(unwire(list(grads))) if isinstance(grads, (list, tuple)) else None, bool(reply.get("differentiable")))
+        value = unwire(reply.get("value"))
+        return Reply(value, tuple(unwire(reply.get("inputs_after", ()))), tuple(unwire(list(grads))) if isinstance(grads, (list, tuple)) else None, bool(reply.get("differentiable")), operators, intact)
 
     def close(self) -> None:
         if self.fds is not None:

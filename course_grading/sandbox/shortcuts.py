@@ -59,8 +59,9 @@ import nbformat
 
 from course_grading.markers import defined_names, is_answer, is_own, is_test, nbgrader_meta, part_of
 from course_grading.sandbox.student_server import _NoShell, _python  # the student's process runs a cell's IPython syntax as this Python, on this shell
+from course_grading.sandbox.trace import HOP_PREFIX
 
-__all__ = ["COURSE_RULES", "Evidence", "Rules", "STANDARD_IMPORTS", "TORCH_ATTENTION", "TORCH_NORMS", "evidence_by_part", "normalised", "note", "review", "withhold"]
+__all__ = ["COURSE_RULES", "Evidence", "OPERATOR_FAMILIES", "TRACED", "Rules", "STANDARD_IMPORTS", "TORCH_ATTENTION", "TORCH_NORMS", "evidence_by_part", "normalised", "note", "review", "traced", "withhold"]
 
 # PyTorch's ways to compute what the attention parts ask for (a name that contains one counts:
 # "Transformer" is every transformer layer, each holding a MultiheadAttention).
@@ -119,6 +120,23 @@ WHAT = {
     "code": "runs code or imports by a computed name, or reaches into the interpreter",
     "import": "imports a module this assignment does not allow",
     "smuggle": "may bring in code the scan cannot read (writes a file, changes where imports are found, decodes hidden bytes)",
+    "operator": "ran a forbidden operator during a hidden call (recorded at torch's dispatcher)",
+    "tampered": "left or tampered with the operator recorder during a hidden call (or ran no operator at all)",
+}
+TRACED = ("operator", "tampered")  # the kinds of evidence that come from a trace, not from the source
+# The operators each forbidden function ends in, at torch's dispatcher or as the torch function called
+# (sandbox.trace): a pattern searched in every name of a part's trace. Every spelling of the function
+# (an alias, torch.ops.aten, torch._C, a module that wraps it, flexible attention) runs one of them.
+OPERATOR_FAMILIES = {
+    "scaleddotproductattention": r"attention",
+    "multiheadattentionforward": r"attention",
+    "multiheadattention": r"attention",
+    "transformer": r"attention|transformer",
+    "layernorm": r"layer_?norm",
+    "groupnorm": r"group_?norm",
+    "instancenorm": r"instance_?norm",
+    "batchnorm": r"batch_?norm",
+    "rmsnorm": r"rms_?norm",
 }
 # What IPython syntax becomes a call of on ``get_ipython()``: the grader's shell answers each by skipping it.
 SHELL_CALLS = frozenset(name for name in vars(_NoShell) if not name.startswith("_"))
@@ -145,6 +163,14 @@ class Rules:
 
     def keys(self) -> frozenset[str]:
         return frozenset(normalised(name) for _, name in self.forbid)
+
+    def operators(self) -> re.Pattern[str] | None:
+        """What a forbidden function runs, as one pattern over a trace's names (:data:`OPERATOR_FAMILIES`;
+        higher-order operators too); None for a part that forbids no function."""
+        if not self.forbid:
+            return None
+        families = sorted({OPERATOR_FAMILIES.get(key, re.escape(key)) for key in self.keys()})
+        return re.compile("|".join([*families, re.escape(HOP_PREFIX)]), re.IGNORECASE)
 
     def allows_import(self, module: str) -> bool:
         if _within(module, (COURSE_LIBRARY,)):
@@ -177,6 +203,8 @@ class Evidence:
             return any(key in self.key for key in rules.keys())
         if self.kind == "import":
             return not rules.allows_import(self.key)
+        if self.kind in ("operator", "tampered"):
+            return bool(rules.forbid)
         if rules.imports is None:
             return False
         if self.kind in ("code", "smuggle"):
@@ -185,7 +213,14 @@ class Evidence:
 
     def describe(self) -> str:
         key = self.key if len(self.key) <= 40 else self.key[:39] + "…"
+        if self.kind in TRACED:
+            return f"{WHAT[self.kind]} ({key})"
         return f"cell {self.cell}, line {self.line}: {WHAT[self.kind]} ({key}): {self.text}"
+
+    def shown_to_student(self) -> str:
+        """What the student's feedback says of it: a trace's names came from the student's process
+        during hidden calls, so only the kind is shown; the source's evidence is the student's own code."""
+        return WHAT[self.kind] if self.kind in TRACED else self.describe()
 
 
 # ----------------------------------------------------------------------------- reading a cell
@@ -601,15 +636,38 @@ def note(part: str, evidence: list[Evidence], passed: bool) -> str:
     return f"needs review: {part}: {shown} ({outcome})"
 
 
-def withhold(nb: nbformat.NotebookNode, rules: Mapping[str, Rules], outputs: dict[str, Any]) -> dict[str, str]:
-    """Hold every part with evidence: its test cell's outputs (by grade id) get an error if they had
+def traced(rules: Mapping[str, Rules], operators: Mapping[str, set[str]], tampered: Iterable[str]) -> dict[str, list[Evidence]]:
+    """Evidence from what ran during the hidden calls (:mod:`course_grading.sandbox.trace`), by part:
+    each forbidden operator in a part's trace, and a recorder left or tampered with (or a trace of a
+    part that forbids functions in which torch ran no operator at all)."""
+    found: dict[str, list[Evidence]] = {}
+    for part, names in operators.items():
+        pattern = rules[part].operators() if part in rules else None
+        if pattern is None:
+            continue
+        for name in sorted(n for n in names if pattern.search(n)):
+            found.setdefault(part, []).append(Evidence("(hidden calls)", 0, "operator", name, f"torch ran {name} while the check called this part"))
+        if not any("::" in n for n in names):
+            found.setdefault(part, []).append(Evidence("(hidden calls)", 0, "tampered", "no operator", "torch ran no operator while the check called this part"))
+    for part in sorted(set(tampered)):
+        if part in rules and rules[part].forbid:
+            found.setdefault(part, []).append(Evidence("(hidden calls)", 0, "tampered", "recorder", "the operator recorder was gone when a hidden call ended"))
+    return found
+
+
+def withhold(nb: nbformat.NotebookNode, rules: Mapping[str, Rules], outputs: dict[str, Any], operators: Mapping[str, set[str]] | None = None, tampered: Iterable[str] = ()) -> dict[str, str]:
+    """Hold every part with evidence, from its source (:func:`review`) or from what ran during its
+    hidden calls (:func:`traced`): its test cell's outputs (by grade id) get an error if they had
     none, so that it scores 0; returns the instructor's note for each held part."""
     notes = {}
-    for part, evidence in review(nb, rules).items():
+    evidence_of = review(nb, rules)
+    for part, evidence in traced(rules, operators or {}, tampered).items():
+        evidence_of[part] = evidence + evidence_of.get(part, [])
+    for part, evidence in evidence_of.items():
         test = outputs.get(f"test_{part}")
         passed = test is not None and test["error"] is None
         if test is not None and passed:
-            message = f"held for review: this part's code may use a route it forbids ({evidence[0].describe()}); an instructor will look at it and grant the points if it does not"
+            message = f"held for review: this part's code may use a route it forbids ({evidence[0].shown_to_student()}); an instructor will look at it and grant the points if it does not"
             test["error"] = ["HeldForReview", message, []]
         notes[part] = note(part, evidence, passed)
     return notes

@@ -168,7 +168,7 @@ def answer(namespace: dict[str, Any], request: dict[str, Any], cell_s: int, allo
     def call() -> dict[str, Any]:
         driver = request.get("driver")
         reply = call_in(namespace, request["name"], request["args"], request["grad_args"], [tuple(f) for f in request["forbid"]], references, driver if isinstance(driver, str) else None)
-        return {"value": wire(reply.value), "inputs_after": wire(reply.inputs_after), "grads": wire(reply.grads), "differentiable": reply.differentiable}
+        return {"value": wire(reply.value), "inputs_after": wire(reply.inputs_after), "grads": wire(reply.grads), "differentiable": reply.differentiable, "operators": sorted(reply.operators), "trace_intact": reply.trace_intact}
 
     return _timed(cell_s, call)
 

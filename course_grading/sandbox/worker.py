@@ -42,7 +42,7 @@ from typing import Any
 
 import nbformat
 
-from course_grading.markers import is_answer, is_own, is_test, nbgrader_meta, part_names, without_hidden_tests
+from course_grading.markers import is_answer, is_own, is_test, nbgrader_meta, part_names, part_of, without_hidden_tests
 from course_grading.notebook import assignments
 from course_grading.sandbox import policy, replay, seeds, shortcuts
 from course_grading.sandbox.calls import CUT, GraderFault, Outputs, RemoteStudent, StudentRaised
@@ -181,7 +181,7 @@ def run_submission(student: RemoteStudent, nb: nbformat.NotebookNode, release: n
         outputs[test_id] = student.run(test_id, without_hidden_tests(source), getattr(checks, "REFERENCE_PARTS", None), own[test_id])
     for test_id, _ in tests:
         if outputs[test_id]["error"] is None and test_id in checks.CHECKS:
-            student.under_test = own[test_id]
+            student.under_test, student.part = own[test_id], part_of(test_id)
             failure = hidden_verdict(checks.CHECKS[test_id], student)
             if failure is not None:
                 outputs[test_id]["error"] = ["AssertionError", f"{failure}\n{replay_hint(seed)}", []]
@@ -240,7 +240,8 @@ def autograde(scratch: Path, assignment: str, student: str, seed: int | None = N
     finally:
         remote.close()
     setup_note = check_setup(nb, outputs)
-    held = shortcuts.withhold(nb, getattr(checks, "SHORTCUTS", {}), outputs)  # may take a forbidden route: 0 until a person looks
+    # may take a forbidden route (by its source, or by what ran during its hidden calls): 0 until a person looks
+    held = shortcuts.withhold(nb, getattr(checks, "SHORTCUTS", {}), outputs, remote.operators, remote.tampered)
     replay.OUTPUTS.clear()
     replay.OUTPUTS.update({cell: printable(run) for cell, run in outputs.items()})
     graded = api.autograde(assignment, student, force=True, create=True)

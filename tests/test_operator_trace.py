@@ -1,0 +1,86 @@
+"""Forbidden routes found by what executes (issue 36): every spelling of torch's attention or
+normalisation ends in an operator that the trace of a hidden call names, and a recorder left or
+tampered with is evidence in itself."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+from course_grading.sandbox.calls import call_in
+from course_grading.sandbox.shortcuts import TORCH_ATTENTION, TORCH_NORMS, Rules, traced
+from course_grading.sandbox.trace import trace_names
+
+ROUTES = '''
+import importlib, sys
+import torch, torch.nn.functional as F
+from torch import nn
+_kept = F.scaled_dot_product_attention
+
+def honest(q, k, v):
+    return torch.softmax(q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5, -1) @ v
+
+def default_argument(q, k, v, f=_kept):
+    return f(q, k, v)
+
+def aten(q, k, v):
+    return torch.ops.aten._scaled_dot_product_flash_attention_for_cpu(q, k, v)[0]
+
+def through_sys_modules(q, k, v):
+    return getattr(sys.modules["torch.nn.functional"], "scaled_dot_" + "product_attention")(q, k, v)
+
+def module(q, k, v):
+    mha = nn.MultiheadAttention(q.shape[-1], 1, batch_first=True)
+    return mha(q[0], k[0], v[0])[0].unsqueeze(0)
+
+def c_nn(q, k, v):
+    return torch._C._nn.scaled_dot_product_attention(q, k, v)
+
+def honest_norm(x):
+    return (x - x.mean(-1, keepdim=True)) / (x.var(-1, keepdim=True, unbiased=False) + 1e-5).sqrt()
+
+def group_norm(x):
+    return torch.group_norm(x.unsqueeze(0), 1).squeeze(0)
+
+def rms_of_centred(x):
+    return F.rms_norm(x - x.mean(-1, keepdim=True), (x.shape[-1],))
+'''
+
+RULES = {"attention": Rules(forbid=TORCH_ATTENTION), "norm": Rules(forbid=TORCH_NORMS)}
+
+
+def evidence(name: str, part: str, *args: torch.Tensor) -> list[str]:
+    namespace: dict = {}
+    exec(ROUTES, namespace)
+    reply = call_in(namespace, name, args, grad_args=(0,))
+    found = traced(RULES, {part: set(reply.operators)}, [] if reply.trace_intact else [part])
+    return [e.kind for e in found.get(part, [])]
+
+
+@pytest.mark.parametrize("route", ["default_argument", "aten", "through_sys_modules", "module", "c_nn"])
+def test_every_route_to_torchs_attention_ends_in_a_forbidden_operator(route: str) -> None:
+    q = torch.randn(1, 2, 5, 4)
+    assert "operator" in evidence(route, "attention", q, q.clone(), q.clone())
+
+
+@pytest.mark.parametrize("route", ["group_norm", "rms_of_centred"])
+def test_every_route_to_torchs_normalisations_ends_in_a_forbidden_operator(route: str) -> None:
+    assert "operator" in evidence(route, "norm", torch.randn(3, 8))
+
+
+def test_honest_answers_leave_no_evidence() -> None:
+    q = torch.randn(1, 2, 5, 4)
+    assert evidence("honest", "attention", q, q.clone(), q.clone()) == []
+    assert evidence("honest_norm", "norm", torch.randn(3, 8)) == []
+
+
+def test_a_trace_from_the_students_process_is_checked_before_it_is_used() -> None:
+    assert trace_names(["aten::mm", "softmax"]) == (frozenset({"aten::mm", "softmax"}), True)
+    for forged in ("aten::mm", ["aten::mm", 3], ["attention q=0.123 k=\x1b[31m"], ["a"] * 5000):
+        assert trace_names(forged) == (frozenset(), False)
+
+
+def test_an_empty_or_abandoned_trace_is_evidence_for_a_part_that_forbids_functions() -> None:
+    assert [e.kind for e in traced(RULES, {"attention": {"softmax"}}, [])["attention"]] == ["tampered"]
+    assert [e.kind for e in traced(RULES, {"attention": {"aten::mm"}}, ["attention"])["attention"]] == ["tampered"]
+    assert traced({"free": Rules()}, {"free": set()}, ["free"]) == {}  # a part without forbidden functions
