@@ -52,6 +52,7 @@ from course_grading.markers import is_answer, is_own, is_test, nbgrader_meta, pa
 from course_grading.notebook.assignments import COURSE
 from course_grading.notebook.canonical import Canonical, assignment_of, grade_ids, read_submission, rebuild
 from course_grading.sandbox.limits import Limits
+from course_grading.text import shown
 
 __all__ = ["KERNEL", "MemoryWatch", "Part", "PartResult", "Report", "SETUP_S", "cell_limit", "check_notebook", "find_parts", "grading_order", "identify", "named_assignment", "out_of_memory", "part_uses"]
 
@@ -109,7 +110,8 @@ class Report:
         return sum(part.failure is not None for part in self.parts)
 
     def render(self) -> list[str]:
-        """The report as ``course check`` prints it."""
+        """The report as ``course check`` prints it, each line :func:`course_grading.text.shown` (tabs
+        and newlines kept): a student's exception message or source line cannot drive the terminal."""
         lines = [f"warning: {self.misnamed}"] if self.misnamed else []
         lines += [f"note: {note}" for note in self.notes]
         for cell in self.other_cells:
@@ -121,7 +123,7 @@ class Report:
             lines += [f"    {line}" for line in (*part.details, *([f"hint: {part.hint}"] if part.hint else []))]
         lines.append(f"{self.assignment}: {len(self.parts) - self.failed} of {len(self.parts)} parts pass their visible tests."
                      + (" Hidden tests run when your work is graded." if not self.failed else ""))
-        return lines
+        return [shown(line, lines=True) for line in lines]
 
 
 class MemoryWatch:
@@ -343,8 +345,8 @@ class _Findings:
         if where is None or is_test(self.nb.cells[where[0]]):  # a test's own message says what is wrong
             return _Failure(index, text)
         cell, line = where
-        shown = self.nb.cells[cell].source.splitlines()[line - 1:line]
-        return _Failure(cell, f"{name} at line {line}: {message}" if message else f"{name} at line {line}", tuple(f"{line:>5} | {text}" for text in shown))
+        quoted = self.nb.cells[cell].source.splitlines()[line - 1:line]
+        return _Failure(cell, f"{name} at line {line}: {message}" if message else f"{name} at line {line}", tuple(f"{line:>5} | {text}" for text in quoted))
 
     def _undefined(self, name: str) -> str:
         """Why a name a part must define is not defined: renamed, or its answer cell failed first."""

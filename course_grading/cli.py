@@ -19,6 +19,8 @@ from typing import TextIO
 
 from course_grading import mutants
 from course_grading.notebook import assignments
+from course_grading.sandbox import seeds
+from course_grading.text import shown
 
 __all__ = ["EXIT_BAD_INPUT", "EXIT_FAILED", "ProgressBar", "main", "parser"]
 
@@ -26,28 +28,36 @@ EXIT_FAILED = 1
 EXIT_BAD_INPUT = 2
 
 
+def _print(text: str = "", file: TextIO | None = None, end: str = "\n", flush: bool = False) -> None:
+    """``print`` for every text the command shows: :func:`course_grading.text.shown`, newlines and tabs
+    kept, so that no name, file name, note or message (a student's exception) can drive the terminal."""
+    print(shown(text, lines=True), file=file, end=end, flush=flush)
+
+
 def _release(args: argparse.Namespace) -> int:
     ids = args.ids or assignments.assignment_ids(args.course)
     unknown = sorted(set(ids) - set(assignments.assignment_ids(args.course)))
     if unknown:
-        print(f"no source notebook for: {', '.join(unknown)} (looked in {args.course / 'source'})", file=sys.stderr)
+        _print(f"no source notebook for: {', '.join(unknown)} (looked in {args.course / 'source'})", file=sys.stderr)
         return EXIT_BAD_INPUT
     broken = {assignment: problems for assignment in ids if (problems := assignments.contract(assignment, args.course))}
     for assignment, problems in broken.items():
-        print(f"{assignment}: not released; it lacks what grading needs:", file=sys.stderr)
+        _print(f"{assignment}: not released; it lacks what grading needs:", file=sys.stderr)
         for problem in problems:
-            print(f"  - {problem}", file=sys.stderr)
+            _print(f"  - {problem}", file=sys.stderr)
     if broken:
         return EXIT_BAD_INPUT
     ok = True
     solutions = args.solutions or args.course.parent / "solutions"
+    secret = seeds.ensure_secret(args.course / "grading")  # the hidden inputs' key (git-ignored, never released)
+    print(f"course secret: {secret} (keep it; never publish or hand it out)")
     for assignment in ids:
         assignments.generate(assignment, args.course / "release", solutions, args.course)
         problems = assignments.validate(assignment, args.course)
         status = "ok" if not problems else "INVALID"
-        print(f"{assignment}: release/{assignment}/ and {solutions.name}/{assignment}/ written; validation {status}")
+        _print(f"{assignment}: release/{assignment}/ and {solutions.name}/{assignment}/ written; validation {status}")
         for problem in problems:
-            print(f"  - {problem}")
+            _print(f"  - {problem}")
         ok &= not problems
     return 0 if ok else EXIT_FAILED
 
@@ -56,16 +66,16 @@ def _check(args: argparse.Namespace) -> int:
     from course_grading.check import check_notebook
 
     if args.timeout < 1:
-        print(f"--timeout must be at least 1 second, not {args.timeout}", file=sys.stderr)
+        _print(f"--timeout must be at least 1 second, not {args.timeout}", file=sys.stderr)
         return EXIT_BAD_INPUT
     if args.seed is not None:
         return _replay(args)
     try:
         report = check_notebook(args.notebook, args.course, timeout=args.timeout)
     except (ValueError, RuntimeError) as error:
-        print(f"cannot check {args.notebook}: {error}", file=sys.stderr)
+        _print(f"cannot check {args.notebook}: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    print("\n".join(report.render()))
+    _print("\n".join(report.render()))
     return EXIT_FAILED if report.failed or report.misnamed else 0
 
 
@@ -76,14 +86,14 @@ def _replay(args: argparse.Namespace) -> int:
     try:
         assignment, result, parts = replay(args.notebook, args.course, args.seed, Limits(cell_s=args.timeout))
     except (ValueError, RuntimeError) as error:
-        print(f"cannot replay {args.notebook}: {error}", file=sys.stderr)
+        _print(f"cannot replay {args.notebook}: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    print(f"{assignment}, graded as `course grade` does with hidden inputs from seed {args.seed} (nothing recorded):")
+    _print(f"{assignment}, graded as `course grade` does with hidden inputs from seed {args.seed} (nothing recorded):")
     for part in parts:
-        print(f"  {part.part:<24} {part.score:g}/{part.max_score:g}" + ("" if part.failure is None else "  " + part.failure.replace("\n", "\n" + " " * 6)))
+        _print(f"  {part.part:<24} {part.score:g}/{part.max_score:g}" + ("" if part.failure is None else "  " + part.failure.replace("\n", "\n" + " " * 6)))
     for note in result.notes:
-        print(f"  note: {note}")
-    print(f"total {result.total:g}/{sum(p.max_score for p in parts):g}")
+        _print(f"  note: {note}")
+    _print(f"total {result.total:g}/{sum(p.max_score for p in parts):g}")
     return EXIT_FAILED if any(p.score < p.max_score for p in parts) else 0
 
 
@@ -95,6 +105,7 @@ class ProgressBar:
         self.tty = stream.isatty()
 
     def __call__(self, done: int, total: int, line: str) -> None:
+        line = shown(line)  # one line: a name or note cannot move the cursor, ring, or rewrite the bar
         if not self.tty:
             print(line, file=self.stream, flush=True)
             return
@@ -113,7 +124,7 @@ def _grade(args: argparse.Namespace) -> int:
     from course_grading.sandbox.limits import Limits
 
     if args.id not in assignments.assignment_ids(args.course):
-        print(f"no source notebook for {args.id} (looked in {args.course / 'source'})", file=sys.stderr)
+        _print(f"no source notebook for {args.id} (looked in {args.course / 'source'})", file=sys.stderr)
         return EXIT_BAD_INPUT
     out = (args.out or args.course / "graded" / args.id).resolve()
     limits = Limits(cell_s=args.cell_timeout, total_s=args.timeout)
@@ -125,33 +136,33 @@ def _grade(args: argparse.Namespace) -> int:
         times = read_times(args.times) if args.times else None
         options = Options(roster=roster, late=late, regrade=frozenset(args.regrade), canvas_assignment_id=args.canvas_assignment_id, times=times)
         results, taken = grade(args.course, args.id, args.submissions.resolve(), out, args.jobs, limits, progress=ProgressBar(), record=not args.dry_run, options=options,
-                               notify=lambda text: print(f"warning: {text}", file=sys.stderr, flush=True))
+                               notify=lambda text: _print(f"warning: {text}", file=sys.stderr, flush=True))
     except (ValueError, RuntimeError, OSError) as error:
-        print(f"cannot grade: {error}", file=sys.stderr)
+        _print(f"cannot grade: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
     unknown = sorted(set(args.regrade) - {r.student for r in results})
     if taken.gradescope:  # a Gradescope export: the scores file Gradescope imports
         from course_grading.lms.gradescope_reader import IMPORT_FILE, write_import
 
-        print(f"Gradescope: {write_import(results, taken.gradescope, out / IMPORT_FILE)} scores in {out / IMPORT_FILE}")
-    print((out / "summary.txt").read_text(), end="")
-    print(f"grades: {out / 'grades.csv'} (Canvas: canvas_import.csv, Moodle: moodle_import.csv)\nfeedback: {out / 'feedback'}/<student>.html\nfigure: {out / 'summary.png'}")
+        _print(f"Gradescope: {write_import(results, taken.gradescope, out / IMPORT_FILE)} scores in {out / IMPORT_FILE}")
+    _print((out / "summary.txt").read_text(), end="")
+    _print(f"grades: {out / 'grades.csv'} (Canvas: canvas_import.csv, Moodle: moodle_import.csv)\nfeedback: {out / 'feedback'}/<student>.html\nfigure: {out / 'summary.png'}")
     if args.dry_run:
-        print("dry run: nothing was recorded in the nbgrader course")
+        _print("dry run: nothing was recorded in the nbgrader course")
     else:
-        print(f"nbgrader: scores in {args.course / 'gradebook.db'}, notebooks in {args.course}/{{submitted,autograded,feedback}}/<student>/{args.id}/")
+        _print(f"nbgrader: scores in {args.course / 'gradebook.db'}, notebooks in {args.course}/{{submitted,autograded,feedback}}/<student>/{args.id}/")
     for student in unknown:
-        print(f"warning: --regrade {student}: no submission of that student in this batch", file=sys.stderr)
+        _print(f"warning: --regrade {student}: no submission of that student in this batch", file=sys.stderr)
     warning = batch_warning(taken)
     if warning:
-        print(f"warning: {warning}", file=sys.stderr)
+        _print(f"warning: {warning}", file=sys.stderr)
     failed = [r.student for r in results if r.status == NOT_GRADED]
     if failed:
-        print(f"error: {len(failed)} of {len(results)} submissions not graded because of grader errors ({', '.join(failed)}): "
+        _print(f"error: {len(failed)} of {len(results)} submissions not graded because of grader errors ({', '.join(failed)}): "
               f"nothing was recorded or exported for them; see {out / 'logs'}/<student>.log, and run again to grade them", file=sys.stderr)
     pending = [] if args.dry_run else unrecorded(out, [r.student for r in results if r.status != NOT_GRADED])
     if pending:
-        print(f"error: {len(pending)} graded submissions not recorded in the nbgrader gradebook ({', '.join(pending)}): see the summary; run again to record them", file=sys.stderr)
+        _print(f"error: {len(pending)} graded submissions not recorded in the nbgrader gradebook ({', '.join(pending)}): see the summary; run again to record them", file=sys.stderr)
     return EXIT_FAILED if warning or unknown or failed or pending else 0
 
 
@@ -167,7 +178,7 @@ def _remove(args: argparse.Namespace) -> int:
     cache.unlink(missing_ok=True)
     pending(cache.parent, args.student).unlink(missing_ok=True)  # its mark of a result the gradebook does not hold yet
     changed = remove_student(out, args.student)
-    print(f"{args.student}'s {args.id} records removed" + (f"; from {out}: {', '.join(changed)}" if changed else "") if found or changed else f"nothing recorded for {args.student} in {args.id}")
+    _print(f"{args.student}'s {args.id} records removed" + (f"; from {out}: {', '.join(changed)}" if changed else "") if found or changed else f"nothing recorded for {args.student} in {args.id}")
     return 0 if found or changed else EXIT_FAILED
 
 
@@ -175,23 +186,23 @@ def _gradescope(args: argparse.Namespace) -> int:
     from course_grading.gradescope import build
 
     if args.id not in assignments.assignment_ids(args.course):
-        print(f"no source notebook for {args.id} (looked in {args.course / 'source'})", file=sys.stderr)
+        _print(f"no source notebook for {args.id} (looked in {args.course / 'source'})", file=sys.stderr)
         return EXIT_BAD_INPUT
     try:
         out = build(args.course, args.id, (args.out or Path(f"{args.id}_gradescope.zip")).resolve(), args.visibility)
     except (ValueError, RuntimeError, OSError) as error:
-        print(f"cannot build the Gradescope autograder: {error}", file=sys.stderr)
+        _print(f"cannot build the Gradescope autograder: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    print(f"{out}: upload it as the autograder of a Gradescope programming assignment (README, \"Grading on Gradescope\")")
+    _print(f"{out}: upload it as the autograder of a Gradescope programming assignment (README, \"Grading on Gradescope\")")
     return 0
 
 
 def _mutants(args: argparse.Namespace) -> int:
     if args.id not in assignments.assignment_ids(args.course):
-        print(f"no source notebook for {args.id} (looked in {args.course / 'source'})", file=sys.stderr)
+        _print(f"no source notebook for {args.id} (looked in {args.course / 'source'})", file=sys.stderr)
         return EXIT_BAD_INPUT
     report = mutants.self_test(args.id, args.course, jobs=args.jobs)
-    print(report.render(show_diffs=not args.no_diffs))
+    _print(report.render(show_diffs=not args.no_diffs))
     return 0 if report.score >= mutants.THRESHOLD and not report.stale else EXIT_FAILED
 
 

@@ -49,6 +49,7 @@ from course_grading.sandbox.limits import Limits
 from course_grading.sandbox.messages import GradeRequest, JailSettings, Outcome, read_message, write_message
 from course_grading.sandbox.worker import STARTED, GraderError, Worker
 from course_grading.scratch import private_folder, remove_stale
+from course_grading.text import shown
 
 __all__ = ["Options", "cache_result", "cached_result", "check_writable", "content_key", "finish", "grade", "grade_one", "keep_log", "missing", "not_graded", "pending", "prepare_template", "record_pending", "unrecorded", "with_intake"]
 
@@ -284,7 +285,7 @@ def record_pending(course: Path, assignment: str, results: list[Result], noteboo
     return [f"nbgrader gradebook: {', '.join(left)} not recorded ({reason}); run again to record them"] if left else []
 
 
-def grade(course: Path, assignment: str, submissions: Path, out: Path, jobs: int, limits: Limits = Limits(), progress: Callable[[int, int, str], None] = lambda done, total, line: print(line), record: bool = False, options: Options = Options(), notify: Callable[[str], None] = lambda text: None) -> tuple[list[Result], Intake]:
+def grade(course: Path, assignment: str, submissions: Path, out: Path, jobs: int, limits: Limits = Limits(), progress: Callable[[int, int, str], None] = lambda done, total, line: print(shown(line)), record: bool = False, options: Options = Options(), notify: Callable[[str], None] = lambda text: None) -> tuple[list[Result], Intake]:
     """Grade every submission (reusing cached results), write the reports; return the results and
     what intake made of the export (its rejected entries and counts).
 

@@ -58,6 +58,8 @@ from course_grading.lms.late import SubmissionTimes
 from course_grading.lms.results import ATTENTION, NOT_GRADED, Result
 from course_grading.markers import answer_ids, is_test, nbgrader_meta, part_of, part_points
 from course_grading.notebook import assignments
+from course_grading.sandbox import seeds
+from course_grading.text import shown as visible  # results_json has a parameter named shown
 
 __all__ = ["FEEDBACK_CHARS", "ROOT_VARIABLE", "SETTINGS", "STUDENT", "TORCH_INDEX", "VISIBILITIES", "autograde", "build", "grading_files", "main", "part_feedback", "pinned_requirements", "project_requirements", "results_json", "submission_time", "torch_pin"]
 
@@ -136,9 +138,10 @@ def torch_pin(repo: Path) -> str:
 
 def grading_files(course: Path, assignment: str) -> list[Path]:
     """The files of ``course/grading`` that grading ``assignment`` reads: its checks, reference parts
-    and drivers (``<ID>_*.py``), and the helpers every checks module imports."""
+    and drivers (``<ID>_*.py``), the helpers every checks module imports, and the course secret
+    (:mod:`course_grading.sandbox.seeds`: Gradescope draws the same hidden inputs as ``course grade``)."""
     grading = course / "grading"
-    return sorted({*grading.glob(f"{assignment}_*.py"), grading / "gradinglib.py"})
+    return sorted({*grading.glob(f"{assignment}_*.py"), grading / "gradinglib.py", seeds.ensure_secret(grading)})
 
 
 def build(course: Path, assignment: str, out: Path, visibility: str = "after_due_date", repo: Path = assignments.REPO) -> Path:
@@ -210,7 +213,8 @@ def results_json(result: Result, release: nbformat.NotebookNode, autograded: nbf
 
     Only the notes in ``shown`` (None: all of them) go where students read them at once (the
     Submission test, the top-level output): the others (a held part's says whether it passed its
-    hidden tests) go to a test "Notes from the grader" that follows ``visibility`` as the parts do."""
+    hidden tests) go to a test "Notes from the grader" that follows ``visibility`` as the parts do.
+    Every output is :func:`course_grading.text.shown` (newlines and tabs kept)."""
     from course_grading.check import find_parts
 
     maxima = part_points(release)
@@ -236,7 +240,9 @@ def results_json(result: Result, release: nbformat.NotebookNode, autograded: nbf
         tests.append({"name": names.get(part, part), "score": float(result.scores.get(part, 0.0)), "max_score": float(maxima[part]), "output": text, "extra_data": {"part": part}})
     if later:
         tests.insert(1, {"name": "Notes from the grader", "score": 0.0, "max_score": 0.0, "output": later})
-    return {"score": float(sum(result.scores.values())), "output": notes, "visibility": visibility, "stdout_visibility": "hidden", "tests": tests}
+    for test in tests:  # what the notebook printed, its exceptions' messages, file names: no control or bidi character reaches the page
+        test["output"] = visible(test["output"], lines=True)
+    return {"score": float(sum(result.scores.values())), "output": visible(notes, lines=True), "visibility": visibility, "stdout_visibility": "hidden", "tests": tests}
 
 
 def submission_time(root: Path) -> SubmissionTimes:
@@ -271,19 +277,19 @@ def autograde(root: Path) -> tuple[dict[str, Any], int]:
         (export / METADATA).write_text(f"submission_1:\n  :submitters:\n  - :name: {STUDENT}\n    :sid: '{STUDENT}'\n")
         shutil.copytree(submission, export / "submission_1", symlinks=True)
         out = Path(tmp) / "out"
-        results, taken = grade(course, assignment, inbox, out, jobs=1, progress=lambda done, total, line: print(line, flush=True), record=False,
-                               options=Options(times=submission_time(root)), notify=lambda text: print(f"note: {text}", flush=True))
+        results, taken = grade(course, assignment, inbox, out, jobs=1, progress=lambda done, total, line: print(visible(line), flush=True), record=False,
+                               options=Options(times=submission_time(root)), notify=lambda text: print(visible(f"note: {text}"), flush=True))
         if not results:
             handed = ", ".join(sorted(p.relative_to(submission).as_posix() for p in submission.rglob("*") if p.is_file()))
             result = Result(STUDENT, ATTENTION, notes=[f"no notebook handed in ({'files: ' + handed if handed else 'no files'}): every part scores 0"])
             return results_json(result, release, None, visibility, None), 0
         result = results[0]
         if result.status == NOT_GRADED:
-            cause = "; ".join(result.notes)
+            cause = visible("; ".join(result.notes), lines=True)
             print(cause, file=sys.stderr)
             log = out / "logs" / f"{STUDENT}.log"
             if log.exists():
-                print(log.read_text(errors="replace"), file=sys.stderr)
+                print(visible(log.read_text(errors="replace"), lines=True), file=sys.stderr)
             return {"output": NOT_GRADED_OUTPUT.format(cause=cause), "visibility": "visible", "stdout_visibility": "hidden", "tests": []}, 1
         autograded_path = out / "autograded" / f"{STUDENT}.ipynb"
         autograded = nbformat.read(autograded_path, as_version=4) if autograded_path.exists() else None
@@ -304,7 +310,7 @@ def main(argv: list[str] | None = None) -> int:
         payload, status = autograde(root)
     except Exception as error:  # noqa: BLE001 (the grader's failure: no score, said in output, the traceback in stdout for the instructor)
         traceback.print_exc()
-        payload, status = {"output": NOT_GRADED_OUTPUT.format(cause=f"{type(error).__name__}: {error}"), "visibility": "visible", "stdout_visibility": "hidden", "tests": []}, 1
+        payload, status = {"output": NOT_GRADED_OUTPUT.format(cause=visible(f"{type(error).__name__}: {error}", lines=True)), "visibility": "visible", "stdout_visibility": "hidden", "tests": []}, 1
     payload["execution_time"] = round(time.monotonic() - started)
     (root / "results").mkdir(parents=True, exist_ok=True)
     (root / "results" / "results.json").write_text(json.dumps(payload, indent=1) + "\n")

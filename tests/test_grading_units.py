@@ -123,14 +123,20 @@ def test_canonical_refuses_what_is_not_a_notebook(tmp_path: Path, content: bytes
 
 def test_the_cache_key_follows_the_answers_and_the_checks(tmp_path: Path) -> None:
     from course_grading.notebook.assignments import copy_course
+    from course_grading.sandbox.seeds import SECRET_FILE, ensure_secret
 
     course = copy_course(tmp_path / "course", ASSIGNMENTS)
+    ensure_secret(course / "grading")
     nb = submission_notebook(A1, None, release_notebook(A1))
     key = grading.content_key(nb, course, A1)
     assert grading.content_key(nbformat.from_dict(nb), course, A1) == key
     changed = nbformat.from_dict(nb)
     next(c for c in changed.cells if nbgrader_meta(c).get("grade_id") == "sdpa").source += "\n# edited"
     assert grading.content_key(changed, course, A1) != key
+    (course / "grading" / SECRET_FILE).unlink()
+    ensure_secret(course / "grading")  # another course secret: other hidden inputs, so the cache does not hold
+    assert grading.content_key(nb, course, A1) != key
+    key = grading.content_key(nb, course, A1)
     (course / "grading" / "gradinglib.py").write_text((course / "grading" / "gradinglib.py").read_text() + "\n# a check changed\n")
     assert grading.content_key(nb, course, A1) != key
 

@@ -560,13 +560,24 @@ print(json.dumps(failed))
 
 @pytest.mark.parametrize("attack", list(SHORTCUT_ANSWERS))
 def test_each_attack_passes_the_refusal_in_its_own_process(attack: str) -> None:
-    """Without reading the source, each attack would have scored: run in one process with its
-    checks (as the refusal sees it), every part passes, its hidden tests included."""
+    """Without reading the source, each attack but those the trace's function mode refuses would have
+    scored: run in one process with its checks (as the refusal sees it), every part passes, its hidden
+    tests included."""
     source = source_notebook(ASSIGNMENT)
     nb = with_answers(source, answer_code(source) | SHORTCUT_ANSWERS[attack])
     run = subprocess.run([sys.executable, "-c", RUN_IN_PROCESS, str(GRADING)], input=nbformat.writes(nb), capture_output=True, text=True, timeout=120, cwd=ROOT, env=os.environ | {"OMP_NUM_THREADS": "1"})
     assert run.returncode == 0, run.stderr[-2000:]
-    assert json.loads(run.stdout.strip().splitlines()[-1]) == {}, attack
+    failed = json.loads(run.stdout.strip().splitlines()[-1])
+    if attack in REFUSED_UNDER_THE_TRACE:
+        assert set(failed) == {"sdpa"} and "calls a library function" in failed["sdpa"], (attack, failed)
+    else:
+        assert failed == {}, attack
+
+
+# A builtin captured before the check (a default argument holding torch's C function) is called,
+# while the operator trace's function mode is active, through the name torch resolves it by: the
+# refusal installed there. The trace (sandbox/trace.py) would name its operator anyway.
+REFUSED_UNDER_THE_TRACE = {"default_argument"}
 
 
 # ----------------------------------------------------------------------------- through course grade

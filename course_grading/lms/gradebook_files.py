@@ -38,6 +38,14 @@ Moodle's assignment "Upload grading worksheet" (``mod/assign/feedback/offline``,
   the submissions came from (its folder names), so ``moodle_worksheet.csv`` is written only when
   some came from one.
 
+Escaping
+--------
+Every field of every row, header included, goes through :func:`course_grading.text.csv_cell`: control,
+bidi and zero-width characters are written as visible escapes (``\\x1b``, ``\\u202e``) and text a
+spreadsheet would run as a formula (``=``, ``+``, ``-``, ``@`` first) gets a leading apostrophe;
+numbers stay numbers. An email that would need the apostrophe is no email Moodle can match: such a
+row is left out of the Moodle files with a warning.
+
 Encoding
 --------
 Every file is UTF-8 with a byte-order mark, so that Excel opens names in any script (CJK, Arabic,
@@ -57,10 +65,10 @@ from pathlib import Path
 
 from course_grading.lms.late import points_text
 from course_grading.lms.results import GRADED, MISSING, NOT_GRADED  # MISSING: on the roster, nothing handed in; only grades.csv lists it
+from course_grading.text import csv_cell
 
-__all__ = ["GradeRow", "ROWS", "check_total", "load_rows", "max_points", "save_rows", "text", "write_all", "write_canvas_csv", "write_grades_csv", "write_moodle_csv", "write_moodle_worksheet"]
+__all__ = ["GradeRow", "ROWS", "check_total", "load_rows", "max_points", "save_rows", "write_all", "write_canvas_csv", "write_grades_csv", "write_moodle_csv", "write_moodle_worksheet"]
 
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 ENCODING = "utf-8-sig"  # UTF-8 with a byte-order mark: see the module's docstring
 
 
@@ -90,23 +98,23 @@ def write_grades_csv(rows: Sequence[GradeRow], path: Path) -> None:
         check_total(row)
     with path.open("w", newline="", encoding=ENCODING, errors="backslashreplace") as f:
         writer = csv.writer(f)
-        writer.writerow(["student", "name", "email", *parts, "total", "max total", "percentage", "late penalty", "submitted at", "status", "notes"])
+        writer.writerow(_cells(["student", "name", "email", *parts, "total", "max total", "percentage", "late penalty", "submitted at", "status", "notes"]))
         for row in rows:
             writer.writerow(
-                [
+                _cells([
                     row.student,
-                    text(row.name),
+                    row.name,
                     row.email,
-                    *(points_text(row.points[part]) if part in row.points else "" for part in parts),
-                    points_text(_score(row)) if row.total is not None else "",
-                    points_text(most),
-                    points_text(100 * row.total / most) if most and row.total is not None else "",
-                    points_text(row.late_penalty),
-                    row.submitted_at.isoformat(timespec="seconds") if row.submitted_at else "",
-                    text(row.status),
-                    text(row.notes),
-                ]
-            )
+                    *(_points(row.points[part]) if part in row.points else None for part in parts),
+                    _points(_score(row)) if row.total is not None else None,
+                    _points(most),
+                    _points(100 * row.total / most) if most and row.total is not None else None,
+                    _points(row.late_penalty),
+                    row.submitted_at.isoformat(timespec="seconds") if row.submitted_at else None,
+                    row.status,
+                    row.notes,
+                ])
+            )  # fmt: skip
 
 
 def write_canvas_csv(rows: Sequence[GradeRow], path: Path, assignment: str, canvas_assignment_id: str | None = None) -> list[str]:
@@ -115,12 +123,12 @@ def write_canvas_csv(rows: Sequence[GradeRow], path: Path, assignment: str, canv
     warnings = [] if canvas_assignment_id else [f"Canvas: no assignment id given: Canvas matches the column {assignment!r} by its exact title, or creates a new assignment"]
     with path.open("w", newline="", encoding=ENCODING, errors="backslashreplace") as f:
         writer = csv.writer(f)
-        writer.writerow(["Student", "ID", "SIS User ID", "SIS Login ID", "Section", column])
+        writer.writerow(_cells(["Student", "ID", "SIS User ID", "SIS Login ID", "Section", column]))
         for row in rows:
             if problem := _left_out(row) or _canvas_problem(row):
                 warnings.append(f"Canvas: {row.student} left out: {problem}")
             else:
-                writer.writerow([text(row.name or row.student), row.lms_id, "", "", "", points_text(_score(row))])
+                writer.writerow(_cells([row.name or row.student, row.lms_id, None, None, None, _points(_score(row))]))
     return warnings
 
 
@@ -129,12 +137,12 @@ def write_moodle_csv(rows: Sequence[GradeRow], path: Path, assignment: str) -> l
     warnings = []
     with path.open("w", newline="", encoding=ENCODING, errors="backslashreplace") as f:
         writer = csv.writer(f)
-        writer.writerow(["Full name", "Email address", assignment])
+        writer.writerow(_cells(["Full name", "Email address", assignment]))
         for row in rows:
             if problem := _left_out(row) or _moodle_problem(row):
                 warnings.append(f"Moodle: {row.student} left out: {problem}")
             else:
-                writer.writerow([text(row.name or row.student), row.email, points_text(_score(row))])
+                writer.writerow(_cells([row.name or row.student, row.email, _points(_score(row))]))
     return warnings
 
 
@@ -142,15 +150,16 @@ def write_moodle_worksheet(rows: Sequence[GradeRow], path: Path, when: datetime)
     """Moodle's grading worksheet for the assignment (rows by participant id), graded at ``when``;
     the warnings for rows left out."""
     warnings = []
-    most = points_text(sum(max_points(rows).values()))
+    most = _points(sum(max_points(rows).values()))
+    modified = when.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
     with path.open("w", newline="", encoding=ENCODING, errors="backslashreplace") as f:
         writer = csv.writer(f)
-        writer.writerow(["Identifier", "Full name", "Email address", "Grade", "Maximum Grade", "Last modified (grade)"])
+        writer.writerow(_cells(["Identifier", "Full name", "Email address", "Grade", "Maximum Grade", "Last modified (grade)"]))
         for row in rows:
             if problem := _left_out(row) or (None if row.participant_id.isdigit() else "not from a Moodle export (no participant id)"):
                 warnings.append(f"Moodle worksheet: {row.student} left out: {problem}")
             else:
-                writer.writerow([f"Participant {row.participant_id}", text(row.name or row.student), row.email, points_text(_score(row)), most, when.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")])
+                writer.writerow(_cells([f"Participant {row.participant_id}", row.name or row.student, row.email, _points(_score(row)), most, modified]))
     return warnings
 
 
@@ -214,9 +223,14 @@ def max_points(rows: Sequence[GradeRow]) -> dict[str, float]:
     return {part: most for part, (most, _) in parts.items()}
 
 
-def text(value: str) -> str:
-    """Free text made safe for spreadsheets: a leading ``=``, ``+``, ``-`` or ``@`` would start a formula."""
-    return "'" + value if value.startswith(FORMULA_STARTS) else value
+def _cells(values: Sequence[str | float | None]) -> list[str]:
+    """A CSV row: every field through :func:`course_grading.text.csv_cell`."""
+    return [csv_cell(value) for value in values]
+
+
+def _points(points: float) -> float:
+    """Points as the files write them: two decimals at most (:func:`course_grading.lms.late.points_text`), as a number."""
+    return round(points, 2)
 
 
 def _score(row: GradeRow) -> float:
@@ -244,4 +258,6 @@ def _moodle_problem(row: GradeRow) -> str | None:
     """Why a row cannot be found by Moodle through its email, or None."""
     if not row.email:
         return "no email on the roster"
-    return None if "@" in row.email else f"{row.email!r} is not an email address"
+    if "@" not in row.email:
+        return f"{row.email!r} is not an email address"
+    return None if csv_cell(row.email) == row.email else f"the email {row.email!r} holds characters a CSV file cannot carry as they are (a formula's start, a control character)"

@@ -40,6 +40,7 @@ from course_grading.lms import intake
 from course_grading.lms.intake import STUDENT_ID, Person, Regrouped, Roster, _Item, derived_id
 from course_grading.lms.late import SubmissionTimes
 from course_grading.lms.results import GRADED, Result
+from course_grading.text import csv_cell
 
 __all__ = ["IMPORT_COLUMNS", "IMPORT_FILE", "METADATA", "parse_metadata", "regroup", "write_import"]
 
@@ -156,15 +157,15 @@ def regroup(items: list[_Item], read: Callable[[_Item, int], bytes], roster: Ros
 def write_import(results: Sequence[Result], people: dict[str, Person], path: Path) -> int:
     """Write the scores Gradescope imports (:data:`IMPORT_COLUMNS`) for the graded students among
     ``people``; return how many rows. A submission that needs attention or was not graded has no
-    row: Gradescope keeps what it has for them."""
-    from course_grading.lms.gradebook_files import text
-
+    row: Gradescope keeps what it has for them. Every field goes through :func:`course_grading.text.csv_cell`
+    (control and bidi characters escaped, a formula's start marked with an apostrophe); the total has
+    two decimals at most, as in the other LMS files."""
     rows = [(people[r.student], r.total) for r in results if r.status == GRADED and r.student in people]
     with path.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
-        writer.writerow(IMPORT_COLUMNS)
+        writer.writerow([csv_cell(column) for column in IMPORT_COLUMNS])
         for person, total in rows:
-            writer.writerow([text(person.name), text(person.lms_id), text(person.email), f"{total:g}"])
+            writer.writerow([csv_cell(person.name), csv_cell(person.lms_id), csv_cell(person.email), csv_cell(round(total, 2))])
     return len(rows)
 
 

@@ -4,7 +4,11 @@ penalty), the Canvas and Moodle gradebook imports (:mod:`course_grading.lms.grad
 
 A submission the grader failed on (status ``"not graded"``) has no score anywhere: its row in
 ``grades.csv`` has empty points and total, it is left out of the LMS files, and the summary counts it
-apart. Text that UTF-8 cannot encode (a lone surrogate in a file name) is written as escapes.
+apart. Every line of the summary goes through :func:`course_grading.text.shown` (a control, bidi or
+zero-width character in a name, file name or quoted source line is written as a visible escape, a
+newline in a note cannot start a line of its own), every CSV field through
+:func:`course_grading.text.csv_cell`, and the feedback page of an unreadable submission through
+:func:`course_grading.text.html_text`.
 
 ``summary.txt`` says how many submissions were graded in this run and how many came from the cache,
 and separates what needs the instructor from what is for information. A student *needs attention*
@@ -16,7 +20,6 @@ is classified here."""
 
 from __future__ import annotations
 
-import html
 import re
 from collections import Counter
 from collections.abc import Collection, Sequence
@@ -26,6 +29,7 @@ from pathlib import Path
 from course_grading.lms.gradebook_files import GradeRow, load_rows, save_rows, write_all
 from course_grading.lms.intake import Intake, Roster, batch_warning
 from course_grading.lms.results import MISSING, NOT_GRADED, Result
+from course_grading.text import html_text, shown
 
 __all__ = ["informational", "participant_id", "remove_student", "summary", "write_reports", "write_unreadable_feedback"]
 
@@ -106,22 +110,23 @@ def remove_student(out: Path, student: str) -> list[str]:
         changed.append("grades.csv and the LMS import files")
         summary_file = out / "summary.txt"
         if summary_file.exists():
-            summary_file.write_text(f"NOTE: {student} was removed (course remove) after this summary was written: no report lists them now\n" + summary_file.read_text(encoding="utf-8"), encoding="utf-8", errors="backslashreplace")
+            summary_file.write_text(f"NOTE: {shown(student)} was removed (course remove) after this summary was written: no report lists them now\n" + summary_file.read_text(encoding="utf-8"), encoding="utf-8", errors="backslashreplace")
     return changed
 
 
 def write_unreadable_feedback(path: Path, student: str, notes: list[str]) -> None:
     """The feedback of a submission that could not be graded at all: why it scored 0."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    reasons = "".join(f"<li>{html.escape(note)}</li>" for note in notes)
-    path.write_text(f"<!DOCTYPE html>\n<html><head><meta charset='utf-8'><title>Feedback: {html.escape(student)}</title></head>"
+    reasons = "".join(f"<li>{html_text(note)}</li>" for note in notes)
+    path.write_text(f"<!DOCTYPE html>\n<html><head><meta charset='utf-8'><title>Feedback: {html_text(student)}</title></head>"
                     f"<body><h1>Your submission could not be graded</h1><p>Every part scores 0, because:</p><ul>{reasons}</ul>"
                     "<p>Open the notebook in Jupyter, check that it runs, save it, and hand it in again.</p></body></html>\n", encoding="utf-8", errors="backslashreplace")
 
 
 def summary(results: list[Result], parts: list[str], rejected: list[str], warnings: list[str], from_cache: Collection[str] = ()) -> str:
     """``summary.txt``: the warnings, the counts, each student's total, the pass rate per part, who
-    needs attention and why, the informational notes counted by kind, and the rejected entries."""
+    needs attention and why, the informational notes counted by kind, and the rejected entries;
+    each line :func:`course_grading.text.shown`."""
     graded = [r for r in results if r.status not in UNSCORED]
     failed = sum(1 for r in results if r.status == NOT_GRADED)
     cached = sum(1 for r in graded if r.student in from_cache)
@@ -149,7 +154,7 @@ def summary(results: list[Result], parts: list[str], rejected: list[str], warnin
     if rejected:
         lines.append("rejected entries:")
         lines += [f"  {reason}" for reason in rejected]
-    return "\n".join(lines) + "\n"
+    return "\n".join(shown(line) for line in lines) + "\n"
 
 
 def _figure(results: list[Result], parts: list[str], path: Path, assignment: str) -> None:

@@ -17,6 +17,7 @@ from course_grading.lms.intake import Person, Roster
 from course_grading.lms.late import LatePolicy, record_in_gradebook
 from course_grading.notebook import assignments
 from course_grading.scratch import private_folder
+from course_grading.text import csv_cell
 
 __all__ = ["Graded", "LOCK_PAUSE_S", "LOCK_TRIES", "name_parts", "out_of_sync", "quiet_nbgrader", "record", "remove"]
 
@@ -116,11 +117,17 @@ def quiet_nbgrader() -> Iterator[None]:
 def name_parts(person: Person) -> dict[str, str]:
     """A roster row as nbgrader's student fields: ``Last, First`` is split at its comma, another name
     at its last space (a one-word name is a last name); commas are dropped, as ``nbgrader export``
-    writes its CSV without quoting."""
+    writes its CSV without quoting, and each field is a :func:`course_grading.text.csv_cell` (control
+    and bidi characters escaped, a formula's start marked), as every CSV field this course writes."""
     last, comma, first = person.name.partition(",")
     if not comma:
         first, _, last = person.name.rpartition(" ")
-    return {"first_name": first.replace(",", " ").strip(), "last_name": last.replace(",", " ").strip(), "email": person.email.replace(",", " ")}
+    return {"first_name": _field(first), "last_name": _field(last), "email": _field(person.email)}
+
+
+def _field(text: str) -> str:
+    """One of nbgrader's student fields: no comma (``nbgrader export`` does not quote), a CSV cell."""
+    return csv_cell(text.replace(",", " ").strip())
 
 
 def out_of_sync(course: Path, assignment: str, reported: dict[str, Reported]) -> set[str]:

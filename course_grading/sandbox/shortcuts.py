@@ -60,6 +60,7 @@ import nbformat
 from course_grading.markers import defined_names, is_answer, is_own, is_test, nbgrader_meta, part_of
 from course_grading.sandbox.student_server import _NoShell, _python  # the student's process runs a cell's IPython syntax as this Python, on this shell
 from course_grading.sandbox.trace import HOP_PREFIX
+from course_grading.text import shown
 
 __all__ = ["COURSE_RULES", "Evidence", "OPERATOR_FAMILIES", "TRACED", "Rules", "STANDARD_IMPORTS", "TORCH_ATTENTION", "TORCH_NORMS", "evidence_by_part", "normalised", "note", "review", "traced", "withhold"]
 
@@ -231,10 +232,10 @@ _NAMING = (ast.Name, ast.Attribute, ast.Constant, ast.Tuple, ast.List, ast.expr_
 
 
 def _printable(line: str) -> str:
-    """A source line fit for a note: stripped, shortened, any character encodable."""
-    line = line.strip()
-    line = line if len(line) <= MAX_LINE else line[: MAX_LINE - 1] + "…"
-    return line.encode("utf-8", "replace").decode("utf-8")
+    """A source line fit for a note: stripped, shortened, every control, bidi and zero-width character
+    (and lone surrogate) written as a visible escape (:func:`course_grading.text.shown`)."""
+    line = shown(line.strip())
+    return line if len(line) <= MAX_LINE else line[: MAX_LINE - 1] + "…"
 
 
 def _folded(node: ast.AST) -> str | None:
