@@ -297,15 +297,18 @@ CALLS_SAVED = "def scaled_dot_product_attention(q, k, v, mask=None):\n    _fused
 LATE_VARIANT = "# trying the unscaled version, after the tests passed\n" + MISSING_SCALE
 
 
-def test_the_split_attack_is_real_the_refusal_alone_lets_it_score() -> None:
-    """Without the scan, the kernel kept in an added cell would have scored: run in one process in
-    grading's order (every code cell, then each test cell, hidden tests included), every part passes."""
+def test_the_split_attack_is_caught_by_what_runs_and_by_the_scan() -> None:
+    """The kernel kept in an added cell: run in one process in grading's order (every code cell, then
+    each test cell, hidden tests included), the call of the captured builtin goes, under the operator
+    trace's function mode, through the name torch resolves it by, where the refusal sits: the part
+    fails. (Before the trace it scored there; the scan named it.) The scan still names it."""
     source = source_notebook(A1)
     nb = with_answers(source, answer_code(source) | {"sdpa": CALLS_SAVED})
     nb.cells.insert(ids(nb).index("imports") + 1, own_cell(SAVED_KERNEL, 1))
     run = subprocess.run([sys.executable, "-c", RUN_IN_PROCESS, str(GRADING)], input=nbformat.writes(nb), capture_output=True, text=True, timeout=120, env=os.environ | {"OMP_NUM_THREADS": "1"})
     assert run.returncode == 0, run.stderr[-2000:]
-    assert json.loads(run.stdout.strip().splitlines()[-1]) == {}
+    failed = json.loads(run.stdout.strip().splitlines()[-1])
+    assert set(failed) == {"sdpa"} and "calls a library function" in failed["sdpa"]
     assert "sdpa" in shortcuts.review(nb, RULES)
 
 
