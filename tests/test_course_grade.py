@@ -63,10 +63,14 @@ GUARDED = [ASSIGNMENTS / "source", ASSIGNMENTS / "release", ASSIGNMENTS / "gradi
 
 
 def course_copy(where: Path) -> Path:
-    """A scratch copy of the course with its student versions: what the tests grade (the hostile
-    submissions aim at it), so that nothing can reach the real one."""
+    """A scratch copy of the course with its student versions and its own course secret, as a released
+    course has them: what the tests grade (the hostile submissions aim at it), so that nothing can
+    reach the real one."""
+    from course_grading.sandbox.seeds import ensure_secret
+
     course = copy_course(where, ASSIGNMENTS)
     shutil.copytree(ASSIGNMENTS / "release", course / "release")
+    ensure_secret(course / "grading")
     return course
 
 
