@@ -208,3 +208,40 @@ def test_a_part_keeps_the_functions_its_stub_defines_whatever_the_student_wrote(
     assert protected["test_masks"] == ["_helper", "causal_mask", "padding_mask"]
     assert protected["test_sdpa"] == ["scaled_dot_product_attention"]
     assert protected["test_mha"] == ["multi_head_attention"]
+
+
+def test_the_uniform_law_test_rejects_two_points_with_the_uniforms_moments() -> None:
+    """gradinglib's law test of a uniform initialisation (a6's A and down, issue 36): at the fewest
+    values a6's check reads a law from (``LAW_MIN``), a law on the two values +-bound/sqrt(3), which
+    has the uniform's mean and mean square (what the former z-tests read) and lies within its bound,
+    fails on every draw, through the bins and the repeated values each on its own; 200 correct draws
+    (kaiming_uniform_, float32; torch.rand, float64) pass."""
+    import math
+    import sys
+
+    import torch
+
+    from assignment_support import GRADING
+
+    sys.path.insert(0, str(GRADING))
+    import a6_finetune_checks
+
+    import gradinglib
+
+    n, bound = a6_finetune_checks.LAW_MIN, 1 / math.sqrt(37)
+    g = torch.Generator().manual_seed(0)
+    for _ in range(200):
+        two_points = (torch.randint(0, 2, (n,), generator=g).float() * 2 - 1) * (bound / math.sqrt(3))
+        assert abs(float(two_points.mean())) < 0.1 * bound
+        assert math.isclose(float((two_points**2).mean()), bound**2 / 3, rel_tol=1e-5)
+        counts = gradinglib.uniform_bin_counts(two_points, -bound, bound, 10)
+        with pytest.raises(gradinglib.CheckFailed, match="do not follow the rule"):  # the bins alone
+            gradinglib.expect_law(counts, [0.1] * 10, "A", "a case")
+        with pytest.raises(gradinglib.CheckFailed, match="repeat an earlier one"):  # the repeats alone
+            gradinglib.expect_distinct(two_points, "A", "a case")
+        with pytest.raises(gradinglib.CheckFailed):
+            gradinglib.expect_uniform_law(two_points, -bound, bound, "A", "a case")
+        kaiming = torch.nn.init.kaiming_uniform_(torch.empty(n // 37 + 1, 37), a=math.sqrt(5), generator=g)
+        gradinglib.expect_uniform_law(kaiming, -bound, bound, "A", "a case")
+        uniform = (2 * torch.rand(n, generator=g, dtype=torch.float64) - 1) * bound
+        gradinglib.expect_uniform_law(uniform, -bound, bound, "A", "a case")

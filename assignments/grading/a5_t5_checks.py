@@ -27,9 +27,9 @@ tests/test_assignment_oracles.py:
 * part 6: one step of beam search written as a sort of every candidate; checked against an
   enumeration of every sequence of a small vocabulary over three steps.
 
-Statistical tests (:func:`_expect_law`): a likelihood-ratio test whose false-fail probability is
-bounded for every sample size, not asymptotically (:func:`_divergence_bound`), at P_LIMIT = 1e-10
-each. Per grading run a correct answer fails part 2 with probability at most 1.1e-9 (11 tests) and
+Statistical tests (:func:`_expect_law`, gradinglib's ``expect_law``, shared with a6): a likelihood-ratio
+test whose false-fail probability is bounded for every sample size, not asymptotically
+(:func:`_divergence_bound`), at P_LIMIT = 1e-10 each. Per grading run a correct answer fails part 2 with probability at most 1.1e-9 (11 tests) and
 part 4 at most 1e-9 (10 tests); the other parts are exact. Plausible wrong answers pass with
 probability (a Chernoff bound on the mean log-likelihood ratio, their laws simulated from the
 fixtures in tests/fixtures/a5_t5, 20,000 draws each): part 2, the two compositions from one
@@ -53,7 +53,14 @@ from torch import Tensor
 from course_grading.sandbox.calls import Student
 from course_grading.sandbox.shortcuts import TORCH_ATTENTION, Rules
 
+import gradinglib
 from gradinglib import CheckFailed, as_student, describe, expect_close, expect_tensor, expect_unchanged, fresh_generator, kind, run_cases
+
+# The statistical tests are gradinglib's, here under the names the checks call them by: module globals, so
+# that code in the kernel can replace _expect_law (as tests/hostile_submissions.py does).
+P_LIMIT, MIN_EXPECTED = gradinglib.P_LIMIT, gradinglib.MIN_EXPECTED
+_divergence_bound = gradinglib.divergence_bound
+_expect_law = gradinglib.expect_law
 
 REFERENCE_PARTS = Path(__file__).with_name("a5_t5_reference_parts.py").read_text()
 EOS_ID = 1
@@ -66,8 +73,6 @@ NO_TORCH_ATTENTION = [
 # reference, another name for the kernel), so the grader also reads the submitted source
 # (course_grading.sandbox.shortcuts): a part whose code may reach these by any route is held for review.
 SHORTCUTS = {"cross_attention": Rules(forbid=TORCH_ATTENTION)}
-P_LIMIT = 1e-10  # a statistical test fails a correct answer with probability at most this (a proven bound)
-MIN_EXPECTED = 10.0  # neighbouring outcomes are pooled until each bin expects at least this many
 PIT_BINS = 10  # a randomised probability integral transform is counted in this many equal bins
 
 
@@ -88,50 +93,6 @@ def _distinct_seeds(g: torch.Generator, n: int) -> list[int]:
     return list(chosen)
 
 
-def _divergence_bound(n: int, divergence: float, bins: int) -> float:
-    """A bound on P(D(empirical || law) >= divergence) for n independent draws from a law on ``bins``
-    outcomes: the moment generating function of n D is at most that of a Gamma(bins - 1) variable
-    (R. Agrawal, "Finite-sample concentration of the multinomial in relative entropy", IEEE Trans.
-    Inf. Theory 66(10), 2020), so by Chernoff the probability is at most
-    exp(-n D) (e n D / (bins - 1))^(bins - 1) once n D > bins - 1. Exact for every n: no asymptotics."""
-    t, d = n * divergence, bins - 1
-    return 1.0 if t <= d else math.exp(-t + d * (1 + math.log(t / d)))
-
-
-def _expect_law(observed: Sequence[int], probs: Sequence[float], what: str, case: str) -> None:
-    """Counts of outcomes 0, 1, ... of independent draws against their probabilities: neighbouring
-    outcomes pooled until each bin expects MIN_EXPECTED, then the likelihood-ratio statistic (n times
-    the divergence of the observed frequencies from the law); fails where :func:`_divergence_bound`
-    puts the chance of so large a divergence below P_LIMIT, so a correct answer fails with
-    probability at most P_LIMIT, whatever n and the law."""
-    n = sum(observed)
-    bins: list[tuple[float, float]] = []  # (observed, expected)
-    obs_acc = exp_acc = 0.0
-    for o, p in zip(observed, probs):
-        obs_acc, exp_acc = obs_acc + o, exp_acc + n * p
-        if exp_acc >= MIN_EXPECTED:
-            bins.append((obs_acc, exp_acc))
-            obs_acc = exp_acc = 0.0
-    if exp_acc > 0 or obs_acc > 0:
-        if bins:
-            o_last, e_last = bins.pop()
-            bins.append((o_last + obs_acc, e_last + exp_acc))
-        else:
-            bins.append((obs_acc, exp_acc))
-    outside = n - sum(o for o, _ in bins)  # outcomes the law gives probability 0 (beyond the list)
-    if outside > 0:
-        raise CheckFailed(f"{what}: {outside} of {n} outcomes are impossible under the rule ({case})")
-    impossible = [o for o, e in bins if e == 0 and o > 0]
-    if impossible:
-        raise CheckFailed(f"{what}: {int(sum(impossible))} of {n} outcomes are impossible under the rule ({case})")
-    if len(bins) < 2:
-        return
-    divergence = sum(o / n * math.log(o / e) for o, e in bins if o > 0)
-    if _divergence_bound(n, divergence, len(bins)) < P_LIMIT:
-        worst = max(range(len(bins)), key=lambda i: abs(bins[i][0] - bins[i][1]) / math.sqrt(bins[i][1]))
-        raise CheckFailed(f"{what} do not follow the rule: over {n} draws, one group of outcomes came {int(bins[worst][0])} times where {bins[worst][1]:.0f} were expected ({case})")
-
-
 def _transform(law: Sequence[float], value: int, g: torch.Generator) -> float:
     """The randomised probability integral transform of ``value`` drawn from ``law`` (outcomes 0, 1,
     ...): P(X < value) + V P(X = value) with V uniform on [0, 1), which is uniform on [0, 1) when the
@@ -141,10 +102,7 @@ def _transform(law: Sequence[float], value: int, g: torch.Generator) -> float:
 
 def _expect_uniform(values: Sequence[float], what: str, case: str) -> None:
     """Values that are uniform on [0, 1) under the rule, counted in PIT_BINS equal bins (:func:`_expect_law`)."""
-    counts = [0] * PIT_BINS
-    for u in values:
-        counts[min(int(u * PIT_BINS), PIT_BINS - 1)] += 1
-    _expect_law(counts, [1 / PIT_BINS] * PIT_BINS, what, case)
+    _expect_law(gradinglib.uniform_bin_counts(values, 0.0, 1.0, PIT_BINS), [1 / PIT_BINS] * PIT_BINS, what, case)
 
 
 def _runs(mask: list[bool]) -> list[tuple[bool, int]]:

@@ -34,9 +34,10 @@ from __future__ import annotations
 import functools
 import hashlib
 import importlib
+import math
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -173,3 +174,132 @@ def end_part(namespace: dict[str, Any], assignment: str, test_id: str) -> str | 
     """After a test cell's visible tests: the student's functions back, and the hidden check's verdict."""
     restore_own(namespace)
     return importlib.import_module(f"{assignment}_checks").CHECKS[test_id](namespace)
+
+
+# ------------------------------------------------------------------------ laws of random draws
+# A check of something random tests its law, never only its moments: a law test compares counts of
+# outcomes with their probabilities by the likelihood ratio, and fails only where a proven bound,
+# exact for every sample size (no asymptotics), puts a correct answer's chance of so large a ratio
+# below P_LIMIT.
+
+P_LIMIT = 1e-10  # a law test fails a correct answer with probability at most this (a proven bound)
+MIN_EXPECTED = 10.0  # neighbouring outcomes are pooled until each bin expects at least this many
+UNIFORM_BINS = 10  # expect_uniform_law counts values in this many equal bins
+# The most probability a correct draw of a continuous law may put on any one value: float32's uniform_
+# and rand take 24 random bits (2 ** 24 equally likely values); uniform_ maps them to as many floats,
+# and an affine map written by hand (rand * 2 * b - b, ...) rounds at most two onto one float32 (both
+# enumerated for every bound 1/sqrt(n), n < 81); this allows four. float64 draws take 53 bits.
+ATOM = 2.0**-22
+
+
+def divergence_bound(n: int, divergence: float, bins: int) -> float:
+    """A bound on P(D(empirical || law) >= divergence) for n independent draws from a law on ``bins``
+    outcomes: the moment generating function of n D is at most that of a Gamma(bins - 1) variable
+    (R. Agrawal, "Finite-sample concentration of the multinomial in relative entropy", IEEE Trans.
+    Inf. Theory 66(10), 2020), so by Chernoff the probability is at most
+    exp(-n D) (e n D / (bins - 1))^(bins - 1) once n D > bins - 1. Exact for every n: no asymptotics."""
+    t, d = n * divergence, bins - 1
+    return 1.0 if t <= d else math.exp(-t + d * (1 + math.log(t / d)))
+
+
+def expect_law(observed: Sequence[int], probs: Sequence[float], what: str, case: str, p_limit: float = P_LIMIT,
+               min_expected: float = MIN_EXPECTED, group: Callable[[int, int], str] | None = None) -> None:
+    """Counts of outcomes 0, 1, ... of independent draws against their probabilities: neighbouring
+    outcomes pooled until each bin expects ``min_expected``, then the likelihood-ratio statistic (n
+    times the divergence of the observed frequencies from the law); fails where
+    :func:`divergence_bound` puts the chance of so large a divergence below ``p_limit``, so a correct
+    answer fails with probability at most ``p_limit``, whatever n and the law. ``group(first,
+    last)`` names the outcomes first .. last in the message (default: "one group of outcomes")."""
+    n = sum(observed)
+    bins: list[tuple[float, float, int, int]] = []  # (observed, expected, first outcome, last outcome)
+    obs_acc = exp_acc = 0.0
+    first = 0
+    for i, (o, p) in enumerate(zip(observed, probs)):
+        obs_acc, exp_acc = obs_acc + o, exp_acc + n * p
+        if exp_acc >= min_expected:
+            bins.append((obs_acc, exp_acc, first, i))
+            obs_acc = exp_acc = 0.0
+            first = i + 1
+    if exp_acc > 0 or obs_acc > 0:
+        last = min(len(observed), len(probs)) - 1
+        if bins:
+            o_last, e_last, start, _ = bins.pop()
+            bins.append((o_last + obs_acc, e_last + exp_acc, start, last))
+        else:
+            bins.append((obs_acc, exp_acc, first, last))
+    outside = n - sum(b[0] for b in bins)  # outcomes the law gives probability 0 (beyond the list)
+    if outside > 0:
+        raise CheckFailed(f"{what}: {outside} of {n} outcomes are impossible under the rule ({case})")
+    impossible = [b[0] for b in bins if b[1] == 0 and b[0] > 0]
+    if impossible:
+        raise CheckFailed(f"{what}: {int(sum(impossible))} of {n} outcomes are impossible under the rule ({case})")
+    if len(bins) < 2:
+        return
+    divergence = sum(o / n * math.log(o / e) for o, e, _, _ in bins if o > 0)
+    if divergence_bound(n, divergence, len(bins)) < p_limit:
+        o, e, start, last = max(bins, key=lambda b: abs(b[0] - b[1]) / math.sqrt(b[1]))
+        name = "one group of outcomes" if group is None else group(start, last)
+        raise CheckFailed(f"{what} do not follow the rule: over {n} draws, {name} came {int(o)} times "
+                          f"where {e:.0f} were expected ({case})")
+
+
+def repeats_bound(n: int, repeats: int, atom: float = ATOM) -> float:
+    """A bound on the probability that n independent draws, none of whose values has probability
+    above ``atom``, hold at least ``repeats`` draws equal to an earlier one (n minus the number of
+    distinct values). Draw i repeats an earlier value with probability at most (i - 1) atom whatever
+    came before, so the count is dominated by a sum of independent Bernoulli((i - 1) atom), of mean
+    at most mu = atom n (n - 1) / 2, and by Chernoff P(count >= c) <= exp(-mu) (e mu / c)^c for c > mu."""
+    mu = atom * n * (n - 1) / 2
+    if repeats <= mu:
+        return 1.0
+    if mu <= 0:
+        return 0.0  # a repeat where none is possible
+    return math.exp(-mu + repeats * (1 + math.log(mu / repeats)))
+
+
+def expect_distinct(values: Tensor, what: str, case: str, p_limit: float = P_LIMIT, atom: float = ATOM) -> None:
+    """Independent draws of a continuous law (as float32 or float64 draws it: no value more likely
+    than ``atom``) repeat a value rarely; fails where :func:`repeats_bound` puts the chance of as many
+    repeats below ``p_limit``: a law with atoms (a few values, a grid) or one draw used twice."""
+    values = values.detach().flatten()
+    n = values.numel()
+    distinct = int(torch.unique(values).numel())
+    if n > distinct and repeats_bound(n, n - distinct, atom) < p_limit:
+        raise CheckFailed(f"{what}: {n - distinct} of {n} values repeat an earlier one (only {distinct} distinct): "
+                          f"draw every value on its own, from a continuous law ({case})")
+
+
+def uniform_bin_counts(values: Sequence[float] | Tensor, low: float, high: float, bins: int) -> list[int]:
+    """How many ``values`` fall in each of ``bins`` equal bins of [low, high) (bin i: low + i w <= v <
+    low + (i + 1) w, in float64); values outside count in the end bins."""
+    if isinstance(values, Tensor):
+        v = values.detach().flatten().double()
+    else:
+        v = torch.tensor(list(values), dtype=torch.float64)
+    index = ((v - low) / (high - low) * bins).floor().clamp(0, bins - 1).long()
+    return torch.bincount(index, minlength=bins).tolist()
+
+
+def expect_uniform_law(values: Tensor, low: float, high: float, what: str, case: str, bins: int = UNIFORM_BINS,
+                       p_limit: float = P_LIMIT) -> None:
+    """Independent draws of the uniform law on [low, high]: none outside it (beyond 1e-6 of its
+    width), their counts in ``bins`` equal bins against 1 / bins each (:func:`expect_law`, at
+    ``p_limit`` / 2), and no more repeated values than a continuous law gives (:func:`expect_distinct`,
+    at ``p_limit`` / 2): a correct sample fails with probability at most ``p_limit``, whatever its
+    size. The bins see any law that puts other than 1 / bins in some bin (a normal, a sub-interval,
+    [0, high], mass at the ends); the repeats see a law on a few values or a grid, and one draw
+    repeated, even where the bins' counts come out right."""
+    v = values.detach().flatten().double()
+    n = v.numel()
+    slack = 1e-6 * (high - low)
+    outside = int(((v < low - slack) | (v > high + slack) | ~torch.isfinite(v)).sum())
+    if outside:
+        raise CheckFailed(f"{what}: {outside} of {n} values lie outside [{low:.4g}, {high:.4g}] ({case})")
+    width = (high - low) / bins
+
+    def group(first: int, last: int) -> str:
+        return f"the values in [{low + first * width:.4g}, {low + (last + 1) * width:.4g})"
+
+    counts = uniform_bin_counts(v, low, high, bins)
+    expect_law(counts, [1 / bins] * bins, what, case, p_limit / 2, group=group)
+    expect_distinct(values, what, case, p_limit / 2)
