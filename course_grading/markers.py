@@ -18,13 +18,16 @@ import re
 
 import nbformat
 
-__all__ = ["BEGIN_HIDDEN", "HIDDEN_BLOCK", "HIDDEN_WORDS", "MAX_FILE_BYTES", "MAX_SOURCE_BYTES", "OWN_CELL", "SOLUTION_BLOCK", "SOLUTION_MARK", "SOLUTION_WORDS", "answer_code", "answer_ids", "cell_text", "defined_names", "file_size_problem", "hidden_tests", "is_answer", "is_own", "is_test", "nbgrader_meta", "part_names", "part_of", "part_points", "source_size_problem", "with_answers", "without_hidden_tests"]
+__all__ = ["ANY_MARKER", "BEGIN_HIDDEN", "HIDDEN_BLOCK", "HIDDEN_WORDS", "MAX_FILE_BYTES", "MAX_SOURCE_BYTES", "OWN_CELL", "SOLUTION_BLOCK", "SOLUTION_MARK", "SOLUTION_WORDS", "answer_code", "answer_ids", "cell_text", "defined_names", "defused", "file_size_problem", "hidden_tests", "is_answer", "is_own", "is_test", "nbgrader_meta", "part_names", "part_of", "part_points", "source_size_problem", "with_answers", "without_hidden_tests"]
 
 SOLUTION_WORDS = ("BEGIN SOLUTION", "END SOLUTION")
 HIDDEN_WORDS = ("BEGIN HIDDEN TESTS", "END HIDDEN TESTS")
 BEGIN_HIDDEN = f"### {HIDDEN_WORDS[0]}"
 
 # A marker is a whole line: optional indentation, ``###``, the words, optional trailing blanks.
+# Any line of a student's cell that nbgrader would read as one of its markers (it looks for the words
+# in a line, whatever precedes them): see :func:`defused`.
+ANY_MARKER = re.compile("|".join(re.escape(w) for w in (*SOLUTION_WORDS, *HIDDEN_WORDS)), re.IGNORECASE)
 SOLUTION_MARK = re.compile(rf"^[ \t]*### ({SOLUTION_WORDS[0]}|{SOLUTION_WORDS[1]})[ \t]*(\n|\Z)", re.MULTILINE)
 HIDDEN_BLOCK = re.compile(rf"^[ \t]*### {HIDDEN_WORDS[0]}[ \t]*\n(?P<body>.*?)^[ \t]*### {HIDDEN_WORDS[1]}[ \t]*(\n|\Z)", re.MULTILINE | re.DOTALL)
 SOLUTION_BLOCK = re.compile(rf"^[ \t]*### {SOLUTION_WORDS[0]}[ \t]*\n(?P<body>.*?)^[ \t]*### {SOLUTION_WORDS[1]}[ \t]*(\n|\Z)", re.MULTILINE | re.DOTALL)
@@ -81,6 +84,14 @@ def source_size_problem(cells: list) -> str | None:
 def answer_ids(nb: nbformat.NotebookNode) -> list[str]:
     """The grade ids of the answer cells (the parts students write), in notebook order."""
     return [nbgrader_meta(c)["grade_id"] for c in nb.cells if is_answer(c)]
+
+
+def defused(source: str) -> str:
+    """A student's cell with every nbgrader marker (``BEGIN SOLUTION``, ``END HIDDEN TESTS``, ... in any
+    case, anywhere in a line) written with a hyphen (``BEGIN-SOLUTION``), so that nbgrader's steps,
+    which look for the words in any cell, cannot read the student's text as a block of the
+    instructor's (a feedback page that fails to render, a cell cleared)."""
+    return ANY_MARKER.sub(lambda m: m.group(0).replace(" ", "-", 1), source)
 
 
 def answer_code(nb: nbformat.NotebookNode) -> dict[str, str]:

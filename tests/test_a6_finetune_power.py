@@ -1,9 +1,11 @@
 """The power of a6's one statistical check, the law of an initialisation (A in part 1, down in part 5):
 correct draws always pass it, and each plausible wrong law fails it at the sizes the checks use.
 
-The probabilities behind it (a correct answer fails with at most 2.2e-10 per test, a wrong law passes
-with at most 5e-16 per run) are in ``a6_finetune_checks._expect_uniform``'s docstring; here the same
-verdicts are checked on many draws.
+The probabilities behind it (a correct answer fails a law test with at most 1e-10, and a run with at
+most 1.3e-9; each wrong law's chance of passing a run) are in ``a6_finetune_checks._expect_uniform``'s
+docstring; here the same verdicts are checked on many draws, at the cases' shapes and at the bigger
+draw every check makes beside them (``LAW_DRAW`` values), where laws with uniform's mean and mean
+square but another shape fail too.
 """
 
 from __future__ import annotations
@@ -25,8 +27,8 @@ from gradinglib import CheckFailed  # noqa: E402
 
 DRAWS = 200
 # (rows, in_features): A's shapes in check_lora_linear's fixed cases, and down's in check_adapter's.
-A_SHAPES = [(4, 37), (1, 30), (8, 64), (3, 24), (16, 600)]
-DOWN_SHAPES = [(3, 12), (8, 32), (9, 5), (32, 64)]
+A_SHAPES = [(4, 37), (1, 30), (8, 64), (3, 24), (16, 600), (a6.LAW_DRAW // 37, 37)]
+DOWN_SHAPES = [(3, 12), (8, 32), (9, 5), (32, 64), (a6.LAW_DRAW // 32, 32)]
 
 
 def kaiming(shape: tuple[int, int]) -> Tensor:
@@ -60,6 +62,11 @@ WRONG_LAWS: dict[str, Callable[[tuple[int, int]], Tensor]] = {
     "uniform between 0 and the bound": lambda s: torch.rand(s) / math.sqrt(s[1]),
     "uniform within half the bound": lambda s: (2 * torch.rand(s) - 1) / (2 * math.sqrt(s[1])),
     "the bound from the rows (fan-out)": lambda s: (2 * torch.rand(s) - 1) / math.sqrt(s[0]),
+    # uniform's mean and mean square, another law: moment tests pass them, the law test does not
+    "two points at +-bound/sqrt(3)": lambda s: (2 * torch.randint(0, 2, s) - 1) / math.sqrt(3 * s[1]),
+    "uniform within half the bound, else the ends": lambda s: torch.where(
+        torch.rand(s) < 8 / 11, (2 * torch.rand(s) - 1) / 2, torch.sign(torch.rand(s) - 0.5)
+    ) / math.sqrt(s[1]),
 }
 
 

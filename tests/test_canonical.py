@@ -187,3 +187,11 @@ def test_grading_runs_added_cells_in_the_students_process(tmp_path: Path) -> Non
     other = by_student["other"]
     assert other.status == ATTENTION and sum(other.scores.values()) == 0
     assert f"this is {A2}'s notebook, not {A1}'s" in "; ".join(other.notes)
+
+
+def test_nbgrader_markers_in_a_students_cells_are_defused() -> None:
+    from course_grading.markers import ANY_MARKER, defused
+
+    source = "x = 1\n### BEGIN HIDDEN TESTS\n# End Solution\ns = 'begin solution'\n"
+    assert ANY_MARKER.search(source) and not ANY_MARKER.search(defused(source))
+    assert defused("y = 2\n") == "y = 2\n"

@@ -98,8 +98,13 @@ def test_a_notebook_of_any_shape_reads_without_raising(tmp_path: Path, odd: str)
     nb, notes = canonical(path, RELEASE)
     assert nb is not None or notes
     if nb is not None:
+        from course_grading.notebook.assignments import copy_course
+        from course_grading.sandbox.seeds import ensure_secret
+
         nbformat.writes(nb).encode()  # no lone surrogate left
-        grading.content_key(nb, ASSIGNMENTS, ASSIGNMENT)
+        course = copy_course(tmp_path / "course", ASSIGNMENTS)
+        ensure_secret(course / "grading")  # the course's own secret, made in the copy: the real course is not written
+        grading.content_key(nb, course, ASSIGNMENT)
 
 
 def test_a_lone_surrogate_in_an_answer_is_graded_as_an_escape(tmp_path: Path) -> None:
@@ -271,6 +276,9 @@ def test_a_failure_before_any_student_code_is_the_graders(tmp_path: Path) -> Non
     assert worker.check_setup(nb, {"student-cell-1": ok, "imports": ok, "sdpa": died}) is None
     shown = worker.printable({"stdout": "\ud800", "stderr": "ok", "error": ["E\udcff", "m", ["\ud800"]]})
     assert json.dumps(shown, ensure_ascii=False).encode() and shown["stdout"] == "\\ud800"
+    # An 8-bit CSI, a bidi override, BEL and a progress bar's carriage returns: visible, or line ends.
+    shown = worker.printable({"stdout": "a\x9b31m\u202eb\x07\r\n10%\r20%", "stderr": "", "error": None})
+    assert shown["stdout"] == "a\\x9b31m\\u202eb\\x07\n10%\n20%"
 
 
 # ------------------------------------------------------------------------ the gradebook

@@ -84,3 +84,61 @@ def test_an_empty_or_abandoned_trace_is_evidence_for_a_part_that_forbids_functio
     assert [e.kind for e in traced(RULES, {"attention": {"softmax"}}, [])["attention"]] == ["tampered"]
     assert [e.kind for e in traced(RULES, {"attention": {"aten::mm"}}, ["attention"])["attention"]] == ["tampered"]
     assert traced({"free": Rules()}, {"free": set()}, ["free"]) == {}  # a part without forbidden functions
+
+
+# ----------------------------------------------------------------------------- imports and programs
+
+CONDUCT_CHILD = r'''
+import json, sys
+from course_grading.sandbox.trace import Conduct
+conduct = Conduct()
+sys.addaudithook(conduct.hook)
+cell = """
+import builtins, importlib, os
+def by_getattr():
+    return getattr(builtins, "__imp" + "ort__")("fractions")
+def by_importlib():
+    return importlib.import_module("_".join(["course", "lib"]))
+def by_exec():
+    exec("import wave")
+by_getattr(); by_importlib(); by_exec()
+os.system("true")
+"""
+exec(compile(cell, "<cell part>", "exec"), {})
+import decimal  # a library's own import, from a file: not the notebook's
+print(json.dumps(conduct.drain()))
+'''
+
+
+def test_the_notebooks_imports_by_any_spelling_and_its_programs_are_recorded() -> None:
+    import json
+    import subprocess
+    import sys
+
+    run = subprocess.run([sys.executable, "-c", CONDUCT_CHILD], capture_output=True, text=True, timeout=120, check=True)
+    events = {tuple(e) for e in json.loads(run.stdout.strip().splitlines()[-1])}
+    assert {("import", "fractions", "part"), ("import", "course_lib", "part"), ("import", "wave", ""), ("program", "os.system", "")} <= events
+    assert not any(name == "decimal" for _, name, _ in events)
+
+
+def test_what_the_notebook_loaded_holds_the_parts_that_did_it_or_ran_it() -> None:
+    from course_grading.sandbox.shortcuts import STANDARD_IMPORTS, conducted
+
+    rules = {"lora": Rules(imports=STANDARD_IMPORTS), "adapter": Rules(imports=STANDARD_IMPORTS)}
+    cells = {"masks": "masks", "lora": "lora", "adapter": "adapter", "student-cell-1": None}
+    parts = ["masks", "free", "lora", "adapter"]
+
+    def held(*events: tuple[str, str, str, str]) -> dict[str, set[str]]:
+        return {part: {e.key for e in found} for part, found in conducted(rules, events, cells, parts).items()}
+
+    # the course's library by a computed name in a part without rules, called in its own tests
+    assert held(("import", "course_lib", "masks", "masks")) == {"masks": {"course_lib"}}
+    # peft loaded by the LoRA cell's method during its hidden call: that part alone
+    assert held(("import", "peft", "lora", "lora")) == {"lora": {"peft"}}
+    # a helper in the LoRA cell loads it while the adapter's check runs: both parts
+    assert held(("import", "peft", "lora", "adapter")) == {"lora": {"peft"}, "adapter": {"peft"}}
+    # an added cell, or code compiled from a string: every part its rules refuse it in
+    assert held(("import", "peft", "student-cell-1", "student-cell-1")) == {"lora": {"peft"}, "adapter": {"peft"}}
+    assert held(("program", "os.system", "", "adapter")) == {"lora": {"os.system"}, "adapter": {"os.system"}}
+    assert held(("import", "numpy", "lora", "lora")) == {}  # allowed
+    assert held(("import", "course_lib", "imports", "imports")) == {}  # the release's own set-up

@@ -577,7 +577,7 @@ def test_each_attack_passes_the_refusal_in_its_own_process(attack: str) -> None:
 # A builtin captured before the check (a default argument holding torch's C function) is called,
 # while the operator trace's function mode is active, through the name torch resolves it by: the
 # refusal installed there. The trace (sandbox/trace.py) would name its operator anyway.
-REFUSED_UNDER_THE_TRACE = {"default_argument"}
+REFUSED_UNDER_THE_TRACE = {"default_argument", "torch_c_alias", "getattr_concatenated", "helper_elsewhere"}
 
 
 # ----------------------------------------------------------------------------- through course grade
@@ -607,9 +607,12 @@ def assert_held_as_expected(out: Path, cases: dict, results: dict[str, grading.R
         assert set(result.review) == lost and result.status == ("needs attention" if lost else "graded"), (student, result.status, result.review)
         autograded = nbformat.read(out / "autograded" / f"{student}.ipynb", as_version=4)
         errors = {part_of(nbgrader_meta(c)["grade_id"]): o.ename for c in autograded.cells if c.cell_type == "code" and is_test(c) for o in c.outputs if o.output_type == "error"}
-        assert errors == dict.fromkeys(lost, "HeldForReview"), (student, errors)
+        # Held, or (a captured builtin called under the operator trace) refused where it ran: 0 either way.
+        allowed = {"AssertionError", "HeldForReview"} if student in REFUSED_UNDER_THE_TRACE else {"HeldForReview"}
+        assert set(errors) == lost and set(errors.values()) <= allowed, (student, errors)
         feedback = (out / "feedback" / f"{student}.html").read_text()
-        assert ("held for review" in feedback) == bool(lost), student
+        shown = "calls a library function" if student in REFUSED_UNDER_THE_TRACE else "held for review"
+        assert (shown in feedback) == bool(lost), student
 
 
 @sandboxed

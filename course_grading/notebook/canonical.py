@@ -44,7 +44,7 @@ from pathlib import Path
 
 import nbformat
 
-from course_grading.markers import OWN_CELL, answer_ids, cell_text, defined_names, file_size_problem, is_answer, is_test, nbgrader_meta, part_of, source_size_problem
+from course_grading.markers import OWN_CELL, answer_ids, cell_text, defined_names, defused, file_size_problem, is_answer, is_test, nbgrader_meta, part_of, source_size_problem
 
 __all__ = ["Canonical", "MAX_ADDED_CELLS", "assignment_of", "canonical", "encodable", "grade_ids", "other_assignment", "own_cell", "part_ids", "read_submission", "rebuild", "redefined_after_tests"]
 
@@ -140,10 +140,15 @@ def rebuild(raw: nbformat.NotebookNode, release: nbformat.NotebookNode) -> Canon
     nb = nbformat.from_dict(release)
     # Ungraded code cells (optional plots) are the release's own, not the student's: grading skips them.
     nb.cells = [c for c in nb.cells if c.cell_type != "code" or nbgrader_meta(c)]
+    marked = sorted(gid for gid, source in answers.items() if defused(source) != source)
+    marked += [f"{n} added cell(s)"] if (n := sum(defused(source) != source for _, _, source in added)) else []
+    if marked:
+        notes.append(f"nbgrader's marker words in the student's cells ({', '.join(marked)}) were hyphenated, so that nbgrader cannot read them as its own")
+    added = [(anchor, index, defused(source)) for anchor, index, source in added]
     for cell in nb.cells:
         gid = nbgrader_meta(cell).get("grade_id")
         if gid in answers and is_answer(cell):
-            cell.source = answers[gid]
+            cell.source = defused(answers[gid])
     canon = _with_added(nb, added, first, notes)
     canon.notes += redefined_after_tests(canon)
     return canon

@@ -37,7 +37,7 @@ from typing import Any, Protocol
 import torch
 from torch import Tensor
 
-from course_grading.sandbox.trace import OperatorTrace, trace_names
+from course_grading.sandbox.trace import OperatorTrace, conduct_events, trace_names
 
 __all__ = ["CUT", "Channel", "GraderFault", "LocalStudent", "MAX_DEPTH", "MAX_FRAME", "OWN_TYPE", "Opaque", "Outputs", "Refused", "RemoteStudent", "Reply", "SHOWN_TYPES", "Student", "StudentRaised", "call_in", "driver_functions", "failed", "hidden_error", "install", "probe", "receive_frame", "reference_functions", "require_safe_torch", "restore_own", "send_frame", "swapped", "uninstall", "unwire", "use_references", "wire"]
 
@@ -418,6 +418,11 @@ class RemoteStudent:
         self.part = ""  # the part whose hidden check is calling (set by the worker)
         self.operators: dict[str, set[str]] = {}  # by part: what torch ran during its hidden calls (sandbox.trace)
         self.tampered: set[str] = set()  # parts during whose calls the recorder was left or its trace malformed
+        # imports and programs of the notebook's code (sandbox.trace.Conduct): (kind, name, the cell whose
+        # code did it, and what was running: a cell's id, or a part's name during its tests and calls)
+        self.events: set[tuple[str, str, str, str]] = set()
+        self.phase = ""  # what is running now, for the events: a cell's id or a part's name
+        self.events_tampered = False  # whether the process sent events that were not well-formed
 
     def start(self) -> None:
         """Start the process and hand it the cells, without waiting: it runs them while the caller works."""
@@ -440,6 +445,7 @@ class RemoteStudent:
                     if not isinstance(frame, dict) or frame.get("cell") != cell_id:
                         raise ValueError("malformed reply")
                     self.outputs.setdefault(cell_id, self._capped(_outputs(frame.get("outputs"))))
+                    self._collect(frame.get("events"), cell_id)
                     wait_s = self.timeout_s + self.MARGIN_S
                 receive_frame(self.fds[0], wait_s)
                 self.ready = True
@@ -466,6 +472,7 @@ class RemoteStudent:
                 if not isinstance(reply, dict):
                     raise ValueError("malformed reply")
                 if "callback" not in reply:
+                    self._collect(reply.get("events"), self.phase)
                     return reply
                 send_frame(self.fds[1], _callback(references, reply))
         except (StudentRaised, GraderFault):
@@ -480,10 +487,18 @@ class RemoteStudent:
     def run(self, cell_id: str, source: str, references: str | None, exclude: Sequence[str]) -> Outputs:
         """Run a test cell's visible tests with the functions ``references`` defines (but those in
         ``exclude``, the part under test) in place of the student's."""
+        self.phase = cell_id.removeprefix("test_")  # a test cell's part
         try:
             return self._capped(_outputs(self._request({"op": "run", "cell_id": cell_id, "source": source}, reference_functions(references, exclude))))
         except StudentRaised as error:
             return failed(error.type_name, error.message)
+
+    def _collect(self, value: Any, phase: str) -> None:
+        """Keep the events (sandbox.trace.Conduct) a frame brings; a malformed list is tampering."""
+        events, well_formed = conduct_events(value)
+        self.events.update((kind, name, where, phase) for kind, name, where in events)
+        if not well_formed:
+            self.events_tampered = True
 
     def _capped(self, outputs: Outputs) -> Outputs:
         """``outputs`` with what it printed, and its error's message and traceback, cut to the
@@ -506,6 +521,7 @@ class RemoteStudent:
 
     def call(self, name: str, args: Sequence[Any], *, grad_args: Sequence[int] = (), forbid: Sequence[tuple[str, str]] = (), references: str | None = None, driver: str | None = None) -> Reply:
         request = {"op": "call", "name": name, "args": wire(tuple(args)), "grad_args": list(grad_args), "forbid": [list(f) for f in forbid], "driver": driver}
+        self.phase = self.part
         reply = self._request(request, reference_functions(references, exclude=(name, *self.under_test)))
         if reply.get("error") is not None:
             raise hidden_error(reply["error"], forbid)

@@ -62,7 +62,7 @@ from course_grading.sandbox.student_server import _NoShell, _python  # the stude
 from course_grading.sandbox.trace import HOP_PREFIX
 from course_grading.text import shown
 
-__all__ = ["COURSE_RULES", "Evidence", "OPERATOR_FAMILIES", "TRACED", "Rules", "STANDARD_IMPORTS", "TORCH_ATTENTION", "TORCH_NORMS", "evidence_by_part", "normalised", "note", "review", "traced", "withhold"]
+__all__ = ["COURSE_RULES", "Evidence", "OPERATOR_FAMILIES", "TRACED", "Rules", "STANDARD_IMPORTS", "TORCH_ATTENTION", "TORCH_NORMS", "evidence_by_part", "normalised", "note", "conducted", "review", "traced", "withhold"]
 
 # PyTorch's ways to compute what the attention parts ask for (a name that contains one counts:
 # "Transformer" is every transformer layer, each holding a MultiheadAttention).
@@ -123,8 +123,10 @@ WHAT = {
     "smuggle": "may bring in code the scan cannot read (writes a file, changes where imports are found, decodes hidden bytes)",
     "operator": "ran a forbidden operator during a hidden call (recorded at torch's dispatcher)",
     "tampered": "left or tampered with the operator recorder during a hidden call (or ran no operator at all)",
+    "loaded": "imported, while the notebook ran, a module this part may not use (recorded by the audit hook)",
+    "started": "started a program or reached C code while the notebook ran (recorded by the audit hook)",
 }
-TRACED = ("operator", "tampered")  # the kinds of evidence that come from a trace, not from the source
+TRACED = ("operator", "tampered", "loaded", "started")  # the kinds of evidence that come from a trace, not from the source
 # The operators each forbidden function ends in, at torch's dispatcher or as the torch function called
 # (sandbox.trace): a pattern searched in every name of a part's trace. Every spelling of the function
 # (an alias, torch.ops.aten, torch._C, a module that wraps it, flexible attention) runs one of them.
@@ -206,6 +208,10 @@ class Evidence:
             return not rules.allows_import(self.key)
         if self.kind in ("operator", "tampered"):
             return bool(rules.forbid)
+        if self.kind == "loaded":
+            return not rules.allows_import(self.key)
+        if self.kind == "started":
+            return rules.imports is not None
         if rules.imports is None:
             return False
         if self.kind in ("code", "smuggle"):
@@ -656,14 +662,43 @@ def traced(rules: Mapping[str, Rules], operators: Mapping[str, set[str]], tamper
     return found
 
 
-def withhold(nb: nbformat.NotebookNode, rules: Mapping[str, Rules], outputs: dict[str, Any], operators: Mapping[str, set[str]] | None = None, tampered: Iterable[str] = ()) -> dict[str, str]:
+def conducted(rules: Mapping[str, Rules], events: Iterable[tuple[str, str, str, str]], cells: Mapping[str, str | None], parts: Iterable[str]) -> dict[str, list[Evidence]]:
+    """Evidence from what the notebook's code did while it ran (:class:`course_grading.sandbox.trace.Conduct`):
+    each ``(kind, name, where, phase)`` event, a module imported or a program started, counts for the
+    part whose answer cell holds the code that did it (``where``), for the part whose tests or hidden
+    call were running (``phase``, a part's name or a cell's id), and for every part when the code
+    is a cell the student added or code compiled from a string (as the scan reads added cells).
+    ``cells`` maps each student cell's id to its part (None: an added cell); events of the release's
+    own cells (its set-up) are the course's, not evidence."""
+    parts = list(parts)
+    found: dict[str, list[Evidence]] = {}
+    for kind, name, where, phase in sorted(set(events)):
+        if where not in cells and where != "":
+            continue  # the release's own code
+        if kind == "import":
+            evidence = Evidence(where or "(compiled code)", 0, "loaded", name, f"imported {name}")
+        elif kind == "program":
+            evidence = Evidence(where or "(while running)", 0, "started", name, f"raised {name}")
+        else:
+            continue
+        own = cells.get(where)
+        targets: set[str] = set(parts) if own is None else {own}
+        running = cells[phase] if phase in cells else phase  # a cell's id is its part's; a part's name is itself
+        targets |= set(parts) if running is None else ({running} & set(parts))
+        for part in sorted(targets):
+            if evidence.breaks(rules.get(part, COURSE_RULES)):
+                found.setdefault(part, []).append(evidence)
+    return found
+
+
+def withhold(nb: nbformat.NotebookNode, rules: Mapping[str, Rules], outputs: dict[str, Any], operators: Mapping[str, set[str]] | None = None, tampered: Iterable[str] = (), conduct: Mapping[str, list[Evidence]] | None = None) -> dict[str, str]:
     """Hold every part with evidence, from its source (:func:`review`) or from what ran during its
     hidden calls (:func:`traced`): its test cell's outputs (by grade id) get an error if they had
     none, so that it scores 0; returns the instructor's note for each held part."""
     notes = {}
     evidence_of = review(nb, rules)
-    for part, evidence in traced(rules, operators or {}, tampered).items():
-        evidence_of[part] = evidence + evidence_of.get(part, [])
+    for part, evidence in [*traced(rules, operators or {}, tampered).items(), *(conduct or {}).items()]:
+        evidence_of[part] = evidence_of.get(part, []) + evidence  # what is written first: it is the clearer
     for part, evidence in evidence_of.items():
         test = outputs.get(f"test_{part}")
         passed = test is not None and test["error"] is None

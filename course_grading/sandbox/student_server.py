@@ -40,8 +40,9 @@ from typing import Any
 from course_grading.sandbox import policy
 from course_grading.sandbox.calls import CUT, call_in, receive_frame, send_frame, swapped, unwire, wire
 from course_grading.sandbox.jail import isolate, mount_points, seal
+from course_grading.sandbox.trace import Conduct
 
-__all__ = ["Capped", "CellTimeout", "ReferencePartError", "answer", "code_guard", "proxies", "run_cell", "serve", "zygote"]
+__all__ = ["Capped", "CellTimeout", "ReferencePartError", "answer", "code_guard", "proxies", "run_cell", "serve", "warm_up", "zygote"]
 
 
 class CellTimeout(BaseException):
@@ -176,11 +177,14 @@ def answer(namespace: dict[str, Any], request: dict[str, Any], cell_s: int, allo
 def serve(requests: int, replies: int) -> None:
     """Run the cells the first frame on ``requests`` brings, then answer requests until it closes."""
     namespace: dict[str, Any] = {"__name__": "__main__", "get_ipython": _NoShell, "display": _display}
+    conduct = Conduct()
+    sys.addaudithook(conduct.hook)  # for good: Python lets no code remove an audit hook
     setup = receive_frame(requests)
     cell_s, allowance = int(setup["cell_s"]), [int(setup["output_bytes"])]
     signal.signal(signal.SIGALRM, _interrupt)
     for cell_id, source in setup["cells"]:
-        send_frame(replies, {"cell": cell_id, "outputs": run_cell(namespace, cell_id, source, cell_s, allowance)})
+        outputs = run_cell(namespace, cell_id, source, cell_s, allowance)
+        send_frame(replies, {"cell": cell_id, "outputs": outputs, "events": conduct.drain()})
     send_frame(replies, {"ready": True})
     while True:
         try:
@@ -191,7 +195,7 @@ def serve(requests: int, replies: int) -> None:
             message = answer(namespace, request, cell_s, allowance, requests, replies)
         except BaseException as error:  # noqa: BLE001 (whatever the student's code raises is a reply)
             message = {"error": (type(error).__name__, str(error)[:2000])}
-        send_frame(replies, message)
+        send_frame(replies, message | {"events": conduct.drain()})
 
 
 def _quiet() -> None:
@@ -245,6 +249,14 @@ def _reset(previous: int | None) -> None:
             return
 
 
+def warm_up() -> None:
+    """Import, here in the zygote, what torch imports on the first operation under a dispatch mode
+    (its compiler's modules, sympy: a second), so that every child starts with them loaded and no
+    import happens during a hidden call, where a ``sys.path`` the student's code changed could make
+    it fail. Imports only: an operation under a mode before the fork leaves the children hanging."""
+    import torch._dynamo  # noqa: F401
+
+
 def zygote() -> None:
     """``python -m course_grading.sandbox.student_server``: import torch once, then fork a fresh
     student process per request (``{"socket": path, "home": path}`` on stdin, one JSON line each).
@@ -260,6 +272,8 @@ def zygote() -> None:
 
     import torch  # noqa: F401 (imported once, here, for every child)
     import torch.nn.functional  # noqa: F401
+
+    warm_up()
 
     ctypes.CDLL(None).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE 0: no child may read or write this process
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # nor stop it with an interrupt

@@ -48,6 +48,7 @@ from course_grading.sandbox import policy, replay, seeds, shortcuts
 from course_grading.sandbox.calls import CUT, GraderFault, Outputs, RemoteStudent, StudentRaised
 from course_grading.sandbox.limits import Limits, SlotGroup, jail_argv
 from course_grading.sandbox.messages import GradeRequest, JailSettings, Outcome, WorkerReply, read_message, write_message
+from course_grading.text import shown
 
 __all__ = ["GraderError", "STARTED", "Worker", "Zygote", "ZygoteChannel", "autograde", "check_setup", "hidden_verdict", "load_checks", "notes_on", "printable", "replay_hint", "run_submission", "serve", "student_process", "submission_seed"]
 
@@ -241,7 +242,14 @@ def autograde(scratch: Path, assignment: str, student: str, seed: int | None = N
         remote.close()
     setup_note = check_setup(nb, outputs)
     # may take a forbidden route (by its source, or by what ran during its hidden calls): 0 until a person looks
-    held = shortcuts.withhold(nb, getattr(checks, "SHORTCUTS", {}), outputs, remote.operators, remote.tampered)
+    rules = getattr(checks, "SHORTCUTS", {})
+    parts = [part_of(nbgrader_meta(c)["grade_id"]) for c in nb.cells if is_test(c)]
+    cells = {nbgrader_meta(c)["grade_id"]: (None if is_own(c) else part_of(nbgrader_meta(c)["grade_id"])) for c in nb.cells if is_answer(c) or is_own(c)}
+    conduct = shortcuts.conducted(rules, remote.events, cells, parts)
+    if remote.events_tampered:  # the process sent events that were not well-formed: every part with rules
+        for part in (p for p in parts if p in rules and rules[p].forbid):
+            conduct.setdefault(part, []).append(shortcuts.Evidence("(while running)", 0, "tampered", "events", "malformed events"))
+    held = shortcuts.withhold(nb, rules, outputs, remote.operators, remote.tampered, conduct)
     replay.OUTPUTS.clear()
     replay.OUTPUTS.update({cell: printable(run) for cell, run in outputs.items()})
     graded = api.autograde(assignment, student, force=True, create=True)
@@ -298,12 +306,14 @@ ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]")  # a terminal's control sequence (
 
 
 def printable(run: Outputs) -> Outputs:
-    """A cell's outputs with what UTF-8 cannot encode (lone surrogates, which a notebook can print)
-    written as escapes, and terminal escape sequences (colours, which nbconvert's HTML export can
-    fail on) removed, so that nbgrader can save them in the notebook and its feedback."""
+    """A cell's outputs fit for the notebook nbgrader saves and the feedback page: terminal escape
+    sequences (colours) removed, carriage returns as line ends (a progress bar's redraws), and every
+    other control, bidi or zero-width character and lone surrogate as a visible escape
+    (:func:`course_grading.text.shown`)."""
 
     def text(value: str) -> str:
-        return ANSI.sub("", value).replace("\x1b", "").encode("utf-8", "backslashreplace").decode("utf-8")
+        value = ANSI.sub("", value).replace("\r\n", "\n").replace("\r", "\n")
+        return shown(value, lines=True)
 
     error = run["error"]
     return {"stdout": text(run["stdout"]), "stderr": text(run["stderr"]), "error": None if error is None else [text(error[0]), text(error[1]), [text(line) for line in error[2]]]}
