@@ -34,7 +34,6 @@ import asyncio
 import contextlib
 import os
 import re
-import resource
 import signal
 import tempfile
 import threading
@@ -51,7 +50,7 @@ from nbclient.util import run_sync
 from course_grading.markers import is_answer, is_own, is_test, nbgrader_meta, part_names, part_of
 from course_grading.notebook.assignments import COURSE
 from course_grading.notebook.canonical import Canonical, assignment_of, grade_ids, read_submission, rebuild
-from course_grading.sandbox.limits import Limits
+from course_grading.sandbox.limits import Limits, cap_address_space
 from course_grading.text import shown
 
 __all__ = ["KERNEL", "MemoryWatch", "Part", "PartResult", "Report", "SETUP_S", "cell_limit", "check_notebook", "find_parts", "grading_order", "identify", "named_assignment", "out_of_memory", "part_uses"]
@@ -163,7 +162,7 @@ def _address_limit(limit: int) -> Callable[[], None]:
     """For the kernel's process, before it runs Python: its address space limited to ``limit`` bytes."""
 
     def apply() -> None:
-        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        cap_address_space(limit)
 
     return apply
 

@@ -15,7 +15,6 @@ import ast
 import copy
 import difflib
 import multiprocessing
-import resource
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -26,6 +25,7 @@ import nbformat
 
 from course_grading.markers import answer_code, nbgrader_meta, part_of, with_answers
 from course_grading.notebook.harness import run_tests
+from course_grading.sandbox.limits import cap_address_space
 
 __all__ = ["Mutant", "Outcome", "Report", "THRESHOLD", "all_mutants", "mutants_of", "read_equivalents", "run_mutants", "self_test", "up_to_test_of"]
 
@@ -222,7 +222,7 @@ def up_to_test_of(nb: nbformat.NotebookNode, part: str) -> nbformat.NotebookNode
 
 def _serve(conn: Connection, grading_dir: str) -> None:
     """Worker loop: receive (part, notebook JSON), send back that part's test result."""
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+    cap_address_space(MEMORY_LIMIT)
     while (task := conn.recv()) is not None:
         part, notebook = task
         conn.send(run_tests(up_to_test_of(nbformat.reads(notebook, as_version=4), part), Path(grading_dir)).get(part, "no test cell"))

@@ -44,3 +44,15 @@ def test_every_module_lists_what_it_exports(name: str) -> None:
     assert not absent, f"{name}.__all__ lists names it does not have: {absent}"
     unlisted = sorted(defined_functions_and_classes(module) - set(exported))
     assert not unlisted, f"{name} defines public {unlisted} but leaves them out of __all__ (prefix an underscore if they are not for export)"
+
+
+def test_only_the_sandbox_confines_processes() -> None:
+    """The trust boundary is one folder: no module of course_grading outside ``sandbox/`` imports
+    ``ctypes`` or ``resource``, or runs ``unshare`` or a mount (issue 39)."""
+    import re
+    from pathlib import Path
+
+    package = Path(course_grading.__file__).parent
+    confining = re.compile(r"^\s*(import|from)\s+(ctypes|resource)\b|\bsetrlimit\(|\bprlimit\(|\[\s*\"unshare\"|\bmount\(", re.M)
+    outside = [str(p.relative_to(package)) for p in sorted(package.rglob("*.py")) if "sandbox" not in p.parts and confining.search(p.read_text())]
+    assert outside == []

@@ -28,7 +28,7 @@ from pathlib import Path
 from course_grading.notebook import assignments
 from course_grading.sandbox import policy
 
-__all__ = ["CGROUPS", "CPU_PERIOD_US", "LAUNCHER", "Limits", "NAMESPACES", "SlotGroup", "jail_argv", "limited", "memory_limit_hits", "process_limit_hits", "release_cgroup", "release_slot", "remove_stale_cgroups", "sandbox_available", "slot_group", "unshare", "what_to_hide"]
+__all__ = ["CGROUPS", "CPU_PERIOD_US", "LAUNCHER", "cap_address_space", "Limits", "NAMESPACES", "SlotGroup", "jail_argv", "limited", "memory_limit_hits", "process_limit_hits", "release_cgroup", "release_slot", "remove_stale_cgroups", "sandbox_available", "slot_group", "unshare", "what_to_hide"]
 
 NAMESPACES = ["--mount", "--pid", "--net", "--ipc", "--uts", "--fork", "--kill-child", "--mount-proc"]
 
@@ -43,6 +43,14 @@ class Limits:
     file_bytes: int = 256 * 2**20  # the largest file any of them may write
     processes: int = 256  # processes and threads of one submission's student process and what it starts
     output_bytes: int = 2**22  # what the notebook may print in all; the rest is dropped
+
+
+def cap_address_space(limit: int) -> None:
+    """Limit this process's address space (and its children's) to ``limit`` bytes: for a process
+    that runs code of a notebook outside the jail (``course check``'s kernel, ``course mutants``)."""
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
 
 def unshare() -> list[str]:
