@@ -419,9 +419,9 @@ class RemoteStudent:
         self.operators: dict[str, set[str]] = {}  # by part: what torch ran during its hidden calls (sandbox.trace)
         self.tampered: set[str] = set()  # parts during whose calls the recorder was left or its trace malformed
         # imports and programs of the notebook's code (sandbox.trace.Conduct): (kind, name, the cell whose
-        # code did it, and what was running: a cell's id, or a part's name during its tests and calls)
+        # code did it, and what was running: ``cell:<id>`` as a cell ran, ``part:<name>`` during its tests and calls)
         self.events: set[tuple[str, str, str, str]] = set()
-        self.phase = ""  # what is running now, for the events: a cell's id or a part's name
+        self.phase = ""  # what is running now, for the events: ``cell:<id>`` or ``part:<name>``
         self.events_tampered = False  # whether the process sent events that were not well-formed
 
     def start(self) -> None:
@@ -445,7 +445,7 @@ class RemoteStudent:
                     if not isinstance(frame, dict) or frame.get("cell") != cell_id:
                         raise ValueError("malformed reply")
                     self.outputs.setdefault(cell_id, self._capped(_outputs(frame.get("outputs"))))
-                    self._collect(frame.get("events"), cell_id)
+                    self._collect(frame.get("events"), f"cell:{cell_id}")
                     wait_s = self.timeout_s + self.MARGIN_S
                 receive_frame(self.fds[0], wait_s)
                 self.ready = True
@@ -487,7 +487,7 @@ class RemoteStudent:
     def run(self, cell_id: str, source: str, references: str | None, exclude: Sequence[str]) -> Outputs:
         """Run a test cell's visible tests with the functions ``references`` defines (but those in
         ``exclude``, the part under test) in place of the student's."""
-        self.phase = cell_id.removeprefix("test_")  # a test cell's part
+        self.phase = "part:" + cell_id.removeprefix("test_")  # a test cell's part
         try:
             return self._capped(_outputs(self._request({"op": "run", "cell_id": cell_id, "source": source}, reference_functions(references, exclude))))
         except StudentRaised as error:
@@ -521,7 +521,7 @@ class RemoteStudent:
 
     def call(self, name: str, args: Sequence[Any], *, grad_args: Sequence[int] = (), forbid: Sequence[tuple[str, str]] = (), references: str | None = None, driver: str | None = None) -> Reply:
         request = {"op": "call", "name": name, "args": wire(tuple(args)), "grad_args": list(grad_args), "forbid": [list(f) for f in forbid], "driver": driver}
-        self.phase = self.part
+        self.phase = f"part:{self.part}"
         reply = self._request(request, reference_functions(references, exclude=(name, *self.under_test)))
         if reply.get("error") is not None:
             raise hidden_error(reply["error"], forbid)

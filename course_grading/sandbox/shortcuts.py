@@ -666,10 +666,10 @@ def conducted(rules: Mapping[str, Rules], events: Iterable[tuple[str, str, str, 
     """Evidence from what the notebook's code did while it ran (:class:`course_grading.sandbox.trace.Conduct`):
     each ``(kind, name, where, phase)`` event, a module imported or a program started, counts for the
     part whose answer cell holds the code that did it (``where``), for the part whose tests or hidden
-    call were running (``phase``, a part's name or a cell's id), and for every part when the code
-    is a cell the student added or code compiled from a string (as the scan reads added cells).
-    ``cells`` maps each student cell's id to its part (None: an added cell); events of the release's
-    own cells (its set-up) are the course's, not evidence."""
+    call were running (``phase``: ``part:<name>``, or ``cell:<id>`` as a cell ran), and for every part
+    when the code is a cell the student added or code compiled from a string (as the scan reads added
+    cells). ``cells`` maps each student cell's id to its part (None: an added cell); events of the
+    release's own cells (its set-up) are the course's, not evidence."""
     parts = list(parts)
     found: dict[str, list[Evidence]] = {}
     for kind, name, where, phase in sorted(set(events)):
@@ -678,14 +678,18 @@ def conducted(rules: Mapping[str, Rules], events: Iterable[tuple[str, str, str, 
         if kind == "import":
             evidence = Evidence(where or "(compiled code)", 0, "loaded", name, f"imported {name}")
         elif kind == "program":
-            evidence = Evidence(where or "(while running)", 0, "started", name, f"raised {name}")
+            evidence = Evidence(where or "(compiled code)", 0, "started", name, f"raised {name}")
         else:
             continue
         own = cells.get(where)
         targets: set[str] = set(parts) if own is None else {own}
-        running = cells[phase] if phase in cells else phase  # a cell's id is its part's; a part's name is itself
-        targets |= set(parts) if running is None else ({running} & set(parts))
-        for part in sorted(targets):
+        stage, _, what = phase.partition(":")
+        if stage == "part":
+            targets.add(what)
+        elif stage == "cell" and what in cells:
+            running = cells[what]
+            targets |= set(parts) if running is None else {running}
+        for part in sorted(targets & set(parts)):
             if evidence.breaks(rules.get(part, COURSE_RULES)):
                 found.setdefault(part, []).append(evidence)
     return found

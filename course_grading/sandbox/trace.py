@@ -134,6 +134,20 @@ def _module_of(path: str) -> str | None:
     return ".".join(parts) or None
 
 
+# Packages the notebook's code may load and keep: the standard library's and those every part allows
+# (a plot's state, torch's and NumPy's own types, must survive from cell to cell).
+KEPT = frozenset({*sys.stdlib_module_names, "torch", "numpy", "matplotlib", "PIL", "IPython", "typing_extensions"})
+
+
+def _forget(packages: set[str]) -> None:
+    """Unload the packages the notebook's code loaded, but :data:`KEPT`: a module is loaded once, and
+    the next phase that imports it (another part's code) loads it again, so that its import is seen
+    there too. What the notebook bound to the old modules keeps working."""
+    for package in packages - KEPT:
+        for name in [n for n in sys.modules if n == package or n.startswith(package + ".")]:
+            del sys.modules[name]
+
+
 def _in_stdlib(filename: str) -> bool:
     """Whether a frame's file is the standard library's own (not a package installed beside it)."""
     return filename.startswith(_STDLIB) and "site-packages" not in filename and "dist-packages" not in filename
@@ -161,8 +175,8 @@ class Conduct:
             # importlib.import_module raises no import event: the loader opening the module's code does
             if (where := self._from_notebook()) is not None:
                 self._add("code", args[0], where)
-        elif event in PROGRAM_EVENTS and self._from_notebook(through_stdlib=True) is not None:
-            self._add("program", event, "")
+        elif event in PROGRAM_EVENTS and (where := self._from_notebook(through_stdlib=True)) is not None:
+            self._add("program", event, where)
 
     def _add(self, kind: str, name: str, where: str) -> None:
         if len(self.events) < MAX_EVENTS:
@@ -205,6 +219,7 @@ class Conduct:
                     drained.add(("import", module[:200], where))
             elif kind != "import" or name in sys.modules:
                 drained.add((kind, name, where))
+        _forget({name.partition(".")[0] for kind, name, _ in drained if kind == "import"})
         return [list(e) for e in sorted(drained)]
 
 
