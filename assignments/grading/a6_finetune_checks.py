@@ -68,6 +68,13 @@ LAW_DRAW = 8192  # a case with fewer draws a bigger layer beside it, of at least
 # runs each). A bound holds at least 5 times the worst correct error and at most 1/500 of the
 # smallest wrong one (gradient clipping aside, which a case may barely trigger: the case of scale 10
 # triggers it, at 1,100 times the bound or more over 3,000 draws).
+# Part 1's SGD step over the layer's parameters(): its rate moves no entry of A or B by more than this,
+# so that the outputs after it keep their scale (a fixed rate moved A by up to 10 times its size, and
+# float32's rounding of the step put a right answer 20 tolerances off). A layer whose A or B the step
+# misses (not parameters), or whose base it moves (not frozen), is off by about this much times the
+# inputs, far beyond the tolerance; the base's weight and bias are compared exactly. Right answers: the
+# key over 100 runs (600 cases), worst 0.053 of LORA_TOL.
+STEP_SIZE = 0.05
 LORA_TOL = {"atol": 1e-4, "rtol": 1e-4}  # part 1's outputs and gradients: worst correct 0.18 (the gradient w.r.t. A, 4.1e-5 off); wrong >= 5.3e3 (alpha // r)
 TOL = {"atol": 1e-5, "rtol": 1e-4}  # the rest. Worst correct: part 1's fresh output 0.068 and merged weight 0.027 (wrong >= 1.2e4);
 # part 3's logits 0.032 and gradients 0.018 (wrong >= 4.1e3); part 4's weights 0.058 and biases 0.014 (wrong >= 1.8e4);
@@ -252,6 +259,20 @@ def check_lora_linear(notebook: Student | dict[str, Any]) -> str | None:
                 expect_close(reply["merged_outs"][i], expected, f"the layer's output after merge(), input {i + 1} (the update added once, in the weight)", trained, **LORA_TOL)
                 expect_close(reply["twice_outs"][i], expected, f"the layer's output after a second merge(), input {i + 1}", trained, **LORA_TOL)
             expect_close(reply["twice_weight"], merged, "base.weight after a second merge() (unchanged by it)", trained, **TOL)
+
+            # One SGD step over the layer's parameters(): only A and B move, by their gradients; base, the
+            # Linear it was given, stays as it was. The grader computes every value itself (the driver
+            # returns outputs and weights, no flag), so that what trains is judged by what it computes.
+            lr = STEP_SIZE / float(max(grad_a.abs().max(), grad_b.abs().max()))  # no entry moves by more than STEP_SIZE
+            stepped = student.call("_grading_lora_step", (weight, bias, r, alpha, A, B, xs, lr), driver=DRIVERS).value
+            after = f"{trained}, then one SGD step (lr={lr:.3g}) over layer.parameters()"
+            expect_close(stepped["weight"], weight.double(), "base.weight after the step (frozen: unchanged)", after, atol=0, rtol=0)
+            if with_bias:
+                expect_close(stepped["bias"], bias.double(), "base.bias after the step (frozen: unchanged)", after, atol=0, rtol=0)
+            A_after, B_after = A.double() - lr * grad_a, B.double() - lr * grad_b
+            for i, x in enumerate(xs):
+                expected = _ref_lora(weight, bias, A_after, B_after, alpha, x)
+                expect_close(stepped["outs"][i], expected, f"the output after the step, input {i + 1} (A and B moved by their gradients)", after, **LORA_TOL)
 
         return run
 

@@ -78,17 +78,40 @@ def _grading_lora_run(weight, bias, r, alpha, A, B, xs):
     given = {name: p for name, p in (("weight", base.weight), ("bias", base.bias)) if p is not None}
     layer.merge()
     found["merged_state"] = _grading_param_state(layer.base, given)
-    found["merged_weight"] = layer.base.weight.detach().clone()
-    found["merged_bias"] = None if layer.base.bias is None else layer.base.bias.detach().clone()
+    # read through what the driver holds (the Linear it made and its parameters), not through the layer:
+    # a copy of base, or a weight replaced by a new parameter, shows here as an unchanged weight
+    found["merged_weight"] = given["weight"].detach().clone()
+    found["merged_bias"] = None if bias is None else given["bias"].detach().clone()
     with torch.no_grad():
         found["merged_outs"] = [layer(x) for x in xs]
-        found["base_outs"] = [layer.base(x) for x in xs]
+        found["base_outs"] = [base(x) for x in xs]
     layer.merge()
     found["twice_state"] = _grading_param_state(layer.base, given)
-    found["twice_weight"] = layer.base.weight.detach().clone()
+    found["twice_weight"] = given["weight"].detach().clone()
     with torch.no_grad():
         found["twice_outs"] = [layer(x) for x in xs]
     return found
+
+
+def _grading_lora_step(weight, bias, r, alpha, A, B, xs, lr):
+    """A LoRALinear with ``A`` and ``B`` copied in, one step of plain SGD (``lr``) over whatever its
+    ``parameters()`` list, on the gradient of the first input's probe: its outputs afterwards and
+    base's weight and bias as the driver holds them. What trains, what is frozen and what the
+    optimizer sees show in these values, which the grader computes itself: nothing here is a verdict."""
+    import torch
+
+    base = _grading_linear(weight, bias)
+    given = {name: p for name, p in (("weight", base.weight), ("bias", base.bias)) if p is not None}
+    layer = LoRALinear(base, r, alpha)  # noqa: F821 (the student's class)
+    with torch.no_grad():
+        layer.A.copy_(A)
+        layer.B.copy_(B)
+    out = layer(xs[0])
+    (out * _grading_probe(out)).sum().backward()
+    torch.optim.SGD(layer.parameters(), lr=lr).step()
+    with torch.no_grad():
+        outs = [layer(x) for x in xs]
+    return {"outs": outs, "weight": given["weight"].detach().clone(), "bias": None if bias is None else given["bias"].detach().clone()}
 
 
 def _grading_owner(model, name):
