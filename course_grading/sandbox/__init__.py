@@ -5,8 +5,10 @@
 - :mod:`.student_server` (the jailed zygote and the student's process), :mod:`.calls` (the frames
   that cross between it and the worker), :mod:`.worker` (the trusted process that grades),
   :mod:`.messages` (the schemas of every file that crosses a process boundary);
-- :mod:`.seeds` (the course secret and the hidden inputs' seeds), :mod:`.shortcuts` (forbidden
-  routes, by source and by what executes), :mod:`.replay` (a run's outputs handed to nbgrader).
+- :mod:`.seeds` (the course secret and the hidden inputs' seeds), :mod:`.trace` (what executes: the
+  operators of every hidden call, the modules the notebook loads and the programs it starts),
+  :mod:`.shortcuts` (forbidden routes, by source and by what executes), :mod:`.replay` (a run's outputs
+  handed to nbgrader), :mod:`.scratch_course` (the scratch course a batch grades in).
 
 Invariants, which every change here keeps:
 
