@@ -176,7 +176,9 @@ def test_zip_holds_what_grading_needs_and_no_secret(graded: dict) -> None:
             f"project/assignments/source/{ASSIGNMENT}/{ASSIGNMENT}.ipynb", f"project/assignments/grading/{ASSIGNMENT}_checks.py", f"project/assignments/grading/{ASSIGNMENT}_reference_parts.py"} <= names
     assert modes["setup.sh"] & 0o111 and modes["run_autograder"] & 0o111
     assert not [n for n in names if "solutions/" in n or n.endswith(".db") or "graded/" in n or "__pycache__" in n]
-    assert not [n for n in names if "/grading/" in n and not n.rsplit("/", 1)[1].startswith((ASSIGNMENT, "gradinglib"))]
+    # the course's secret travels with the checks (the same hidden inputs there as with course grade); nothing else of grading/
+    assert "project/assignments/grading/course_secret" in names
+    assert not [n for n in names if "/grading/" in n and not n.rsplit("/", 1)[1].startswith((ASSIGNMENT, "gradinglib", "course_secret"))]
     assert not [n for n in names if "/source/" in n and ASSIGNMENT not in n]
     # Installs from the package index and PyTorch's CPU index only, every version pinned.
     assert re.findall(r"https?://\S+", setup) == [TORCH_INDEX]
@@ -265,7 +267,7 @@ def test_a_students_own_metadata_file_does_not_stop_an_unwrapped_export(tmp_path
     top = "submission_1:\n  :submitters:\n  - :name: A B\n    :sid: '7'\n  :created_at: 2026-11-20 23:41:07 -08:00\n"
     files = {(METADATA,): top.encode(), ("submission_1", METADATA): b"forged: true\n", ("submission_1", "a1_attention.ipynb"): b"{}"}
     items = [_Item(parts, len(data), None, False, tmp_path / "/".join(parts)) for parts, data in files.items()]
-    regrouped = regroup(items, lambda item: files[item.parts], None, None)
+    regrouped = regroup(items, lambda item, limit: files[item.parts], None, None)
     assert regrouped is not None and not regrouped.rejected
     assert sorted(item.parts for item in regrouped.items) == [("7", "a1_attention.ipynb"), ("7", METADATA)]
     assert regrouped.times.by_student["7"] == datetime.fromisoformat("2026-11-20T23:41:07-08:00")
