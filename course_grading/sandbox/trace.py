@@ -135,8 +135,11 @@ def _module_of(path: str) -> str | None:
 
 
 # Packages the notebook's code may load and keep: the standard library's and those every part allows
-# (a plot's state, torch's and NumPy's own types, must survive from cell to cell).
-KEPT = frozenset({*sys.stdlib_module_names, "torch", "numpy", "matplotlib", "PIL", "IPython", "typing_extensions"})
+# (a plot's state, torch's and NumPy's own types, must survive from cell to cell), and the grader's own,
+# which this process runs (its import is the scan's evidence).
+KEPT = frozenset(
+    {*sys.stdlib_module_names, "torch", "numpy", "matplotlib", "PIL", "IPython", "typing_extensions", "course_grading"}
+)
 
 
 def _forget(packages: set[str]) -> None:
