@@ -324,7 +324,7 @@ def check_generate(notebook: Student | dict[str, Any]) -> str | None:
     def unseeded() -> None:
         """Without a seed, sampling draws from torch's global generator: two calls differ."""
         idx, W, U = torch.zeros(4, 1, dtype=torch.long), torch.zeros(8, 8), torch.zeros(8, 8)  # uniform over 8 tokens
-        first, second = (student.call("generate", (idx, 16, W, U, 1.0, None), references=REFERENCE_PARTS).value for _ in range(2))
+        first, second = (student.call("generate", (idx, 16, W, U, 1.0, None), references=REFERENCE_PARTS, global_rng=True).value for _ in range(2))
         expect_tensor(first, (4, 17), "the generated sequence", "seed=None")
         if torch.equal(first, second):
             raise CheckFailed("two calls without a seed gave the same 64 uniformly sampled tokens: without a seed, use torch's global random generator (generator=None)")
@@ -335,7 +335,7 @@ def check_generate(notebook: Student | dict[str, Any]) -> str | None:
         idx, W, U = torch.zeros(4, 1, dtype=torch.long), torch.zeros(8, 8), torch.zeros(8, 8)  # uniform over 8 tokens
         seed = _randint(g, 0, 2**31)
         student.call("generate", (idx, 16, W, U, 1.0, seed), references=REFERENCE_PARTS)
-        unseeded = student.call("generate", (idx, 16, W, U, 1.0, None), references=REFERENCE_PARTS).value
+        unseeded = student.call("generate", (idx, 16, W, U, 1.0, None), references=REFERENCE_PARTS, global_rng=True).value
         continued = torch.Generator().manual_seed(seed)
         _ref_generate(idx, 16, W, U, 1.0, None, generator=continued)  # the seeded call's draws
         after_seeded_draws = _ref_generate(idx, 16, W, U, 1.0, None, generator=continued)

@@ -46,7 +46,7 @@ import torch
 from torch import Tensor
 
 from course_grading.markers import part_names
-from course_grading.sandbox.calls import LocalStudent, Opaque, Student, StudentRaised, restore_own, use_references
+from course_grading.sandbox.calls import LocalStudent, Opaque, Reply, Student, StudentRaised, restore_own, use_references
 
 ATOL = 1e-5
 RTOL = 1e-4
@@ -136,9 +136,56 @@ def expect_unchanged(before: dict[str, Tensor], after: dict[str, Tensor], case: 
             raise CheckFailed(f"the input {name} was modified in place ({case})")
 
 
-def as_student(student: Student | dict[str, Any]) -> Student:
-    """A notebook's ``globals()`` (in the kernel) or a :class:`Student` (the trusted re-check)."""
-    return LocalStudent(student) if isinstance(student, dict) else student
+def same_value(before: Any, after: Any) -> bool:
+    """Whether an argument came back as it went in: tensors equal in dtype, shape and every entry
+    (NaN where NaN was), inside tuples, lists and dicts too; anything else by ``==``."""
+    if isinstance(before, Tensor):
+        return (isinstance(after, Tensor) and after.dtype == before.dtype and after.shape == before.shape
+                and bool(torch.equal(after, before) or torch.allclose(after, before, rtol=0, atol=0, equal_nan=True)))
+    if isinstance(before, (tuple, list)):
+        return (isinstance(after, (tuple, list)) and len(after) == len(before)
+                and all(same_value(b, a) for b, a in zip(before, after)))
+    if isinstance(before, dict):
+        return isinstance(after, dict) and after.keys() == before.keys() and all(same_value(v, after[k]) for k, v in before.items())
+    return bool(before == after)
+
+
+class Guarded:
+    """A :class:`Student` whose every call is held to what every part's spec says, whatever the part
+    (issue 37's generic rules): the global random states (torch's, Python's, NumPy's) come back
+    untouched, and no argument is changed in place. A call opts out only where its spec allows it
+    (``global_rng=True``: it draws from the global generator; ``may_change=True``); a driver's call
+    (which builds modules, whose initialisation draws from the global generator, and optimizers,
+    which change their tensors) is exempt unless it says otherwise."""
+
+    def __init__(self, student: Student) -> None:
+        self.student = student
+
+    def call(self, name: str, args: Sequence[Any], *, global_rng: bool | None = None, may_change: bool | None = None,
+             **options: Any) -> Reply:
+        reply = self.student.call(name, args, **options)
+        driven = options.get("driver") is not None
+        if reply.global_rng_moved and not (driven if global_rng is None else global_rng):
+            raise CheckFailed(f"{name} changed the global random state (torch.manual_seed, torch's global generator, "
+                              f"random or numpy.random); draw from the generator the spec names ({_shapes(args)})")
+        if not (driven if may_change is None else may_change):
+            for i, (before, after) in enumerate(zip(args, reply.inputs_after)):
+                if not same_value(before, after):
+                    raise CheckFailed(f"{name} changed its argument {i + 1} in place; leave the inputs as they were "
+                                      f"({_shapes(args)})")
+        return reply
+
+
+def _shapes(args: Sequence[Any]) -> str:
+    return ", ".join(f"{kind(a)} {tuple(a.shape)}" if isinstance(a, Tensor) else kind(a) for a in args)
+
+
+def as_student(student: Student | dict[str, Any]) -> Guarded:
+    """A notebook's ``globals()`` (in the kernel) or a :class:`Student` (the trusted re-check), guarded
+    (:class:`Guarded`)."""
+    if isinstance(student, Guarded):
+        return student
+    return Guarded(LocalStudent(student) if isinstance(student, dict) else student)
 
 
 def run_cases(part: str, cases: list[Callable[[], None]]) -> str | None:

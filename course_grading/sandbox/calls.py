@@ -27,8 +27,10 @@ import contextlib
 import importlib
 import io
 import os
+import random
 import select
 import struct
+import sys
 import zipfile
 from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
@@ -39,7 +41,7 @@ from torch import Tensor
 
 from course_grading.sandbox.trace import OperatorTrace, conduct_events, trace_names
 
-__all__ = ["CUT", "Channel", "GraderFault", "LocalStudent", "MAX_DEPTH", "MAX_FRAME", "OWN_TYPE", "Opaque", "Outputs", "Refused", "RemoteStudent", "Reply", "SHOWN_TYPES", "Student", "StudentRaised", "call_in", "driver_functions", "failed", "hidden_error", "install", "probe", "receive_frame", "reference_functions", "require_safe_torch", "restore_own", "send_frame", "swapped", "uninstall", "unwire", "use_references", "wire"]
+__all__ = ["CUT", "Channel", "GradArg", "GraderFault", "LocalStudent", "MAX_DEPTH", "MAX_FRAME", "OWN_TYPE", "Opaque", "Outputs", "Refused", "RemoteStudent", "Reply", "SHOWN_TYPES", "Student", "StudentRaised", "call_in", "driver_functions", "failed", "global_random_state", "hidden_error", "install", "probe", "receive_frame", "reference_functions", "require_safe_torch", "restore_own", "send_frame", "swapped", "uninstall", "unwire", "use_references", "wire"]
 
 MAX_FRAME = 256 * 2**20  # the largest reply accepted from a student's process
 CUT = "[output cut: the notebook printed more than its limit]"  # where what a notebook prints is cut
@@ -77,12 +79,16 @@ class Reply:
     differentiable: bool  # whether the output carried a gradient back to the asked arguments
     operators: frozenset[str] = frozenset()  # what torch ran during the call (sandbox.trace), as the student's process says
     trace_intact: bool = True  # whether that process says its recorder stayed in place
+    global_rng_moved: bool = False  # whether torch's, Python's or NumPy's global random state changed during the call
+
+
+GradArg = int | tuple[int, str]  # an argument to differentiate against: its index, or (index, key) of a dict argument
 
 
 class Student(Protocol):
-    def call(self, name: str, args: Sequence[Any], *, grad_args: Sequence[int] = (), forbid: Sequence[tuple[str, str]] = (), references: str | None = None, driver: str | None = None) -> Reply:
-        """Call the student's ``name(*args)``. ``grad_args``: indices of arguments to differentiate
-        ``probe(output) . output`` against; ``forbid``: (module, attribute) pairs that raise
+    def call(self, name: str, args: Sequence[Any], *, grad_args: Sequence[GradArg] = (), forbid: Sequence[tuple[str, str]] = (), references: str | None = None, driver: str | None = None) -> Reply:
+        """Call the student's ``name(*args)``. ``grad_args``: the arguments to differentiate
+        ``probe(output) . output`` against (an index, or (index, key) for a tensor in a dict argument); ``forbid``: (module, attribute) pairs that raise
         :class:`Refused` during the call, under their own names and any alias in the notebook;
         ``references``: Python source whose functions replace the student's functions of the same
         names during the call (so that one part is graded with correct versions of the others);
@@ -189,13 +195,17 @@ def driver_functions(driver: str | None, namespace: dict[str, Any]) -> dict[str,
     return {k: v for k, v in defined.items() if callable(v)}
 
 
-def call_in(namespace: dict[str, Any], name: str, args: Sequence[Any], grad_args: Sequence[int] = (), forbid: Sequence[tuple[str, str]] = (), replacements: dict[str, Any] | None = None, driver: str | None = None) -> Reply:
+def call_in(namespace: dict[str, Any], name: str, args: Sequence[Any], grad_args: Sequence[GradArg] = (), forbid: Sequence[tuple[str, str]] = (), replacements: dict[str, Any] | None = None, driver: str | None = None) -> Reply:
     """Call ``namespace[name](*args)`` as :meth:`Student.call` describes, with ``replacements`` in
     place of the student's functions of the same names (and, with a ``driver``, ``name`` and its
     helpers defined by it); the student's exceptions propagate."""
     memo: dict[int, Any] = {}  # the student gets copies (the caller's tensors stay as they were), aliases kept
     args = [_copy(a, memo) for a in args]
-    args = [a.requires_grad_(True) if i in grad_args and isinstance(a, Tensor) and a.is_floating_point() else a for i, a in enumerate(args)]
+    wrt = [_grad_leaf(args, path) for path in grad_args]
+    for leaf in wrt:
+        if isinstance(leaf, Tensor) and leaf.is_floating_point():
+            leaf.requires_grad_(True)
+    rng_before = global_random_state()
     replacements = {k: v for k, v in (replacements or {}).items() if k != name}  # the function under test stays the student's
     replacements |= driver_functions(driver, namespace)  # a driver's own definitions, for this call only
     if name not in namespace and name not in replacements:
@@ -207,9 +217,31 @@ def call_in(namespace: dict[str, Any], name: str, args: Sequence[Any], grad_args
         out = value[0] if isinstance(value, tuple) and value else value
         differentiable = isinstance(out, Tensor) and out.requires_grad
         if grad_args and differentiable:
-            wrt = [args[i] for i in grad_args]
-            grads = torch.autograd.grad((out * probe(out).detach()).sum(), wrt, allow_unused=True)
-    return Reply(_detached(value), tuple(_detached(a) for a in args), grads, differentiable, frozenset(trace.names), trace.intact)
+            leaves = [leaf for leaf in wrt if isinstance(leaf, Tensor) and leaf.requires_grad]
+            found = iter(torch.autograd.grad((out * probe(out).detach()).sum(), leaves, allow_unused=True) if leaves else ())
+            grads = tuple(next(found) if isinstance(leaf, Tensor) and leaf.requires_grad else None for leaf in wrt)
+    moved = global_random_state() != rng_before
+    return Reply(_detached(value), tuple(_detached(a) for a in args), grads, differentiable, frozenset(trace.names), trace.intact, moved)
+
+
+def _grad_leaf(args: Sequence[Any], path: GradArg) -> Any:
+    """The argument ``path`` names: ``args[i]``, or ``args[i][key]`` for a dict argument (None if absent)."""
+    if isinstance(path, int):
+        return args[path] if 0 <= path < len(args) else None
+    index, key = path
+    holder = args[index] if 0 <= index < len(args) else None
+    return holder.get(key) if isinstance(holder, dict) else None
+
+
+def global_random_state() -> tuple[bytes, int, bytes]:
+    """A fingerprint of the global random states a function could draw from or reseed: torch's CPU
+    generator, Python's ``random`` and, once loaded, NumPy's legacy global generator."""
+    numpy = sys.modules.get("numpy")
+    numpy_state = b""
+    if numpy is not None:
+        kind_, keys, position, *_ = numpy.random.get_state()
+        numpy_state = str(kind_).encode() + bytes(keys.tobytes()) + int(position).to_bytes(8, "little")
+    return bytes(torch.random.get_rng_state().numpy().tobytes()), hash(random.getstate()), numpy_state
 
 
 def _copy(value: Any, memo: dict[int, Any]) -> Any:
@@ -241,7 +273,7 @@ class LocalStudent:
     def __init__(self, namespace: dict[str, Any]) -> None:
         self.namespace = namespace
 
-    def call(self, name: str, args: Sequence[Any], *, grad_args: Sequence[int] = (), forbid: Sequence[tuple[str, str]] = (), references: str | None = None, driver: str | None = None) -> Reply:
+    def call(self, name: str, args: Sequence[Any], *, grad_args: Sequence[GradArg] = (), forbid: Sequence[tuple[str, str]] = (), references: str | None = None, driver: str | None = None) -> Reply:
         try:
             return call_in(self.namespace, name, args, grad_args, forbid, reference_functions(references), driver)
         except Exception as error:
@@ -519,8 +551,8 @@ class RemoteStudent:
         marked, self.cut_marked = self.cut_marked, True
         return text[:left] + ("" if marked else f"\n{CUT}\n")
 
-    def call(self, name: str, args: Sequence[Any], *, grad_args: Sequence[int] = (), forbid: Sequence[tuple[str, str]] = (), references: str | None = None, driver: str | None = None) -> Reply:
-        request = {"op": "call", "name": name, "args": wire(tuple(args)), "grad_args": list(grad_args), "forbid": [list(f) for f in forbid], "driver": driver}
+    def call(self, name: str, args: Sequence[Any], *, grad_args: Sequence[GradArg] = (), forbid: Sequence[tuple[str, str]] = (), references: str | None = None, driver: str | None = None) -> Reply:
+        request = {"op": "call", "name": name, "args": wire(tuple(args)), "grad_args": [p if isinstance(p, int) else list(p) for p in grad_args], "forbid": [list(f) for f in forbid], "driver": driver}
         self.phase = f"part:{self.part}"
         reply = self._request(request, reference_functions(references, exclude=(name, *self.under_test)))
         if reply.get("error") is not None:
@@ -532,7 +564,7 @@ class RemoteStudent:
             self.tampered.add(self.part)
         grads = reply.get("grads")
         value = unwire(reply.get("value"))
-        return Reply(value, tuple(unwire(reply.get("inputs_after", ()))), tuple(unwire(list(grads))) if isinstance(grads, (list, tuple)) else None, bool(reply.get("differentiable")), operators, intact)
+        return Reply(value, tuple(unwire(reply.get("inputs_after", ()))), tuple(unwire(list(grads))) if isinstance(grads, (list, tuple)) else None, bool(reply.get("differentiable")), operators, intact, reply.get("global_rng_moved") is not False)
 
     def close(self) -> None:
         if self.fds is not None:

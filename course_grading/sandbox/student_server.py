@@ -168,8 +168,10 @@ def answer(namespace: dict[str, Any], request: dict[str, Any], cell_s: int, allo
 
     def call() -> dict[str, Any]:
         driver = request.get("driver")
-        reply = call_in(namespace, request["name"], request["args"], request["grad_args"], [tuple(f) for f in request["forbid"]], references, driver if isinstance(driver, str) else None)
-        return {"value": wire(reply.value), "inputs_after": wire(reply.inputs_after), "grads": wire(reply.grads), "differentiable": reply.differentiable, "operators": sorted(reply.operators), "trace_intact": reply.trace_intact}
+        grad_args = [p if isinstance(p, int) else (int(p[0]), str(p[1])) for p in request["grad_args"]]
+        reply = call_in(namespace, request["name"], request["args"], grad_args, [tuple(f) for f in request["forbid"]], references, driver if isinstance(driver, str) else None)
+        return {"value": wire(reply.value), "inputs_after": wire(reply.inputs_after), "grads": wire(reply.grads), "differentiable": reply.differentiable,
+                "operators": sorted(reply.operators), "trace_intact": reply.trace_intact, "global_rng_moved": reply.global_rng_moved}
 
     return _timed(cell_s, call)
 
