@@ -20,6 +20,7 @@ from course_grading.markers import defined_names
 from course_grading.sandbox.calls import Reply, Student, probe
 from course_grading.sandbox.shortcuts import TORCH_ATTENTION, Rules
 
+from contracts import Contract, Size, contract_cases
 from gradinglib import (
     CheckFailed,
     as_student,
@@ -89,6 +90,15 @@ def _ref_mha(x_q: Tensor, x_kv: Tensor, W: dict[str, Tensor], n_heads: int, mask
     return out.masked_fill(~mask.any(-1, keepdim=True), 0.0)  # torch gives NaN for a query that sees nothing
 
 
+def _ref_mha_functional(x_q: Tensor, x_kv: Tensor, W_q: Tensor, W_k: Tensor, W_v: Tensor, W_o: Tensor, n_heads: int,
+                        mask: Tensor | None = None) -> Tensor:
+    """Multi-head attention written with torch's attention per head, differentiable in every input
+    (the contract's oracle; :func:`_ref_mha` is the independent one of the part's own cases)."""
+    q, k, v = (_ref_split(x @ W, n_heads) for x, W in ((x_q, W_q), (x_kv, W_k), (x_kv, W_v)))
+    out, _ = _ref_attention(q, k, v, None if mask is None else mask.unsqueeze(-3))
+    return _ref_merge(out) @ W_o
+
+
 # ----------------------------------------------------------------------------------- inputs
 
 
@@ -104,6 +114,40 @@ def _random_mask(g: torch.Generator, *shape: int, fully_masked_rows: bool = Fals
 
 def _randn(g: torch.Generator, *shape: int, scale: float = 1.0) -> Tensor:
     return torch.randn(*shape, generator=g) * scale
+
+
+# ----------------------------------------------------------------------------------- contracts
+# What each function's spec allows, for the generic cases (assignments/grading/contracts.py): a1's
+# attention takes any leading dimensions ("(..., T, d)"), and no function here limits the length.
+
+
+def _sdpa_args(g: torch.Generator, size: Size) -> tuple[Any, ...]:
+    T = size.length
+    q, k, v = (_randn(g, *size.lead, n, d).to(size.dtype) for n, d in ((T, 8), (T + 1, 8), (T + 1, 4)))
+    return q, k, v, _random_mask(g, *size.lead, T, T + 1)
+
+
+def _mha_args(g: torch.Generator, size: Size) -> tuple[Any, ...]:
+    B, T, d, h = 2, size.length, 12, 3
+    x_q, x_kv = _randn(g, B, T, d).to(size.dtype), _randn(g, B, T + 2, d).to(size.dtype)
+    weights = tuple(_randn(g, d, d, scale=d**-0.5).to(size.dtype) for _ in range(4))
+    return (x_q, x_kv, *weights, h, _random_mask(g, B, 1, T + 2))
+
+
+SDPA = Contract("scaled_dot_product_attention", ("q", "k", "v", "mask"), _sdpa_args, _ref_attention,
+                leads=((), (1,), (2, 3)), long=600, dtypes=(torch.float64,), differentiable=(0, 1, 2),
+                options=(("forbid", NO_TORCH_ATTENTION),))
+CAUSAL = Contract("causal_mask", ("T",), lambda g, size: (size.length,), lambda T: torch.ones(T, T).tril().bool(), long=1100)
+PADDING = Contract("padding_mask", ("lengths", "T"),
+                   lambda g, size: (torch.randint(0, size.length + 1, (3,), generator=g), size.length),
+                   lambda lengths, T: (torch.arange(T)[None, :] < lengths[:, None])[:, None, :], long=1100)
+SPLIT = Contract("split_heads", ("x", "n_heads"), lambda g, size: (_randn(g, 2, size.length, 12).to(size.dtype), 3),
+                 _ref_split, long=700, dtypes=(torch.float64,), differentiable=(0,))
+MERGE = Contract("merge_heads", ("x",), lambda g, size: (_randn(g, 2, 3, size.length, 4).to(size.dtype),), _ref_merge,
+                 long=700, dtypes=(torch.float64,), differentiable=(0,))
+MHA = Contract("multi_head_attention", ("x_q", "x_kv", "W_q", "W_k", "W_v", "W_o", "n_heads", "mask"), _mha_args,
+               _ref_mha_functional, long=600, dtypes=(torch.float64,), differentiable=(0, 1, 2, 3, 4, 5),
+               options=(("forbid", NO_TORCH_ATTENTION), ("references", REFERENCE_PARTS)))
 
 
 # ------------------------------------------------------------------------------ part 1: SDPA
@@ -182,7 +226,7 @@ def check_sdpa(notebook: Student | dict[str, Any]) -> str | None:
         case((2, 3, 8), 5, 2, torch.arange(5) > 0, "every allowed key scores far below zero, the masked key about zero", key_0="allowed far below", tolerance=1e-3),
         case((2, 4, 8), 6, 3, _random_mask(g, 2, 4, 6), "float64 inputs", dtype=torch.float64, tolerance=1e-9),
     ]
-    return run_cases("scaled_dot_product_attention", cases)
+    return run_cases("scaled_dot_product_attention", cases + contract_cases(SDPA, student, g))
 
 
 def _expect_same_gradients(reply: Reply, inputs: tuple[Tensor, Tensor, Tensor], mask: Tensor | None, where: str) -> None:
@@ -226,7 +270,7 @@ def check_masks(notebook: Student | dict[str, Any]) -> str | None:
     T_rand = int(torch.randint(3, 12, (1,), generator=g))
     lengths_rand = torch.randint(0, T_rand + 1, (5,), generator=g).tolist()
     cases = [causal(1), causal(2), causal(5), causal(T_rand), padding([3, 1, 4], 4), padding([0, 2], 3), padding([1], 1), padding(lengths_rand, T_rand)]
-    return run_cases("causal_mask / padding_mask", cases)
+    return run_cases("causal_mask / padding_mask", cases + contract_cases(CAUSAL, student, g) + contract_cases(PADDING, student, g))
 
 
 # ------------------------------------------------------------------- part 3: split and merge
@@ -256,7 +300,7 @@ def check_split_merge(notebook: Student | dict[str, Any]) -> str | None:
         return run
 
     cases = [split(2, 5, 4, 3), split(1, 1, 1, 8), split(3, 4, 3, 2), split(2, 3, 2, 2), merge(2, 5, 4, 3), merge(1, 1, 1, 8), merge(3, 4, 3, 2), merge(2, 3, 2, 2)]
-    return run_cases("split_heads / merge_heads", cases)
+    return run_cases("split_heads / merge_heads", cases + contract_cases(SPLIT, student, g) + contract_cases(MERGE, student, g))
 
 
 # ---------------------------------------------------------------- part 4: multi-head attention
@@ -306,7 +350,7 @@ def check_mha(notebook: Student | dict[str, Any]) -> str | None:
         case(1, 1, 3, 6, 3, "padding", cross=True),
         case(3, 4, 5, 8, 2, "empty sequence", cross=True),
     ]
-    return run_cases("multi_head_attention", cases)
+    return run_cases("multi_head_attention", cases + contract_cases(MHA, student, g))
 
 
 # The hidden check of each test cell, by the cell's grade id: course grade re-runs them outside the

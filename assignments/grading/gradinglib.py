@@ -158,12 +158,13 @@ class Guarded:
     (which builds modules, whose initialisation draws from the global generator, and optimizers,
     which change their tensors) is exempt unless it says otherwise."""
 
-    def __init__(self, student: Student) -> None:
-        self.student = student
+    def __init__(self, student: Student, seeds: torch.Generator) -> None:
+        self.student, self.seeds = student, seeds
 
     def call(self, name: str, args: Sequence[Any], *, global_rng: bool | None = None, may_change: bool | None = None,
              **options: Any) -> Reply:
-        reply = self.student.call(name, args, **options)
+        seed = int(torch.randint(0, 2**62, (1,), generator=self.seeds))  # a reseed to any constant shows
+        reply = self.student.call(name, args, global_seed=seed, **options)
         driven = options.get("driver") is not None
         if reply.global_rng_moved and not (driven if global_rng is None else global_rng):
             raise CheckFailed(f"{name} changed the global random state (torch.manual_seed, torch's global generator, "
@@ -185,7 +186,7 @@ def as_student(student: Student | dict[str, Any]) -> Guarded:
     (:class:`Guarded`)."""
     if isinstance(student, Guarded):
         return student
-    return Guarded(LocalStudent(student) if isinstance(student, dict) else student)
+    return Guarded(LocalStudent(student) if isinstance(student, dict) else student, fresh_generator())
 
 
 def run_cases(part: str, cases: list[Callable[[], None]]) -> str | None:

@@ -41,7 +41,7 @@ from torch import Tensor
 
 from course_grading.sandbox.trace import OperatorTrace, conduct_events, trace_names
 
-__all__ = ["CUT", "Channel", "GradArg", "GraderFault", "LocalStudent", "MAX_DEPTH", "MAX_FRAME", "OWN_TYPE", "Opaque", "Outputs", "Refused", "RemoteStudent", "Reply", "SHOWN_TYPES", "Student", "StudentRaised", "call_in", "driver_functions", "failed", "global_random_state", "hidden_error", "install", "probe", "receive_frame", "reference_functions", "require_safe_torch", "restore_own", "send_frame", "swapped", "uninstall", "unwire", "use_references", "wire"]
+__all__ = ["CUT", "Channel", "GradArg", "GraderFault", "LocalStudent", "MAX_DEPTH", "MAX_FRAME", "OWN_TYPE", "Opaque", "Outputs", "Refused", "RemoteStudent", "Reply", "SHOWN_TYPES", "Student", "StudentRaised", "call_in", "driver_functions", "failed", "global_random_state", "seed_global_states", "hidden_error", "install", "probe", "receive_frame", "reference_functions", "require_safe_torch", "restore_own", "send_frame", "swapped", "uninstall", "unwire", "use_references", "wire"]
 
 MAX_FRAME = 256 * 2**20  # the largest reply accepted from a student's process
 CUT = "[output cut: the notebook printed more than its limit]"  # where what a notebook prints is cut
@@ -86,14 +86,16 @@ GradArg = int | tuple[int, str]  # an argument to differentiate against: its ind
 
 
 class Student(Protocol):
-    def call(self, name: str, args: Sequence[Any], *, grad_args: Sequence[GradArg] = (), forbid: Sequence[tuple[str, str]] = (), references: str | None = None, driver: str | None = None) -> Reply:
+    def call(self, name: str, args: Sequence[Any], *, grad_args: Sequence[GradArg] = (), forbid: Sequence[tuple[str, str]] = (), references: str | None = None, driver: str | None = None, global_seed: int | None = None) -> Reply:
         """Call the student's ``name(*args)``. ``grad_args``: the arguments to differentiate
         ``probe(output) . output`` against (an index, or (index, key) for a tensor in a dict argument); ``forbid``: (module, attribute) pairs that raise
         :class:`Refused` during the call, under their own names and any alias in the notebook;
         ``references``: Python source whose functions replace the student's functions of the same
         names during the call (so that one part is graded with correct versions of the others);
         ``driver``: Python source that defines ``name`` (and its helpers) for this call only, beside
-        the student's code, whose classes and functions it reaches by their names in the notebook."""
+        the student's code, whose classes and functions it reaches by their names in the notebook;
+        ``global_seed``: torch's, Python's and NumPy's global generators are seeded with it just before
+        the call (so that a function that reseeds them shows, whatever its seed)."""
         ...
 
 
@@ -195,7 +197,7 @@ def driver_functions(driver: str | None, namespace: dict[str, Any]) -> dict[str,
     return {k: v for k, v in defined.items() if callable(v)}
 
 
-def call_in(namespace: dict[str, Any], name: str, args: Sequence[Any], grad_args: Sequence[GradArg] = (), forbid: Sequence[tuple[str, str]] = (), replacements: dict[str, Any] | None = None, driver: str | None = None) -> Reply:
+def call_in(namespace: dict[str, Any], name: str, args: Sequence[Any], grad_args: Sequence[GradArg] = (), forbid: Sequence[tuple[str, str]] = (), replacements: dict[str, Any] | None = None, driver: str | None = None, global_seed: int | None = None) -> Reply:
     """Call ``namespace[name](*args)`` as :meth:`Student.call` describes, with ``replacements`` in
     place of the student's functions of the same names (and, with a ``driver``, ``name`` and its
     helpers defined by it); the student's exceptions propagate."""
@@ -205,6 +207,8 @@ def call_in(namespace: dict[str, Any], name: str, args: Sequence[Any], grad_args
     for leaf in wrt:
         if isinstance(leaf, Tensor) and leaf.is_floating_point():
             leaf.requires_grad_(True)
+    if global_seed is not None:
+        seed_global_states(global_seed)
     rng_before = global_random_state()
     replacements = {k: v for k, v in (replacements or {}).items() if k != name}  # the function under test stays the student's
     replacements |= driver_functions(driver, namespace)  # a driver's own definitions, for this call only
@@ -231,6 +235,15 @@ def _grad_leaf(args: Sequence[Any], path: GradArg) -> Any:
     index, key = path
     holder = args[index] if 0 <= index < len(args) else None
     return holder.get(key) if isinstance(holder, dict) else None
+
+
+def seed_global_states(seed: int) -> None:
+    """Seed torch's CPU generator, Python's ``random`` and (once loaded) NumPy's global generator."""
+    torch.manual_seed(seed)
+    random.seed(seed)
+    numpy = sys.modules.get("numpy")
+    if numpy is not None:
+        numpy.random.seed(seed % 2**32)
 
 
 def global_random_state() -> tuple[bytes, int, bytes]:
@@ -273,9 +286,9 @@ class LocalStudent:
     def __init__(self, namespace: dict[str, Any]) -> None:
         self.namespace = namespace
 
-    def call(self, name: str, args: Sequence[Any], *, grad_args: Sequence[GradArg] = (), forbid: Sequence[tuple[str, str]] = (), references: str | None = None, driver: str | None = None) -> Reply:
+    def call(self, name: str, args: Sequence[Any], *, grad_args: Sequence[GradArg] = (), forbid: Sequence[tuple[str, str]] = (), references: str | None = None, driver: str | None = None, global_seed: int | None = None) -> Reply:
         try:
-            return call_in(self.namespace, name, args, grad_args, forbid, reference_functions(references), driver)
+            return call_in(self.namespace, name, args, grad_args, forbid, reference_functions(references), driver, global_seed)
         except Exception as error:
             raise StudentRaised(type(error).__name__, str(error)) from error
 
@@ -551,8 +564,9 @@ class RemoteStudent:
         marked, self.cut_marked = self.cut_marked, True
         return text[:left] + ("" if marked else f"\n{CUT}\n")
 
-    def call(self, name: str, args: Sequence[Any], *, grad_args: Sequence[GradArg] = (), forbid: Sequence[tuple[str, str]] = (), references: str | None = None, driver: str | None = None) -> Reply:
-        request = {"op": "call", "name": name, "args": wire(tuple(args)), "grad_args": [p if isinstance(p, int) else list(p) for p in grad_args], "forbid": [list(f) for f in forbid], "driver": driver}
+    def call(self, name: str, args: Sequence[Any], *, grad_args: Sequence[GradArg] = (), forbid: Sequence[tuple[str, str]] = (), references: str | None = None, driver: str | None = None, global_seed: int | None = None) -> Reply:
+        request = {"op": "call", "name": name, "args": wire(tuple(args)), "grad_args": [p if isinstance(p, int) else list(p) for p in grad_args], "forbid": [list(f) for f in forbid], "driver": driver,
+                   "global_seed": global_seed}
         self.phase = f"part:{self.part}"
         reply = self._request(request, reference_functions(references, exclude=(name, *self.under_test)))
         if reply.get("error") is not None:

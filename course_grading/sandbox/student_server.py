@@ -169,7 +169,9 @@ def answer(namespace: dict[str, Any], request: dict[str, Any], cell_s: int, allo
     def call() -> dict[str, Any]:
         driver = request.get("driver")
         grad_args = [p if isinstance(p, int) else (int(p[0]), str(p[1])) for p in request["grad_args"]]
-        reply = call_in(namespace, request["name"], request["args"], grad_args, [tuple(f) for f in request["forbid"]], references, driver if isinstance(driver, str) else None)
+        seed = request.get("global_seed")
+        reply = call_in(namespace, request["name"], request["args"], grad_args, [tuple(f) for f in request["forbid"]], references,
+                        driver if isinstance(driver, str) else None, seed if isinstance(seed, int) else None)
         return {"value": wire(reply.value), "inputs_after": wire(reply.inputs_after), "grads": wire(reply.grads), "differentiable": reply.differentiable,
                 "operators": sorted(reply.operators), "trace_intact": reply.trace_intact, "global_rng_moved": reply.global_rng_moved}
 

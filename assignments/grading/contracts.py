@@ -1,0 +1,200 @@
+"""Contracts: what a graded function promises, declared once beside its checks, and the generic checks
+every part gets from it (instructor-only; never released).
+
+A part's own checks test what is special to it (masks, edges, laws). Bugs of whole classes hide where
+no part-specific case looks: an output built in float32, a table precomputed for 128 positions, a
+detached parameter, a batch dimension taken for granted, a cache kept for one step. A :class:`Contract`
+names what the spec allows (leading dimensions, lengths, dtypes, the differentiable inputs, the steps
+of a stateful protocol) and :func:`contract_cases` turns it into cases, each deterministic (it exposes
+its class of bug on every draw, not on a lucky one):
+
+* **leading dimensions**: each of ``leads`` (none, one, several), where the spec says ``(..., d)``;
+* **length**: ``long`` positions, past any fixed buffer (512 and 1,024 are the usual ones);
+* **dtypes**: each of ``dtypes``; a floating output keeps the inputs' dtype and matches at that
+  dtype's tolerance (:data:`TOLERANCE`);
+* **gradients**: of ``probe(output) . output`` with respect to every input in ``differentiable``
+  (``"*"`` for every tensor of a dict argument), against the oracle's, by autograd in float64;
+* **protocol**: a ``steps`` function, for a part whose state goes out and comes back (a cache), runs
+  every step with what the previous step returned.
+
+Every call also goes through :class:`gradinglib.Guarded` (global random states untouched, no argument
+changed in place). False-pass bound per class, over any seed: 0 for each class a case names (the case is
+built to expose it whatever the draw: the length past every power of two up to 1,024, the dtype sent,
+the leaf asked); false-fail: the oracle's own float64 error, far below the tolerances (measured in each
+module that declares a contract).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import torch
+from torch import Tensor
+
+from course_grading.sandbox.calls import GradArg, probe
+
+from gradinglib import CheckFailed, Guarded, expect_close, expect_equal, kind
+
+# (atol, rtol) of a value, by dtype; gradients get ten times these (float32: 1e-4, 1e-3).
+TOLERANCE: dict[torch.dtype, tuple[float, float]] = {torch.float32: (1e-5, 1e-4), torch.float64: (1e-9, 1e-8)}
+EVERY = "*"  # in ``differentiable``: (index, EVERY) is every tensor of the dict argument at index
+
+
+@dataclass(frozen=True)
+class Size:
+    """One case's free sizes: the leading dimensions, the length (positions, or the spec's free size)
+    and the floating dtype of the inputs."""
+
+    lead: tuple[int, ...] = (2,)
+    length: int = 5
+    dtype: torch.dtype = torch.float32
+
+
+@dataclass(frozen=True)
+class Contract:
+    """What one function promises. ``make(g, size)`` draws its arguments at a size; ``oracle(*args)``
+    computes the expected value (tensors, or tuples of them) from the same arguments in float64,
+    differentiably where ``differentiable`` names inputs; ``names`` name the arguments in messages."""
+
+    function: str
+    names: tuple[str, ...]
+    make: Callable[[torch.Generator, Size], tuple[Any, ...]]
+    oracle: Callable[..., Any]
+    base: Size = Size()
+    leads: tuple[tuple[int, ...], ...] = ()  # other leading dimensions the spec allows
+    long: int | None = None  # a length past any fixed buffer, where the spec sets no limit
+    dtypes: tuple[torch.dtype, ...] = ()  # other floating dtypes the spec allows
+    differentiable: tuple[GradArg, ...] = ()
+    scale: float = 1.0  # tolerances times this (a sum over many terms, a chain of layers)
+    options: tuple[tuple[str, Any], ...] = ()  # passed to every call (forbid=..., references=...)
+    steps: Callable[[Guarded, torch.Generator, Size], None] | None = None  # a stateful protocol, step by step
+
+    def sizes(self) -> list[tuple[str, Size]]:
+        """The generic cases' sizes, each with what it is for."""
+        found: list[tuple[str, Size]] = [(f"leading dimensions {lead or 'none'}", replace(self.base, lead=lead))
+                                         for lead in self.leads]
+        if self.long is not None:
+            found.append((f"{self.long} positions (past any fixed buffer)", replace(self.base, length=self.long)))
+        found += [(f"{dtype} inputs", replace(self.base, dtype=dtype)) for dtype in self.dtypes]
+        return found
+
+
+def contract_cases(contract: Contract, student: Guarded, g: torch.Generator) -> list[Callable[[], None]]:
+    """The generic cases of one contract, to run with the part's own (:func:`gradinglib.run_cases`)."""
+    cases = [_value_case(contract, student, g, label, size) for label, size in contract.sizes()]
+    if contract.differentiable:
+        cases.append(_gradient_case(contract, student, g))
+    if contract.steps is not None:
+        steps = contract.steps
+        cases += [lambda size=size: steps(student, g, size) for size in (contract.base, *[s for _, s in contract.sizes()])]
+    return cases
+
+
+def describe_args(names: Sequence[str], args: Sequence[Any]) -> str:
+    """``x (2, 5, 8), p {12 tensors}, n_heads=2``: a case's arguments, for messages."""
+    shown = []
+    for name, value in zip(names, args):
+        if isinstance(value, Tensor):
+            shown.append(f"{name} {tuple(value.shape)}" + ("" if value.dtype == torch.float32 else f" {value.dtype}"))
+        elif isinstance(value, dict):
+            shown.append(f"{name} {{{len(value)} entries}}")
+        elif isinstance(value, (list, tuple)) and len(value) > 8:
+            shown.append(f"{name} ({len(value)} items)")
+        else:
+            shown.append(f"{name}={value!r}")
+    return ", ".join(shown)
+
+
+def in_float64(value: Any) -> Any:
+    """Floating tensors as float64 (inside tuples, lists and dicts too), for an oracle."""
+    if isinstance(value, Tensor):
+        return value.detach().to(torch.float64, copy=True) if value.is_floating_point() else value
+    if isinstance(value, (tuple, list)):
+        return type(value)(in_float64(v) for v in value)
+    if isinstance(value, dict):
+        return {k: in_float64(v) for k, v in value.items()}
+    return value
+
+
+def expect_like(actual: Any, expected: Any, what: str, where: str, dtype: torch.dtype, scale: float = 1.0) -> None:
+    """``actual`` against the oracle's ``expected``, entry by entry: a floating tensor in ``dtype``
+    within :data:`TOLERANCE` (times ``scale``), any other tensor exactly, tuples and lists item by item."""
+    if isinstance(expected, Tensor):
+        if not expected.is_floating_point():
+            expect_equal(actual, expected, what, where)
+            return
+        atol, rtol = TOLERANCE[dtype]
+        expect_close(actual, expected, what, where, atol=atol * scale, rtol=rtol * scale)
+        if actual.dtype != dtype:
+            raise CheckFailed(f"{what} is {actual.dtype} for {dtype} inputs; keep the inputs' dtype ({where})")
+    elif isinstance(expected, (tuple, list)):
+        if not isinstance(actual, (tuple, list)) or len(actual) != len(expected):
+            raise CheckFailed(f"{what} should be a tuple of {len(expected)}, got {kind(actual)} ({where})")
+        for i, (a, e) in enumerate(zip(actual, expected)):
+            expect_like(a, e, f"{what}[{i}]", where, dtype, scale)
+    elif actual != expected:
+        raise CheckFailed(f"{what} is {actual!r}, expected {expected!r} ({where})")
+
+
+def _value_case(contract: Contract, student: Guarded, g: torch.Generator, label: str, size: Size) -> Callable[[], None]:
+    def run() -> None:
+        args = contract.make(g, size)
+        where = f"{label}: {describe_args(contract.names, args)}"
+        reply = student.call(contract.function, args, **dict(contract.options))
+        with torch.no_grad():
+            expected = contract.oracle(*in_float64(args))
+        expect_like(reply.value, expected, f"{contract.function}(...)", where, size.dtype, contract.scale)
+
+    return run
+
+
+def _leaves(contract: Contract, args: Sequence[Any]) -> list[tuple[str, GradArg]]:
+    """Every differentiable input of one call, by name: dict arguments' ``EVERY`` expanded."""
+    found: list[tuple[str, GradArg]] = []
+    for path in contract.differentiable:
+        if isinstance(path, int):
+            found.append((contract.names[path], path))
+        elif path[1] == EVERY:
+            found += [(f"{contract.names[path[0]]}[{key!r}]", (path[0], key)) for key, value in args[path[0]].items()
+                      if isinstance(value, Tensor) and value.is_floating_point()]
+        else:
+            found.append((f"{contract.names[path[0]]}[{path[1]!r}]", path))
+    return found
+
+
+def _leaf(args: Sequence[Any], path: GradArg) -> Tensor:
+    return args[path] if isinstance(path, int) else args[path[0]][path[1]]
+
+
+def _gradient_case(contract: Contract, student: Guarded, g: torch.Generator) -> Callable[[], None]:
+    def run() -> None:
+        size = contract.base
+        args = contract.make(g, size)
+        leaves = _leaves(contract, args)
+        where = f"gradients: {describe_args(contract.names, args)}"
+        reply = student.call(contract.function, args, grad_args=[path for _, path in leaves], **dict(contract.options))
+        if not reply.differentiable or reply.grads is None:
+            raise CheckFailed(f"the output does not carry a gradient back to its inputs; use torch operations ({where})")
+        ref_args = in_float64(args)
+        wrt = [_leaf(ref_args, path).requires_grad_(True) for _, path in leaves]
+        out = contract.oracle(*ref_args)
+        out = out[0] if isinstance(out, (tuple, list)) else out
+        refs = torch.autograd.grad((out * probe(out.to(size.dtype)).double()).sum(), wrt, allow_unused=True)
+        atol, rtol = TOLERANCE[size.dtype]
+        for (name, _), got, ref in zip(leaves, reply.grads, refs):
+            ref = torch.zeros_like(_leaf(ref_args, _path_of(leaves, name))) if ref is None else ref
+            if got is None:
+                if bool(ref.abs().max() > 0):
+                    raise CheckFailed(f"no gradient reaches {name} (computed without autograd, detached or under "
+                                      f"no_grad?) ({where})")
+                continue
+            expect_close(got, ref, f"the gradient with respect to {name}", where, atol=10 * atol * contract.scale,
+                         rtol=10 * rtol * contract.scale)
+
+    return run
+
+
+def _path_of(leaves: list[tuple[str, GradArg]], name: str) -> GradArg:
+    return next(path for n, path in leaves if n == name)
