@@ -20,6 +20,7 @@ from course_grading.markers import defined_names
 from course_grading.sandbox.calls import Student, probe
 from course_grading.sandbox.shortcuts import TORCH_ATTENTION, TORCH_NORMS, Rules
 
+from contracts import EVERY, Contract, Size, contract_cases
 from gradinglib import CheckFailed, as_student, describe, expect_close, expect_tensor, expect_unchanged, fresh_generator, run_cases
 
 REFERENCE_PARTS = Path(__file__).with_name("a2_blocks_reference_parts.py").read_text()
@@ -107,7 +108,7 @@ def check_layer_norm(notebook: Student | dict[str, Any]) -> str | None:
         case((3, 10), "float64 inputs", dtype=torch.float64),
         case((4, 3), "d = 3, gradients", grad=True),
     ]
-    return run_cases("layer_norm", cases)
+    return run_cases("layer_norm", cases + contract_cases(LAYER_NORM, student, g))
 
 
 # --------------------------------------------------------------------- part 2: sinusoidal
@@ -207,6 +208,67 @@ def _padding(g: torch.Generator, B: int, T: int) -> Tensor:
     return (torch.arange(T)[None, :] < lengths[:, None])[:, None, :]  # (B, 1, T), never empty
 
 
+# ------------------------------------------------------------------------------------ contracts
+# layer_norm takes any leading dimensions ((..., d): one vector too) and any width; the blocks any
+# length. The blocks' contract oracles are written with torch's functions, differentiable in x, memory
+# and every weight of p (the part's own cases compare with torch's nn layers).
+
+
+def _attention(x_q: Tensor, x_kv: Tensor, p: dict[str, Tensor], prefix: str, h: int, mask: Tensor | None) -> Tensor:
+    """Multi-head attention of the weights ``<prefix>_q`` ... ``<prefix>_o``; mask: True = may attend."""
+    def heads(t: Tensor) -> Tensor:
+        return t.unflatten(-1, (h, -1)).transpose(1, 2)  # (B, h, T, d_head)
+
+    q, k, v = (heads(x @ p[f"{prefix}_{n}"]) for x, n in ((x_q, "q"), (x_kv, "k"), (x_kv, "v")))
+    out = F.scaled_dot_product_attention(q, k, v, attn_mask=None if mask is None else mask.unsqueeze(1) if mask.dim() == 3 else mask)
+    return out.transpose(1, 2).flatten(-2) @ p[f"{prefix}_o"]
+
+
+def _ln(x: Tensor, p: dict[str, Tensor], i: int) -> Tensor:
+    return F.layer_norm(x, x.shape[-1:], p[f"ln{i}_gain"], p[f"ln{i}_bias"], 1e-5)
+
+
+def _feed_forward(x: Tensor, p: dict[str, Tensor]) -> Tensor:
+    return F.relu(x @ p["W_1"] + p["b_1"]) @ p["W_2"] + p["b_2"]
+
+
+def _encoder_functional(x: Tensor, p: dict[str, Tensor], h: int, mask: Tensor | None = None) -> Tensor:
+    a = _ln(x, p, 1)
+    x = x + _attention(a, a, p, "W", h, mask)
+    return x + _feed_forward(_ln(x, p, 2), p)
+
+
+def _decoder_functional(x: Tensor, memory: Tensor, p: dict[str, Tensor], h: int, memory_mask: Tensor | None = None) -> Tensor:
+    a = _ln(x, p, 1)
+    x = x + _attention(a, a, p, "W", h, torch.ones(x.shape[1], x.shape[1], dtype=torch.bool).tril())
+    x = x + _attention(_ln(x, p, 2), memory, p, "C", h, memory_mask)
+    return x + _feed_forward(_ln(x, p, 3), p)
+
+
+def _in_dtype(p: dict[str, Tensor], dtype: torch.dtype) -> dict[str, Tensor]:
+    return {k: v.to(dtype) for k, v in p.items()}
+
+
+LAYER_NORM = Contract(
+    "layer_norm", ("x", "gain", "bias"),
+    lambda g, size: (_randn(g, *size.lead, size.length).to(size.dtype), _randn(g, size.length, scale=0.5, shift=1.0).to(size.dtype),
+                     _randn(g, size.length, scale=0.5).to(size.dtype)),
+    lambda x, gain, bias: F.layer_norm(x, x.shape[-1:], gain, bias, 1e-5), base=Size((2, 3), 8), leads=((), (1,), (4,)),
+    long=1100, dtypes=(torch.float64,), differentiable=(0, 1, 2), scale=10.0, options=(("forbid", NO_TORCH_LAYERS),))
+PRE_LN = Contract(
+    "pre_ln_block", ("x", "p", "n_heads", "mask"),
+    lambda g, size: (_randn(g, 2, size.length, 8).to(size.dtype), _in_dtype(_weights(g, 8, 16, cross=False), size.dtype), 2,
+                     _padding(g, 2, size.length)),
+    _encoder_functional, long=300, dtypes=(torch.float64,), differentiable=(0, (1, EVERY)), scale=10.0,
+    options=(("forbid", NO_TORCH_LAYERS), ("references", REFERENCE_PARTS)))
+DECODER = Contract(
+    "decoder_block", ("x", "memory", "p", "n_heads", "memory_mask"),
+    lambda g, size: (_randn(g, 2, size.length, 8).to(size.dtype), _randn(g, 2, size.length + 3, 8, scale=2.0, shift=0.5).to(size.dtype),
+                     _in_dtype(_weights(g, 8, 16, cross=True), size.dtype), 2, _padding(g, 2, size.length + 3)),
+    _decoder_functional, long=300, dtypes=(torch.float64,), differentiable=(0, 1, (2, EVERY)), scale=10.0,
+    options=(("forbid", NO_TORCH_LAYERS), ("references", REFERENCE_PARTS)))
+
+
 def check_pre_ln_block(notebook: Student | dict[str, Any]) -> str | None:
     """``pre_ln_block(x, p, n_heads, mask=None)`` against ``nn.TransformerEncoderLayer(norm_first=True)``."""
     g = fresh_generator()
@@ -229,7 +291,7 @@ def check_pre_ln_block(notebook: Student | dict[str, Any]) -> str | None:
         return run
 
     cases = [case(2, 5, 8, 2, 16, False), case(1, 1, 4, 1, 8, False), case(3, 6, 12, 3, 20, True), case(2, 7, 16, 4, 32, True)]
-    return run_cases("pre_ln_block", cases)
+    return run_cases("pre_ln_block", cases + contract_cases(PRE_LN, student, g))
 
 
 def check_decoder_block(notebook: Student | dict[str, Any]) -> str | None:
@@ -251,7 +313,7 @@ def check_decoder_block(notebook: Student | dict[str, Any]) -> str | None:
         return run
 
     cases = [case(2, 5, 7, 8, 2, 16, False), case(1, 1, 1, 4, 1, 8, False), case(3, 6, 4, 12, 3, 20, True), case(2, 4, 9, 16, 4, 32, True)]
-    return run_cases("decoder_block", cases)
+    return run_cases("decoder_block", cases + contract_cases(DECODER, student, g))
 
 
 # The hidden check of each test cell, by the cell's grade id (course grade runs them outside the kernel).
