@@ -20,7 +20,8 @@ from torch import Tensor, nn
 from course_grading.sandbox.calls import Student, probe
 from course_grading.sandbox.shortcuts import TORCH_ATTENTION, Rules
 
-from gradinglib import CheckFailed, as_student, describe, expect_close, expect_equal, expect_tensor, expect_unchanged, fresh_generator, kind, run_cases
+from contracts import Contract, Size, contract_cases, expect_like, in_float64
+from gradinglib import CheckFailed, Guarded, as_student, describe, expect_close, expect_equal, expect_tensor, expect_unchanged, fresh_generator, kind, run_cases
 
 REFERENCE_PARTS = Path(__file__).with_name("a3_gpt_reference_parts.py").read_text()
 NO_TORCH_ATTENTION = [
@@ -81,7 +82,7 @@ def check_lm_loss(notebook: Student | dict[str, Any]) -> str | None:
         case(_randint(g, 1, 5), _randint(g, 2, 20), _randint(g, 2, 50), 1.5),
         case(2, 6, 9, 100.0),  # large logits: a softmax without the max subtracted overflows
     ]
-    return run_cases("lm_loss", cases)
+    return run_cases("lm_loss", cases + contract_cases(LM_LOSS, student, g))
 
 
 # ------------------------------------------------------------------------- parts 2 and 3: filters
@@ -102,7 +103,7 @@ def _ref_top_p(logits: Tensor, p: float) -> Tensor:
     return logits.masked_fill(~keep, float("-inf"))
 
 
-def _safe_p(g: torch.Generator, logits: Tensor) -> float:
+def _safe_p(g: torch.Generator, logits: Tensor, margin: float = 1e-4) -> float:
     """A p in (0.05, 0.98) at least 1e-4 away from every cumulative probability of every row.
 
     A right float32 top-p is off by at most V * 2**-24 (2e-6 at V = 30) in a cumulative sum, so it
@@ -112,7 +113,7 @@ def _safe_p(g: torch.Generator, logits: Tensor) -> float:
     cumulative = logits.double().softmax(-1).sort(dim=-1, descending=True).values.cumsum(-1).flatten()
     for _ in range(1000):
         p = 0.05 + 0.93 * float(torch.rand((), generator=g, dtype=torch.float64))
-        if bool(((cumulative - p).abs() > 1e-4).all()):
+        if bool(((cumulative - p).abs() > margin).all()):
             return p
     raise RuntimeError("no safe p found")  # pragma: no cover (vanishingly unlikely)
 
@@ -142,7 +143,7 @@ def check_top_k(notebook: Student | dict[str, Any]) -> str | None:
         case(torch.tensor([[2.0, 7.0, 7.0, 1.0, 7.0]]), 2, "three equal largest logits, k = 2"),
         case(_randn(g, 3, 9).double(), 4, "float64 logits keep their dtype"),
     ]
-    return run_cases("top_k_filter", cases)
+    return run_cases("top_k_filter", cases + contract_cases(TOP_K, student, g))
 
 
 def check_top_p(notebook: Student | dict[str, Any]) -> str | None:
@@ -175,7 +176,7 @@ def check_top_p(notebook: Student | dict[str, Any]) -> str | None:
         case(torch.tensor([[0.5, 0.05, 0.3, 0.15]]).log(), "probabilities (0.5, 0.05, 0.3, 0.15)", p=0.7),
         case(torch.tensor([[5.0, 0.0, 0.0]]), "one dominant token, p = 0.1: it alone is kept", p=0.1),
     ]
-    return run_cases("top_p_filter", cases)
+    return run_cases("top_p_filter", cases + contract_cases(TOP_P, student, g))
 
 
 # ------------------------------------------------------------------------ part 4: the KV cache
@@ -227,7 +228,77 @@ def check_cached_step(notebook: Student | dict[str, Any]) -> str | None:
         return run
 
     cases = [case(1, 0, 8, 2), case(2, 1, 8, 2), case(2, 5, 12, 3), case(3, _randint(g, 2, 12), 16, 4), case(1, 7, 6, 1)]
-    return run_cases("cached_attention_step", cases)
+    return run_cases("cached_attention_step", cases + contract_cases(CACHED_STEP, student, g))
+
+
+# ------------------------------------------------------------------------------------ contracts
+# The loss takes any batch and length; the filters any leading dimensions (already in their cases) and
+# any vocabulary; the cached step any cache length, and its protocol is run step by step, each step's
+# keys and values fed to the next.
+
+
+def _lm_loss_args(g: torch.Generator, size: Size) -> tuple[Any, ...]:
+    return _randn(g, *size.lead, size.length, 7, scale=2.0).to(size.dtype), torch.randint(0, 7, (*size.lead, size.length), generator=g)
+
+
+def _top_p_args(g: torch.Generator, size: Size) -> tuple[Any, ...]:
+    """Logits over ``size.length`` tokens and a p no cumulative probability comes near: a right float32
+    answer is off by at most V 2^-24 in a cumulative sum; the margin is five times that."""
+    while True:
+        logits = _randn(g, *size.lead, size.length, scale=3.0).to(size.dtype)
+        try:
+            return logits, _safe_p(g, logits, margin=max(1e-4, 5 * size.length * 2**-24))
+        except RuntimeError:
+            continue
+
+
+def _cached_oracle(x: Tensor, cache_k: Tensor, cache_v: Tensor, W_q: Tensor, W_k: Tensor, W_v: Tensor, W_o: Tensor,
+                   h: int) -> tuple[Tensor, Tensor, Tensor]:
+    """The step written with torch's attention: the newest position sees every cached one and itself."""
+    k, v = torch.cat([cache_k, _split(x @ W_k, h)], dim=2), torch.cat([cache_v, _split(x @ W_v, h)], dim=2)
+    out = F.scaled_dot_product_attention(_split(x @ W_q, h), k, v)
+    return out.transpose(1, 2).flatten(-2) @ W_o, k, v
+
+
+def _cached_args(g: torch.Generator, size: Size) -> tuple[Any, ...]:
+    B, d, h = 2, 12, 3
+    x, cache_k, cache_v = _randn(g, B, 1, d), _randn(g, B, h, size.length, d // h), _randn(g, B, h, size.length, d // h)
+    weights = [_randn(g, d, d, scale=d**-0.5) for _ in range(4)]
+    return (*(t.to(size.dtype) for t in (x, cache_k, cache_v, *weights)), h)
+
+
+def _cached_protocol(student: Guarded, g: torch.Generator, size: Size) -> None:
+    """``size.length`` steps from an empty cache, each fed the keys and values the previous one returned;
+    every step's output against attention over the whole prefix."""
+    B, d, h = 2, 12, 3
+    x_all = _randn(g, B, size.length, d).to(size.dtype)
+    weights = [_randn(g, d, d, scale=d**-0.5).to(size.dtype) for _ in range(4)]
+    k = v = torch.zeros(B, h, 0, d // h, dtype=size.dtype)
+    for t in range(size.length):
+        where = f"step {t + 1} of {size.length} from an empty cache, each step given the keys and values the previous returned, {size.dtype}"
+        reply = student.call("cached_attention_step", (x_all[:, t : t + 1], k, v, *weights, h), forbid=NO_TORCH_ATTENTION)
+        if not isinstance(reply.value, tuple | list) or len(reply.value) != 3:
+            raise CheckFailed(f"cached_attention_step should return (out, k, v), got {kind(reply.value)} ({where})")
+        out, k, v = reply.value
+        expect_tensor(k, (B, h, t + 1, d // h), "the returned keys", where)
+        expect_tensor(v, (B, h, t + 1, d // h), "the returned values", where)
+        prefix, weights64 = in_float64(x_all[:, : t + 1]), in_float64(weights)
+        cache = (_split(prefix[:, :t] @ weights64[1], h), _split(prefix[:, :t] @ weights64[2], h))
+        expected = _cached_oracle(prefix[:, t:], *cache, *weights64, h)
+        expect_like(out, expected[0], "the output", where, size.dtype)
+
+
+LM_LOSS = Contract("lm_loss", ("logits", "idx"), _lm_loss_args,
+                   lambda logits, idx: F.cross_entropy(logits[..., :-1, :].flatten(0, -2), idx[..., 1:].flatten()),
+                   leads=((1,),), long=600, dtypes=(torch.float64,), differentiable=(0,))
+TOP_K = Contract("top_k_filter", ("logits", "k"),
+                 lambda g, size: (_randn(g, *size.lead, size.length).to(size.dtype), _randint(g, 1, size.length + 1)),
+                 _ref_top_k, base=Size((2,), 10), leads=((), (1,), (2, 3)), long=3000, dtypes=(torch.float64,))
+TOP_P = Contract("top_p_filter", ("logits", "p"), _top_p_args, _ref_top_p, base=Size((2,), 10), leads=((), (1,), (2, 3)), long=3000,
+                 dtypes=(torch.float64,))
+CACHED_STEP = Contract("cached_attention_step", ("x", "cache_k", "cache_v", "W_q", "W_k", "W_v", "W_o", "n_heads"), _cached_args,
+                       _cached_oracle, leads=(), long=600, dtypes=(torch.float64,), differentiable=(0, 1, 2, 3, 4, 5, 6),
+                       options=(("forbid", NO_TORCH_ATTENTION),), steps=_cached_protocol)
 
 
 # ---------------------------------------------------------------------- part 5: the generation loop

@@ -15,7 +15,7 @@ its class of bug on every draw, not on a lucky one):
 * **gradients**: of ``probe(output) . output`` with respect to every input in ``differentiable``
   (``"*"`` for every tensor of a dict argument), against the oracle's, by autograd in float64;
 * **protocol**: a ``steps`` function, for a part whose state goes out and comes back (a cache), runs
-  every step with what the previous step returned.
+  every step with what the previous step returned (``base.length`` steps, in each dtype).
 
 Every call also goes through :class:`gradinglib.Guarded` (global random states untouched, no argument
 changed in place). False-pass bound per class, over any seed: 0 for each class a case names (the case is
@@ -88,7 +88,8 @@ def contract_cases(contract: Contract, student: Guarded, g: torch.Generator) -> 
         cases.append(_gradient_case(contract, student, g))
     if contract.steps is not None:
         steps = contract.steps
-        cases += [lambda size=size: steps(student, g, size) for size in (contract.base, *[s for _, s in contract.sizes()])]
+        sizes = [contract.base] + [replace(contract.base, dtype=dtype) for dtype in contract.dtypes]
+        cases += [lambda size=size: steps(student, g, size) for size in sizes]
     return cases
 
 
