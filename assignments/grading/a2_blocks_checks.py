@@ -209,8 +209,8 @@ def _padding(g: torch.Generator, B: int, T: int) -> Tensor:
 
 
 # ------------------------------------------------------------------------------------ contracts
-# layer_norm takes any leading dimensions ((..., d): one vector too) and any width; the blocks any
-# length. The blocks' contract oracles are written with torch's functions, differentiable in x, memory
+# layer_norm takes any leading dimensions ((..., d): one vector too), any width and float64 (its own
+# cases send it); the blocks any length (the spec names no dtype but float32 for them). The blocks' contract oracles are written with torch's functions, differentiable in x, memory
 # and every weight of p (the part's own cases compare with torch's nn layers).
 
 
@@ -259,13 +259,13 @@ PRE_LN = Contract(
     "pre_ln_block", ("x", "p", "n_heads", "mask"),
     lambda g, size: (_randn(g, 2, size.length, 8).to(size.dtype), _in_dtype(_weights(g, 8, 16, cross=False), size.dtype), 2,
                      _padding(g, 2, size.length)),
-    _encoder_functional, long=300, dtypes=(torch.float64,), differentiable=(0, (1, EVERY)), scale=10.0,
+    _encoder_functional, long=300, differentiable=(0, (1, EVERY)), scale=10.0,
     options=(("forbid", NO_TORCH_LAYERS), ("references", REFERENCE_PARTS)))
 DECODER = Contract(
     "decoder_block", ("x", "memory", "p", "n_heads", "memory_mask"),
     lambda g, size: (_randn(g, 2, size.length, 8).to(size.dtype), _randn(g, 2, size.length + 3, 8, scale=2.0, shift=0.5).to(size.dtype),
                      _in_dtype(_weights(g, 8, 16, cross=True), size.dtype), 2, _padding(g, 2, size.length + 3)),
-    _decoder_functional, long=300, dtypes=(torch.float64,), differentiable=(0, 1, (2, EVERY)), scale=10.0,
+    _decoder_functional, long=300, differentiable=(0, 1, (2, EVERY)), scale=10.0,
     options=(("forbid", NO_TORCH_LAYERS), ("references", REFERENCE_PARTS)))
 
 

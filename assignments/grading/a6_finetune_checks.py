@@ -48,6 +48,7 @@ from course_grading.sandbox.calls import Student, StudentRaised
 from course_grading.sandbox.shortcuts import STANDARD_IMPORTS, Rules
 
 import gradinglib
+from contracts import Contract, Size, contract_cases
 from gradinglib import CheckFailed, as_student, describe, expect_close, expect_tensor, expect_unchanged, fresh_generator, kind, run_cases
 
 REFERENCE_PARTS = Path(__file__).with_name("a6_finetune_reference_parts.py").read_text()
@@ -109,12 +110,12 @@ def _ref_lora(weight: Tensor, bias: Tensor | None, A: Tensor, B: Tensor, alpha: 
     return out + alpha / A.shape[0] * (x @ A.double().T) @ B.double().T
 
 
-def _ref_lora_grads(weight: Tensor, bias: Tensor | None, A: Tensor, B: Tensor, alpha: float, x: Tensor) -> tuple[Tensor, Tensor]:
-    """The gradients of probe . output with respect to A and B (float64 autograd)."""
-    a, b = A.double().requires_grad_(True), B.double().requires_grad_(True)
+def _ref_lora_grads(weight: Tensor, bias: Tensor | None, A: Tensor, B: Tensor, alpha: float, x: Tensor) -> tuple[Tensor, Tensor, Tensor]:
+    """The gradients of probe . output with respect to A, B and the input x (float64 autograd)."""
+    a, b, x = A.double().requires_grad_(True), B.double().requires_grad_(True), x.double().requires_grad_(True)
     out = _ref_lora(weight, bias, a, b, alpha, x)
-    grad_a, grad_b = torch.autograd.grad((out * _probe(out)).sum(), (a, b))
-    return grad_a, grad_b
+    grad_a, grad_b, grad_x = torch.autograd.grad((out * _probe(out)).sum(), (a, b, x))
+    return grad_a, grad_b, grad_x
 
 
 def _ref_merged(weight: Tensor, A: Tensor, B: Tensor, alpha: float) -> Tensor:
@@ -242,9 +243,12 @@ def check_lora_linear(notebook: Student | dict[str, Any]) -> str | None:
             reply = student.call("_grading_lora_run", (weight, bias, r, alpha, A, B, xs), driver=DRIVERS).value
             for i, (x, out) in enumerate(zip(xs, reply["outs"])):
                 expect_close(out, _ref_lora(weight, bias, A, B, alpha, x), f"the output for input {i + 1}", trained, **LORA_TOL)
-            grad_a, grad_b = _ref_lora_grads(weight, bias, A, B, alpha, xs[0])
+            grad_a, grad_b, grad_x = _ref_lora_grads(weight, bias, A, B, alpha, xs[0])
             expect_close(_expect_gradient(reply["grad_A"], "A", trained), grad_a, "the gradient with respect to A", trained, **LORA_TOL)
             expect_close(_expect_gradient(reply["grad_B"], "B", trained), grad_b, "the gradient with respect to B", trained, **LORA_TOL)
+            # the input's gradient flows through the frozen base too (issue 37: a base run under no_grad,
+            # or an input detached, stops it; a layer inside a network must pass it on)
+            expect_close(_expect_gradient(reply["grad_x"], "the input x", trained), grad_x, "the gradient with respect to the input x", trained, **LORA_TOL)
             if any(reply["base_grads"]):
                 raise CheckFailed(f"a gradient reached base's weight or bias: they should be frozen ({trained})")
             merged = _ref_merged(weight, A, B, alpha)
@@ -435,6 +439,26 @@ def _ref_classify(hidden: Tensor, mask: Tensor, weight: Tensor, bias: Tensor, po
     return pooled @ weight.T + bias
 
 
+def _classify_args(pooling: str) -> Callable[[torch.Generator, Size], tuple[Any, ...]]:
+    def make(g: torch.Generator, size: Size) -> tuple[Any, ...]:
+        B, T, d, C = 3, size.length, 6, 4
+        lengths = torch.randint(1, T + 1, (B,), generator=g)
+        lengths[0], lengths[-1] = T, 1
+        mask = (torch.arange(T)[None, :] < lengths[:, None]).long()
+        hidden = torch.where(mask[..., None].bool(), torch.randn(B, T, d, generator=g), 1000 * torch.randn(B, T, d, generator=g))
+        weight, bias = torch.randn(C, d, generator=g) / math.sqrt(d), torch.randn(C, generator=g)
+        return hidden.to(size.dtype), mask, weight.to(size.dtype), bias.to(size.dtype), pooling
+
+    return make
+
+
+# Each pooling at 600 positions, and its gradients with respect to the hidden states, the
+# weight and the bias (contracts.py); the padding's hidden states are about 1000, so the tolerance is
+# scaled as the part's own (TOL) is.
+CLASSIFY = [Contract("classify", ("hidden", "attention_mask", "weight", "bias", "pooling"), _classify_args(pooling), _ref_classify,
+                     long=600, differentiable=(0, 2, 3), scale=10.0) for pooling in ("cls", "mean", "last")]
+
+
 def check_pooled_head(notebook: Student | dict[str, Any]) -> str | None:
     """``classify(hidden, attention_mask, weight, bias, pooling)``: logits (inputs left as they
     were), then on hidden states and a weight that require a gradient, the logits' gradients."""
@@ -487,7 +511,7 @@ def check_pooled_head(notebook: Student | dict[str, Any]) -> str | None:
             case(_randint(g, 2, 7), _randint(g, 2, 12), _randint(g, 1, 20), _randint(g, 2, 9), pooling, "random sizes"),
         ]
     cases.append(unknown)
-    return run_cases("classify", cases)
+    return run_cases("classify", cases + [case for contract in CLASSIFY for case in contract_cases(contract, student, g)])
 
 
 # ------------------------------------------------------------------------- part 4: probe step

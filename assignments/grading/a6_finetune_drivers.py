@@ -59,7 +59,7 @@ def _grading_lora_fresh(weight, bias, r, alpha, x):
 
 def _grading_lora_run(weight, bias, r, alpha, A, B, xs):
     """A LoRALinear with ``A`` and ``B`` copied in: its outputs, the gradients of the first one's
-    probe with respect to A and B, then its merged weight and outputs, after one merge and two."""
+    probe with respect to A, B and that input, then its merged weight and outputs, after one merge and two."""
     import torch
 
     base = _grading_linear(weight, bias)
@@ -67,10 +67,12 @@ def _grading_lora_run(weight, bias, r, alpha, A, B, xs):
     with torch.no_grad():
         layer.A.copy_(A)
         layer.B.copy_(B)
-    outs = [layer(x) for x in xs]
+    x0 = xs[0].clone().requires_grad_(True)
+    outs = [layer(x0)] + [layer(x) for x in xs[1:]]
     (outs[0] * _grading_probe(outs[0])).sum().backward()
     found = {
         "outs": [out.detach() for out in outs],
+        "grad_x": None if x0.grad is None else x0.grad.detach().clone(),
         "grad_A": None if layer.A.grad is None else layer.A.grad.detach().clone(),
         "grad_B": None if layer.B.grad is None else layer.B.grad.detach().clone(),
         "base_grads": [p.grad is not None for p in base.parameters()],
