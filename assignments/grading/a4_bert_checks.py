@@ -355,10 +355,14 @@ def check_mask_tokens(notebook: Student | dict[str, Any]) -> str | None:
         return run
 
     def everything_chosen() -> None:
-        """mask_prob=1: exactly the ordinary tokens are chosen, the smallest and largest ids too;
+        """mask_prob=1: exactly the ordinary tokens are chosen, the smallest and largest ids too, and
+        ordinary tokens at the first and last positions (four rows start and end with one);
         each chosen token's fate is drawn on its own (two neighbours both [MASK] 64% of the time)."""
         vocab_size = _randint(g, 20, 200)
         ids = _batch(g, 32, 128, vocab_size)
+        ids[:4, 0] = torch.randint(N_SPECIAL, vocab_size, (4,), generator=g)  # ordinary tokens at the first and last
+        ids[:4, -1] = torch.randint(N_SPECIAL, vocab_size, (4,), generator=g)  # places: chosen by their ids, not places
+        ids[4:8, -1] = SEP_ID  # and special ones there
         ordinary = ids >= N_SPECIAL
         ids[ordinary & (torch.rand(ids.shape, generator=g) < 0.2)] = N_SPECIAL
         ids[ordinary & (torch.rand(ids.shape, generator=g) < 0.2)] = vocab_size - 1

@@ -54,6 +54,7 @@ from course_grading.sandbox.calls import Student
 from course_grading.sandbox.shortcuts import TORCH_ATTENTION, Rules
 
 import gradinglib
+from contracts import EVERY, Contract, Size, contract_cases
 from gradinglib import CheckFailed, as_student, describe, expect_close, expect_tensor, expect_unchanged, fresh_generator, kind, run_cases
 
 # The statistical tests are gradinglib's, here under the names the checks call them by: module globals, so
@@ -192,6 +193,9 @@ def check_rel_bucket(notebook: Student | dict[str, Any]) -> str | None:
         cases.append(case(spread(c[2]), c, "random configuration"))
     cases.append(case(torch.arange(-6, 7), (True, 7, 3), "7 buckets (halved to 3: max_exact 1), max_distance 3"))
     cases.append(case(torch.arange(-6, 7), (False, 3, 2), "causal, 3 buckets (max_exact 1), max_distance 2"))
+    # "a tensor of any shape": one value with no dimension at all, and one in a 1-element vector (issue 37)
+    cases.append(case(torch.tensor(-_randint(g, 9, 3000)), None, "a 0-d tensor (one relative position, no dimensions)"))
+    cases.append(case(torch.tensor([_randint(g, 9, 3000)]), (False, 32, 128), "one relative position in a (1,) tensor, causal"))
     return run_cases("relative_position_bucket", cases)
 
 
@@ -412,6 +416,16 @@ def check_span_corruption(notebook: Student | dict[str, Any]) -> str | None:
         case(tokens(n, 500), torch.ones(n, dtype=torch.bool), 500, None, "all noise"),
         case(tokens(n, 500), torch.arange(n) % 2 == 1, 500, None, "every other token"),
         case(tokens(1, 300), torch.tensor([True]), 300, None, "one token"),
+    ]
+    n = _randint(g, 6, 30)  # the text already ends with EOS (or starts with it): EOS is still appended, and a noise
+    ends = tokens(n, 500)  # span over it is replaced like any other (issue 37: special ids at the first and last places)
+    ends[-1] = EOS_ID
+    starts = tokens(n, 500)
+    starts[0] = EOS_ID
+    cases += [
+        case(ends, torch.arange(n) < n // 2, 500, None, "the tokens already end with EOS, no noise there"),
+        case(ends, torch.arange(n) >= n - 2, 500, None, "the tokens already end with EOS, inside the last noise span"),
+        case(starts, torch.arange(n) == 0, 500, None, "the tokens start with EOS, a noise span over it"),
     ]
     for rate in (0.3, 0.6):  # two token ids only: equal neighbours in and between the spans stay as they are
         n = _randint(g, 20, 60)
@@ -679,7 +693,26 @@ def check_cross_attention(notebook: Student | dict[str, Any]) -> str | None:
         case(2, 6, 8, 2, 4, True, "four heads of 2, large scores (where the scale shows; the largest above 95)", scale=3.0, top=95.0, atol=2e-4),
         case(1, 6, 8, 4, 2, True, "a batch of one, a padded source"),
     ]
-    return run_cases("cross_attention_step", cases)
+    return run_cases("cross_attention_step", cases + contract_cases(CROSS, student, g))
+
+
+def _cross_args(g: torch.Generator, size: Size) -> tuple[Any, ...]:
+    B, S, d_model, d_kv, h = 2, size.length, 8, 4, 2
+    lengths = torch.randint(1, S + 1, (B,), generator=g)
+    lengths[0] = S
+    mask = (torch.arange(S)[None, :] < lengths[:, None]).long()
+    return torch.randn(B, 1, d_model, generator=g), torch.randn(B, S, d_model, generator=g), _cross_weights(g, d_model, d_kv, h), h, mask, None
+
+
+def _cross_oracle(x: Tensor, memory: Tensor, p: dict[str, Tensor], h: int, mask: Tensor | None, cache: Any) -> tuple[Tensor, tuple[Tensor, Tensor]]:
+    out, k, v = _ref_cross(x, memory, p, h, mask)
+    return out, (k, v)
+
+
+# The step over a source of 600 positions, and its gradients with respect to x, the source and every
+# weight (contracts.py); its own cases run the three-step protocol with the cache.
+CROSS = Contract("cross_attention_step", ("x", "memory", "p", "n_heads", "memory_mask", "cache"), _cross_args, _cross_oracle,
+                 long=600, differentiable=(0, 1, (2, EVERY)), scale=2.0, options=(("forbid", NO_TORCH_ATTENTION),))
 
 
 # --------------------------------------------------------------------- part 6: beam search
