@@ -2,7 +2,10 @@
 
 A mutant is the answer key with one small change in one answer cell, inside a function or a method
 of a class: an operator, a constant, an axis, a comparison, a method (``tril``/``triu``), a dropped
-operand, argument or statement, two statements swapped, a condition negated. Each mutant runs
+operand, argument or statement, two statements swapped, a condition negated; or a bug of a whole class
+(:mod:`course_grading.class_mutants`: a fixed buffer, a float32 output, a detached argument, a statement
+under no_grad, the global generator reseeded, a cache dropped, a batch dimension required, a special id
+skipped when already there). Each mutant runs
 against the notebook's full tests (visible and hidden, in-process, see :mod:`course_grading.notebook.harness`);
 it is *killed* if the test cell of its part fails. A mutant that survives is either a gap in the
 tests or equivalent to the key; reviewed equivalent mutants are listed, with a reason each, in
@@ -23,6 +26,7 @@ from pathlib import Path
 
 import nbformat
 
+from course_grading.class_mutants import class_mutations
 from course_grading.markers import answer_code, nbgrader_meta, part_of, with_answers
 from course_grading.notebook.harness import run_tests
 from course_grading.sandbox.limits import cap_address_space
@@ -173,6 +177,12 @@ def mutants_of(part: str, code: str) -> list[Mutant]:
                     setattr(target, field, edited)
                     add(block[i], what, mutated)
     for index, func in enumerate(_top_functions(tree)):
+        for what, changed in class_mutations(func):
+            mutated = copy.deepcopy(tree)
+            target = _top_functions(mutated)[index]
+            for field in changed._fields:
+                setattr(target, field, getattr(changed, field))
+            add(func, what, mutated)
         for what, i, _edited in _body_edits(func.body):
             mutated = copy.deepcopy(tree)
             target = _top_functions(mutated)[index]

@@ -290,13 +290,14 @@ def _cached_protocol(student: Guarded, g: torch.Generator, size: Size) -> None:
 
 LM_LOSS = Contract("lm_loss", ("logits", "idx"), _lm_loss_args,
                    lambda logits, idx: F.cross_entropy(logits[..., :-1, :].flatten(0, -2), idx[..., 1:].flatten()),
-                   leads=((1,),), long=600, differentiable=(0,))
+                   leads=((1,),), long=1100, differentiable=(0,))
 TOP_K = Contract("top_k_filter", ("logits", "k"),
                  lambda g, size: (_randn(g, *size.lead, size.length).to(size.dtype), _randint(g, 1, size.length + 1)),
                  _ref_top_k, base=Size((2,), 10), leads=((), (1,), (2, 3)), long=3000, dtypes=(torch.float64,))
-TOP_P = Contract("top_p_filter", ("logits", "p"), _top_p_args, _ref_top_p, base=Size((2,), 10), leads=((), (1,), (2, 3)), long=3000)
+TOP_P = Contract("top_p_filter", ("logits", "p"), _top_p_args, _ref_top_p, base=Size((2,), 10), leads=((), (1,), (2, 3)), long=3000,
+                 dtypes=(torch.float64,))  # the filters keep the logits' dtype: top_k's own cases say so
 CACHED_STEP = Contract("cached_attention_step", ("x", "cache_k", "cache_v", "W_q", "W_k", "W_v", "W_o", "n_heads"), _cached_args,
-                       _cached_oracle, leads=(), long=600, differentiable=(0, 1, 2, 3, 4, 5, 6),
+                       _cached_oracle, leads=(), long=1100, differentiable=(0, 1, 2, 3, 4, 5, 6),
                        options=(("forbid", NO_TORCH_ATTENTION),), steps=_cached_protocol)
 
 
@@ -424,6 +425,7 @@ def check_generate(notebook: Student | dict[str, Any]) -> str | None:
         case(3, 2, 9, 16, 0.5, "temperature 0.5"),
         case(3, 5, 9, 16, 2.5, "temperature 2.5"),
         case(4, 3, 9, 16, 2.5, "seed 0 is a seed too", seed=0),
+        case(2, 1030, 9, 6, 1.0, "a prompt past any fixed context (the next token depends on the whole sequence)"),
         unseeded,
         global_seed,
     ]

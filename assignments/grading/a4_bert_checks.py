@@ -708,8 +708,8 @@ def check_pair_inputs(notebook: Student | dict[str, Any]) -> str | None:
 
 
 # ------------------------------------------------------------------------------------ contracts
-# The loss and the block at hundreds of positions (and a batch of one) with the gradients of every input
-# and weight; the pair at a max_len of 600. The block's contract oracle is written with torch's
+# The loss and the block at 1,100 positions (and a batch of one) with the gradients of every input
+# and weight; the pair at a max_len of 1,100. The block's contract oracle is written with torch's
 # functions, differentiable in x and every weight (the part's own cases compare with torch's nn layer);
 # its attention_mask is all ones, so every position is compared.
 
@@ -743,11 +743,11 @@ def _pair_args(g: torch.Generator, size: Size) -> tuple[Any, ...]:
 
 MLM_LOSS = Contract("mlm_loss", ("logits", "labels"), _mlm_args,
                     lambda logits, labels: F.cross_entropy(logits.flatten(0, -2), labels.flatten(), ignore_index=IGNORE_INDEX),
-                    leads=((1,),), long=600, differentiable=(0,))
+                    leads=((1,),), long=1100, differentiable=(0,))
 ENCODER = Contract("encoder_block", ("x", "p", "n_heads", "attention_mask"),
                    lambda g, size: (_randn(g, 2, size.length, 8), _weights(g, 8, 16), 2, torch.ones(2, size.length, dtype=torch.long)),
-                   _encoder_functional, long=300, differentiable=(0, (1, EVERY)), scale=10.0, options=(("forbid", NO_TORCH_LAYERS),))
-PAIR = Contract("pair_inputs", ("ids_a", "ids_b", "max_len"), _pair_args, _ref_pair, base=Size((), 10), long=600)
+                   _encoder_functional, long=1100, differentiable=(0, (1, EVERY)), scale=10.0, options=(("forbid", NO_TORCH_LAYERS),))
+PAIR = Contract("pair_inputs", ("ids_a", "ids_b", "max_len"), _pair_args, _ref_pair, base=Size((), 10), long=1100)
 
 
 # The hidden check of each test cell, by the cell's grade id (course grade runs them outside the kernel).

@@ -94,6 +94,25 @@ def _probe(out: Tensor) -> Tensor:
     return torch.linspace(-1, 1, out.numel()).view(out.shape).double()
 
 
+def _expect_global_states_kept(found: Any, what: str, case: str) -> None:
+    """The global random states a driver read before and after the student's code (``found["rng"]``:
+    tensors, compared here): ``what`` draws nothing, so they must be equal (issue 37: global state)."""
+    before, after = found["rng"] if isinstance(found, dict) and isinstance(found.get("rng"), list) and len(found["rng"]) == 2 else ({}, None)
+    if not isinstance(after, dict) or after.keys() != before.keys() or not all(
+            isinstance(after[k], Tensor) and isinstance(before[k], Tensor) and torch.equal(before[k], after[k]) for k in before):
+        raise CheckFailed(f"{what} changed the global random state (torch.manual_seed, random.seed, a draw from the global "
+                          f"generator): it should draw nothing ({case})")
+
+
+def _expect_fresh_draws(first: Tensor, second: Tensor, what: str, case: str) -> None:
+    """Two fresh layers built with the global generator in different states: their random
+    initialisations must differ (equal only if the code reseeds, or draws from a generator of its own
+    seeded with a constant: every layer of a model would start the same)."""
+    if isinstance(first, Tensor) and isinstance(second, Tensor) and first.shape == second.shape and torch.equal(first, second):
+        raise CheckFailed(f"{what} came out the same in two fresh layers: draw it from torch's global generator as it is "
+                          f"(nn.init, as nn.Linear does), without reseeding it ({case})")
+
+
 def _expect_gradient(grad: Tensor | None, what: str, case: str) -> Tensor:
     if grad is None:
         raise CheckFailed(f"no gradient reached {what}: training could not change it ({case})")
@@ -229,6 +248,8 @@ def check_lora_linear(notebook: Student | dict[str, Any]) -> str | None:
             if missing:
                 raise CheckFailed(f"the layer's parameters should include base's, frozen: {', '.join(missing)} not found among {', '.join(fresh['requires_grad'])} ({where})")
             _expect_lora_init(fresh["A"], fresh["B"], r, n_in, n_out, where)
+            again = student.call("_grading_lora_fresh", (weight, bias, r, alpha, xs[0]), driver=DRIVERS).value
+            _expect_fresh_draws(fresh["A"], again["A"], "A", where)
             if r * n_in < LAW_MIN:  # too few values for A's law: a fresh layer of a higher rank beside it, same bound
                 big_r = math.ceil(LAW_DRAW / n_in)
                 big = student.call("_grading_lora_fresh", (weight, bias, big_r, alpha, xs[0]), driver=DRIVERS).value
@@ -241,6 +262,7 @@ def check_lora_linear(notebook: Student | dict[str, Any]) -> str | None:
             B = torch.randn(n_out, r, generator=g)
             trained = where + ", random A and B copied in"
             reply = student.call("_grading_lora_run", (weight, bias, r, alpha, A, B, xs), driver=DRIVERS).value
+            _expect_global_states_kept(reply, "forward, backward and merge()", trained)
             for i, (x, out) in enumerate(zip(xs, reply["outs"])):
                 expect_close(out, _ref_lora(weight, bias, A, B, alpha, x), f"the output for input {i + 1}", trained, **LORA_TOL)
             grad_a, grad_b, grad_x = _ref_lora_grads(weight, bias, A, B, alpha, xs[0])
@@ -270,6 +292,7 @@ def check_lora_linear(notebook: Student | dict[str, Any]) -> str | None:
             lr = STEP_SIZE / float(max(grad_a.abs().max(), grad_b.abs().max()))  # no entry moves by more than STEP_SIZE
             stepped = student.call("_grading_lora_step", (weight, bias, r, alpha, A, B, xs, lr), driver=DRIVERS).value
             after = f"{trained}, then one SGD step (lr={lr:.3g}) over layer.parameters()"
+            _expect_global_states_kept(stepped, "forward", after)
             expect_close(stepped["weight"], weight.double(), "base.weight after the step (frozen: unchanged)", after, atol=0, rtol=0)
             if with_bias:
                 expect_close(stepped["bias"], bias.double(), "base.bias after the step (frozen: unchanged)", after, atol=0, rtol=0)
@@ -372,6 +395,7 @@ def check_freeze_except(notebook: Student | dict[str, Any]) -> str | None:
                 if not set(found["named"]) & set(unused):
                     raise CheckFailed(f"the ValueError should name the pattern that matches no parameter ({unused[0]!r}); its message does not ({where})")
                 return
+            _expect_global_states_kept(found, "freeze_except", where)
             returned, trains, buffer_flags = found["returned"], found["trains"], found["buffers"]
             expected, count = _ref_freeze(shapes, patterns)
             wrong = [name for name in names if trains.get(name) != expected[name]]
@@ -441,7 +465,7 @@ def _ref_classify(hidden: Tensor, mask: Tensor, weight: Tensor, bias: Tensor, po
 
 def _classify_args(pooling: str) -> Callable[[torch.Generator, Size], tuple[Any, ...]]:
     def make(g: torch.Generator, size: Size) -> tuple[Any, ...]:
-        B, T, d, C = 3, size.length, 6, 4
+        B, T, d, C = size.lead[0], size.length, 6, 4
         lengths = torch.randint(1, T + 1, (B,), generator=g)
         lengths[0], lengths[-1] = T, 1
         mask = (torch.arange(T)[None, :] < lengths[:, None]).long()
@@ -452,11 +476,12 @@ def _classify_args(pooling: str) -> Callable[[torch.Generator, Size], tuple[Any,
     return make
 
 
-# Each pooling at 600 positions, and its gradients with respect to the hidden states, the
+# Each pooling at 1,100 positions and a batch of 1,100, and its gradients with respect to the hidden states, the
 # weight and the bias (contracts.py); the padding's hidden states are about 1000, so the tolerance is
 # scaled as the part's own (TOL) is.
 CLASSIFY = [Contract("classify", ("hidden", "attention_mask", "weight", "bias", "pooling"), _classify_args(pooling), _ref_classify,
-                     long=600, differentiable=(0, 2, 3), scale=10.0) for pooling in ("cls", "mean", "last")]
+                     base=Size((3,), 5), leads=((1100,),), long=1100, differentiable=(0, 2, 3), scale=10.0)
+            for pooling in ("cls", "mean", "last")]
 
 
 def check_pooled_head(notebook: Student | dict[str, Any]) -> str | None:
@@ -562,6 +587,7 @@ def check_probe_step(notebook: Student | dict[str, Any]) -> str | None:
             expected = _ref_probe_steps(weight, bias, optimizer, settings, batches)
             if not isinstance(steps, list) or len(steps) != len(expected):
                 raise CheckFailed(f"the driver got no steps back ({where})")
+            _expect_global_states_kept(steps[-1], "probe_step", where)
             for i, (step, (loss, w, b), batch) in enumerate(zip(steps, expected, batches)):
                 at = f"{where}, call {i + 1} of 3" + {"plain": "", "leaf": ", features a leaf that requires a gradient", "graph": ", features computed from a tensor that requires a gradient"}[batch[2]]
                 _expect_loss(step["returned"], loss, at)
@@ -624,6 +650,8 @@ def check_adapter(notebook: Student | dict[str, Any]) -> str | None:
                 raise CheckFailed(f"down's bias should keep nn.Linear's random initialisation (uniform between -1/sqrt(d_model) and 1/sqrt(d_model)), not zero ({where})")
             rule = "nn.Linear's default: uniform between -1/sqrt(d_model) and 1/sqrt(d_model)"
             _expect_uniform(fresh["down.weight"], 1 / math.sqrt(d), "down's initial weights", rule, where)
+            again = student.call("_grading_adapter_fresh", (d, m, xs[0]), driver=DRIVERS).value
+            _expect_fresh_draws(fresh["down.weight"], again.get("down.weight"), "down's initial weight", where)
             _expect_uniform(fresh["down.bias"], 1 / math.sqrt(d), "down's initial biases", rule, where)
             if m < LAW_MIN:  # too few biases for their law: a fresh adapter of a wider bottleneck beside it
                 big = student.call("_grading_adapter_fresh", (d, LAW_DRAW, xs[0]), driver=DRIVERS).value
@@ -642,6 +670,7 @@ def check_adapter(notebook: Student | dict[str, Any]) -> str | None:
                        "up.weight": torch.randn(d, m, generator=g) / math.sqrt(m), "up.bias": 0.5 * torch.randn(d, generator=g)}  # fmt: skip
             trained = where + ", random weights copied in"
             reply = student.call("_grading_adapter_run", (d, m, weights, xs), driver=DRIVERS).value
+            _expect_global_states_kept(reply, "forward", trained)
             if not all(reply["inputs_kept"]):
                 raise CheckFailed(f"forward changed its input x in place (x += ... or an in-place op on x): return x + up(GELU(down(x))), a new tensor, and leave x as it was ({trained})")
             errors = {a: float((reply["outs"][0].double() - _ref_adapter(xs[0], weights, a)).abs().max()) for a in ("none", "tanh")} if isinstance(reply["outs"][0], Tensor) and reply["outs"][0].shape == xs[0].shape else {"none": 0.0}

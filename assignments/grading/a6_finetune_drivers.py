@@ -27,6 +27,20 @@ def _grading_probe(out):
     return torch.linspace(-1, 1, out.numel(), dtype=out.dtype).view(out.shape)
 
 
+def _grading_global_state():
+    """The global random states as tensors (torch's generator; Python's ``random``; NumPy's, once loaded):
+    the grader compares them before and after the student's code runs."""
+    import random
+    import sys
+
+    import torch
+
+    states = {"torch": torch.random.get_rng_state().clone(), "random": torch.tensor(random.getstate()[1], dtype=torch.long)}
+    if "numpy" in sys.modules:
+        states["numpy"] = torch.from_numpy(sys.modules["numpy"].random.get_state()[1].astype("int64"))
+    return states
+
+
 def _grading_param_state(module, given):
     """For each of ``module``'s weight and bias (those it has): whether it is still the parameter in
     ``given`` (the same object), a leaf, and whether it requires a gradient."""
@@ -67,6 +81,7 @@ def _grading_lora_run(weight, bias, r, alpha, A, B, xs):
     with torch.no_grad():
         layer.A.copy_(A)
         layer.B.copy_(B)
+    rng_before = _grading_global_state()  # the forward pass, backward and merge draw nothing
     x0 = xs[0].clone().requires_grad_(True)
     outs = [layer(x0)] + [layer(x) for x in xs[1:]]
     (outs[0] * _grading_probe(outs[0])).sum().backward()
@@ -92,6 +107,7 @@ def _grading_lora_run(weight, bias, r, alpha, A, B, xs):
     found["twice_weight"] = given["weight"].detach().clone()
     with torch.no_grad():
         found["twice_outs"] = [layer(x) for x in xs]
+    found["rng"] = [rng_before, _grading_global_state()]
     return found
 
 
@@ -108,12 +124,14 @@ def _grading_lora_step(weight, bias, r, alpha, A, B, xs, lr):
     with torch.no_grad():
         layer.A.copy_(A)
         layer.B.copy_(B)
+    rng_before = _grading_global_state()
     out = layer(xs[0])
     (out * _grading_probe(out)).sum().backward()
     torch.optim.SGD(layer.parameters(), lr=lr).step()
     with torch.no_grad():
         outs = [layer(x) for x in xs]
-    return {"outs": outs, "weight": given["weight"].detach().clone(), "bias": None if bias is None else given["bias"].detach().clone()}
+    return {"outs": outs, "weight": given["weight"].detach().clone(), "bias": None if bias is None else given["bias"].detach().clone(),
+            "rng": [rng_before, _grading_global_state()]}
 
 
 def _grading_owner(model, name):
@@ -145,11 +163,13 @@ def _grading_freeze(shapes, frozen, patterns, buffers):
     for name, value in buffers.items():
         owner, leaf = _grading_owner(model, name)
         owner.register_buffer(leaf, value)
+    rng_before = _grading_global_state()
     try:
         returned = freeze_except(model, list(patterns))  # noqa: F821 (the student's function)
     except ValueError as error:
         return {"named": [pattern for pattern in patterns if pattern in str(error)]}
     return {
+        "rng": [rng_before, _grading_global_state()],
         "returned": returned,
         "trains": {name: p.requires_grad for name, p in model.named_parameters()},
         "buffers": {name: b.requires_grad for name, b in model.named_buffers()},
@@ -177,6 +197,7 @@ def _grading_probe_steps(weight, bias, optimizer, settings, batches, stale):
     probe.weight.grad, probe.bias.grad = (g.clone() for g in stale)
     opt = getattr(torch.optim, optimizer)(probe.parameters(), **settings)
     steps = []
+    rng_before = _grading_global_state()
     for features, labels, kind in batches:
         features, source = _grading_features(features, kind)
         before = (features.detach().clone(), features.requires_grad, features.grad_fn is not None)
@@ -188,6 +209,7 @@ def _grading_probe_steps(weight, bias, optimizer, settings, batches, stale):
             "features_grad": source is not None and source.grad is not None,
             "features_kept": torch.equal(features.detach(), before[0]) and (features.requires_grad, features.grad_fn is not None) == before[1:],
         })
+    steps[-1]["rng"] = [rng_before, _grading_global_state()]
     return steps
 
 
@@ -221,15 +243,17 @@ def _grading_adapter_run(d_model, bottleneck, weights, xs):
     with torch.no_grad():
         for name, value in weights.items():
             params[name].copy_(value)
+    rng_before = _grading_global_state()
     kept = []
     for x in xs:  # first on copies that need no gradient, where an in-place change of the input can happen
         copy = x.clone()
         adapter(copy)
         kept.append(torch.equal(copy, x))
     if not all(kept):
-        return {"inputs_kept": kept}
+        return {"inputs_kept": kept, "rng": [rng_before, _grading_global_state()]}
     x0 = xs[0].clone().requires_grad_(True)
     outs = [adapter(x0)] + [adapter(x) for x in xs[1:]]
     (outs[0] * _grading_probe(outs[0])).sum().backward()
     grads = {name: None if p.grad is None else p.grad.detach().clone() for name, p in params.items()}
-    return {"inputs_kept": kept, "outs": [out.detach() for out in outs], "grads": grads, "grad_x": None if x0.grad is None else x0.grad.detach().clone()}
+    return {"inputs_kept": kept, "outs": [out.detach() for out in outs], "grads": grads, "grad_x": None if x0.grad is None else x0.grad.detach().clone(),
+            "rng": [rng_before, _grading_global_state()]}

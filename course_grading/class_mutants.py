@@ -1,0 +1,221 @@
+"""Mutation operators for whole classes of bugs (issue 37), beside :mod:`course_grading.mutants`'
+small edits: each turns a right function into one with a bug that only a check of that class sees.
+
+* ``fixed buffer``: a size passed to a tensor constructor (``torch.arange(T)``, ``torch.ones(T, T)``)
+  capped at :data:`BUFFER` (a table built once for 1,024 positions and sliced);
+* ``float32 output``: the function's output (the first item of a returned tuple) cast to float32;
+* ``detach <name>``: the first use of a tensor argument's values, or of one entry of a dict argument, detached;
+* ``no_grad statement``: one assignment of the function's body that reads tensor values, run under
+  ``torch.no_grad()``;
+* ``reseed global``: ``torch.manual_seed(0)`` as the function's first statement;
+* ``drop state <name>``: an argument named ``cache...`` dropped (None, or its time axis emptied);
+* ``needs batch <rank>``: the function refuses an input of fewer than two (or three) dimensions (where the
+  key does not unpack that input's shape into a fixed number of names);
+* ``skip present <ID>``: a special id in a list is left out when the first argument already ends with it.
+
+A mutant of a class the part's spec does not allow (a float32 output where the spec names float32 only,
+a batch required where the spec requires one) is equivalent: it goes, with that reason, in the
+assignment's equivalents file as any other.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+from collections.abc import Iterator
+
+__all__ = ["BUFFER", "CONSTRUCTORS", "class_mutations"]
+
+BUFFER = 1024  # the size a fixed buffer is built for (GPT-2's context; BERT's is half of it)
+CONSTRUCTORS = frozenset({"arange", "ones", "zeros", "full", "empty", "eye", "rand", "randn", "randint"})
+_SIZES = (ast.Name, ast.Subscript, ast.BinOp)  # a size written as a name, an index (x.shape[1]) or arithmetic
+
+
+def class_mutations(func: ast.FunctionDef) -> Iterator[tuple[str, ast.FunctionDef]]:
+    """(what, the mutated copy of ``func``) for every class operator that applies to ``func``."""
+    yield from _fixed_buffers(func)
+    yield from _float32_outputs(func)
+    yield from _detached_arguments(func)
+    yield from _no_grad_statements(func)
+    yield "reseed global", _prepended(func, "torch.manual_seed(0)")
+    yield from _dropped_state(func)
+    first = [name for name in _tensor_like_arguments(func)[:1] if not _rank_fixed(func, name)]
+    for name in first:
+        for rank in (2, 3):  # one vector refused; a (T, d) matrix refused
+            yield f"needs batch {rank}", _prepended(func, f"if {name}.dim() < {rank}:\n    raise ValueError('expected a batch dimension')")
+    yield from _skipped_special_ids(func)
+
+
+def _arguments(func: ast.FunctionDef) -> list[str]:
+    return [a.arg for a in func.args.args if a.arg != "self"]
+
+
+def _tensor_like_arguments(func: ast.FunctionDef) -> list[str]:
+    """Arguments the body uses as tensors (an attribute such as ``.shape``, ``.dim()``, an operator)."""
+    names = set(_arguments(func))
+    used: list[str] = []
+    for node in ast.walk(func):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in names:
+            if node.value.id not in used and node.attr in {"shape", "dim", "size", "dtype", "transpose", "view", "reshape",
+                                                           "unsqueeze", "masked_fill", "softmax", "double", "float", "abs"}:
+                used.append(node.value.id)
+    return sorted(used, key=_arguments(func).index)
+
+
+META = frozenset({"shape", "dim", "ndim", "size", "dtype", "device", "numel"})  # what a tensor says of itself, not its values
+
+
+def _rank_fixed(func: ast.FunctionDef, name: str) -> bool:
+    """Whether the function unpacks ``name``'s shape into a fixed number of names (``B, T, d = x.shape``):
+    it requires that rank, and a mutant requiring a batch dimension would change nothing."""
+    for node in ast.walk(func):
+        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Tuple) and not any(isinstance(e, ast.Starred) for e in node.targets[0].elts):
+            value = node.value.func if isinstance(node.value, ast.Call) else node.value
+            if isinstance(value, ast.Attribute) and value.attr in {"shape", "size"} and isinstance(value.value, ast.Name) and value.value.id == name:
+                return True
+    return False
+
+
+def _tainted(func: ast.FunctionDef) -> set[str]:
+    """The names that hold tensor values computed from the tensor arguments (their shapes excluded), in
+    the order the body assigns them."""
+    tainted = set(_tensor_like_arguments(func)) | {a for a in _arguments(func) if _has_entries(func, a)}
+    for node in ast.walk(func):
+        if isinstance(node, (ast.Assign, ast.AugAssign)) and _reads_values(node.value, tainted):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            tainted |= {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+    return tainted
+
+
+def _has_entries(func: ast.FunctionDef, name: str) -> bool:
+    return any(isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and n.value.id == name
+               and isinstance(n.slice, ast.Constant) and isinstance(n.slice.value, str) for n in ast.walk(func))
+
+
+def _reads_values(expr: ast.AST, tainted: set[str]) -> bool:
+    """Whether ``expr`` reads the values (not only the shape) of a tainted name."""
+    metadata = {id(m) for n in ast.walk(expr) if isinstance(n, ast.Attribute) and n.attr in META for m in ast.walk(n.value)}
+    return any(isinstance(n, ast.Name) and n.id in tainted and id(n) not in metadata for n in ast.walk(expr))
+
+
+def _prepended(func: ast.FunctionDef, code: str) -> ast.FunctionDef:
+    new = copy.deepcopy(func)
+    start = 1 if ast.get_docstring(new) is not None else 0
+    new.body[start:start] = ast.parse(code).body
+    return new
+
+
+def _call_name(node: ast.Call) -> str | None:
+    return node.func.attr if isinstance(node.func, ast.Attribute) else node.func.id if isinstance(node.func, ast.Name) else None
+
+
+def _fixed_buffers(func: ast.FunctionDef) -> Iterator[tuple[str, ast.FunctionDef]]:
+    def sizes(call: ast.Call) -> list[ast.expr]:
+        return call.args[:1] if _call_name(call) == "full" else call.args  # full(size, value): the size only
+
+    def sites(tree: ast.AST) -> list[ast.Call]:
+        return [n for n in ast.walk(tree) if isinstance(n, ast.Call) and _call_name(n) in CONSTRUCTORS
+                and any(isinstance(a, _SIZES) for a in sizes(n))]
+
+    for index, site in enumerate(sites(func)):
+        new = copy.deepcopy(func)
+        call = sites(new)[index]
+        capped = sizes(call)
+        call.args = [ast.Call(ast.Name("min", ast.Load()), [a, ast.Constant(BUFFER)], []) if a in capped and isinstance(a, _SIZES) else a
+                     for a in call.args]
+        yield f"fixed buffer {_call_name(call)}@{site.lineno}", new
+
+
+def _float32_outputs(func: ast.FunctionDef) -> Iterator[tuple[str, ast.FunctionDef]]:
+    new = copy.deepcopy(func)
+    changed = False
+    for node in ast.walk(new):
+        if isinstance(node, ast.Return) and node.value is not None:
+            target = node.value.elts[0] if isinstance(node.value, ast.Tuple) and node.value.elts else node.value
+            cast = ast.Call(ast.Attribute(target, "float", ast.Load()), [], [])
+            if isinstance(node.value, ast.Tuple) and node.value.elts:
+                node.value.elts[0] = cast
+            else:
+                node.value = cast
+            changed = True
+    if changed:
+        yield "float32 output", new
+
+
+def _detached_arguments(func: ast.FunctionDef) -> Iterator[tuple[str, ast.FunctionDef]]:
+    """The first use of each tensor argument, and of each constant-key entry of a dict argument, detached."""
+    names = set(_arguments(func)) - {"self"}
+    seen: set[str] = set()
+    sites: list[tuple[str, int]] = []  # (label, position among the walk's nodes)
+    nodes = list(ast.walk(func))
+    metadata = {id(m) for n in nodes if isinstance(n, ast.Attribute) and n.attr in META for m in ast.walk(n.value)}
+    for i, node in enumerate(nodes):
+        if id(node) in metadata:
+            continue
+        if (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id in names
+                and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str) and isinstance(node.ctx, ast.Load)):
+            label = f"{node.value.id}[{node.slice.value!r}]"
+        elif isinstance(node, ast.Name) and node.id in names and isinstance(node.ctx, ast.Load) and node.id in _tensor_like_arguments(func):
+            label = node.id
+        else:
+            continue
+        if label not in seen:
+            seen.add(label)
+            sites.append((label, i))
+    for label, i in sites:
+        new = copy.deepcopy(func)
+        target = list(ast.walk(new))[i]
+        assert isinstance(target, ast.expr)
+        _swap(new, target, ast.Call(ast.Attribute(copy.deepcopy(target), "detach", ast.Load()), [], []))
+        yield f"detach {label}", new
+
+
+def _no_grad_statements(func: ast.FunctionDef) -> Iterator[tuple[str, ast.FunctionDef]]:
+    start = 1 if ast.get_docstring(func) is not None else 0
+    tainted = _tainted(func)
+    for i in range(start, len(func.body)):
+        statement = func.body[i]
+        if isinstance(statement, (ast.Assign, ast.AugAssign)) and _reads_values(statement.value, tainted):
+            new = copy.deepcopy(func)
+            no_grad = ast.parse("torch.no_grad()", mode="eval").body
+            new.body[i] = ast.With([ast.withitem(no_grad)], [new.body[i]])
+            yield f"no_grad statement {func.body[i].lineno}", new
+
+
+def _dropped_state(func: ast.FunctionDef) -> Iterator[tuple[str, ast.FunctionDef]]:
+    args = func.args.args
+    defaults = [None] * (len(args) - len(func.args.defaults)) + list(func.args.defaults)
+    for arg, default in zip(args, defaults):
+        if arg.arg.startswith("cache"):
+            if isinstance(default, ast.Constant) and default.value is None:
+                yield f"drop state {arg.arg}", _prepended(func, f"{arg.arg} = None")
+            else:
+                yield f"drop state {arg.arg}", _prepended(func, f"{arg.arg} = {arg.arg}[:, :, :0]")
+
+
+def _skipped_special_ids(func: ast.FunctionDef) -> Iterator[tuple[str, ast.FunctionDef]]:
+    """``[..., EOS_ID]`` becomes the same list without ids the first argument already ends with."""
+    first = _arguments(func)[:1]
+    if not first:
+        return
+    lists = [n for n in ast.walk(func) if isinstance(n, ast.List) and any(_is_special(e) for e in n.elts)]
+    for index in range(len(lists)):
+        new = copy.deepcopy(func)
+        target = [n for n in ast.walk(new) if isinstance(n, ast.List) and any(_is_special(e) for e in n.elts)][index]
+        ids = ", ".join(ast.unparse(e) for e in target.elts)
+        _swap(new, target, ast.parse(f"[e for e in [{ids}] if not (len({first[0]}) and int({first[0]}[-1]) == e)]", mode="eval").body)
+        yield f"skip present {ids}", new
+
+
+def _swap(tree: ast.AST, old: ast.expr, new: ast.expr) -> None:
+    """Put ``new`` where ``old`` is in ``tree``."""
+    for parent in ast.walk(tree):
+        for field, value in ast.iter_fields(parent):
+            if value is old:
+                setattr(parent, field, new)
+            elif isinstance(value, list):
+                value[:] = [new if v is old else v for v in value]
+
+
+def _is_special(node: ast.expr) -> bool:
+    return isinstance(node, ast.Name) and node.id.lower().endswith("_id")
