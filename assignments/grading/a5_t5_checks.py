@@ -193,6 +193,9 @@ def check_rel_bucket(notebook: Student | dict[str, Any]) -> str | None:
         cases.append(case(spread(c[2]), c, "random configuration"))
     cases.append(case(torch.arange(-6, 7), (True, 7, 3), "7 buckets (halved to 3: max_exact 1), max_distance 3"))
     cases.append(case(torch.arange(-6, 7), (False, 3, 2), "causal, 3 buckets (max_exact 1), max_distance 2"))
+    # a max_distance past any table of buckets built for a fixed range (issue 37: sizes), both directions
+    cases.append(case(spread(1100), (True, 32, 1100), "max_distance 1100: distances past 1,024 keep their own buckets"))
+    cases.append(case(spread(1100), (False, 40, 1100), "causal, max_distance 1100"))
     # "a tensor of any shape": one value with no dimension at all, and one in a 1-element vector (issue 37)
     cases.append(case(torch.tensor(-_randint(g, 9, 3000)), None, "a 0-d tensor (one relative position, no dimensions)"))
     cases.append(case(torch.tensor([_randint(g, 9, 3000)]), (False, 32, 128), "one relative position in a (1,) tensor, causal"))
@@ -527,7 +530,7 @@ def check_text_infilling(notebook: Student | dict[str, Any]) -> str | None:
 
     def sequence(m: int) -> tuple[Tensor, int]:
         """BOS, m distinct tokens, EOS, and a mask id none of them has."""
-        ids = torch.randperm(1000, generator=g)[: m + 3] + 4
+        ids = torch.randperm(max(1000, m + 3), generator=g)[: m + 3] + 4
         return torch.cat([torch.tensor([0]), ids[:m], torch.tensor([2])]), int(ids[m + 2])
 
     def ratio(m: int, low: float, high: float) -> float:

@@ -34,6 +34,7 @@ import sys
 from types import FrameType, TracebackType
 from typing import Any
 
+from torch._ops import HigherOrderOperator
 from torch.overrides import TorchFunctionMode, _get_current_function_mode_stack
 from torch.utils._python_dispatch import TorchDispatchMode, _get_current_dispatch_mode_stack
 
@@ -48,9 +49,12 @@ class _Functions(TorchFunctionMode):
     def __init__(self, names: set[str]) -> None:
         super().__init__()
         self.names = names
+        self.seen: set[Any] = set()
 
     def __torch_function__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
-        self.names.add(str(getattr(func, "__name__", None) or func))
+        if func not in self.seen:  # a name is worked out once per function: a loop of small ops stays cheap
+            self.seen.add(func)
+            self.names.add(str(getattr(func, "__name__", None) or func))
         return func(*args, **(kwargs or {}))
 
 
@@ -60,14 +64,15 @@ class _Operators(TorchDispatchMode):
     def __init__(self, names: set[str]) -> None:
         super().__init__()
         self.names = names
+        self.seen: set[Any] = set()
 
     def __torch_dispatch__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
-        from torch._ops import HigherOrderOperator
-
-        if isinstance(func, HigherOrderOperator):
-            self.names.add(HOP_PREFIX + str(func.name()))
-            raise NotImplementedError(f"a higher-order operator ({func.name()}) is not graded")
-        self.names.add(str(func.name()))
+        if func not in self.seen:  # once per operator
+            if isinstance(func, HigherOrderOperator):
+                self.names.add(HOP_PREFIX + str(func.name()))
+                raise NotImplementedError(f"a higher-order operator ({func.name()}) is not graded")
+            self.seen.add(func)
+            self.names.add(str(func.name()))
         return func(*args, **(kwargs or {}))
 
 
