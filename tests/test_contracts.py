@@ -90,8 +90,6 @@ def failures(function) -> list[str]:  # noqa: ANN001
                     case()
                 except gradinglib.CheckFailed as failure:
                     found.append(str(failure))
-                except gradinglib.StudentRaised as error:
-                    found.append(f"raised {error}")
         finally:
             gradinglib.seed_checks(None)
     return found
@@ -102,8 +100,8 @@ def test_a_right_function_passes_every_generic_case_on_every_seed() -> None:
 
 
 @pytest.mark.parametrize("function, words", [
-    (buffer, "1100 positions"), (float32, "keep the inputs' dtype"), (detached, "gradient with respect to gain"),
-    (needs_batch, "leading dimensions ()"), (reseeds, "global random state"), (python_reseeds, "global random state"),
+    (buffer, "1100 positions"), (float32, "keep the inputs' dtype"), (detached, "reaches gain"),
+    (needs_batch, "leading dimensions none"), (reseeds, "global random state"), (python_reseeds, "global random state"),
     (in_place, "in place"),
 ])  # fmt: skip
 def test_each_class_of_wrong_function_fails_on_every_seed(function, words: str) -> None:  # noqa: ANN001

@@ -121,3 +121,37 @@ def test_the_methods_of_a_class_are_mutated_too() -> None:
     assert any(ident.endswith("delete statement") and "self.frozen" not in text for ident, text in mutated.items())
     assert any(ident.endswith("swap with next statement") for ident in mutated)
     assert any("x * self.w" in text for text in mutated.values())
+
+
+CLASS_SNIPPET = '''def step(x, cache_k, W, p, eos_id, cache=None):
+    """Docstring."""
+    T = x.shape[1]
+    mask = torch.ones(T, T).tril()
+    k = torch.cat([cache_k, x @ W], dim=1)
+    out = (mask @ k) * p["gain"]
+    ids = [out.shape[0], eos_id]
+    return out, k
+'''
+
+
+@pytest.mark.parametrize("expected", [
+    "torch.ones(min(T, 1024), min(T, 1024))",  # a fixed buffer
+    "return (out.float(), k)",  # a float32 output
+    "x.detach() @ W", "p['gain'].detach()",  # an argument detached; a dict's entry detached
+    "with torch.no_grad():\n        k = torch.cat",  # a statement under no_grad
+    "torch.manual_seed(0)",  # the global generator reseeded
+    "cache = None", "cache_k = cache_k[:, :, :0]",  # the state dropped
+    "if x.dim() < 2:", "if x.dim() < 3:",  # a batch dimension required
+    "[e for e in [out.shape[0], eos_id] if not (len(x) and int(x[-1]) == e)]",  # a special id skipped when already there
+])  # fmt: skip
+def test_class_operators_write_each_class_of_bug(expected: str) -> None:
+    texts = [m.code for m in mutants_of("part", CLASS_SNIPPET)]
+    assert any(expected in text for text in texts), expected
+
+
+def test_class_operators_leave_shapes_and_metadata_alone() -> None:
+    """No mutant detaches an argument only to read its shape, or puts a statement that reads no tensor's
+    values under no_grad: both would be equivalent to the key."""
+    texts = [m.code for m in mutants_of("part", CLASS_SNIPPET)]
+    assert not any("x.detach().shape" in text for text in texts)
+    assert not any("with torch.no_grad():\n        T = x.shape[1]" in text for text in texts)

@@ -35,7 +35,7 @@ from torch import Tensor
 
 from course_grading.sandbox.calls import GradArg, probe
 
-from gradinglib import CheckFailed, Guarded, expect_close, expect_equal, kind
+from gradinglib import CheckFailed, Guarded, StudentRaised, expect_close, expect_equal, kind
 
 # (atol, rtol) of a value, by dtype; gradients get ten times these (float32: 1e-4, 1e-3).
 TOLERANCE: dict[torch.dtype, tuple[float, float]] = {torch.float32: (1e-5, 1e-4), torch.float64: (1e-9, 1e-8)}
@@ -139,11 +139,22 @@ def expect_like(actual: Any, expected: Any, what: str, where: str, dtype: torch.
         raise CheckFailed(f"{what} is {actual!r}, expected {expected!r} ({where})")
 
 
+def _call(student: Guarded, contract: Contract, args: tuple[Any, ...], where: str, **options: Any) -> Any:
+    """The student's reply; an exception the student's code raised names the case it raised on (not
+    implemented and refused stay as they are: :func:`gradinglib.run_cases` words them)."""
+    try:
+        return student.call(contract.function, args, **options, **dict(contract.options))
+    except StudentRaised as error:
+        if error.type_name in ("NotImplementedError", "Refused"):
+            raise
+        raise CheckFailed(f"raised {error} ({where})") from None
+
+
 def _value_case(contract: Contract, student: Guarded, g: torch.Generator, label: str, size: Size) -> Callable[[], None]:
     def run() -> None:
         args = contract.make(g, size)
         where = f"{label}: {describe_args(contract.names, args)}"
-        reply = student.call(contract.function, args, **dict(contract.options))
+        reply = _call(student, contract, args, where)
         with torch.no_grad():
             expected = contract.oracle(*in_float64(args))
         expect_like(reply.value, expected, f"{contract.function}(...)", where, size.dtype, contract.scale)
@@ -175,7 +186,7 @@ def _gradient_case(contract: Contract, student: Guarded, g: torch.Generator) -> 
         args = contract.make(g, size)
         leaves = _leaves(contract, args)
         where = f"gradients: {describe_args(contract.names, args)}"
-        reply = student.call(contract.function, args, grad_args=[path for _, path in leaves], **dict(contract.options))
+        reply = _call(student, contract, args, where, grad_args=[path for _, path in leaves])
         if not reply.differentiable or reply.grads is None:
             raise CheckFailed(f"the output does not carry a gradient back to its inputs; use torch operations ({where})")
         ref_args = in_float64(args)
