@@ -24,11 +24,20 @@ import ast
 import copy
 from collections.abc import Iterator
 
-__all__ = ["BUFFER", "CONSTRUCTORS", "class_mutations"]
+__all__ = ["BUFFER", "CLASSES", "CONSTRUCTORS", "class_mutations", "is_class_mutant"]
 
 BUFFER = 1024  # the size a fixed buffer is built for (GPT-2's context; BERT's is half of it)
 CONSTRUCTORS = frozenset({"arange", "ones", "zeros", "full", "empty", "eye", "rand", "randn", "randint"})
 _SIZES = (ast.Name, ast.Subscript, ast.BinOp)  # a size written as a name, an index (x.shape[1]) or arithmetic
+
+
+CLASSES = ("fixed buffer", "float32 output", "detach ", "no_grad statement", "reseed global", "drop state", "needs batch",
+           "skip present")  # how each operator's mutants are named (the last part of a mutant's id)
+
+
+def is_class_mutant(ident: str) -> bool:
+    """Whether the mutant ``part:line:columns:what`` is one of this module's."""
+    return ident.split(":", 3)[-1].startswith(CLASSES)
 
 
 def class_mutations(func: ast.FunctionDef) -> Iterator[tuple[str, ast.FunctionDef]]:
@@ -123,7 +132,7 @@ def _fixed_buffers(func: ast.FunctionDef) -> Iterator[tuple[str, ast.FunctionDef
         capped = sizes(call)
         call.args = [ast.Call(ast.Name("min", ast.Load()), [a, ast.Constant(BUFFER)], []) if a in capped and isinstance(a, _SIZES) else a
                      for a in call.args]
-        yield f"fixed buffer {_call_name(call)}@{site.lineno}", new
+        yield f"fixed buffer {_call_name(call)}@{site.lineno}.{site.col_offset}", new
 
 
 def _float32_outputs(func: ast.FunctionDef) -> Iterator[tuple[str, ast.FunctionDef]]:
@@ -199,12 +208,12 @@ def _skipped_special_ids(func: ast.FunctionDef) -> Iterator[tuple[str, ast.Funct
     if not first:
         return
     lists = [n for n in ast.walk(func) if isinstance(n, ast.List) and any(_is_special(e) for e in n.elts)]
-    for index in range(len(lists)):
+    for index, site in enumerate(lists):
         new = copy.deepcopy(func)
         target = [n for n in ast.walk(new) if isinstance(n, ast.List) and any(_is_special(e) for e in n.elts)][index]
         ids = ", ".join(ast.unparse(e) for e in target.elts)
         _swap(new, target, ast.parse(f"[e for e in [{ids}] if not (len({first[0]}) and int({first[0]}[-1]) == e)]", mode="eval").body)
-        yield f"skip present {ids}", new
+        yield f"skip present {ids}@{site.lineno}.{site.col_offset}", new
 
 
 def _swap(tree: ast.AST, old: ast.expr, new: ast.expr) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from course_grading.class_mutants import is_class_mutant
 from course_grading.mutants import THRESHOLD, Mutant, Outcome, Report, mutants_of, read_equivalents, self_test
 from course_grading.notebook.assignments import copy_course
 
@@ -88,6 +89,8 @@ def test_hidden_tests_kill_the_mutants_of_the_answer_key(assignment: str, tmp_pa
     assert not report.stale, report.render()
     for part, (killed, equivalent, total) in report.by_part().items():
         assert killed / max(1, total - equivalent) >= THRESHOLD, (part, report.render())
+    # the bugs of whole classes (issue 37): every one killed, or reviewed as equivalent with a reason
+    assert not [o.mutant.ident for o in report.survivors if is_class_mutant(o.mutant.ident)], report.render()
 
 
 def test_a_mutant_runs_only_up_to_its_own_test_cell() -> None:

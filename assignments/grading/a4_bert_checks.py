@@ -173,6 +173,11 @@ def check_wordpiece(notebook: Student | dict[str, Any]) -> str | None:
     long_pieces = [piece + "a" * max(0, 25 - len(piece)) for piece in long_pieces]  # longer than 20 characters
     long_vocab = {piece: i for i, piece in enumerate([*SPECIAL_TOKENS, *four, *("##" + c for c in four), *long_pieces, *("##" + s for s in long_pieces)])}
     over_limit = {piece: i for i, piece in enumerate([*SPECIAL_TOKENS, *four, "a" * (limit + 1), "##" + "b" * (limit + 1), "a" * 101])}
+    # pieces past any cap on a candidate's length (64, 100, 256 characters), where max_chars allows them (issue 37: sizes)
+    huge = [piece + "b" * max(0, 65 - len(piece)) for piece in _random_words(g, four, 3, 100)]
+    giant = ["".join(four[i] for i in torch.randint(0, 4, (_randint(g, 260, 400),), generator=g).tolist()) for _ in range(2)]
+    huge_vocab = {piece: i for i, piece in enumerate([*SPECIAL_TOKENS, *four, *("##" + c for c in four), *huge, *("##" + s for s in huge),
+                                                      *giant, *("##" + s for s in giant)])}
     cases = [
         case(vocab4, _random_words(g, four, 40, 10), f"a random vocabulary of {len(vocab4)} pieces over {four!r}"),
         case(vocab3, _random_words(g, three, 30, 9), f"a random vocabulary of {len(vocab3)} pieces over {three!r}", unk_token="<unk>"),
@@ -185,6 +190,8 @@ def check_wordpiece(notebook: Student | dict[str, Any]) -> str | None:
         case(over_limit, ["a" * (limit + 1), "a" + "b" * (limit + 1), "a" * limit], f"vocabulary pieces longer than max_chars={limit}", max_chars=limit),
         case(zero, [first + w for w in _random_words(g, four, 8, 6)] + [first], f"the piece {first!r} has id 0 (only the keys matter)"),
         case(long_vocab, [*long_pieces, long_pieces[0] + long_pieces[1], long_pieces[2] + "a" + long_pieces[0]], "pieces of 25 to 60 characters"),
+        case(huge_vocab, [*huge, huge[0][:30] + "a"], "pieces of 65 to 100 characters"),
+        case(huge_vocab, [*giant, giant[0] + giant[1], "a" + giant[1]], "pieces of 260 to 400 characters, max_chars=1000", max_chars=1000),
         case(PUNCTUATION_VOCAB, PUNCTUATION_WORDS, "words with punctuation, '#' among it"),
         case(vocab4, _random_words(g, four, 10, 6), "unk_token given", unk_token="[UNK]"),
         case(COMPOSED_VOCAB, COMPOSED_WORDS, "composed (NFC) and decomposed (NFD) accents: a word is cut as it comes, not normalised"),
@@ -210,7 +217,7 @@ COMPOSED_WORDS = ["cafe" + _ACUTE, "caf\u00e9", "e" + _ACUTE, "\u00e9", "fe" + _
 # COMPARISONS * ALPHA < 1e-8. check_mask_tokens's docstring gives, for each plausible wrong rule,
 # the probability that it passes (tests/test_a4_bert_power.py recomputes them).
 ALPHA = 1e-10
-COMPARISONS = 40  # at most, per grading run: 4 shares in each of 5 cases, up to 7 ids and 1 pair test, 2 pair tests, 8 tests of the short rows
+COMPARISONS = 41  # at most, per grading run: 4 shares in each of 5 cases, up to 7 ids and 1 pair test, 2 pair tests, 8 tests of the short rows, the large vocabulary
 
 
 def _tail(count: int, n: int, p: float) -> float:
@@ -320,7 +327,7 @@ def check_mask_tokens(notebook: Student | dict[str, Any]) -> str | None:
     """``mask_tokens(input_ids, vocab_size, seed, mask_prob=0.15)``: exact checks of each call,
     then the distribution over many seeds, with exact binomial tests (see ALPHA).
 
-    Per grading run, a correct rule fails with probability below COMPARISONS * ALPHA = 4e-9. A
+    Per grading run, a correct rule fails with probability below COMPARISONS * ALPHA = 4.1e-9. A
     plausible wrong rule passes with the probability below, at the smallest counts its case can
     draw (tests/test_a4_bert_power.py computes each):
 
@@ -453,6 +460,19 @@ def check_mask_tokens(notebook: Student | dict[str, Any]) -> str | None:
         if torch.equal(a.labels, c.labels) and torch.equal(a.masked, c.masked):
             raise CheckFailed(f"seeds {first} and {other} gave the same masking: use the seed you are given ({c.case})")
 
+    def large_vocabulary() -> None:
+        """BERT's vocabulary of 30,522 ids, every input id below 1,000: a random replacement that differs
+        from the original is uniform over the other ordinary ids, so ids of 1,024 and above come
+        (30,522 - 1,024) / (30,522 - N_SPECIAL - 1) of the time; a draw from a fixed range of ids
+        (a table of 1,024, a clamp) never gives one (issue 37: sizes)."""
+        vocab_size = 30522
+        ids = _batch(g, 32, 128, 1000)
+        label = f"vocab_size={vocab_size}, every input id below 1,000, mask_prob=1"
+        drawn = torch.cat([_Masking(student, ids, vocab_size, seed, 1.0, label).random_values for seed in seeds(2)])
+        share = (vocab_size - 1024) / (vocab_size - N_SPECIAL - 1)
+        _expect_count(int((drawn >= 1024).sum()), len(drawn), share, "random replacements of id 1,024 or above",
+                      f"{label}, over 2 seeds; draw from all of N_SPECIAL .. vocab_size - 1")
+
     def small_batches() -> None:
         """Batches of one row, rows with nothing but special tokens, rows of padding only: checked exactly."""
         for B, T in [(1, 9), (3, 4), (1, 2)]:
@@ -471,6 +491,7 @@ def check_mask_tokens(notebook: Student | dict[str, Any]) -> str | None:
         short_rows,
         everything_chosen,
         random_tokens_uniform,
+        large_vocabulary,
         two_ordinary_ids,
         proportions(64, 128, 1000, 6, None, "BERT's rates (mask_prob left at its default)"),
         proportions(32, 128, _randint(g, 200, 2000), 4, 0.4, "mask_prob=0.4", pad=False),

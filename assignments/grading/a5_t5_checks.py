@@ -420,6 +420,8 @@ def check_span_corruption(notebook: Student | dict[str, Any]) -> str | None:
         case(tokens(n, 500), torch.ones(n, dtype=torch.bool), 500, None, "all noise"),
         case(tokens(n, 500), torch.arange(n) % 2 == 1, 500, None, "every other token"),
         case(tokens(1, 300), torch.tensor([True]), 300, None, "one token"),
+        # more spans than T5's 100 sentinels, on a text past 1,024 tokens (issue 37: sizes): every span its own id
+        case(tokens(1100, 5000), torch.arange(1100) % 4 == 1, 5000, None, "275 noise spans in 1,100 tokens (past 100 sentinels)"),
     ]
     n = _randint(g, 6, 30)  # the text already ends with EOS (or starts with it): EOS is still appended, and a noise
     ends = tokens(n, 500)  # span over it is replaced like any other (issue 37: special ids at the first and last places)

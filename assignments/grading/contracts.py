@@ -10,6 +10,9 @@ its class of bug on every draw, not on a lucky one):
 
 * **leading dimensions**: each of ``leads`` (none, one, several), where the spec says ``(..., d)``;
 * **length**: ``long`` positions, past any fixed buffer (512 and 1,024 are the usual ones);
+* **layout** (``views=True``, where the spec's inputs are naturally views, as attention's heads from a
+  transpose): every tensor input of two or more dimensions as a non-contiguous view of the same values
+  (:func:`strided`);
 * **dtypes**: each of ``dtypes``; a floating output keeps the inputs' dtype and matches at that
   dtype's tolerance (:data:`TOLERANCE`);
 * **gradients**: of ``probe(output) . output`` with respect to every input in ``differentiable``
@@ -68,6 +71,7 @@ class Contract:
     dtypes: tuple[torch.dtype, ...] = ()  # other floating dtypes the spec allows
     differentiable: tuple[GradArg, ...] = ()
     scale: float = 1.0  # tolerances times this (a sum over many terms, a chain of layers)
+    views: bool = False  # whether the inputs may be non-contiguous views (the heads split_heads returns)
     options: tuple[tuple[str, Any], ...] = ()  # passed to every call (forbid=..., references=...)
     steps: Callable[[Guarded, torch.Generator, Size], None] | None = None  # a stateful protocol, step by step
 
@@ -84,6 +88,8 @@ class Contract:
 def contract_cases(contract: Contract, student: Guarded, g: torch.Generator) -> list[Callable[[], None]]:
     """The generic cases of one contract, to run with the part's own (:func:`gradinglib.run_cases`)."""
     cases = [_value_case(contract, student, g, label, size) for label, size in contract.sizes()]
+    if contract.views:
+        cases.append(_value_case(contract, student, g, "inputs as non-contiguous views", contract.base, layout=strided))
     if contract.differentiable:
         cases.append(_gradient_case(contract, student, g))
     if contract.steps is not None:
@@ -150,9 +156,22 @@ def _call(student: Guarded, contract: Contract, args: tuple[Any, ...], where: st
         raise CheckFailed(f"raised {error} ({where})") from None
 
 
-def _value_case(contract: Contract, student: Guarded, g: torch.Generator, label: str, size: Size) -> Callable[[], None]:
+def strided(value: Any) -> Any:
+    """``value`` with every tensor of two or more dimensions (inside tuples, lists and dicts too) laid out
+    column-major: the same shape and values, a non-contiguous view (``.view`` on it fails)."""
+    if isinstance(value, Tensor):
+        return value.transpose(-1, -2).contiguous().transpose(-1, -2) if value.dim() >= 2 else value
+    if isinstance(value, (tuple, list)):
+        return type(value)(strided(v) for v in value)
+    if isinstance(value, dict):
+        return {k: strided(v) for k, v in value.items()}
+    return value
+
+
+def _value_case(contract: Contract, student: Guarded, g: torch.Generator, label: str, size: Size,
+                layout: Callable[[Any], Any] = lambda value: value) -> Callable[[], None]:
     def run() -> None:
-        args = contract.make(g, size)
+        args = layout(contract.make(g, size))
         where = f"{label}: {describe_args(contract.names, args)}"
         reply = _call(student, contract, args, where)
         with torch.no_grad():
