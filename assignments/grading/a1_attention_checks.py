@@ -136,7 +136,7 @@ def _mha_args(g: torch.Generator, size: Size) -> tuple[Any, ...]:
 
 
 SDPA = Contract("scaled_dot_product_attention", ("q", "k", "v", "mask"), _sdpa_args, _ref_attention,
-                leads=((), (1,), (2, 3)), long=1100, dtypes=(torch.float64,), differentiable=(0, 1, 2), views=True,
+                leads=((), (1,), (2, 3)), long=1100, dtypes=(torch.float64,), differentiable=(0, 1, 2), views=Size((2, 3), 5),
                 options=(("forbid", NO_TORCH_ATTENTION),))
 CAUSAL = Contract("causal_mask", ("T",), lambda g, size: (size.length,), lambda T: torch.ones(T, T).tril().bool(), long=1100)
 PADDING = Contract("padding_mask", ("lengths", "T"),
@@ -145,7 +145,7 @@ PADDING = Contract("padding_mask", ("lengths", "T"),
 SPLIT = Contract("split_heads", ("x", "n_heads"), lambda g, size: (_randn(g, 2, size.length, 12).to(size.dtype), 3),
                  _ref_split, long=1100, dtypes=(torch.float64,), differentiable=(0,))
 MERGE = Contract("merge_heads", ("x",), lambda g, size: (_randn(g, 2, 3, size.length, 4).to(size.dtype),), _ref_merge,
-                 long=1100, dtypes=(torch.float64,), differentiable=(0,), views=True)  # attention's output over split_heads' views
+                 long=1100, dtypes=(torch.float64,), differentiable=(0,), views=Size())  # attention's output over split_heads' views
 MHA = Contract("multi_head_attention", ("x_q", "x_kv", "W_q", "W_k", "W_v", "W_o", "n_heads", "mask"), _mha_args,
                _ref_mha_functional, long=1100, dtypes=(torch.float64,), differentiable=(0, 1, 2, 3, 4, 5),
                options=(("forbid", NO_TORCH_ATTENTION), ("references", REFERENCE_PARTS)))

@@ -10,7 +10,7 @@ its class of bug on every draw, not on a lucky one):
 
 * **leading dimensions**: each of ``leads`` (none, one, several), where the spec says ``(..., d)``;
 * **length**: ``long`` positions, past any fixed buffer (512 and 1,024 are the usual ones);
-* **layout** (``views=True``, where the spec's inputs are naturally views, as attention's heads from a
+* **layout** (``views=``, where the spec's inputs are naturally views, as attention's heads from a
   transpose): every tensor input of two or more dimensions as a non-contiguous view of the same values
   (:func:`strided`);
 * **dtypes**: each of ``dtypes``; a floating output keeps the inputs' dtype and matches at that
@@ -71,7 +71,7 @@ class Contract:
     dtypes: tuple[torch.dtype, ...] = ()  # other floating dtypes the spec allows
     differentiable: tuple[GradArg, ...] = ()
     scale: float = 1.0  # tolerances times this (a sum over many terms, a chain of layers)
-    views: bool = False  # whether the inputs may be non-contiguous views (the heads split_heads returns)
+    views: Size | None = None  # where the inputs may be non-contiguous views (the heads split_heads returns): at this size
     options: tuple[tuple[str, Any], ...] = ()  # passed to every call (forbid=..., references=...)
     steps: Callable[[Guarded, torch.Generator, Size], None] | None = None  # a stateful protocol, step by step
 
@@ -88,8 +88,9 @@ class Contract:
 def contract_cases(contract: Contract, student: Guarded, g: torch.Generator) -> list[Callable[[], None]]:
     """The generic cases of one contract, to run with the part's own (:func:`gradinglib.run_cases`)."""
     cases = [_value_case(contract, student, g, label, size) for label, size in contract.sizes()]
-    if contract.views:
-        cases.append(_value_case(contract, student, g, "inputs as non-contiguous views", contract.base, layout=strided))
+    if contract.views is not None:
+        cases.append(_value_case(contract, student, g, "inputs as non-contiguous views (as split_heads returns heads)", contract.views,
+                                 layout=strided))
     if contract.differentiable:
         cases.append(_gradient_case(contract, student, g))
     if contract.steps is not None:
@@ -157,10 +158,14 @@ def _call(student: Guarded, contract: Contract, args: tuple[Any, ...], where: st
 
 
 def strided(value: Any) -> Any:
-    """``value`` with every tensor of two or more dimensions (inside tuples, lists and dicts too) laid out
-    column-major: the same shape and values, a non-contiguous view (``.view`` on it fails)."""
+    """``value`` with every tensor of two or more dimensions (inside tuples, lists and dicts too) as a
+    non-contiguous view of the same shape and values: its third-last and second-last dimensions swapped
+    in memory (as ``split_heads``' ``(B, T, h, d) -> (B, h, T, d)`` transpose leaves them; ``.view`` merging
+    the leading dimensions fails on it), or a matrix's two."""
     if isinstance(value, Tensor):
-        return value.transpose(-1, -2).contiguous().transpose(-1, -2) if value.dim() >= 2 else value
+        if value.dim() >= 3:
+            return value.transpose(-3, -2).contiguous().transpose(-3, -2)
+        return value.transpose(-1, -2).contiguous().transpose(-1, -2) if value.dim() == 2 else value
     if isinstance(value, (tuple, list)):
         return type(value)(strided(v) for v in value)
     if isinstance(value, dict):
