@@ -11,7 +11,8 @@ into ``/autograder/source``) holds:
   course's data; setup.sh installs them from the package index and PyTorch's CPU index only;
 - ``project/``: the course's packages (``course_lib``, ``course_grading``, ``pyproject.toml``) and a
   course folder holding only this assignment: its source notebook (nbgrader generates the gradebook
-  from it), its hidden checks and the files they read (``grading/<ID>_*.py``, ``gradinglib.py``),
+  from it), its hidden checks and the files they read (``grading/<ID>_*.py``, ``gradinglib.py``,
+  ``contracts.py``),
   and the student versions of every assignment (to recognise another assignment's notebook). No
   answer keys (``solutions/``), no other assignment's checks, no gradebook, no grades;
 - ``gradescope.json``: the assignment and the visibility of its results.
@@ -136,12 +137,15 @@ def torch_pin(repo: Path) -> str:
     raise RuntimeError(f"{repo / 'requirements.txt'} pins no torch version")
 
 
+SHARED_CHECKS = ("gradinglib.py", "contracts.py")  # the modules every assignment's checks import
+
+
 def grading_files(course: Path, assignment: str) -> list[Path]:
     """The files of ``course/grading`` that grading ``assignment`` reads: its checks, reference parts
     and drivers (``<ID>_*.py``), the helpers every checks module imports, and the course secret
     (:mod:`course_grading.sandbox.seeds`: Gradescope draws the same hidden inputs as ``course grade``)."""
     grading = course / "grading"
-    return sorted({*grading.glob(f"{assignment}_*.py"), grading / "gradinglib.py", seeds.ensure_secret(grading)})
+    return sorted({*grading.glob(f"{assignment}_*.py"), *(grading / name for name in SHARED_CHECKS), seeds.ensure_secret(grading)})
 
 
 def build(course: Path, assignment: str, out: Path, visibility: str = "after_due_date", repo: Path = assignments.REPO) -> Path:

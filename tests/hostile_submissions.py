@@ -404,6 +404,8 @@ def a6_bending_answers() -> dict[str, str]:
         "pooled_head": BIAS_SUBTRACTED + bend + (
             "_pool = a6_finetune_checks._ref_classify\n"
             "a6_finetune_checks._ref_classify = lambda h, m, w, b, p: _pool(h, m, w, -b, p)\n"
+            "for _contract in a6_finetune_checks.CLASSIFY:  # the contracts hold the oracle too\n"
+            "    object.__setattr__(_contract, 'oracle', a6_finetune_checks._ref_classify)\n"
         ),
         "probe_step": MANUAL_SGD + bend + (
             "_steps = a6_finetune_checks._ref_probe_steps\n"

@@ -178,7 +178,7 @@ def test_zip_holds_what_grading_needs_and_no_secret(graded: dict) -> None:
     assert not [n for n in names if "solutions/" in n or n.endswith(".db") or "graded/" in n or "__pycache__" in n]
     # the course's secret travels with the checks (the same hidden inputs there as with course grade); nothing else of grading/
     assert "project/assignments/grading/course_secret" in names
-    assert not [n for n in names if "/grading/" in n and not n.rsplit("/", 1)[1].startswith((ASSIGNMENT, "gradinglib", "course_secret"))]
+    assert not [n for n in names if "/grading/" in n and not n.rsplit("/", 1)[1].startswith((ASSIGNMENT, "gradinglib", "contracts", "course_secret"))]
     assert not [n for n in names if "/source/" in n and ASSIGNMENT not in n]
     # Installs from the package index and PyTorch's CPU index only, every version pinned.
     assert re.findall(r"https?://\S+", setup) == [TORCH_INDEX]
