@@ -31,8 +31,16 @@ CONSTRUCTORS = frozenset({"arange", "ones", "zeros", "full", "empty", "eye", "ra
 _SIZES = (ast.Name, ast.Subscript, ast.BinOp)  # a size written as a name, an index (x.shape[1]) or arithmetic
 
 
-CLASSES = ("fixed buffer", "float32 output", "detach ", "no_grad statement", "reseed global", "drop state", "needs batch",
-           "skip present")  # how each operator's mutants are named (the last part of a mutant's id)
+CLASSES = (
+    "fixed buffer",
+    "float32 output",
+    "detach ",
+    "no_grad statement",
+    "reseed global",
+    "drop state",
+    "needs batch",
+    "skip present",
+)  # how each operator's mutants are named (the last part of a mutant's id)
 
 
 def is_class_mutant(ident: str) -> bool:
@@ -51,7 +59,10 @@ def class_mutations(func: ast.FunctionDef) -> Iterator[tuple[str, ast.FunctionDe
     first = [name for name in _tensor_like_arguments(func)[:1] if not _rank_fixed(func, name)]
     for name in first:
         for rank in (2, 3):  # one vector refused; a (T, d) matrix refused
-            yield f"needs batch {rank}", _prepended(func, f"if {name}.dim() < {rank}:\n    raise ValueError('expected a batch dimension')")
+            yield (
+                f"needs batch {rank}",
+                _prepended(func, f"if {name}.dim() < {rank}:\n    raise ValueError('expected a batch dimension')"),
+            )
     yield from _skipped_special_ids(func)
 
 
@@ -65,22 +76,46 @@ def _tensor_like_arguments(func: ast.FunctionDef) -> list[str]:
     used: list[str] = []
     for node in ast.walk(func):
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in names:
-            if node.value.id not in used and node.attr in {"shape", "dim", "size", "dtype", "transpose", "view", "reshape",
-                                                           "unsqueeze", "masked_fill", "softmax", "double", "float", "abs"}:
+            if node.value.id not in used and node.attr in {
+                "shape",
+                "dim",
+                "size",
+                "dtype",
+                "transpose",
+                "view",
+                "reshape",
+                "unsqueeze",
+                "masked_fill",
+                "softmax",
+                "double",
+                "float",
+                "abs",
+            }:
                 used.append(node.value.id)
     return sorted(used, key=_arguments(func).index)
 
 
-META = frozenset({"shape", "dim", "ndim", "size", "dtype", "device", "numel"})  # what a tensor says of itself, not its values
+META = frozenset(
+    {"shape", "dim", "ndim", "size", "dtype", "device", "numel"}
+)  # what a tensor says of itself, not its values
 
 
 def _rank_fixed(func: ast.FunctionDef, name: str) -> bool:
     """Whether the function unpacks ``name``'s shape into a fixed number of names (``B, T, d = x.shape``):
     it requires that rank, and a mutant requiring a batch dimension would change nothing."""
     for node in ast.walk(func):
-        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Tuple) and not any(isinstance(e, ast.Starred) for e in node.targets[0].elts):
+        if (
+            isinstance(node, ast.Assign)
+            and isinstance(node.targets[0], ast.Tuple)
+            and not any(isinstance(e, ast.Starred) for e in node.targets[0].elts)
+        ):
             value = node.value.func if isinstance(node.value, ast.Call) else node.value
-            if isinstance(value, ast.Attribute) and value.attr in {"shape", "size"} and isinstance(value.value, ast.Name) and value.value.id == name:
+            if (
+                isinstance(value, ast.Attribute)
+                and value.attr in {"shape", "size"}
+                and isinstance(value.value, ast.Name)
+                and value.value.id == name
+            ):
                 return True
     return False
 
@@ -97,13 +132,21 @@ def _tainted(func: ast.FunctionDef) -> set[str]:
 
 
 def _has_entries(func: ast.FunctionDef, name: str) -> bool:
-    return any(isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and n.value.id == name
-               and isinstance(n.slice, ast.Constant) and isinstance(n.slice.value, str) for n in ast.walk(func))
+    return any(
+        isinstance(n, ast.Subscript)
+        and isinstance(n.value, ast.Name)
+        and n.value.id == name
+        and isinstance(n.slice, ast.Constant)
+        and isinstance(n.slice.value, str)
+        for n in ast.walk(func)
+    )
 
 
 def _reads_values(expr: ast.AST, tainted: set[str]) -> bool:
     """Whether ``expr`` reads the values (not only the shape) of a tainted name."""
-    metadata = {id(m) for n in ast.walk(expr) if isinstance(n, ast.Attribute) and n.attr in META for m in ast.walk(n.value)}
+    metadata = {
+        id(m) for n in ast.walk(expr) if isinstance(n, ast.Attribute) and n.attr in META for m in ast.walk(n.value)
+    }
     return any(isinstance(n, ast.Name) and n.id in tainted and id(n) not in metadata for n in ast.walk(expr))
 
 
@@ -115,7 +158,13 @@ def _prepended(func: ast.FunctionDef, code: str) -> ast.FunctionDef:
 
 
 def _call_name(node: ast.Call) -> str | None:
-    return node.func.attr if isinstance(node.func, ast.Attribute) else node.func.id if isinstance(node.func, ast.Name) else None
+    return (
+        node.func.attr
+        if isinstance(node.func, ast.Attribute)
+        else node.func.id
+        if isinstance(node.func, ast.Name)
+        else None
+    )
 
 
 def _fixed_buffers(func: ast.FunctionDef) -> Iterator[tuple[str, ast.FunctionDef]]:
@@ -123,15 +172,24 @@ def _fixed_buffers(func: ast.FunctionDef) -> Iterator[tuple[str, ast.FunctionDef
         return call.args[:1] if _call_name(call) == "full" else call.args  # full(size, value): the size only
 
     def sites(tree: ast.AST) -> list[ast.Call]:
-        return [n for n in ast.walk(tree) if isinstance(n, ast.Call) and _call_name(n) in CONSTRUCTORS
-                and any(isinstance(a, _SIZES) for a in sizes(n))]
+        return [
+            n
+            for n in ast.walk(tree)
+            if isinstance(n, ast.Call)
+            and _call_name(n) in CONSTRUCTORS
+            and any(isinstance(a, _SIZES) for a in sizes(n))
+        ]
 
     for index, site in enumerate(sites(func)):
         new = copy.deepcopy(func)
         call = sites(new)[index]
         capped = sizes(call)
-        call.args = [ast.Call(ast.Name("min", ast.Load()), [a, ast.Constant(BUFFER)], []) if a in capped and isinstance(a, _SIZES) else a
-                     for a in call.args]
+        call.args = [
+            ast.Call(ast.Name("min", ast.Load()), [a, ast.Constant(BUFFER)], [])
+            if a in capped and isinstance(a, _SIZES)
+            else a
+            for a in call.args
+        ]
         yield f"fixed buffer {_call_name(call)}@{site.lineno}.{site.col_offset}", new
 
 
@@ -161,10 +219,21 @@ def _detached_arguments(func: ast.FunctionDef) -> Iterator[tuple[str, ast.Functi
     for i, node in enumerate(nodes):
         if id(node) in metadata:
             continue
-        if (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id in names
-                and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str) and isinstance(node.ctx, ast.Load)):
+        if (
+            isinstance(node, ast.Subscript)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in names
+            and isinstance(node.slice, ast.Constant)
+            and isinstance(node.slice.value, str)
+            and isinstance(node.ctx, ast.Load)
+        ):
             label = f"{node.value.id}[{node.slice.value!r}]"
-        elif isinstance(node, ast.Name) and node.id in names and isinstance(node.ctx, ast.Load) and node.id in _tensor_like_arguments(func):
+        elif (
+            isinstance(node, ast.Name)
+            and node.id in names
+            and isinstance(node.ctx, ast.Load)
+            and node.id in _tensor_like_arguments(func)
+        ):
             label = node.id
         else:
             continue
@@ -212,7 +281,11 @@ def _skipped_special_ids(func: ast.FunctionDef) -> Iterator[tuple[str, ast.Funct
         new = copy.deepcopy(func)
         target = [n for n in ast.walk(new) if isinstance(n, ast.List) and any(_is_special(e) for e in n.elts)][index]
         ids = ", ".join(ast.unparse(e) for e in target.elts)
-        _swap(new, target, ast.parse(f"[e for e in [{ids}] if not (len({first[0]}) and int({first[0]}[-1]) == e)]", mode="eval").body)
+        _swap(
+            new,
+            target,
+            ast.parse(f"[e for e in [{ids}] if not (len({first[0]}) and int({first[0]}[-1]) == e)]", mode="eval").body,
+        )
         yield f"skip present {ids}@{site.lineno}.{site.col_offset}", new
 
 

@@ -145,7 +145,8 @@ def grading_files(course: Path, assignment: str) -> list[Path]:
     and drivers (``<ID>_*.py``), the helpers every checks module imports, and the course secret
     (:mod:`course_grading.sandbox.seeds`: Gradescope draws the same hidden inputs as ``course grade``)."""
     grading = course / "grading"
-    return sorted({*grading.glob(f"{assignment}_*.py"), *(grading / name for name in SHARED_CHECKS), seeds.ensure_secret(grading)})
+    shared = (grading / name for name in SHARED_CHECKS)
+    return sorted({*grading.glob(f"{assignment}_*.py"), *shared, seeds.ensure_secret(grading)})
 
 
 def build(course: Path, assignment: str, out: Path, visibility: str = "after_due_date", repo: Path = assignments.REPO) -> Path:

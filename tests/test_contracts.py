@@ -68,13 +68,25 @@ def in_place(x, gain, bias):  # noqa: ANN001, ANN201
 
 def _args(g: torch.Generator, size) -> tuple:  # noqa: ANN001
     d = size.length
-    return (torch.randn(*size.lead, d, generator=g).to(size.dtype), (1 + 0.3 * torch.randn(d, generator=g)).to(size.dtype),
-            (0.3 * torch.randn(d, generator=g)).to(size.dtype))
+    return (
+        torch.randn(*size.lead, d, generator=g).to(size.dtype),
+        (1 + 0.3 * torch.randn(d, generator=g)).to(size.dtype),
+        (0.3 * torch.randn(d, generator=g)).to(size.dtype),
+    )
 
 
-LAYER_NORM = contracts.Contract("layer_norm", ("x", "gain", "bias"), _args, lambda x, gain, bias: F.layer_norm(x, x.shape[-1:], gain, bias, 1e-5),
-                                base=contracts.Size((2, 3), 8), leads=((), (1,), (4,)), long=1100, dtypes=(torch.float64,),
-                                differentiable=(0, 1, 2), scale=10.0)
+LAYER_NORM = contracts.Contract(
+    "layer_norm",
+    ("x", "gain", "bias"),
+    _args,
+    lambda x, gain, bias: F.layer_norm(x, x.shape[-1:], gain, bias, 1e-5),
+    base=contracts.Size((2, 3), 8),
+    leads=((), (1,), (4,)),
+    long=1100,
+    dtypes=(torch.float64,),
+    differentiable=(0, 1, 2),
+    scale=10.0,
+)
 
 
 def failures(function) -> list[str]:  # noqa: ANN001

@@ -71,14 +71,17 @@ class Contract:
     dtypes: tuple[torch.dtype, ...] = ()  # other floating dtypes the spec allows
     differentiable: tuple[GradArg, ...] = ()
     scale: float = 1.0  # tolerances times this (a sum over many terms, a chain of layers)
-    views: Size | None = None  # where the inputs may be non-contiguous views (the heads split_heads returns): at this size
+    views: Size | None = (
+        None  # where the inputs may be non-contiguous views (the heads split_heads returns): at this size
+    )
     options: tuple[tuple[str, Any], ...] = ()  # passed to every call (forbid=..., references=...)
     steps: Callable[[Guarded, torch.Generator, Size], None] | None = None  # a stateful protocol, step by step
 
     def sizes(self) -> list[tuple[str, Size]]:
         """The generic cases' sizes, each with what it is for."""
-        found: list[tuple[str, Size]] = [(f"leading dimensions {lead or 'none'}", replace(self.base, lead=lead))
-                                         for lead in self.leads]
+        found: list[tuple[str, Size]] = [
+            (f"leading dimensions {lead or 'none'}", replace(self.base, lead=lead)) for lead in self.leads
+        ]
         if self.long is not None:
             found.append((f"{self.long} positions (past any fixed buffer)", replace(self.base, length=self.long)))
         found += [(f"{dtype} inputs", replace(self.base, dtype=dtype)) for dtype in self.dtypes]
@@ -89,8 +92,16 @@ def contract_cases(contract: Contract, student: Guarded, g: torch.Generator) -> 
     """The generic cases of one contract, to run with the part's own (:func:`gradinglib.run_cases`)."""
     cases = [_value_case(contract, student, g, label, size) for label, size in contract.sizes()]
     if contract.views is not None:
-        cases.append(_value_case(contract, student, g, "inputs as non-contiguous views (as split_heads returns heads)", contract.views,
-                                 layout=strided))
+        cases.append(
+            _value_case(
+                contract,
+                student,
+                g,
+                "inputs as non-contiguous views (as split_heads returns heads)",
+                contract.views,
+                layout=strided,
+            )
+        )
     if contract.differentiable:
         cases.append(_gradient_case(contract, student, g))
     if contract.steps is not None:
@@ -173,8 +184,14 @@ def strided(value: Any) -> Any:
     return value
 
 
-def _value_case(contract: Contract, student: Guarded, g: torch.Generator, label: str, size: Size,
-                layout: Callable[[Any], Any] = lambda value: value) -> Callable[[], None]:
+def _value_case(
+    contract: Contract,
+    student: Guarded,
+    g: torch.Generator,
+    label: str,
+    size: Size,
+    layout: Callable[[Any], Any] = lambda value: value,
+) -> Callable[[], None]:
     def run() -> None:
         args = layout(contract.make(g, size))
         where = f"{label}: {describe_args(contract.names, args)}"
@@ -193,8 +210,11 @@ def _leaves(contract: Contract, args: Sequence[Any]) -> list[tuple[str, GradArg]
         if isinstance(path, int):
             found.append((contract.names[path], path))
         elif path[1] == EVERY:
-            found += [(f"{contract.names[path[0]]}[{key!r}]", (path[0], key)) for key, value in args[path[0]].items()
-                      if isinstance(value, Tensor) and value.is_floating_point()]
+            found += [
+                (f"{contract.names[path[0]]}[{key!r}]", (path[0], key))
+                for key, value in args[path[0]].items()
+                if isinstance(value, Tensor) and value.is_floating_point()
+            ]
         else:
             found.append((f"{contract.names[path[0]]}[{path[1]!r}]", path))
     return found
@@ -212,7 +232,9 @@ def _gradient_case(contract: Contract, student: Guarded, g: torch.Generator) -> 
         where = f"gradients: {describe_args(contract.names, args)}"
         reply = _call(student, contract, args, where, grad_args=[path for _, path in leaves])
         if not reply.differentiable or reply.grads is None:
-            raise CheckFailed(f"the output does not carry a gradient back to its inputs; use torch operations ({where})")
+            raise CheckFailed(
+                f"the output does not carry a gradient back to its inputs; use torch operations ({where})"
+            )
         ref_args = in_float64(args)
         wrt = [_leaf(ref_args, path).requires_grad_(True) for _, path in leaves]
         out = contract.oracle(*ref_args)
@@ -223,11 +245,18 @@ def _gradient_case(contract: Contract, student: Guarded, g: torch.Generator) -> 
             ref = torch.zeros_like(_leaf(ref_args, _path_of(leaves, name))) if ref is None else ref
             if got is None:  # fine where the true gradient is zero (a key's bias under softmax): compared with zero
                 if bool((ref.abs() > 10 * atol * contract.scale).any()):
-                    raise CheckFailed(f"no gradient reaches {name} (computed without autograd, detached or under "
-                                      f"no_grad?) ({where})")
+                    raise CheckFailed(
+                        f"no gradient reaches {name} (computed without autograd, detached or under no_grad?) ({where})"
+                    )
                 continue
-            expect_close(got, ref, f"the gradient with respect to {name}", where, atol=10 * atol * contract.scale,
-                         rtol=10 * rtol * contract.scale)
+            expect_close(
+                got,
+                ref,
+                f"the gradient with respect to {name}",
+                where,
+                atol=10 * atol * contract.scale,
+                rtol=10 * rtol * contract.scale,
+            )
 
     return run
 

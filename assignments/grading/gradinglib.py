@@ -146,7 +146,8 @@ def same_value(before: Any, after: Any) -> bool:
         return (isinstance(after, (tuple, list)) and len(after) == len(before)
                 and all(same_value(b, a) for b, a in zip(before, after)))
     if isinstance(before, dict):
-        return isinstance(after, dict) and after.keys() == before.keys() and all(same_value(v, after[k]) for k, v in before.items())
+        return (isinstance(after, dict) and after.keys() == before.keys()
+                and all(same_value(v, after[k]) for k, v in before.items()))
     return bool(before == after)
 
 

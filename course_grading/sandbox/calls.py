@@ -222,10 +222,12 @@ def call_in(namespace: dict[str, Any], name: str, args: Sequence[Any], grad_args
         differentiable = isinstance(out, Tensor) and out.requires_grad
         if grad_args and differentiable:
             leaves = [leaf for leaf in wrt if isinstance(leaf, Tensor) and leaf.requires_grad]
-            found = iter(torch.autograd.grad((out * probe(out).detach()).sum(), leaves, allow_unused=True) if leaves else ())
+            probed = (out * probe(out).detach()).sum()
+            found = iter(torch.autograd.grad(probed, leaves, allow_unused=True) if leaves else ())
             grads = tuple(next(found) if isinstance(leaf, Tensor) and leaf.requires_grad else None for leaf in wrt)
     moved = global_random_state() != rng_before
-    return Reply(_detached(value), tuple(_detached(a) for a in args), grads, differentiable, frozenset(trace.names), trace.intact, moved)
+    after = tuple(_detached(a) for a in args)
+    return Reply(_detached(value), after, grads, differentiable, frozenset(trace.names), trace.intact, moved)
 
 
 def _grad_leaf(args: Sequence[Any], path: GradArg) -> Any:
