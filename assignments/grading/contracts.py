@@ -241,8 +241,8 @@ def _gradient_case(contract: Contract, student: Guarded, g: torch.Generator) -> 
         out = out[0] if isinstance(out, (tuple, list)) else out
         refs = torch.autograd.grad((out * probe(out.to(size.dtype)).double()).sum(), wrt, allow_unused=True)
         atol, rtol = TOLERANCE[size.dtype]
-        for (name, _), got, ref in zip(leaves, reply.grads, refs):
-            ref = torch.zeros_like(_leaf(ref_args, _path_of(leaves, name))) if ref is None else ref
+        for (name, path), got, ref in zip(leaves, reply.grads, refs):
+            ref = torch.zeros_like(_leaf(ref_args, path)) if ref is None else ref
             if got is None:  # fine where the true gradient is zero (a key's bias under softmax): compared with zero
                 if bool((ref.abs() > 10 * atol * contract.scale).any()):
                     raise CheckFailed(
@@ -259,7 +259,3 @@ def _gradient_case(contract: Contract, student: Guarded, g: torch.Generator) -> 
             )
 
     return run
-
-
-def _path_of(leaves: list[tuple[str, GradArg]], name: str) -> GradArg:
-    return next(path for n, path in leaves if n == name)
