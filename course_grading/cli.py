@@ -20,6 +20,7 @@ from typing import TextIO
 from course_grading import mutants
 from course_grading.notebook import assignments
 from course_grading.sandbox import seeds
+from course_grading.sandbox.container import JAILS
 from course_grading.text import shown
 
 __all__ = ["EXIT_BAD_INPUT", "EXIT_FAILED", "ProgressBar", "main", "parser"]
@@ -134,7 +135,7 @@ def _grade(args: argparse.Namespace) -> int:
         if late is None and (args.extensions or args.late_penalty or args.grace or args.max_days_late is not None):
             raise ValueError("--extensions, --late-penalty, --grace and --max-days-late need --due")
         times = read_times(args.times) if args.times else None
-        options = Options(roster=roster, late=late, regrade=frozenset(args.regrade), canvas_assignment_id=args.canvas_assignment_id, times=times)
+        options = Options(roster=roster, late=late, regrade=frozenset(args.regrade), canvas_assignment_id=args.canvas_assignment_id, times=times, jail=args.jail)
         results, taken = grade(args.course, args.id, args.submissions.resolve(), out, args.jobs, limits, progress=ProgressBar(), record=not args.dry_run, options=options,
                                notify=lambda text: _print(f"warning: {text}", file=sys.stderr, flush=True))
     except (ValueError, RuntimeError, OSError) as error:
@@ -245,6 +246,9 @@ def parser() -> argparse.ArgumentParser:
     grading.add_argument("--out", type=Path, help="where grades, feedback and the summary go (default: <course>/graded/<ID>)")
     grading.add_argument("--cell-timeout", type=int, default=Limits.cell_s, help="seconds per cell and per hidden-check call (default: %(default)s)")
     grading.add_argument("--timeout", type=int, default=Limits.total_s, help="seconds per submission in all (default: %(default)s)")
+    grading.add_argument("--jail", choices=["auto", *JAILS], default="auto",
+                         help="where student code runs: Linux namespaces (the default where they can be made), or, as root inside a container "
+                              "made for grading, file permissions, rlimits and a seccomp filter (auto: namespaces; in Gradescope's container, that one)")
     grading.add_argument("--dry-run", action="store_true", help="grade and report, but record nothing in the nbgrader course (gradebook, submitted/...)")
     grading.add_argument("--roster", type=Path, help="CSV with columns id, name, email, lms_id (or Canvas's gradebook export): maps LMS names and ids to student ids")
     grading.add_argument("--due", help="due date, e.g. 2026-11-20T23:59 or 2026-11-20T23:59+01:00 (default zone: this machine's)")

@@ -43,8 +43,8 @@ from course_grading.markers import answer_ids, part_points
 from course_grading.notebook import gradebook
 from course_grading.notebook.assignments import checked_cells
 from course_grading.notebook.canonical import canonical
+from course_grading.sandbox import container, scratch_course, seeds
 from course_grading.sandbox import limits as sandbox
-from course_grading.sandbox import scratch_course, seeds
 from course_grading.sandbox.limits import Limits
 from course_grading.sandbox.messages import GradeRequest, JailSettings, Outcome, read_message, write_message
 from course_grading.sandbox.worker import STARTED, GraderError, Worker
@@ -74,7 +74,7 @@ def grade_one(template: Path, assignment: str, student: str, nb: nbformat.Notebo
         scratch = job / "course"
         shutil.copytree(template, scratch)
         settings = read_message(scratch / "jail.json", JailSettings)
-        settings |= {"hide": settings["hide"] + [str(batch)], "slot": str(grader.slot), "launch": sandbox.limited(limits, grader.group, [])}
+        settings |= {"hide": settings["hide"] + [str(batch)], "slot": str(grader.slot), "launch": sandbox.limited(limits, grader.group, []), "processes": limits.processes}
         write_message(scratch / "jail.json", settings)
         submitted = scratch / "submitted" / student / assignment
         submitted.mkdir(parents=True)
@@ -149,10 +149,10 @@ def content_key(nb: nbformat.NotebookNode | None, course: Path, assignment: str)
     return digest.hexdigest()
 
 
-def prepare_template(course: Path, assignment: str, where: Path, out: Path, submissions: Path, limits: Limits) -> Path:
-    """The scratch course every submission of the batch is graded in a copy of."""
+def prepare_template(course: Path, assignment: str, where: Path, out: Path, submissions: Path, limits: Limits, jail: str = container.NAMESPACE) -> Path:
+    """The scratch course every submission of the batch is graded in a copy of, in ``jail``."""
     hide, keep = sandbox.what_to_hide(course, out, submissions)
-    settings = JailSettings(hide=[str(p) for p in hide], keep=[str(p) for p in keep], cell_s=limits.cell_s, output_bytes=limits.output_bytes, grading=str(where / "grading"))
+    settings = JailSettings(hide=[str(p) for p in hide], keep=[str(p) for p in keep], cell_s=limits.cell_s, output_bytes=limits.output_bytes, grading=str(where / "grading"), jail=jail)
     template = scratch_course.prepare_template(course, assignment, where, settings)
     release = nbformat.read(template / "release" / assignment / f"{assignment}.ipynb", as_version=4)
     checked = checked_cells(where / "grading" / f"{assignment}_checks.py")
@@ -172,6 +172,7 @@ class Options:
     canvas_assignment_id: str | None = None  # names the Canvas import's column
     seed: int | None = None  # hidden inputs from this seed, not the submission's own (a replay: `course check --seed`)
     times: SubmissionTimes | None = None  # submission times the export does not record (--times)
+    jail: str = "auto"  # where student code runs: "namespace", "container" or "auto" (sandbox.container.choose)
 
 
 def finish(result: Result, submission_time: str | None, options: Options, overrides: dict[str, tuple[float, str]]) -> Result:
@@ -304,8 +305,7 @@ def grade(course: Path, assignment: str, submissions: Path, out: Path, jobs: int
     check_writable(out)
     remove_stale()  # scratch folders of killed runs: copies of the hidden checks
     sandbox.remove_stale_cgroups()
-    if not sandbox.sandbox_available():
-        raise RuntimeError("course grade runs student code in Linux namespaces, and `unshare --user --mount --pid --net` is not available here")
+    jail = container.choose(options.jail, options.jail != container.CONTAINER and sandbox.sandbox_available())
     seeds.ensure_secret(course / "grading")  # the hidden inputs' key: made once, kept in the course
     release = nbformat.read(course / "release" / assignment / f"{assignment}.ipynb", as_version=4)
     cache = out / "results"
@@ -338,7 +338,7 @@ def grade(course: Path, assignment: str, submissions: Path, out: Path, jobs: int
                 from_cache.add(student)
             else:
                 todo.append((student, nb, notes, key))
-        template = prepare_template(course, assignment, Path(tmp), out, submissions, limits) if any(nb is not None for _, nb, _, _ in todo) else None
+        template = prepare_template(course, assignment, Path(tmp), out, submissions, limits, jail) if any(nb is not None for _, nb, _, _ in todo) else None
 
         (Path(tmp) / "workers").mkdir()
         graders: queue.Queue[Worker] = queue.Queue()
@@ -383,5 +383,5 @@ def grade(course: Path, assignment: str, submissions: Path, out: Path, jobs: int
     ordered = [with_intake(finish(results[s], times.get(s), options, overrides.get(s, {})), taken.submissions.get(s)) for s in sorted(results)]
     notices = record_pending(course, assignment, ordered, notebooks, out, options, {s: sub.submitted_at for s, sub in taken.submissions.items()}) if record else []
     ordered = sorted(ordered + missing(taken.missing), key=lambda r: r.student)
-    reports.write_reports(ordered, part_points(release), taken, out, assignment, options.roster, options.canvas_assignment_id, [*batch_notices, *notices], from_cache)
+    reports.write_reports(ordered, part_points(release), taken, out, assignment, options.roster, options.canvas_assignment_id, [*batch_notices, *notices], from_cache, jail)
     return ordered, taken

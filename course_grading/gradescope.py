@@ -59,12 +59,13 @@ from course_grading.lms.late import SubmissionTimes
 from course_grading.lms.results import ATTENTION, NOT_GRADED, Result
 from course_grading.markers import answer_ids, is_test, nbgrader_meta, part_of, part_points
 from course_grading.notebook import assignments
-from course_grading.sandbox import seeds
+from course_grading.sandbox import container, limits, policy, seeds
 from course_grading.text import shown as visible  # results_json has a parameter named shown
 
-__all__ = ["FEEDBACK_CHARS", "ROOT_VARIABLE", "SETTINGS", "STUDENT", "TORCH_INDEX", "VISIBILITIES", "autograde", "build", "grading_files", "main", "part_feedback", "pinned_requirements", "project_requirements", "results_json", "submission_time", "torch_pin"]
+__all__ = ["FEEDBACK_CHARS", "JAIL_VARIABLE", "ROOT_VARIABLE", "SETTINGS", "STUDENT", "TORCH_INDEX", "VISIBILITIES", "autograde", "build", "grading_files", "main", "part_feedback", "pinned_requirements", "project_requirements", "results_json", "submission_time", "torch_pin"]
 
 ROOT_VARIABLE = "COURSE_AUTOGRADER_ROOT"  # moves /autograder (tests run the autograder off Gradescope)
+JAIL_VARIABLE = "COURSE_JAIL"  # the jail, where Gradescope's layout does not choose it (tests: a simulated container)
 DEFAULT_ROOT = Path("/autograder")
 SETTINGS = "gradescope.json"
 STUDENT = "student"  # the id the submission is graded under
@@ -259,12 +260,18 @@ def submission_time(root: Path) -> SubmissionTimes:
     return SubmissionTimes(root / "submission_metadata.json", {STUDENT: when})
 
 
-def autograde(root: Path) -> tuple[dict[str, Any], int]:
+def autograde(root: Path, requested: str = "auto") -> tuple[dict[str, Any], int]:
     """Grade ``root/submission`` as the zip's assignment (unpacked in ``root/source``); return
-    results.json's content and the exit status (0, or 1 when the grader itself failed)."""
+    results.json's content and the exit status (0, or 1 when the grader itself failed). ``requested``:
+    the jail (:func:`course_grading.sandbox.container.choose`); in the container jail, ``root`` is made
+    root's alone first, but the paths to what Python imports (:func:`course_grading.sandbox.container.lock_down`)."""
     from course_grading.grade import Options, grade
     from course_grading.scratch import private_folder
 
+    jail = container.choose(requested, requested != container.CONTAINER and limits.sandbox_available())
+    print(f"student code runs in the {jail} jail", flush=True)
+    if jail == container.CONTAINER:
+        container.lock_down(root, [p for p in policy.python_folders() if root.resolve() in p.parents])
     settings = json.loads((root / "source" / SETTINGS).read_text())
     assignment, visibility = settings["assignment"], settings["visibility"]
     course = root / "source" / "project" / "assignments"
@@ -283,11 +290,11 @@ def autograde(root: Path) -> tuple[dict[str, Any], int]:
         shutil.copytree(submission, export / "submission_1", symlinks=True)
         out = Path(tmp) / "out"
         results, taken = grade(course, assignment, inbox, out, jobs=1, progress=lambda done, total, line: print(visible(line), flush=True), record=False,
-                               options=Options(times=submission_time(root)), notify=lambda text: print(visible(f"note: {text}"), flush=True))
+                               options=Options(times=submission_time(root), jail=jail), notify=lambda text: print(visible(f"note: {text}"), flush=True))
         if not results:
             handed = ", ".join(sorted(p.relative_to(submission).as_posix() for p in submission.rglob("*") if p.is_file()))
             result = Result(STUDENT, ATTENTION, notes=[f"no notebook handed in ({'files: ' + handed if handed else 'no files'}): every part scores 0"])
-            return results_json(result, release, None, visibility, None), 0
+            return results_json(result, release, None, visibility, None) | {"extra_data": {"jail": jail}}, 0
         result = results[0]
         if result.status == NOT_GRADED:
             cause = visible("; ".join(result.notes), lines=True)
@@ -295,13 +302,13 @@ def autograde(root: Path) -> tuple[dict[str, Any], int]:
             log = out / "logs" / f"{STUDENT}.log"
             if log.exists():
                 print(visible(log.read_text(errors="replace"), lines=True), file=sys.stderr)
-            return {"output": NOT_GRADED_OUTPUT.format(cause=cause), "visibility": "visible", "stdout_visibility": "hidden", "tests": []}, 1
+            return {"output": NOT_GRADED_OUTPUT.format(cause=cause), "visibility": "visible", "stdout_visibility": "hidden", "tests": [], "extra_data": {"jail": jail}}, 1
         autograded_path = out / "autograded" / f"{STUDENT}.ipynb"
         autograded = nbformat.read(autograded_path, as_version=4) if autograded_path.exists() else None
         chosen = taken.submissions.get(STUDENT)
         graded_file = Path(chosen.entry).name if chosen is not None and chosen.path is not None else None
         shown = None if autograded is None else (chosen.notes if chosen is not None else [])  # a graded notebook: intake's notes only
-        return results_json(result, release, autograded, visibility, graded_file, shown), 0
+        return results_json(result, release, autograded, visibility, graded_file, shown) | {"extra_data": {"jail": jail}}, 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -309,10 +316,13 @@ def main(argv: list[str] | None = None) -> int:
     ``ROOT/results/results.json`` whatever happens (a grader fault: no score, status 1)."""
     parser = argparse.ArgumentParser(prog="python -m course_grading.gradescope", description="Grade ROOT/submission as Gradescope's run_autograder; write ROOT/results/results.json.")
     parser.add_argument("root", nargs="?", type=Path, default=Path(os.environ.get(ROOT_VARIABLE) or DEFAULT_ROOT))
-    root = parser.parse_args(argv).root.resolve()
+    parser.add_argument("--jail", choices=["auto", *container.JAILS], default=os.environ.get(JAIL_VARIABLE) or "auto",
+                        help=f"where student code runs (default: ${JAIL_VARIABLE}, else auto: namespaces where they can be made, else in Gradescope's container the container jail)")
+    args = parser.parse_args(argv)
+    root = args.root.resolve()
     started = time.monotonic()
     try:
-        payload, status = autograde(root)
+        payload, status = autograde(root, args.jail)
     except Exception as error:  # noqa: BLE001 (the grader's failure: no score, said in output, the traceback in stdout for the instructor)
         traceback.print_exc()
         payload, status = {"output": NOT_GRADED_OUTPUT.format(cause=visible(f"{type(error).__name__}: {error}", lines=True)), "visibility": "visible", "stdout_visibility": "hidden", "tests": []}, 1

@@ -57,10 +57,11 @@ def informational(note: str) -> bool:
     return INFORMATIONAL.match(note) is not None
 
 
-def write_reports(results: list[Result], maxima: dict[str, float], taken: Intake, out: Path, assignment: str, roster: Roster | None, canvas_assignment_id: str | None, notices: Sequence[str] = (), from_cache: Collection[str] = ()) -> list[str]:
+def write_reports(results: list[Result], maxima: dict[str, float], taken: Intake, out: Path, assignment: str, roster: Roster | None, canvas_assignment_id: str | None, notices: Sequence[str] = (), from_cache: Collection[str] = (), jail: str = "") -> list[str]:
     """Every report under ``out``; returns the warnings (``notices`` from the caller, students left
     out of an LMS import, a mostly rejected batch), which the summary lists too. ``from_cache``: the
-    students whose result was not graded in this run but taken from the cache."""
+    students whose result was not graded in this run but taken from the cache; ``jail``: the jail
+    student code ran in (said in the summary's last line)."""
     people = {p.id: p for p in roster.people} if roster is not None else {}
     rows = []
     for r in results:
@@ -76,7 +77,8 @@ def write_reports(results: list[Result], maxima: dict[str, float], taken: Intake
     save_rows(rows, out, assignment, canvas_assignment_id)
     warning = batch_warning(taken)
     warnings = [*notices, *([warning] if warning else []), *warnings]
-    (out / "summary.txt").write_text(summary(results, list(maxima), taken.rejected, warnings, from_cache), encoding="utf-8", errors="backslashreplace")
+    text = summary(results, list(maxima), taken.rejected, warnings, from_cache) + (f"student code ran in the {jail} jail\n" if jail else "")
+    (out / "summary.txt").write_text(text, encoding="utf-8", errors="backslashreplace")
     _figure([r for r in results if r.status not in UNSCORED], list(maxima), out / "summary.png", assignment)
     return warnings
 

@@ -44,6 +44,8 @@ class Limits:
     file_bytes: int = 256 * 2**20  # the largest file any of them may write
     processes: int = 256  # processes and threads of one submission's student process and what it starts
     output_bytes: int = 2**22  # what the notebook may print in all; the rest is dropped
+    open_files: int = 4096  # descriptors each process may hold
+    cpu_s: int = 60 * 64  # CPU seconds of each process (all its threads): a backstop to the wall-clock limits
 
 
 def cap_address_space(limit: int) -> None:
@@ -208,10 +210,10 @@ def release_cgroup(group: Path | None) -> None:
 
 # Run (``python -S -c``) in front of every process that runs student code: it joins the slot's
 # control groups (where there is no pids group, it caps processes with RLIMIT_NPROC), sets the
-# per-process memory, file-size and core limits, then execs the rest of its argv.
+# per-process memory, file-size, descriptor, CPU-time and core limits, then execs the rest of its argv.
 LAUNCHER = """
 import os, resource, sys
-groups, counted, memory, files, processes = sys.argv[1:6]
+groups, counted, memory, files, processes, descriptors, cpu = sys.argv[1:8]
 for group in filter(None, groups.split(os.pathsep)):
     with open(os.path.join(group, "cgroup.procs"), "w") as procs:
         procs.write("0")
@@ -219,14 +221,17 @@ if not counted:
     resource.setrlimit(resource.RLIMIT_NPROC, (int(processes), int(processes)))
 resource.setrlimit(resource.RLIMIT_AS, (int(memory), int(memory)))
 resource.setrlimit(resource.RLIMIT_FSIZE, (int(files), int(files)))
+resource.setrlimit(resource.RLIMIT_NOFILE, (int(descriptors), int(descriptors)))
+resource.setrlimit(resource.RLIMIT_CPU, (int(cpu), int(cpu)))
 resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-os.execvp(sys.argv[6], sys.argv[6:])
+os.execvp(sys.argv[8], sys.argv[8:])
 """
 
 
 def limited(limits: Limits, group: SlotGroup, argv: list[str]) -> list[str]:
     """``argv`` run under the submission's limits (see :data:`LAUNCHER`)."""
-    return [sys.executable, "-S", "-c", LAUNCHER, group.joined(), "1" if group.pids is not None else "", str(limits.memory_bytes), str(limits.file_bytes), str(limits.processes), *argv]
+    numbers = (limits.memory_bytes, limits.file_bytes, limits.processes, limits.open_files, limits.cpu_s)
+    return [sys.executable, "-S", "-c", LAUNCHER, group.joined(), "1" if group.pids is not None else "", *map(str, numbers), *argv]
 
 
 def process_limit_hits(group: SlotGroup) -> int:

@@ -37,6 +37,8 @@ class JailSettings(TypedDict):
     grading: str  # the hidden checks' folder, read by the worker only
     slot: NotRequired[str]  # the job slot the student process's socket lies in (set per submission)
     launch: NotRequired[list[str]]  # the launcher that puts it under the slot's limits (set per submission)
+    processes: NotRequired[int]  # the limit of processes and threads (set per submission)
+    jail: NotRequired[str]  # "namespace" (the default) or "container" (course_grading.sandbox.container)
 
 
 class GradeRequest(TypedDict):

@@ -37,9 +37,9 @@ import traceback
 from collections.abc import Callable
 from typing import Any
 
-from course_grading.sandbox import policy
+from course_grading.sandbox import container
 from course_grading.sandbox.calls import CUT, call_in, receive_frame, send_frame, swapped, unwire, wire
-from course_grading.sandbox.jail import isolate, mount_points, seal
+from course_grading.sandbox.jail import isolate, seal
 from course_grading.sandbox.trace import Conduct
 
 __all__ = ["Capped", "CellTimeout", "ReferencePartError", "answer", "code_guard", "proxies", "run_cell", "serve", "warm_up", "zygote"]
@@ -219,21 +219,25 @@ CODE_SUFFIXES = (".py", ".pyc", ".pyo", ".pyw", ".pth", ".so", ".zip", ".egg", "
 
 
 def code_guard() -> Callable[[str, tuple[Any, ...]], None]:
-    """An audit hook that refuses to read Python code or a library from the student process's
-    writable folders (its private ``/tmp`` and ``/dev/shm``), so that a module it writes there,
-    under the name of an allowed one found first on a ``sys.path`` it edited, is never imported:
-    what runs is what the grader can read. What the jail put back read-only under ``/tmp`` (Python
-    itself, in a checkout under ``/tmp``) stays importable; writing such a file, or reading other
-    files there, stays allowed. (A shared library there cannot be loaded either: those folders are
-    mounted ``noexec``.)"""
-    writable = tuple(f"{folder}/" for folder in policy.PRIVATE)
-    read_only = tuple(f"{point}/" for point in mount_points() if point.startswith(writable) and os.statvfs(point).f_flag & os.ST_RDONLY)
+    """An audit hook that refuses to read Python code, or load a library, from any folder the student
+    process can write (its private ``/tmp`` and ``/dev/shm``; in the container jail its home and the
+    world-writable folders), so that a module it writes there, under the name of an allowed one found
+    first on a ``sys.path`` it edited, is never imported: what runs is what the grader can read. What
+    the jail showed read-only (Python itself, in a checkout under ``/tmp``) stays importable; writing
+    such a file, or reading other files there, stays allowed."""
+
+    def writable(path: str) -> bool:
+        return os.access(path, os.W_OK) or os.access(os.path.dirname(path), os.W_OK)
 
     def hook(event: str, args: tuple[Any, ...]) -> None:
         if event == "open" and isinstance(args[0], (str, bytes)) and (args[1] is None or not any(m in str(args[1]) for m in "wax+")):
             path = os.path.realpath(os.fsdecode(args[0]))
-            if path.startswith(writable) and not path.startswith(read_only) and path.endswith(CODE_SUFFIXES):
+            if path.endswith(CODE_SUFFIXES) and writable(path):
                 raise PermissionError(f"the grader does not load code from {path}: write your code in the notebook's cells")
+        elif event == "ctypes.dlopen" and isinstance(args[0], (str, bytes)) and "/" in os.fsdecode(args[0]):
+            path = os.path.realpath(os.fsdecode(args[0]))
+            if writable(path):
+                raise PermissionError(f"the grader does not load a library from {path}")
 
     return hook
 
@@ -268,7 +272,10 @@ def zygote() -> None:
     Each child isolates itself (:func:`course_grading.sandbox.jail.isolate`: its own namespaces, an empty
     ``/tmp``, which is its home), connects to the Unix socket at ``path`` (in the slot ``home``),
     seals itself (:func:`course_grading.sandbox.jail.seal`: the slot covered, no capability), and serves
-    one submission on the socket (:func:`serve`).
+    one submission on the socket (:func:`serve`). With the argument ``container``
+    (:mod:`course_grading.sandbox.container`), the zygote stays root: each child connects first, then
+    confines itself (:func:`course_grading.sandbox.container.confine`), and the zygote kills all below
+    it and sweeps the world-writable folders between submissions.
     Before each fork, and on ``{"reset": true}``, everything the previous child left running is
     killed. Forking costs milliseconds where a new process costs seconds (``import torch``)."""
     import json
@@ -279,17 +286,26 @@ def zygote() -> None:
 
     warm_up()
 
+    in_container = sys.argv[1:] == [container.CONTAINER]
     ctypes.CDLL(None).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE 0: no child may read or write this process
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # nor stop it with an interrupt
+    if in_container:
+        container.become_subreaper()
     replies = os.fdopen(os.dup(1), "w", buffering=1)
     commands = os.fdopen(os.dup(0))
     _quiet()
     child = None
     for line in commands:
         request = json.loads(line)
-        _reset(child)
+        tasks = 0
+        if in_container:
+            tasks = container.kill_descendants()
+            container.sweep()
+        else:
+            _reset(child)
         child = None
         if "socket" in request:
+            home = container.fresh_home() if in_container else request["home"]
             child = os.fork()
             if child == 0:
                 try:
@@ -298,14 +314,18 @@ def zygote() -> None:
                     replies.close()
                     commands.close()
                     connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-                    isolate(request["home"])  # raises where it cannot: then it never connects, and the worker reports a grader fault
-                    connection.connect(request["socket"])
-                    seal(request["home"])
+                    if in_container:  # connected as root (the slot is root's alone), then confined
+                        connection.connect(request["socket"])
+                        container.confine(home)
+                    else:
+                        isolate(home)  # raises where it cannot: then it never connects, and the worker reports a grader fault
+                        connection.connect(request["socket"])
+                        seal(home)
                     sys.addaudithook(code_guard())  # for good: no hook can be removed
                     serve(connection.fileno(), connection.fileno())
                 finally:
                     os._exit(0)
-        replies.write("{}\n")
+        replies.write(json.dumps({"tasks": tasks}) + "\n")  # the tasks the previous child left (container jail: its process count)
 
 
 if __name__ == "__main__":

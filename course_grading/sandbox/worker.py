@@ -44,7 +44,7 @@ import nbformat
 
 from course_grading.markers import is_answer, is_own, is_test, nbgrader_meta, part_names, part_of, without_hidden_tests
 from course_grading.notebook import assignments
-from course_grading.sandbox import policy, replay, seeds, shortcuts
+from course_grading.sandbox import container, policy, replay, seeds, shortcuts
 from course_grading.sandbox.calls import CUT, GraderFault, Outputs, RemoteStudent, StudentRaised
 from course_grading.sandbox.limits import Limits, SlotGroup, jail_argv
 from course_grading.sandbox.messages import GradeRequest, JailSettings, Outcome, WorkerReply, read_message, write_message
@@ -75,12 +75,19 @@ class Zygote:
         self.slot.mkdir(parents=True, exist_ok=True)
         self.slot.chmod(0o755)  # the student process, nobody, reaches its socket in it
         hide, keep = [Path(p) for p in settings["hide"]], [Path(p) for p in settings["keep"]]
-        self.argv = settings["launch"] + jail_argv(hide, keep, [self.slot], [sys.executable, "-m", "course_grading.sandbox.student_server"])
+        server = [sys.executable, "-m", "course_grading.sandbox.student_server"]
+        if settings.get("jail", container.NAMESPACE) == container.CONTAINER:
+            self.argv = settings["launch"] + container.argv(hide, keep, [*server, container.CONTAINER])
+        else:
+            self.argv = settings["launch"] + jail_argv(hide, keep, [self.slot], server)
         self.process: subprocess.Popen[str] | None = None
+        self.tasks = 0  # what the last acknowledgement counted
 
     def command(self, request: dict[str, Any]) -> None:
-        """Send one request and wait for its acknowledgement. A zygote that fails is stopped and
-        :class:`GraderFault` raised: no student process can be had, which is the grader's failure."""
+        """Send one request and wait for its acknowledgement (which says, in :attr:`tasks`, how many
+        tasks the previous student process left when it was stopped: counted in the container jail).
+        A zygote that fails is stopped and :class:`GraderFault` raised: no student process can be had,
+        which is the grader's failure."""
         try:
             if self.process is None or self.process.poll() is not None:
                 # stderr: the worker's log, where a jail that cannot start says why; the zygote sends its own to /dev/null before it forks any student process
@@ -90,7 +97,10 @@ class Zygote:
             assert self.process.stdin is not None and self.process.stdout is not None
             self.process.stdin.write(json.dumps(request) + "\n")
             self.process.stdin.flush()
-            if select.select([self.process.stdout], [], [], self.STARTUP_S)[0] and self.process.stdout.readline():
+            answer = self.process.stdout.readline() if select.select([self.process.stdout], [], [], self.STARTUP_S)[0] else ""
+            if answer:
+                with contextlib.suppress(ValueError, TypeError):
+                    self.tasks = int(json.loads(answer).get("tasks", 0))
                 return
             why = self._silence()
         except OSError as error:
@@ -240,6 +250,12 @@ def autograde(scratch: Path, assignment: str, student: str, seed: int | None = N
         return
     finally:
         remote.close()
+    limit = settings.get("processes", 0)
+    if settings.get("jail") == container.CONTAINER and _ZYGOTE is not None and limit and _ZYGOTE.tasks >= limit * 9 // 10:
+        # no control group counts refusals here: a notebook that left this many tasks was refused more (what ran after depended on timing)
+        note = f"the notebook hit the limit of {limit} processes and threads: every part scores 0"
+        write_message(scratch / "outcome.json", Outcome(scores={}, max_scores={}, notes=[note], seed=seed))
+        return
     setup_note = check_setup(nb, outputs)
     # may take a forbidden route (by its source, or by what ran during its hidden calls): 0 until a person looks
     rules = getattr(checks, "SHORTCUTS", {})

@@ -1,0 +1,339 @@
+"""The container jail: student code confined where Linux namespaces cannot be made, as inside Docker's
+default confinement (Gradescope's autograder containers: root without ``CAP_SYS_ADMIN``, a seccomp
+profile that refuses new user namespaces, read-only control groups).
+
+The namespace jail (:mod:`course_grading.sandbox.jail`) stays the default: :func:`choose` takes this
+one only where that one cannot be built and the process is root in a disposable container
+(Gradescope's layout, :func:`gradescope_layout`), or where the instructor asks for it by name. What
+it holds to, in place of a fresh root:
+
+* **Files by permission.** The student's processes run as :data:`UID` (nobody), no supplementary
+  group, no capability, ``no_new_privs``. Before the zygote starts, :func:`problems` reads, as that
+  user, every file and folder the grader must hide (the course, its checks and secret, the batch,
+  the grades, the autograder's root) and refuses to start if one opens; and it refuses if that user
+  can write in any folder Python imports from. :func:`lock_down` sets the modes of an autograder root
+  (everything root's alone but the paths to what Python imports).
+* **No new socket** (a seccomp filter, :func:`forbid_sockets`): no network, no Unix socket of the
+  container's services, no ``io_uring`` to go around it. The student's process reaches the worker
+  over the socket it connected while it was still root, and nothing else.
+* **Limits from outside**: the launcher's rlimits (memory, processes and threads, CPU time, file
+  size, open files: :data:`course_grading.sandbox.limits.LAUNCHER`), and the kernel's OOM killer
+  told to take a student's process first (``oom_score_adj`` 1000), so that the worker survives a
+  memory bomb.
+* **Nothing outlives a submission**: the zygote stays root and is the subreaper of all its student
+  processes start, and kills them all after each submission (:func:`kill_descendants`); then it
+  removes what that user left in the world-writable folders (:func:`sweep`). A fresh, private home
+  for each student process (:func:`fresh_home`).
+
+What it cannot do, said in the README: hide the container's own system files and ``/proc`` (other
+processes' command lines) from the student, or bound the disk the student fills in ``/tmp``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import ctypes
+import errno
+import os
+import platform
+import resource
+import shutil
+import signal
+import stat
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from course_grading.sandbox import policy
+
+__all__ = ["CONTAINER", "JAILS", "NAMESPACE", "UID", "argv", "become_subreaper", "choose", "confine", "forbid_sockets", "fresh_home", "gradescope_layout",
+           "kill_descendants", "lock_down", "main", "must_hide", "problems", "sweep"]
+
+NAMESPACE, CONTAINER = "namespace", "container"
+JAILS = (NAMESPACE, CONTAINER)
+UID = GID = policy.UID
+WORLD_WRITABLE = ("/tmp", "/var/tmp", "/dev/shm")  # where a student process can leave files behind
+GRADESCOPE_ROOT = Path("/autograder")
+HOME_PREFIX = "course-student-"
+PR_SET_NO_NEW_PRIVS, PR_SET_DUMPABLE, PR_SET_CHILD_SUBREAPER, PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 38, 4, 36, 22, 2
+CHECKED_FILES = 200_000  # a hidden tree larger than this is refused rather than read in part
+
+_libc = ctypes.CDLL(None, use_errno=True)
+
+
+def gradescope_layout() -> bool:
+    """Whether this is root in Gradescope's autograder container: ``/autograder`` with its
+    ``source`` and ``submission`` folders (a container made for one submission, then thrown away)."""
+    return os.geteuid() == 0 and all((GRADESCOPE_ROOT / name).is_dir() for name in ("source", "submission"))
+
+
+def choose(requested: str, namespaces: bool) -> str:
+    """The jail to grade in: ``requested`` is ``auto``, :data:`NAMESPACE` or :data:`CONTAINER`;
+    ``namespaces`` says whether the namespace jail can be built here. ``auto`` takes the namespace
+    jail where it can be built, else this one in Gradescope's layout; a class is never graded with
+    weaker isolation by accident. Raises RuntimeError saying why no jail can grade here."""
+    if requested not in ("auto", *JAILS):
+        raise ValueError(f"unknown jail {requested!r}: auto, {NAMESPACE} or {CONTAINER}")
+    if requested == CONTAINER or (requested == "auto" and not namespaces and gradescope_layout()):
+        if os.geteuid() != 0:
+            raise RuntimeError("the container jail runs student code as another user: it needs root (as in Gradescope's container)")
+        return CONTAINER
+    if not namespaces:
+        raise RuntimeError("course grade runs student code in Linux namespaces, and `unshare --user --mount --pid --net` is not available here; "
+                           "inside a container made for one submission, as root, `--jail container` grades with file permissions, "
+                           "rlimits and a seccomp filter instead")
+    return NAMESPACE
+
+
+def argv(never: list[Path], read_only: list[Path], command: list[str]) -> list[str]:
+    """``command`` started by :func:`main` (root, which refuses to start it if :func:`problems` finds any)."""
+    args = [sys.executable, "-m", "course_grading.sandbox.container"]
+    for flag, paths in (("--never", never), ("--read-only", read_only)):
+        for path in paths:
+            args += [flag, str(path)]
+    return [*args, "--", *command]
+
+
+def lock_down(root: Path, keep: list[Path]) -> None:
+    """Make everything under ``root`` root's alone (no access for group or others), but the folders on
+    the way to ``keep`` (traverse only, 0711) and ``keep`` themselves (readable, no one else writes)."""
+    keep = [k.resolve() for k in keep]
+    root = root.resolve()
+
+    def visit(path: Path) -> None:
+        if any(path == k or k in path.parents for k in keep):
+            for folder, _, files in os.walk(path):
+                for name in [folder, *(os.path.join(folder, f) for f in files)]:
+                    mode = os.lstat(name).st_mode
+                    if not stat.S_ISLNK(mode):
+                        os.chmod(name, (mode & ~0o022) | (0o555 if stat.S_ISDIR(mode) or mode & 0o100 else 0o444))
+            return
+        os.lchown(path, 0, 0)
+        mode = os.lstat(path).st_mode
+        if stat.S_ISLNK(mode):
+            return
+        if any(path in k.parents for k in keep):
+            os.chmod(path, 0o711)
+            for child in path.iterdir():
+                visit(child)
+        else:
+            os.chmod(path, stat.S_IMODE(mode) & 0o700)
+
+    visit(root)
+
+
+def _as_student() -> None:
+    os.setgroups([])
+    os.setresgid(GID, GID, GID)
+    os.setresuid(UID, UID, UID)  # from root to nobody: every capability is cleared
+
+
+def _opens(path: str, folder: bool) -> bool:
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | (os.O_DIRECTORY if folder else 0))
+    except OSError:
+        return False
+    os.close(fd)
+    return True
+
+
+def must_hide(never: list[Path], read_only: list[Path]) -> list[Path]:
+    """The namespace jail's ``never`` list as this jail holds it: a folder that holds a ``read_only``
+    one (the project, which holds the course's packages) stands for everything else in it; the host's
+    socket folders are left to the seccomp filter."""
+    kept = [k.resolve() for k in read_only]
+    found: list[Path] = []
+    for path in (p.resolve() for p in never if str(p) not in policy.SOCKET_FOLDERS):
+        if any(path in k.parents for k in kept):
+            found += must_hide([c for c in path.iterdir() if not any(c == k for k in kept)], read_only)
+        elif not any(path == k or k in path.parents for k in kept):
+            found.append(path)
+    return found
+
+
+def problems(never: list[Path], read_only: list[Path]) -> list[str]:
+    """What :data:`UID` could read of ``never`` (:func:`must_hide`) or write of ``read_only``, tried as
+    that user (in a forked process): each file and folder of ``never`` opened, each folder and file of
+    ``read_only`` asked for write access. Empty when the policy holds."""
+    never = must_hide(never, read_only)
+    hidden = [(str(p), p.is_dir()) for p in never if p.exists()]
+    for top in [p for p in never if p.is_dir()]:
+        for folder, folders, files in os.walk(top):
+            hidden += [(os.path.join(folder, n), True) for n in folders] + [(os.path.join(folder, n), False) for n in files]
+    shown = [str(p) for p in read_only if p.exists()]
+    for top in [p for p in read_only if p.is_dir()]:
+        for folder, folders, files in os.walk(top):
+            shown += [os.path.join(folder, n) for n in folders + files if not os.path.islink(os.path.join(folder, n))]
+    if len(hidden) > CHECKED_FILES:
+        return [f"{len(hidden)} files to hide: more than the {CHECKED_FILES} this jail checks"]
+    reading, writing = os.pipe()
+    child = os.fork()
+    if child == 0:
+        try:
+            os.close(reading)
+            _as_student()
+            found = [f"uid {UID} can read {p}" for p, folder in hidden if _opens(p, folder)][:5]
+            found += [f"uid {UID} can write {p}" for p in shown if os.access(p, os.W_OK)][:5]
+            os.write(writing, "\n".join(found).encode()[:60_000] or b"-")
+        finally:
+            os._exit(0)
+    os.close(writing)
+    with os.fdopen(reading, "rb") as answer:
+        text = answer.read().decode()
+    os.waitpid(child, 0)
+    if not text:
+        return [f"the check as uid {UID} gave no answer"]
+    return [] if text == "-" else text.splitlines()
+
+
+def fresh_home() -> str:
+    """(The zygote, root.) An empty folder for the next student process: its home, its working folder
+    and its temp folder, owned by :data:`UID`, mode 0700."""
+    home = tempfile.mkdtemp(prefix=HOME_PREFIX, dir="/tmp")
+    os.chown(home, UID, GID)
+    return home
+
+
+def _children_of() -> dict[int, list[int]]:
+    found: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                with open(f"/proc/{entry}/stat") as f:
+                    parent = int(f.read().rsplit(")", 1)[1].split()[1])
+                found.setdefault(parent, []).append(int(entry))
+    return found
+
+
+def _all_below(root: int, children: dict[int, list[int]]) -> list[int]:
+    below, todo = [], [root]
+    while todo:
+        kids = children.get(todo.pop(), [])
+        below += kids
+        todo += kids
+    return below
+
+
+def _reap() -> None:
+    with contextlib.suppress(ChildProcessError):
+        while os.waitpid(-1, os.WNOHANG)[0] > 0:
+            pass
+
+
+def _tasks(pid: int) -> int:
+    try:
+        return len(os.listdir(f"/proc/{pid}/task"))
+    except OSError:
+        return 0
+
+
+def kill_descendants() -> int:
+    """(The zygote, root and subreaper.) Kill every process below this one, however it detached
+    itself (a double fork or a new session reparents it to the subreaper), and reap them. Returns
+    how many tasks (processes and threads) there were: without control groups, what tells that the
+    student's processes reached their limit (RLIMIT_NPROC counts the same)."""
+    tasks = sum(_tasks(pid) for pid in _all_below(os.getpid(), _children_of()))
+    for _ in range(500):
+        below = _all_below(os.getpid(), _children_of())
+        if not below:
+            return tasks
+        for pid in below:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        time.sleep(0.005)
+        _reap()
+    raise RuntimeError("the student's processes could not all be stopped")
+
+
+def sweep() -> None:
+    """(The zygote, root.) Remove what :data:`UID` owns in the world-writable folders: nothing one
+    student process left there reaches the next."""
+    for place in WORLD_WRITABLE:
+        with contextlib.suppress(OSError):
+            entries = list(os.scandir(place))
+        for entry in entries if os.path.isdir(place) else []:
+            with contextlib.suppress(OSError):
+                if entry.stat(follow_symlinks=False).st_uid == UID:
+                    if entry.is_dir(follow_symlinks=False):
+                        shutil.rmtree(entry.path, ignore_errors=True)
+                    else:
+                        os.unlink(entry.path)
+
+
+# A classic BPF program for seccomp: refuse socket() and io_uring_setup() (and, on x86_64, the x32 calls)
+# with EACCES; refuse every call made under another architecture's numbering (32-bit compatibility calls).
+_ARCHES = {"x86_64": (0xC000003E, (41, 425), True), "aarch64": (0xC00000B7, (198, 425), False)}
+_LD_ABS, _JEQ, _JGE, _RET = 0x20, 0x15, 0x35, 0x06
+_ALLOW, _ERRNO = 0x7FFF0000, 0x00050000
+
+
+class _Filter(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_ushort), ("jt", ctypes.c_ubyte), ("jf", ctypes.c_ubyte), ("k", ctypes.c_uint32)]
+
+
+class _Program(ctypes.Structure):
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.POINTER(_Filter))]
+
+
+def forbid_sockets() -> None:
+    """Install a seccomp filter in this process (and all it starts, for good): no new socket of any
+    kind (no network, no Unix socket of the container's services), no io_uring."""
+    machine = platform.machine()
+    if machine not in _ARCHES:
+        raise OSError(errno.ENOSYS, f"the container jail's seccomp filter knows x86_64 and aarch64, not {machine}")
+    arch, refused, x32 = _ARCHES[machine]
+    checks = ([(_JGE, 0x40000000)] if x32 else []) + [(_JEQ, nr) for nr in refused]
+    deny = 5 + len(checks)  # the index of the last instruction: 4 before the checks, then the checks and ALLOW
+    code = [(_LD_ABS, 0, 0, 4), (_JEQ, 1, 0, arch), (_RET, 0, 0, _ERRNO | errno.EPERM), (_LD_ABS, 0, 0, 0)]
+    code += [(op, deny - (len(code) + i) - 1, 0, k) for i, (op, k) in enumerate(checks)]
+    code += [(_RET, 0, 0, _ALLOW), (_RET, 0, 0, _ERRNO | errno.EACCES)]
+    filters = (_Filter * len(code))(*[_Filter(*c) for c in code])
+    program = _Program(len(code), filters)
+    if _libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 or _libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(program), 0, 0) != 0:
+        number = ctypes.get_errno()
+        raise OSError(number, f"container jail: seccomp filter: {os.strerror(number)}")
+
+
+def confine(home: str) -> None:
+    """What a freshly forked student process does, still root, once it has connected to the worker:
+    become the OOM killer's first choice, :data:`UID` with no group and no capability, no socket
+    from now on, and live in ``home``."""
+    with open("/proc/self/oom_score_adj", "w") as adj:
+        adj.write("1000")
+    _as_student()
+    _libc.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)  # its own /proc/self stays its own (setuid made it root's)
+    forbid_sockets()
+    os.chdir(home)
+    os.environ.update({"HOME": home, "TMPDIR": home, "MPLCONFIGDIR": f"{home}/mpl"})
+    tempfile.tempdir = home
+
+
+def become_subreaper() -> None:
+    """(The zygote.) Every process a student process starts and abandons comes back to this one."""
+    if _libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "container jail: cannot become a subreaper")
+
+
+def main(args: list[str]) -> None:
+    """``python -m course_grading.sandbox.container --never DIR ... --read-only DIR ... -- COMMAND``:
+    as root, refuse to start if :func:`problems` finds any; else run COMMAND with the policy's
+    environment alone (it stays root: the zygote, which forks and confines each student process)."""
+    split = args.index("--")
+    parser = argparse.ArgumentParser(prog="python -m course_grading.sandbox.container")
+    parser.add_argument("--never", action="append", default=[], help="a folder or file student code must not read")
+    parser.add_argument("--read-only", action="append", default=[], help="a folder Python imports from: student code must not write it")
+    options = parser.parse_args(args[:split])
+    if os.geteuid() != 0:
+        sys.exit("container jail: refused, it must start as root (it runs student code as another user)")
+    found = problems([Path(p) for p in options.never], [Path(p) for p in options.read_only])
+    if found:
+        sys.exit(f"container jail: refused, student code could reach what it must not: {'; '.join(found)}")
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    command = args[split + 1 :]
+    os.execvpe(command[0], command, policy.environment(os.environ))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
