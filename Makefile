@@ -16,7 +16,7 @@ help:
 	@echo "make book         build and execute the book (HTML in _build/html)"
 	@echo "make test         run the whole test suite (library, book, assignments through nbgrader)"
 	@echo "make book-robust  execute every chapter under other CPU kernels, thread counts and seeds; print each asserted claim's smallest margin"
-	@echo "make bench        benchmarks (not part of make test): GPT, BERT and T5 speed, fine-tuning (full, LoRA, probe, peft), grading throughput, book rebuild"
+	@echo "make bench        benchmarks (not part of make test): GPT, BERT and T5 speed, fine-tuning (full, LoRA, probe, peft), grading throughput, Gradescope in each jail, book rebuild"
 	@echo "make assignments  regenerate (and validate) the student versions and answer keys"
 	@echo "make notebooks    regenerate book/*.ipynb (what Colab and Binder open) from the chapters' .md"
 	@echo "make clean        remove the built book"
@@ -75,6 +75,7 @@ bench: install
 	$(BIN)/python benchmarks/t5_speed.py
 	$(BIN)/python benchmarks/finetune_speed.py
 	$(BIN)/python benchmarks/grade_throughput.py
+	$(BIN)/python benchmarks/gradescope_jails.py
 	$(BIN)/python benchmarks/book_rebuild.py
 
 assignments: install

@@ -153,6 +153,11 @@ def prepare_template(course: Path, assignment: str, where: Path, out: Path, subm
     """The scratch course every submission of the batch is graded in a copy of, in ``jail``."""
     hide, keep = sandbox.what_to_hide(course, out, submissions)
     settings = JailSettings(hide=[str(p) for p in hide], keep=[str(p) for p in keep], cell_s=limits.cell_s, output_bytes=limits.output_bytes, grading=str(where / "grading"), jail=jail)
+    if jail == container.CONTAINER:  # no mount hides them: each must be closed to the student's user by its modes
+        found = container.problems([*hide, where], keep)
+        if found:
+            raise RuntimeError(f"the container jail would let student code reach what it must not ({'; '.join(found)}): "
+                               "make these folders root's alone (chmod go-rwx), or grade where Linux namespaces can be made")
     template = scratch_course.prepare_template(course, assignment, where, settings)
     release = nbformat.read(template / "release" / assignment / f"{assignment}.ipynb", as_version=4)
     checked = checked_cells(where / "grading" / f"{assignment}_checks.py")

