@@ -47,15 +47,23 @@ def main() -> None:
                 for name, content in (("key", notebook()), ("wrong", notebook({"sdpa": MISSING_SCALE}))):
                     for jail in seconds:
                         start = time.monotonic()
-                        results, _, _, run = gradescope({"tmp": roots, "zip": zip_path}, f"{name}{round_}", content, jail)
+                        results, _, _, run = gradescope(
+                            {"tmp": roots, "zip": zip_path}, f"{name}{round_}", content, jail
+                        )
                         seconds[jail].append(time.monotonic() - start)
                         assert run.returncode == 0 and results["extra_data"] == {"jail": jail}, run.stderr[-2000:]
         finally:
             shutil.rmtree(roots)
         medians = {jail: statistics.median(times) for jail, times in seconds.items()}
         for jail, median in medians.items():
-            print(f"{jail} jail: median {median:.1f} s per submission over {len(seconds[jail])} (run_autograder, start-up included)")
-        print(f"container / namespace: {medians[container.CONTAINER] / medians[container.NAMESPACE]:.2f}x (target: <= 1.5x)")
+            print(
+                f"{jail} jail: median {median:.1f} s per submission over {len(seconds[jail])}"
+                " (run_autograder, start-up included)"
+            )
+        print(
+            f"container / namespace: {medians[container.CONTAINER] / medians[container.NAMESPACE]:.2f}x"
+            " (target: <= 1.5x)"
+        )
 
 
 if __name__ == "__main__":

@@ -41,7 +41,11 @@ def unavailable() -> str | None:
         return f"the simulated container needs {', '.join(missing)} (util-linux; Debian's uidmap)"
     for name in ("/etc/subuid", "/etc/subgid"):
         text = Path(name).read_text() if Path(name).exists() else ""
-        if not any(line.split(":")[:1] == ["root"] and int(line.split(":")[2]) >= 65536 for line in text.splitlines() if line.count(":") == 2):
+        if not any(
+            line.split(":")[:1] == ["root"] and int(line.split(":")[2]) >= 65536
+            for line in text.splitlines()
+            if line.count(":") == 2
+        ):
             return f"the simulated container needs a line root:0:65536 in {name}"
     return None
 
@@ -50,16 +54,38 @@ def simulated(argv: list[str], show: list[Path], hide_under: Path, keep_in_tmp: 
     """``argv`` in the simulated container: of ``hide_under`` (the checkout), only ``show`` is left;
     a folder on the way to ``show`` that others cannot traverse shows only that way; ``/tmp``,
     ``/var/tmp`` and ``/dev/shm`` are the container's own (empty but for ``keep_in_tmp``)."""
-    plan = json.dumps({"show": [str(p.resolve()) for p in show], "hide_under": str(hide_under.resolve()), "keep_in_tmp": [str(p.resolve()) for p in keep_in_tmp]})
-    return ["unshare", "--user", "--map-users=0,0,65536", "--map-groups=0,0,65536", "--mount", "--propagation", "private",
-            sys.executable, str(Path(__file__).resolve()), plan, "--", *argv]
+    plan = json.dumps(
+        {
+            "show": [str(p.resolve()) for p in show],
+            "hide_under": str(hide_under.resolve()),
+            "keep_in_tmp": [str(p.resolve()) for p in keep_in_tmp],
+        }
+    )
+    return [
+        "unshare",
+        "--user",
+        "--map-users=0,0,65536",
+        "--map-groups=0,0,65536",
+        "--mount",
+        "--propagation",
+        "private",
+        sys.executable,
+        str(Path(__file__).resolve()),
+        plan,
+        "--",
+        *argv,
+    ]
 
 
 def _cover(folder: Path, targets: list[Path], mode: int) -> None:
     """A tmpfs of ``mode`` over ``folder``, with its entries on the way to ``targets`` bound back."""
     from course_grading.sandbox import jail
 
-    held = {entry: os.open(entry, os.O_PATH | os.O_CLOEXEC) for entry in folder.iterdir() if any(entry == t or entry in t.parents for t in targets)}
+    held = {
+        entry: os.open(entry, os.O_PATH | os.O_CLOEXEC)
+        for entry in folder.iterdir()
+        if any(entry == t or entry in t.parents for t in targets)
+    }
     jail._mount("tmpfs", str(folder), "tmpfs", 0, f"size=64m,mode={mode:o}")
     for entry, fd in held.items():
         jail.bind(fd, str(entry), writable=True)
@@ -71,7 +97,11 @@ def _setup(plan: dict) -> None:
 
     Path("/proc/sys/user/max_user_namespaces").write_text("0")
     jail.read_only("/sys/fs/cgroup")
-    show, hide_under, keep = [Path(p) for p in plan["show"]], Path(plan["hide_under"]), [Path(p) for p in plan["keep_in_tmp"]]
+    show, hide_under, keep = (
+        [Path(p) for p in plan["show"]],
+        Path(plan["hide_under"]),
+        [Path(p) for p in plan["keep_in_tmp"]],
+    )
     _cover(hide_under, show, 0o711)
     for target in show:
         for folder in reversed(target.parents):
@@ -86,4 +116,13 @@ if __name__ == "__main__":
     split = sys.argv.index("--")
     _setup(json.loads(sys.argv[1]))
     command = sys.argv[split + 1 :]
-    os.execvp("setpriv", ["setpriv", f"--bounding-set=-all,{','.join('+' + c for c in DOCKER_CAPABILITIES.split(','))}", "--inh-caps=-all", "--", *command])
+    os.execvp(
+        "setpriv",
+        [
+            "setpriv",
+            f"--bounding-set=-all,{','.join('+' + c for c in DOCKER_CAPABILITIES.split(','))}",
+            "--inh-caps=-all",
+            "--",
+            *command,
+        ],
+    )

@@ -44,8 +44,21 @@ needs_simulation = pytest.mark.skipif(WHY_NOT is not None, reason=WHY_NOT or "")
 
 
 def run_as_nobody(code: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(["setpriv", f"--reuid={container.UID}", f"--regid={container.GID}", "--clear-groups", sys.executable, "-c", code],
-                          capture_output=True, text=True, timeout=120, cwd="/")
+    return subprocess.run(
+        [
+            "setpriv",
+            f"--reuid={container.UID}",
+            f"--regid={container.GID}",
+            "--clear-groups",
+            sys.executable,
+            "-c",
+            code,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd="/",
+    )
 
 
 # ----------------------------------------------------------------------------- its parts, here
@@ -54,7 +67,9 @@ def run_as_nobody(code: str) -> subprocess.CompletedProcess[str]:
 def test_the_namespace_jail_is_chosen_wherever_it_can_be_built(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setattr(container, "GRADESCOPE_ROOT", tmp_path / "autograder")
     assert container.choose("auto", namespaces=True) == container.NAMESPACE
-    with pytest.raises(RuntimeError, match="--jail container"):  # not in a container made for one submission: no weaker jail by accident
+    with pytest.raises(
+        RuntimeError, match="--jail container"
+    ):  # not in a container made for one submission: no weaker jail by accident
         container.choose("auto", namespaces=False)
     with pytest.raises(RuntimeError, match="namespaces"):
         container.choose(container.NAMESPACE, namespaces=False)
@@ -76,8 +91,18 @@ def test_what_must_stay_hidden_is_everything_but_the_way_to_python(tmp_path: Pat
     for name in ("course_lib", "course_grading", "assignments/grading", "solutions", "tests/fixtures"):
         (project / name).mkdir(parents=True)
     (project / "pyproject.toml").write_text("")
-    hidden = container.must_hide([project, project / "assignments", Path("/run")], [project / "course_lib", project / "course_grading"])
-    assert sorted(hidden) == sorted([project / "assignments", project / "pyproject.toml", project / "solutions", project / "tests", project / "assignments"])
+    hidden = container.must_hide(
+        [project, project / "assignments", Path("/run")], [project / "course_lib", project / "course_grading"]
+    )
+    assert sorted(hidden) == sorted(
+        [
+            project / "assignments",
+            project / "pyproject.toml",
+            project / "solutions",
+            project / "tests",
+            project / "assignments",
+        ]
+    )
 
 
 @pytest.fixture()
@@ -106,7 +131,9 @@ def test_a_root_locked_down_hides_all_but_the_packages_and_is_checked_as_nobody(
         path.chmod(0o777 if path.is_dir() else 0o666)  # as careless as an unpacked zip can be
     never, keep = [root / "source" / "project", root / "results"], [package]
     found = container.problems(never, keep)
-    assert any("can read" in p and "assignments" in p for p in found) and any("can write" in p and "pkg" in p for p in found), found
+    assert any("can read" in p and "assignments" in p for p in found) and any(
+        "can write" in p and "pkg" in p for p in found
+    ), found
     container.lock_down(root, keep)
     assert container.problems(never, keep) == []
     attempt = run_as_nobody(
@@ -168,7 +195,9 @@ print(owned, [p for p in paths if os.path.exists(p)], os.path.exists(places[0] +
 @pytest.mark.skipif(os.geteuid() != 0 or shutil.which("setpriv") is None, reason="needs root and setpriv")
 def test_the_sweep_removes_what_nobody_left_and_nothing_else(open_tree: Path) -> None:
     """In an IPC namespace of its own, with two folders standing for /tmp and /dev/shm (this machine's are not swept)."""
-    run = subprocess.run(["unshare", "--ipc", sys.executable, "-c", SWEEP, str(open_tree)], capture_output=True, text=True, timeout=120)
+    run = subprocess.run(
+        ["unshare", "--ipc", sys.executable, "-c", SWEEP, str(open_tree)], capture_output=True, text=True, timeout=120
+    )
     assert run.stdout.split() == ["[]", "[]", "True"], run
 
 
@@ -177,9 +206,18 @@ def test_the_sweep_removes_what_nobody_left_and_nothing_else(open_tree: Path) ->
 IMAGE = policy.python_folders()  # what the simulated image holds of this checkout
 
 
-def in_container(argv: list[str], keep: Path, env: dict[str, str] | None = None, timeout: int = 600) -> subprocess.CompletedProcess[str]:
+def in_container(
+    argv: list[str], keep: Path, env: dict[str, str] | None = None, timeout: int = 600
+) -> subprocess.CompletedProcess[str]:
     """``argv`` in the simulated container, whose /tmp holds ``keep`` (the test's folder) alone."""
-    return subprocess.run(container_simulation.simulated(argv, IMAGE, REPO, [keep]), capture_output=True, text=True, timeout=timeout, env=env, cwd="/")
+    return subprocess.run(
+        container_simulation.simulated(argv, IMAGE, REPO, [keep]),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=env,
+        cwd="/",
+    )
 
 
 @needs_simulation
@@ -192,7 +230,14 @@ def test_the_simulation_is_dockers_default_confinement() -> None:
         "try:\n    open('/sys/fs/cgroup/course-probe', 'w'); print('cgroup writable')\nexcept OSError: print('cgroup read-only')\n"
     )
     run = in_container([sys.executable, "-c", probe], Path("/tmp"))
-    assert run.stdout.split() == [container_simulation.DOCKER_CAP_EFF, "True", "True", "False", "cgroup", "read-only"], run
+    assert run.stdout.split() == [
+        container_simulation.DOCKER_CAP_EFF,
+        "True",
+        "True",
+        "False",
+        "cgroup",
+        "read-only",
+    ], run
 
 
 def prying(root: Path) -> str:
@@ -234,10 +279,16 @@ def autograder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict]:
 
 
 def digest(folder: Path) -> dict[str, str]:
-    return {str(p): hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.rglob("*")) if p.is_file() and "__pycache__" not in p.parts}
+    return {
+        str(p): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file() and "__pycache__" not in p.parts
+    }
 
 
-def gradescope(autograder: dict, name: str, content: bytes, jail: str) -> tuple[dict, dict[str, str], dict[str, str], subprocess.CompletedProcess[str]]:
+def gradescope(
+    autograder: dict, name: str, content: bytes, jail: str
+) -> tuple[dict, dict[str, str], dict[str, str], subprocess.CompletedProcess[str]]:
     """run_autograder on ``content`` in a fresh root, in ``jail`` (the container jail: in the simulated
     container); results.json, the root's source before and after, and the run."""
     root = autograder["tmp"] / f"root_{name}_{jail}"
@@ -248,9 +299,21 @@ def gradescope(autograder: dict, name: str, content: bytes, jail: str) -> tuple[
     (root / "submission").mkdir()
     (root / "submission" / "a1_attention.ipynb").write_bytes(content.replace(b"@ROOT@", str(root).encode()))
     before = digest(root / "source")
-    env = dict(os.environ, **{ROOT_VARIABLE: str(root), "COURSE_AUTOGRADER_PYTHON": sys.executable, "OMP_NUM_THREADS": "1", JAIL_VARIABLE: jail})
+    env = dict(
+        os.environ,
+        **{
+            ROOT_VARIABLE: str(root),
+            "COURSE_AUTOGRADER_PYTHON": sys.executable,
+            "OMP_NUM_THREADS": "1",
+            JAIL_VARIABLE: jail,
+        },
+    )
     argv = ["bash", str(root / "source" / "run_autograder")]
-    run = in_container(argv, autograder["tmp"], env) if jail == container.CONTAINER else subprocess.run(argv, env=env, capture_output=True, text=True, timeout=600, cwd="/")
+    run = (
+        in_container(argv, autograder["tmp"], env)
+        if jail == container.CONTAINER
+        else subprocess.run(argv, env=env, capture_output=True, text=True, timeout=600, cwd="/")
+    )
     return json.loads((root / "results" / "results.json").read_text()), before, digest(root / "source"), run
 
 
@@ -267,14 +330,20 @@ def test_gradescope_grades_in_the_container_as_in_the_namespace_jail(autograder:
     from hostile_submissions import KEY
 
     # the prying notebook writes files: held at 0 where torch's attention is refused (sdpa, mha), as tests/test_course_grade.py's vandal
-    content, points = CASES.get(name) or (notebook({"masks": KEY["masks"] + "\n" + prying(Path("@ROOT@"))}), without("sdpa", "mha"))
+    content, points = CASES.get(name) or (
+        notebook({"masks": KEY["masks"] + "\n" + prying(Path("@ROOT@"))}),
+        without("sdpa", "mha"),
+    )
     # the namespace jail's grades of the key and the wrong notebook are tests/test_gradescope.py's: here only the prying one's
     jails = [container.CONTAINER] + ([container.NAMESPACE] if name == "prying" and sandbox.sandbox_available() else [])
     for jail in jails:
         results, before, after, run = gradescope(autograder, name, content, jail)
         assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
         assert results["extra_data"] == {"jail": jail}
-        assert {t["extra_data"]["part"]: t["score"] for t in results["tests"] if "extra_data" in t} == points, (jail, results["tests"])
+        assert {t["extra_data"]["part"]: t["score"] for t in results["tests"] if "extra_data" in t} == points, (
+            jail,
+            results["tests"],
+        )
         assert results["score"] == sum(points.values())
         assert before == after
 
@@ -295,9 +364,26 @@ def test_course_grade_in_the_container_gives_the_namespace_jails_verdicts(open_t
         folder.chmod(0o700)
     listener = socket.create_server(("127.0.0.1", 0))
     listener.setblocking(False)
-    applies = ("correct", "buggy", "loop_top_level", "os_exit", "kills_its_process", "memory_bomb", "fork_bomb", "reads_answer_key", "vandal",
-               "prints_hidden_checks", "connects_out", "steals_reference", "fakes_checks_module")
-    cases = {k: v for k, v in hostile_cases(str(course), str(out), str(inbox), port=listener.getsockname()[1]).items() if k in applies}
+    applies = (
+        "correct",
+        "buggy",
+        "loop_top_level",
+        "os_exit",
+        "kills_its_process",
+        "memory_bomb",
+        "fork_bomb",
+        "reads_answer_key",
+        "vandal",
+        "prints_hidden_checks",
+        "connects_out",
+        "steals_reference",
+        "fakes_checks_module",
+    )
+    cases = {
+        k: v
+        for k, v in hostile_cases(str(course), str(out), str(inbox), port=listener.getsockname()[1]).items()
+        if k in applies
+    }
     for case in cases.values():
         (inbox / case.filename).write_bytes(case.content)
     grader = (

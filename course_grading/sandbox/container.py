@@ -45,8 +45,23 @@ from pathlib import Path
 
 from course_grading.sandbox import policy
 
-__all__ = ["CONTAINER", "JAILS", "NAMESPACE", "UID", "become_subreaper", "choose", "confine", "forbid_sockets", "fresh_home", "gradescope_layout",
-           "kill_descendants", "lock_down", "must_hide", "problems", "sweep"]
+__all__ = [
+    "CONTAINER",
+    "JAILS",
+    "NAMESPACE",
+    "UID",
+    "become_subreaper",
+    "choose",
+    "confine",
+    "forbid_sockets",
+    "fresh_home",
+    "gradescope_layout",
+    "kill_descendants",
+    "lock_down",
+    "must_hide",
+    "problems",
+    "sweep",
+]
 
 NAMESPACE, CONTAINER = "namespace", "container"
 JAILS = (NAMESPACE, CONTAINER)
@@ -75,12 +90,17 @@ def choose(requested: str, namespaces: bool) -> str:
         raise ValueError(f"unknown jail {requested!r}: auto, {NAMESPACE} or {CONTAINER}")
     if requested == CONTAINER or (requested == "auto" and not namespaces and gradescope_layout()):
         if os.geteuid() != 0:
-            raise RuntimeError("the container jail runs student code as another user: it needs root (as in Gradescope's container)")
+            raise RuntimeError(
+                "the container jail runs student code as another user: it needs root (as in Gradescope's container)"
+            )
         return CONTAINER
     if not namespaces:
-        raise RuntimeError("course grade runs student code in Linux namespaces, and `unshare --user --mount --pid --net` is not available here; "
-                           "inside a container made for one submission, as root, `--jail container` grades with file permissions, "
-                           "rlimits and a seccomp filter instead")
+        raise RuntimeError(
+            "course grade runs student code in Linux namespaces, and "
+            "`unshare --user --mount --pid --net` is not available here; "
+            "inside a container made for one submission, as root, `--jail container` grades with file permissions, "
+            "rlimits and a seccomp filter instead"
+        )
     return NAMESPACE
 
 
@@ -96,7 +116,10 @@ def lock_down(root: Path, keep: list[Path]) -> None:
                 for name in [folder, *(os.path.join(folder, f) for f in files)]:
                     mode = os.lstat(name).st_mode
                     if not stat.S_ISLNK(mode):
-                        os.chmod(name, (stat.S_IMODE(mode) & ~0o022) | (0o555 if stat.S_ISDIR(mode) or mode & 0o100 else 0o444))
+                        os.chmod(
+                            name,
+                            (stat.S_IMODE(mode) & ~0o022) | (0o555 if stat.S_ISDIR(mode) or mode & 0o100 else 0o444),
+                        )
             return
         os.lchown(path, 0, 0)
         mode = os.lstat(path).st_mode
@@ -149,7 +172,9 @@ def problems(never: list[Path], read_only: list[Path]) -> list[str]:
     hidden = [(str(p), p.is_dir()) for p in never if p.exists()]
     for top in [p for p in never if p.is_dir()]:
         for folder, folders, files in os.walk(top):
-            hidden += [(os.path.join(folder, n), True) for n in folders] + [(os.path.join(folder, n), False) for n in files]
+            hidden += [(os.path.join(folder, n), True) for n in folders] + [
+                (os.path.join(folder, n), False) for n in files
+            ]
     shown = [str(p) for p in read_only if p.exists()]
     for top in [p for p in read_only if p.is_dir()]:
         for folder, folders, files in os.walk(top):
@@ -236,7 +261,11 @@ def kill_descendants() -> int:
     raise RuntimeError("the student's processes could not all be stopped")
 
 
-_IPC = {"shm": (1, 7, lambda i: _libc.shmctl(i, 0, None)), "sem": (1, 4, lambda i: _libc.semctl(i, 0, 0)), "msg": (1, 7, lambda i: _libc.msgctl(i, 0, None))}
+_IPC = {
+    "shm": (1, 7, lambda i: _libc.shmctl(i, 0, None)),
+    "sem": (1, 4, lambda i: _libc.semctl(i, 0, 0)),
+    "msg": (1, 7, lambda i: _libc.msgctl(i, 0, None)),
+}
 
 
 def _remove_ipc_objects() -> None:
@@ -295,7 +324,10 @@ def forbid_sockets() -> None:
     code += [(_RET, 0, 0, _ALLOW), (_RET, 0, 0, _ERRNO | errno.EACCES)]
     filters = (_Filter * len(code))(*[_Filter(*c) for c in code])
     program = _Program(len(code), filters)
-    if _libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 or _libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(program), 0, 0) != 0:
+    if (
+        _libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0
+        or _libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(program), 0, 0) != 0
+    ):
         number = ctypes.get_errno()
         raise OSError(number, f"container jail: seccomp filter: {os.strerror(number)}")
 
