@@ -11,7 +11,7 @@ with caches for every family, as Hugging Face's ``generate``), and ``finetune``
 WordPiece builds on it in ``wordpiece``), ``unigram`` (the Unigram tokenizer's Viterbi cut and sampled cuts, chapter 3b), ``data`` (corpora that ship in packages, language-model batches),
 ``train`` (the one training loop, on one process or many through ``distributed``) and
 ``convert`` (the checks every family's conversion from Hugging Face state dicts shares),
-``seeding`` (every chapter's seeds, shifted by ``COURSE_SEED_OFFSET``), ``uncertainty`` (bootstrap
+``seeding`` (every chapter's seeds, shifted by ``COURSE_SEED_OFFSET``), ``threads`` (one thread per free core), ``uncertainty`` (bootstrap
 intervals of accuracies over seeds and test examples), ``plotting`` (figures the book uses more than once) and ``diagrams`` (the schematic figures of every chapter,
 drawn from the modules they show). The library never
 imports the book or the grading code.

@@ -45,6 +45,7 @@ import torch.nn.functional as F
 from torch import Tensor, nn
 from tqdm.auto import tqdm
 
+from course_lib import threads
 from course_lib.distributed import Parallel, World, as_number, barrier, current_world, full_state, gather, gradient_sync, load_full_state, mean_across, shard, wrap
 
 __all__ = ["Batches", "History", "IGNORE_INDEX", "StepEnd", "TrainConfig", "evaluate", "lm_loss_fn", "lr_at", "make_optimizer", "param_groups", "pick_device", "train"]
@@ -234,6 +235,7 @@ def train(
     end = min(config.steps, config.stop_after or config.steps)
     bar = tqdm(range(start, end), initial=start, total=config.steps, disable=not (config.progress and world.main), file=sys.stderr, desc="training")
     for step in bar:
+        threads.adapt()  # as many threads as the machine has free cores (course_lib.threads)
         lr = lr_at(step, config)
         for group in optimizer.param_groups:
             group["lr"] = lr

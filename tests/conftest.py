@@ -14,7 +14,9 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import hashlib
+import importlib.util
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -127,12 +129,33 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
-# The test suite builds the book as another reader's machine would: vector kernels narrower than this
-# processor's widest (AVX2: what most laptops have) and every seed of every chapter moved by one
-# (course_lib.seeding). A measured claim that holds only on one processor's arithmetic or for one seed
-# fails `make test` instead of a reader's `make book`, which keeps the native configuration.
-# book/_ext/book_robust.py runs the chapters under more configurations and prints each claim's margin.
-BOOK_TEST_CONFIGURATION = {"ATEN_CPU_CAPABILITY": "avx2", "MKL_ENABLE_INSTRUCTIONS": "AVX2", "ONEDNN_MAX_CPU_ISA": "AVX2", "COURSE_SEED_OFFSET": "1"}
+# The test suite builds the book as another reader's machine would, and each commit as another reader's:
+# kernels (this processor's widest, or AVX2, what most laptops have) and a seed offset from 0 to 99 that
+# every seed of every chapter is moved by (course_lib.seeding), both drawn from the commit's hash
+# (book/_ext/book_robust.py's of_commit), the thread count the machine's (course_lib.threads). A measured
+# claim that holds only on one processor's arithmetic or for the seeds someone tried then fails `make test`
+# on some commit instead of a reader's `make book`. BOOK_CONFIGURATION=avx2-s37 (the name the header and a
+# failure print) replays one; book/_ext/book_robust.py runs chapters under more and prints each claim's margin.
+_robust_spec = importlib.util.spec_from_file_location("book_robust", ROOT / "book" / "_ext" / "book_robust.py")
+assert _robust_spec is not None and _robust_spec.loader is not None
+book_robust = importlib.util.module_from_spec(_robust_spec)
+_robust_spec.loader.exec_module(book_robust)
+
+
+def book_configuration_name() -> str:
+    """BOOK_CONFIGURATION if set, else this checkout's commit's configuration."""
+    if os.environ.get("BOOK_CONFIGURATION"):
+        return os.environ["BOOK_CONFIGURATION"]
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True)
+    return book_robust.of_commit(head.stdout.strip() if head.returncode == 0 else "no commit")
+
+
+BOOK_CONFIGURATION = book_configuration_name()
+BOOK_TEST_CONFIGURATION = book_robust.configuration(BOOK_CONFIGURATION)
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    return f"book built as {BOOK_CONFIGURATION} ({BOOK_TEST_CONFIGURATION}); replay: BOOK_CONFIGURATION={BOOK_CONFIGURATION} make test"
 
 
 def build(source: Path, output: Path) -> subprocess.CompletedProcess:
@@ -141,7 +164,20 @@ def build(source: Path, output: Path) -> subprocess.CompletedProcess:
     env |= BOOK_TEST_CONFIGURATION
     env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), os.environ["PATH"]])
     command = [JUPYTER_BOOK, "build", "-W", "-n", "--keep-going", str(source), "--path-output", str(output)]
-    return subprocess.run(command, capture_output=True, text=True, env=env, timeout=1800)
+    return subprocess.run(command, capture_output=True, text=True, env=env, timeout=3600)
+
+
+def build_failure(result: subprocess.CompletedProcess, output: Path) -> str:
+    """What a failed build says: its whole log (each failing cell's source and traceback among it)
+    written to ``output/build-failure.log``, which it names first, then the log from the first failing
+    cell on (a cell's error, or its timeout), and the log's tail."""
+    text = f"==== stdout\n{result.stdout}\n\n==== stderr\n{result.stderr}\n"
+    log = output / "build-failure.log"
+    log.write_text(text)
+    found = re.search(r"CellExecutionError|CellTimeoutError|DeadKernelError|Traceback \(most recent call last\)", text)
+    failing = text[found.start() : found.start() + 6000] if found else ""
+    replay = f"(built as {BOOK_CONFIGURATION}: replay with BOOK_CONFIGURATION={BOOK_CONFIGURATION})"
+    return f"the book build failed {replay}; its whole log: {log}\n{failing}\n...\n{text[-2000:]}"
 
 
 class Pause:
@@ -227,7 +263,7 @@ def html(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
     if gate is None or shared is None:
         out = tmp_path_factory.mktemp("book")
         result = build(ROOT, out)
-        assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+        assert result.returncode == 0, build_failure(result, out)
         return out / "_build" / "html"
     out, failed = shared / "book", shared / "book.failed"
     gate.leave_test()  # not waiting on the lock below while holding up a worker that builds
@@ -242,7 +278,7 @@ def html(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
                 if result.returncode == 0:
                     (out / "built").touch()
                 else:
-                    failed.write_text(result.stdout[-3000:] + result.stderr[-3000:])
+                    failed.write_text(build_failure(result, out))
     finally:
         gate.enter_test()
     assert not failed.is_file(), failed.read_text()

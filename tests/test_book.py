@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from assignment_support import ASSIGNMENTS, ROOT, assignment_ids, exercise_solution_lines, hidden_lines, solution_lines
-from conftest import appendix_pages, book_pages, build, notebook_pages
+from conftest import appendix_pages, book_pages, build, build_failure, notebook_pages
 
 pytestmark = pytest.mark.slow
 
@@ -105,10 +105,14 @@ def test_a_scratch_book_with_a_good_cell_builds(tmp_path: Path) -> None:
     assert "42" in (tmp_path / "out" / "_build" / "html" / "page.html").read_text()
 
 
-def test_a_cell_that_raises_fails_the_build(tmp_path: Path) -> None:
-    result = build(scratch_book(tmp_path / "src", "raise RuntimeError('boom')"), tmp_path / "out")
+def test_a_cell_that_raises_fails_the_build_and_the_failure_names_the_cell(tmp_path: Path) -> None:
+    result = build(scratch_book(tmp_path / "src", "answer = 6 * 7\nraise RuntimeError('boom')"), tmp_path / "out")
     assert result.returncode != 0
     assert "ExecutionError" in result.stdout + result.stderr
+    message = build_failure(result, tmp_path / "out")  # what make test shows: the cell and its error, and where the whole log is
+    log = Path(message.split("its whole log: ", 1)[1].split("\n", 1)[0])
+    assert "answer = 6 * 7" in message and "RuntimeError: boom" in re.sub(r"\x1b\[[0-9;]*m", "", message)
+    assert log.read_text() == f"==== stdout\n{result.stdout}\n\n==== stderr\n{result.stderr}\n"
 
 
 def test_a_cell_that_hangs_fails_the_build(tmp_path: Path) -> None:

@@ -32,6 +32,8 @@ import ast
 import hashlib
 import json
 import os
+import random
+import re
 import shutil
 import subprocess
 import sys
@@ -51,18 +53,38 @@ def threads(n: int) -> dict[str, str]:
     return {"OMP_NUM_THREADS": str(n), "MKL_NUM_THREADS": str(n)}
 
 
-# name -> environment. "native" leaves the kernels to torch (the widest this processor has).
-CONFIGS: dict[str, dict[str, str]] = {
-    "native-2t-s0": threads(2) | {"COURSE_SEED_OFFSET": "0"},
-    "avx2-1t-s1": AVX2 | threads(1) | {"COURSE_SEED_OFFSET": "1"},
-    "baseline-2t-s2": BASELINE | threads(2) | {"COURSE_SEED_OFFSET": "2"},
-    "avx2-2t-s2": AVX2 | threads(2) | {"COURSE_SEED_OFFSET": "2"},
-    "baseline-1t-s1": BASELINE | threads(1) | {"COURSE_SEED_OFFSET": "1"},
-    "baseline-1t-s2": BASELINE | threads(1) | {"COURSE_SEED_OFFSET": "2"},
-    "avx2-2t-s1": AVX2 | threads(2) | {"COURSE_SEED_OFFSET": "1"},  # what `make test` builds the book with
-}
+# A configuration's name says its environment: KERNELS-[Nt-]sOFFSET, e.g. avx2-1t-s37. "native" leaves the kernels
+# to torch (the widest this processor has); without "Nt" the thread count is the machine's (course_lib.threads).
+KERNELS: dict[str, dict[str, str]] = {"native": {}, "avx2": AVX2, "baseline": BASELINE}
+NAME = re.compile(r"(?P<kernels>native|avx2|baseline)(?:-(?P<threads>[1-9])t)?-s(?P<offset>\d{1,3})")
+# The presets: every configuration a run names by default.
+CONFIGS = ["native-2t-s0", "avx2-1t-s1", "baseline-2t-s2", "avx2-2t-s2", "baseline-1t-s1", "baseline-1t-s2", "avx2-2t-s1"]
 # The variables a configuration may set: unset in a run whose configuration does not name them.
-VARIABLES = sorted({name for env in CONFIGS.values() for name in env})
+VARIABLES = sorted({*AVX2, *BASELINE, *threads(1), "COURSE_SEED_OFFSET"})
+
+
+def configuration(name: str) -> dict[str, str]:
+    """The environment a configuration's name stands for; ValueError for a name of another form."""
+    match = NAME.fullmatch(name)
+    if match is None:
+        raise ValueError(f"{name!r} is no configuration: KERNELS-[Nt-]sOFFSET, KERNELS one of {', '.join(KERNELS)} (e.g. avx2-1t-s37)")
+    count = {} if match["threads"] is None else threads(int(match["threads"]))
+    return KERNELS[match["kernels"]] | count | {"COURSE_SEED_OFFSET": str(int(match["offset"]))}
+
+
+def drawn(n: int, rng: random.Random) -> list[str]:
+    """``n`` fresh configurations: any kernels, one or two threads, a seed offset from 0 to 99."""
+    return [f"{rng.choice(list(KERNELS))}-{rng.choice([1, 2])}t-s{rng.randrange(100)}" for _ in range(n)]
+
+
+def of_commit(commit: str) -> str:
+    """The configuration `make test` builds the book in at ``commit``: kernels (native or AVX2: the
+    baseline ones would pass CI's time) and a seed offset from 0 to 99, both from the commit's hash, the
+    threads the machine's. Each commit tries another; a claim that holds only for the offsets tried
+    fails there, not on a reader's machine."""
+    h = int(hashlib.sha256(commit.encode()).hexdigest(), 16)
+    return f"{['native', 'avx2'][h % 2]}-s{(h // 2) % 100}"
+
 
 MARKER = "__claim_margin__"
 # Defined in the chapter's kernel before its first cell. Evaluates the parts of an assert's expression
@@ -184,7 +206,7 @@ def run_one(chapter: str, config: str, out: Path, timeout: int) -> dict:
 def launch(chapter: str, config: str, out_dir: Path, timeout: int) -> Path:
     """Run one (chapter, configuration) in a fresh process whose environment (and so its kernel's) is the configuration's."""
     out = out_dir / f"{chapter}.{config}.json"
-    env = {k: v for k, v in os.environ.items() if k not in VARIABLES} | CONFIGS[config]
+    env = {k: v for k, v in os.environ.items() if k not in VARIABLES} | configuration(config)
     env["COURSE_MODELS"] = str(models_for(config, out_dir))
     command = [sys.executable, __file__, "--one", chapter, config, "--out", str(out_dir), "--timeout", str(timeout)]
     start = time.perf_counter()
@@ -268,7 +290,8 @@ def chapters() -> list[str]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("-c", "--chapter", action="append", help="a chapter's file name without .md (default: every chapter)")
-    parser.add_argument("-k", "--config", action="append", choices=sorted(CONFIGS), help="a configuration (default: every one)")
+    parser.add_argument("-k", "--config", action="append", help="a configuration, KERNELS-[Nt-]sOFFSET, e.g. avx2-1t-s37 (default: the presets)")
+    parser.add_argument("--draw", type=int, default=0, help="also this many fresh configurations, drawn now (printed)")
     parser.add_argument("--jobs", type=int, default=1, help="runs at once (2 only for one-thread configurations on 2 cores: a two-thread torch beside another run spins on its threads' barrier and slows many times)")
     parser.add_argument("--timeout", type=int, default=1200, help="seconds per cell")
     parser.add_argument("--out", type=Path, default=OUT)
@@ -284,7 +307,11 @@ def main() -> int:
     if args.keep:
         os.environ["BOOK_ROBUST_KEEP"] = "1"
     if not args.report:
-        pairs = [(c, k) for k in (args.config or list(CONFIGS)) for c in (args.chapter or chapters())]
+        names = (args.config or ([] if args.draw else CONFIGS)) + drawn(args.draw, random.Random())
+        for name in names:
+            configuration(name)  # a mistyped name stops here, before anything runs
+        print(f"configurations: {', '.join(names)}", flush=True)
+        pairs = [(c, k) for k in names for c in (args.chapter or chapters())]
         with ThreadPoolExecutor(args.jobs) as pool:
             list(pool.map(lambda pair: launch(*pair, args.out, args.timeout), pairs))
     return 1 if report(args.out, args.safety) else 0
