@@ -129,28 +129,21 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
-# The test suite builds the book as another reader's machine would, and each commit as another reader's:
-# kernels (this processor's widest, or AVX2, what most laptops have) and a seed offset from 0 to 99 that
-# every seed of every chapter is moved by (course_lib.seeding), both drawn from the commit's hash
-# (book/_ext/book_robust.py's of_commit), the thread count the machine's (course_lib.threads). A measured
-# claim that holds only on one processor's arithmetic or for the seeds someone tried then fails `make test`
-# on some commit instead of a reader's `make book`. BOOK_CONFIGURATION=avx2-s37 (the name the header and a
-# failure print) replays one; book/_ext/book_robust.py runs chapters under more and prints each claim's margin.
+# The test suite builds the book as another reader's machine would, and each version of the book as another
+# reader's: kernels (this processor's widest, or AVX2, what most laptops have) and a seed offset from 0 to 99
+# that every seed of every chapter is moved by (course_lib.seeding), both drawn from the chapters' and
+# course_lib's sources (book/_ext/book_robust.py's of_sources), the thread count the machine's
+# (course_lib.threads). A measured claim that holds only on one processor's arithmetic or for the seeds
+# someone tried then fails `make test` for some change instead of a reader's `make book`.
+# BOOK_CONFIGURATION=avx2-s37 (the name the header and a failure print) replays one; book/_ext/book_robust.py
+# runs chapters under more and prints each claim's margin.
 _robust_spec = importlib.util.spec_from_file_location("book_robust", ROOT / "book" / "_ext" / "book_robust.py")
 assert _robust_spec is not None and _robust_spec.loader is not None
 book_robust = importlib.util.module_from_spec(_robust_spec)
 _robust_spec.loader.exec_module(book_robust)
 
 
-def book_configuration_name() -> str:
-    """BOOK_CONFIGURATION if set, else this checkout's commit's configuration."""
-    if os.environ.get("BOOK_CONFIGURATION"):
-        return os.environ["BOOK_CONFIGURATION"]
-    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True)
-    return book_robust.of_commit(head.stdout.strip() if head.returncode == 0 else "no commit")
-
-
-BOOK_CONFIGURATION = book_configuration_name()
+BOOK_CONFIGURATION = os.environ.get("BOOK_CONFIGURATION") or book_robust.of_sources(ROOT)
 BOOK_TEST_CONFIGURATION = book_robust.configuration(BOOK_CONFIGURATION)
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import importlib.util
 import math
+import random
+from pathlib import Path
 
 import pytest
 
@@ -67,3 +69,23 @@ def test_the_report_flags_claims_below_the_safety_margin(tmp_path, capsys: pytes
     out = capsys.readouterr().out
     assert "below the safety margin" in out and math.isclose(float(out.split("x < 1")[1].split()[0]), 0.05)
     assert "01_attention old: stale" in out and "FAILS" not in out
+
+
+def test_a_configuration_is_named_by_what_it_sets_and_drawn_from_the_sources(tmp_path: Path) -> None:
+    assert book_robust.configuration("avx2-1t-s37") == book_robust.AVX2 | book_robust.threads(1) | {"COURSE_SEED_OFFSET": "37"}
+    assert book_robust.configuration("native-s5") == {"COURSE_SEED_OFFSET": "5"}  # the machine's kernels and threads
+    for wrong in ("avx512-1t-s1", "avx2-s", "avx2-0t-s1", "avx2-1t-s1000"):
+        with pytest.raises(ValueError, match="no configuration"):
+            book_robust.configuration(wrong)
+    for name in book_robust.drawn(20, random.Random(0)) + book_robust.CONFIGS:
+        book_robust.configuration(name)
+    (tmp_path / "book").mkdir()
+    (tmp_path / "course_lib").mkdir()
+    (tmp_path / "book" / "01.md").write_text("a")
+    (tmp_path / "course_lib" / "x.py").write_text("b")
+    names = {book_robust.of_sources(tmp_path)}
+    for text in ("c", "d", "e", "f", "g", "h"):  # each change of a chapter draws again: six draws, not all alike
+        (tmp_path / "book" / "01.md").write_text(text)
+        assert book_robust.of_sources(tmp_path) == book_robust.of_sources(tmp_path)
+        names.add(book_robust.of_sources(tmp_path))
+    assert len(names) > 1 and all(book_robust.configuration(n) for n in names)

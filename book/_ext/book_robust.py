@@ -77,12 +77,16 @@ def drawn(n: int, rng: random.Random) -> list[str]:
     return [f"{rng.choice(list(KERNELS))}-{rng.choice([1, 2])}t-s{rng.randrange(100)}" for _ in range(n)]
 
 
-def of_commit(commit: str) -> str:
-    """The configuration `make test` builds the book in at ``commit``: kernels (native or AVX2: the
-    baseline ones would pass CI's time) and a seed offset from 0 to 99, both from the commit's hash, the
-    threads the machine's. Each commit tries another; a claim that holds only for the offsets tried
-    fails there, not on a reader's machine."""
-    h = int(hashlib.sha256(commit.encode()).hexdigest(), 16)
+def of_sources(root: Path = ROOT) -> str:
+    """The configuration `make test` builds the book in: kernels (native or AVX2: the baseline ones would
+    pass CI's time) and a seed offset from 0 to 99, both drawn from the hash of the chapters' and
+    course_lib's sources, the threads the machine's. Every change to the book or its library tries
+    another; a claim that holds only for the offsets tried fails there, not on a reader's machine (and a
+    commit that changes neither builds as the last one did, so a build can be checked before it lands)."""
+    digest = hashlib.sha256()
+    for path in sorted([*(root / "book").glob("*.md"), *(root / "course_lib").rglob("*.py")]):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
+    h = int(digest.hexdigest(), 16)
     return f"{['native', 'avx2'][h % 2]}-s{(h // 2) % 100}"
 
 
