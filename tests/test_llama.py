@@ -103,6 +103,20 @@ def test_the_config_reads_back_from_hugging_faces() -> None:
         config_from_hf(hf | {"attention_bias": True})
 
 
+def test_rotary_frequencies_and_far_positions_equal_hugging_faces() -> None:
+    """The frequencies bit for bit (``1 / base^(2i/d)``, not ``base^(-2i/d)``: a float32 step apart, which
+    positions multiply), and the logits at positions past 4,000 with Llama 3's base."""
+    from transformers.models.llama.modeling_llama import LlamaRotaryEmbedding
+
+    config = dataclasses.replace(ODD, block_size=4200, rope_base=500_000.0, d_model=48, n_heads=2, n_kv_heads=1)  # d_head 24
+    ours, theirs = twins(config)
+    rotary = LlamaRotaryEmbedding(HFLlamaConfig(**hf_config_kwargs(config)))
+    assert torch.equal(RotaryEmbedding(24, 500_000.0).inv_freq, rotary.inv_freq)
+    ids = torch.randint(0, config.vocab_size, (1, 4100))
+    with torch.no_grad():
+        torch.testing.assert_close(ours(ids)[:, -50:], theirs(ids).logits[:, -50:], atol=ATOL, rtol=1e-4)
+
+
 def test_rotary_scores_depend_on_the_distance_only() -> None:
     torch.manual_seed(5)
     rotary = RotaryEmbedding(8, base=100.0)
