@@ -38,7 +38,7 @@ import torch.nn.functional as F
 from torch import Tensor, nn
 
 from .blocks import ACTIVATIONS, Activation, BlockConfig, Decoder, DecoderCaches, Encoder, LayerNorm, LearnedPositions, fuse_norms, init_normal
-from .convert import CheckpointMismatch, check_names, check_shapes, read_checkpoint
+from .convert import CheckpointMismatch, check_names, check_shapes, check_tied, read_checkpoint
 from .seq2seq import collate, source_mask
 
 __all__ = ["Bart", "BartConfig", "BartEmbeddings", "Noise", "PRESETS", "PUBLISHED_PARAMETERS", "config_from_hf", "denoising_batch", "document_rotation", "from_hf_state_dict", "hf_config_kwargs", "poisson_probabilities", "sentence_permutation", "span_lengths", "text_infilling", "to_hf_state_dict", "token_deletion", "token_masking"]
@@ -450,9 +450,7 @@ def from_hf_state_dict(hf: Mapping[str, Tensor], model: Bart) -> dict[str, Tenso
         hf["final_logits_bias"] = torch.zeros(1, hf["model.shared.weight"].shape[0])
     what = f"a Bart with {c.n_layers} encoder and {c.n_decoder_layers} decoder layers"
     check_names(hf, {theirs for _, theirs in table}, ignorable=lambda name: name in TIED_COPIES or name.endswith(".version"), what=what)
-    for name in TIED_COPIES:
-        if name in hf and not torch.equal(hf[name], hf["model.shared.weight"]):
-            raise CheckpointMismatch(f"{name} differs from model.shared.weight: BART ties its token embeddings and LM head")
+    check_tied(hf, TIED_COPIES, "model.shared.weight", why="BART ties its token embeddings and LM head")
     expected = {name: t.shape for name, t in model.state_dict().items()}
     check_shapes(
         {theirs: hf[theirs] for _, theirs in table}, {theirs: expected[ours] for ours, theirs in table},

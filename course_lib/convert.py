@@ -19,7 +19,7 @@ from typing import Any
 
 import torch
 
-__all__ = ["CheckpointMismatch", "check_names", "check_shapes", "read_checkpoint"]
+__all__ = ["CheckpointMismatch", "check_names", "check_shapes", "check_tied", "read_checkpoint"]
 
 
 class CheckpointMismatch(ValueError):
@@ -49,6 +49,14 @@ def check_shapes(tensors: Mapping[str, torch.Tensor], expected: Mapping[str, tor
     wrong = [f"{name} {tuple(tensors[name].shape)} (expected {tuple(shape)})" for name, shape in expected.items() if name in tensors and tensors[name].shape != shape]
     if wrong:
         raise CheckpointMismatch(f"the state dict does not fit {what}: {len(wrong)} tensors have other shapes: {_some(wrong)}")
+
+
+def check_tied(tensors: Mapping[str, torch.Tensor], copies: Iterable[str], shared: str, *, why: str) -> None:
+    """Raise :class:`CheckpointMismatch` if one of ``copies`` that ``tensors`` holds differs from ``tensors[shared]``:
+    a model that ties them would load the shared one alone and drop the copy without a word. ``why`` says what ties them."""
+    for name in copies:
+        if name in tensors and not torch.equal(tensors[name], tensors[shared]):
+            raise CheckpointMismatch(f"{name} differs from {shared}: {why}")
 
 
 def read_checkpoint(directory: str | Path, model_type: str) -> tuple[dict[str, Any], dict[str, torch.Tensor]]:

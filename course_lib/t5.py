@@ -37,7 +37,7 @@ from torch import Tensor, nn
 
 from .attention import MultiHeadAttention
 from .blocks import BlockConfig, Decoder, DecoderCaches, Encoder, FeedForward, RelativePositionBias
-from .convert import CheckpointMismatch, check_names, check_shapes, read_checkpoint
+from .convert import CheckpointMismatch, check_names, check_shapes, check_tied, read_checkpoint
 from .seq2seq import source_mask
 
 __all__ = ["PRESETS", "T5", "T5Config", "TextToText", "Tokenizer", "config_from_hf", "from_hf_state_dict", "hf_config_kwargs", "noise_span_counts", "random_spans_noise_mask", "raw_length_for", "sentinel_id", "span_corruption", "span_corruption_lengths", "to_hf_state_dict"]
@@ -389,6 +389,7 @@ def from_hf_state_dict(hf: Mapping[str, Tensor], model: T5) -> dict[str, Tensor]
     check_names(hf.keys(), [theirs for _, theirs in names], ignorable=_tied_copies, what=f"this T5 ({model.config.n_layers}+{model.config.decoder_layers} blocks, {model.config.feed_forward})")
     ours = {mine: hf[theirs] for mine, theirs in names}
     check_shapes(ours, {k: v.shape for k, v in model.state_dict().items()}, what="this T5")
+    check_tied(hf, ("encoder.embed_tokens.weight", "decoder.embed_tokens.weight"), "shared.weight", why="T5's encoder and decoder read the shared embedding")
     if model.config.tie_embeddings and "lm_head.weight" in hf and not torch.equal(hf["lm_head.weight"], hf["shared.weight"]):
         raise CheckpointMismatch(
             "lm_head.weight differs from shared.weight: the checkpoint's head is untied (T5 v1.1 style), but this T5 ties "

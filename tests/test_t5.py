@@ -166,6 +166,16 @@ def test_a_tied_t5_refuses_a_checkpoint_whose_head_is_not_its_embedding() -> Non
     from_hf_state_dict(state, T5(ODD))  # the tied checkpoint itself still loads
 
 
+@pytest.mark.parametrize("copy", ["encoder.embed_tokens.weight", "decoder.embed_tokens.weight"])
+def test_an_embedding_copy_that_is_not_the_shared_one_is_refused_by_name(copy: str) -> None:
+    """Hugging Face's T5 reads each side's embed_tokens; ours reads shared alone: a copy that differs
+    would be dropped without a word (logits 1.4 off), as BART refuses too."""
+    _, hf = twins(ODD)
+    state = hf.state_dict()
+    with pytest.raises(ValueError, match=f"{copy} differs from shared.weight"):
+        from_hf_state_dict(state | {copy: state["shared.weight"] + 0.5}, T5(ODD))
+
+
 def test_bad_configs_and_inputs_are_refused() -> None:
     with pytest.raises(ValueError, match="feed_forward"):
         T5Config(feed_forward="swiglu")  # type: ignore[arg-type]
