@@ -33,11 +33,11 @@ from typing import Any, Literal
 import torch
 from torch import Tensor, nn
 
-from .attention import KVCache, MultiHeadAttention, RotaryEmbedding, causal_mask
-from .blocks import FeedForward, LearnedPositions, Norm, fuse_norms, make_norm
+from .attention import KVCache
+from .blocks import BlockConfig, DecoderBlock, LearnedPositions, Norm, fuse_norms, make_norm
 from .convert import CheckpointMismatch, check_names, check_shapes, read_checkpoint
 
-__all__ = ["FeedForwardKind", "Llama", "LlamaBlock", "LlamaConfig", "Positions", "config_from_hf", "from_hf_state_dict", "hf_config_kwargs", "to_hf_state_dict"]
+__all__ = ["FeedForwardKind", "Llama", "LlamaConfig", "Positions", "block_config", "config_from_hf", "from_hf_state_dict", "hf_config_kwargs", "to_hf_state_dict"]
 
 Positions = Literal["rotary", "learned"]  # rotary: Llama's; learned: GPT's table of position vectors
 FeedForwardKind = Literal["swiglu", "gelu"]  # swiglu: Llama's gated feed-forward; gelu: GPT's (tanh approximation)
@@ -79,22 +79,14 @@ class LlamaConfig:
         return self.d_model // self.n_heads
 
 
-class LlamaBlock(nn.Module):
-    """``x + attn(norm1(x))``, then ``+ ff(norm2(.))``: a pre-norm decoder block, ``(B, T, d_model)``."""
-
-    def __init__(self, config: LlamaConfig) -> None:
-        super().__init__()
-        c = config
-        rotary = RotaryEmbedding(c.d_head, c.rope_base) if c.positions == "rotary" else None
-        self.norm1 = make_norm(c.norm, c.d_model, eps=c.norm_eps, bias=False)
-        self.self_attn = MultiHeadAttention(c.d_model, c.n_heads, n_kv_heads=c.n_kv_heads, bias=False, rotary=rotary)
-        self.norm2 = make_norm(c.norm, c.d_model, eps=c.norm_eps, bias=False)
-        gated = c.feed_forward == "swiglu"
-        self.ff = FeedForward(c.d_model, c.d_ff, activation="silu" if gated else "gelu_tanh", bias=False, gated=gated)
-
-    def forward(self, x: Tensor, mask: Tensor | None, cache: KVCache | None = None) -> Tensor:
-        x = x + self.self_attn(self.norm1(x), mask=mask, cache=cache)[0]
-        return x + self.ff(self.norm2(x))  # (B, T, d_model)
+def block_config(config: LlamaConfig) -> BlockConfig:
+    """The :class:`~course_lib.blocks.BlockConfig` of a Llama block: pre-norm, no biases, ``n_kv_heads``
+    key/value heads, the rotary hook (or GPT's learned table, outside the block), SwiGLU (or GELU)."""
+    c, gated = config, config.feed_forward == "swiglu"
+    return BlockConfig(
+        c.d_model, c.n_heads, c.d_ff, activation="silu" if gated else "gelu_tanh", gated=gated, norm=c.norm, norm_eps=c.norm_eps,
+        bias=False, n_kv_heads=c.n_kv_heads, rotary_base=c.rope_base if c.positions == "rotary" else None,
+    )  # fmt: skip
 
 
 class Llama(nn.Module):
@@ -105,7 +97,8 @@ class Llama(nn.Module):
         self.config = config
         self.embed = nn.Embedding(config.vocab_size, config.d_model)
         self.positions = LearnedPositions(config.block_size, config.d_model) if config.positions == "learned" else None
-        self.layers: list[LlamaBlock] = nn.ModuleList(LlamaBlock(config) for _ in range(config.n_layers))  # type: ignore[assignment]
+        block = block_config(config)  # the blocks are GPT's and T5's decoder blocks, set as Llama's, without cross-attention
+        self.layers: list[DecoderBlock] = nn.ModuleList(DecoderBlock(block, cross_attention=False) for _ in range(config.n_layers))  # type: ignore[assignment]
         self.norm = make_norm(config.norm, config.d_model, eps=config.norm_eps, bias=False)
         self.lm_head = nn.Linear(config.d_model, config.vocab_size, bias=False)
         for module in self.modules():  # Llama's initialisation: N(0, 0.02) for every matrix
@@ -161,16 +154,16 @@ class Llama(nn.Module):
         past = caches[0].length if caches else 0
         if past + T > self.config.block_size:
             raise ValueError(f"{past + T} positions do not fit in the context of {self.config.block_size} (block_size)")
-        mask = causal_mask(T, past + T, device=input_ids.device)  # (T, P + T)
+        padding = None
         if attention_mask is not None:
             if attention_mask.shape != (B, past + T):
                 raise ValueError(f"attention_mask must have shape (B, P + T) = {(B, past + T)}, got {tuple(attention_mask.shape)}")
-            mask = mask & attention_mask.bool()[:, None, :]  # (B, T, P + T)
+            padding = attention_mask.bool()[:, None, :]  # (B, 1, P + T): each block ands it with the causal mask
         x = self.embed(input_ids)  # (B, T, d_model)
         if self.positions is not None:
             x = self.positions(x, offset=past)
         for i, layer in enumerate(self.layers):
-            x = layer(x, mask, None if caches is None else caches[i])
+            x = layer(x, self_mask=padding, cache=None if caches is None else caches[i])
         return self.norm(x)
 
 

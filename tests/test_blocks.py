@@ -337,22 +337,24 @@ def test_stacks_without_biases_equal_torchs() -> None:
 
 def test_a_block_config_with_the_rotary_hook_builds_llamas_block() -> None:
     """BlockConfig's position hook (rotary), with grouped-query attention, RMSNorm, SwiGLU and no biases,
-    gives a pre-LN decoder block that computes Llama's: weights copied from a LlamaBlock, the same
-    outputs over a whole sequence and token by token through a cache. Cross-attention takes no rotary."""
-    from course_lib.llama import LlamaBlock, LlamaConfig
+    gives a pre-LN decoder block that computes Llama's: Llama's blocks are such blocks
+    (tests/test_llama.py holds the model to Hugging Face's), the same outputs over a whole sequence
+    and token by token through a cache, each position rotated by the hook. Cross-attention takes no rotary."""
+    from course_lib.llama import Llama, LlamaConfig, block_config
 
     llama = LlamaConfig(vocab_size=11, n_layers=1, n_heads=4, n_kv_heads=2, d_model=24, d_ff=40, rope_base=500.0)
     shape = BlockConfig(24, 4, 40, activation="silu", gated=True, norm="rms", norm_eps=llama.norm_eps, bias=False, n_kv_heads=2, rotary_base=500.0)
-    theirs = LlamaBlock(llama).eval()
+    assert block_config(llama) == shape
+    theirs = Llama(llama).layers[0].eval()
+    assert isinstance(theirs, DecoderBlock) and theirs.cross_attn is None
     randomize(theirs, 9)
     ours = DecoderBlock(shape, cross_attention=False).eval()
     ours.load_state_dict(theirs.state_dict())  # strict: the same submodules under the same names
     x = torch.randn(2, 7, 24)
-    causal = torch.ones(7, 7, dtype=torch.bool).tril()
-    torch.testing.assert_close(ours(x), theirs(x, causal), atol=ATOL, rtol=1e-4)
+    torch.testing.assert_close(ours(x), theirs(x), atol=ATOL, rtol=1e-4)
     cache = KVCache()
     stepped = torch.cat([ours(x[:, :3], cache=cache)] + [ours(x[:, t : t + 1], cache=cache) for t in range(3, 7)], dim=1)
-    torch.testing.assert_close(stepped, theirs(x, causal), atol=ATOL, rtol=1e-4)
+    torch.testing.assert_close(stepped, theirs(x), atol=ATOL, rtol=1e-4)
     without = DecoderBlock(replace(shape, rotary_base=None), cross_attention=False).eval()
     without.load_state_dict(theirs.state_dict())
     assert not torch.allclose(without(x), ours(x), atol=1e-3)  # the hook is what turns positions into scores
