@@ -36,7 +36,7 @@ from torch import Tensor, nn
 
 from .blocks import ACTIVATIONS, Activation, Arrangement, BlockConfig, Encoder, LayerNorm, LearnedPositions, fuse_norms, init_normal
 from .convert import CheckpointMismatch, check_names, check_shapes, read_checkpoint
-from .train import IGNORE_INDEX
+from .losses import IGNORE_INDEX
 from .wordpiece import truncated_lengths
 
 __all__ = ["Bert", "BertConfig", "BertEmbeddings", "BertForPreTraining", "IGNORE_INDEX", "IS_NEXT", "MLMHead", "NOT_NEXT", "PRESETS", "PUBLISHED_PARAMETERS", "Pair", "PretrainingOutput", "config_from_hf", "from_hf_state_dict", "hf_config_kwargs", "mask_tokens", "mean_pool", "minilm_directory", "mlm_loss", "nsp_pairs", "pretraining_batch", "pretraining_loss", "to_hf_state_dict"]

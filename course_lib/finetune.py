@@ -36,7 +36,8 @@ from .attention import check_right_padded
 from .bert import BertForPreTraining, mean_pool
 from .blocks import DecoderBlock, EncoderBlock
 from .families import FAMILIES, ModelFamily
-from .train import IGNORE_INDEX, Batches
+from .losses import IGNORE_INDEX
+from .train import Batches
 
 __all__ = ["AdaptedLinear", "Adapter", "LoRALinear", "SequenceClassifier", "TokenClassifier", "TrainingMemory", "accuracy", "add_adapters", "apply_lora", "base_fingerprint", "blocks_of", "check_labels", "classification_loss", "features", "freeze", "hidden_states", "layer_features", "load_trained", "lora_disabled", "lora_layers", "merge_lora", "pool", "predict", "save_trained", "tensor_batches", "trainable_parameters", "training_memory"]
 

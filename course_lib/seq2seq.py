@@ -17,7 +17,7 @@ import torch.nn.functional as F
 from torch import Tensor
 
 from .blocks import DecoderCaches
-from .train import IGNORE_INDEX
+from .losses import IGNORE_INDEX
 
 __all__ = ["EncoderDecoderLM", "IGNORE_INDEX", "collate", "seq2seq_loss", "shift_right", "source_mask", "teacher_forcing_loss"]
 

@@ -48,9 +48,8 @@ from tqdm.auto import tqdm
 from course_lib import threads
 from course_lib.distributed import Parallel, World, as_number, barrier, current_world, full_state, gather, gradient_sync, load_full_state, mean_across, shard, wrap
 
-__all__ = ["Batches", "History", "IGNORE_INDEX", "StepEnd", "TrainConfig", "evaluate", "lm_loss_fn", "lr_at", "make_optimizer", "param_groups", "pick_device", "train"]
+__all__ = ["Batches", "History", "StepEnd", "TrainConfig", "evaluate", "lm_loss_fn", "lr_at", "make_optimizer", "param_groups", "pick_device", "train"]
 
-IGNORE_INDEX = -100  # the label of a position no loss counts (F.cross_entropy's ignore_index); every family's labels use it
 Batch = Tensor | tuple[Tensor, ...]  # a model's inputs (or targets): one tensor, or several (BERT: ids, segments, mask)
 Batches = Callable[[str, torch.Generator], tuple[Batch, Batch]]
 LossFn = Callable[[nn.Module, Any, Any], Tensor]
