@@ -37,6 +37,7 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -227,12 +228,17 @@ def models_for(config: str, out_dir: Path) -> Path:
     from course_lib.data import chapter_model
 
     folder = out_dir / f"models-{config}"
-    if not folder.is_dir():
+    with _FOLDERS:  # two chapters of one configuration start at once
+        if folder.is_dir():
+            return folder
         folder.mkdir(parents=True)
         for name in ("03_gpt", "04_bert"):
             if (saved := chapter_model(name)).is_file():
                 shutil.copy2(saved, folder / saved.name)
     return folder
+
+
+_FOLDERS = threading.Lock()
 
 
 def short(claim: str, width: int = 70) -> str:
