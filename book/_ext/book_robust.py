@@ -11,7 +11,7 @@ and ``b = 1.0`` has margin 0.2: a would have to grow by a fifth of b before the 
 a chain of comparisons takes its smallest part; a claim that is no comparison of numbers (``torch.equal``,
 ``all(...)``) is reported as holding or failing. A negative margin is a failed claim.
 
-    python book/_ext/book_robust.py                         # every chapter, every configuration
+    python book/_ext/book_robust.py                         # every chapter, the presets and two drawn configurations
     python book/_ext/book_robust.py -c 02_blocks -k avx2-1t-s1 -k native-2t-s0
     python book/_ext/book_robust.py --report                # the table again from the runs in --out
 
@@ -301,7 +301,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("-c", "--chapter", action="append", help="a chapter's file name without .md (default: every chapter)")
     parser.add_argument("-k", "--config", action="append", help="a configuration, KERNELS-[Nt-]sOFFSET, e.g. avx2-1t-s37 (default: the presets)")
-    parser.add_argument("--draw", type=int, default=0, help="also this many fresh configurations, drawn now (printed)")
+    parser.add_argument("--draw", type=int, default=None, help="also this many fresh configurations, drawn now and printed (default: 2 without -k, else 0)")
     parser.add_argument("--jobs", type=int, default=1, help="runs at once (2 only for one-thread configurations on 2 cores: a two-thread torch beside another run spins on its threads' barrier and slows many times)")
     parser.add_argument("--timeout", type=int, default=1200, help="seconds per cell")
     parser.add_argument("--out", type=Path, default=OUT)
@@ -317,7 +317,8 @@ def main() -> int:
     if args.keep:
         os.environ["BOOK_ROBUST_KEEP"] = "1"
     if not args.report:
-        names = (args.config or ([] if args.draw else CONFIGS)) + drawn(args.draw, random.Random())
+        draw = args.draw if args.draw is not None else (0 if args.config else 2)  # each run tries seeds nobody tried
+        names = (args.config or CONFIGS) + drawn(draw, random.Random())
         for name in names:
             configuration(name)  # a mistyped name stops here, before anything runs
         print(f"configurations: {', '.join(names)}", flush=True)
