@@ -103,6 +103,8 @@ class Zygote:
                     self.tasks = int(json.loads(answer).get("tasks", 0))
                 return
             why = self._silence()
+        except BrokenPipeError:  # it died before it read the request: why is its exit status, not the pipe
+            why = self._silence()
         except OSError as error:
             why = f"{type(error).__name__}: {error}"
         self.stop()

@@ -278,7 +278,7 @@ def exercise_5(quick: bool = False) -> dict[str, Any]:
             hidden = torch.empty(1, 16, config.d_model, dtype=torch.bfloat16)
             with torch.no_grad():
                 for layer, cache in zip(model.layers, caches):
-                    hidden = layer(hidden, None, cache)
+                    hidden = layer(hidden, cache=cache)
         per_token[name] = sum(t.numel() * t.element_size() for cache in caches for t in (cache.k, cache.v) if t is not None) // 16
         parameters[name] = model.num_parameters()
         print(f"{name}: {per_token[name]:,} bytes per token, {per_token[name] * config.block_size / 1e9:.1f} GB for {config.block_size:,} tokens; {parameters[name]:,} parameters")
