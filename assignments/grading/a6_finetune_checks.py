@@ -24,8 +24,8 @@ tests/test_assignment_oracles.py:
   momentum and weight decay, Adam, AdamW; Adam's ``eps`` set to 1e-3, so that where it divides by
   a gradient near zero, float32's rounding of that gradient moves the update by at most lr / eps
   times it, about 1e-6; checked on many float32 steps);
-* part 5: the adapter in float64, with the exact GELU or its tanh approximation (the one closer to
-  the answer), checked against ``nn.Linear`` and ``nn.GELU`` modules.
+* part 5: the adapter in float64, with the exact GELU or its tanh approximation (the one that every
+  output and gradient of the answer fits), checked against ``nn.Linear`` and ``nn.GELU`` modules.
 
 The only draws a check reads are the initialisations of A (part 1) and of down (part 5): see
 ``_expect_uniform`` for the probability, per grading run, that a correct answer fails (below 6e-10
