@@ -15,7 +15,7 @@ if command -v apt-get >/dev/null; then
 fi
 WANT="$(cat "$SOURCE/python-version")"
 # The pins were resolved on Python $WANT: the venv gets that Python where the image has it or can get it. Gradescope's
-# default base image, Ubuntu 22.04, has Python 3.10, on which numpy's and contourpy's pins do not install: there the
+# default base image, Ubuntu 22.04, has Python 3.10, on which contourpy's pin, for one, does not install: there the
 # deadsnakes archive (Ubuntu's own PPA system) supplies python$WANT. Elsewhere, a python3 at least as new is used.
 PY=""
 if ! command -v "python$WANT" >/dev/null && command -v apt-get >/dev/null && grep -q '^ID=ubuntu' /etc/os-release 2>/dev/null; then
