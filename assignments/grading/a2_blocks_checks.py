@@ -121,6 +121,29 @@ def _ref_sinusoidal(T: int, d: int) -> Tensor:
     return torch.stack([torch.sin(angle), torch.cos(angle)], dim=-1).reshape(T, d)
 
 
+def _expect_sinusoidal(value: Any, args: tuple[Any, ...], where: str, size: Size) -> None:
+    """One reply of ``sinusoidal_encoding(T, d_model)`` against the formula in float64."""
+    T, d = args
+    value = expect_tensor(value, (T, d), "sinusoidal_encoding(T, d_model)", where)
+    if not value.is_floating_point():
+        raise CheckFailed(f"returns {value.dtype}; expected floating-point values ({where})")
+    # float32 rounds an angle t * w to half an ulp of t (4e-6 at T = 80, growing with T): right
+    # variants (the key's powers, exp of -log(10000) 2i/d, 10000 ** (-2i/d), float64 then cast),
+    # 2000 runs each, worst 0.21 of this tolerance (4.4e-6); it holds to T of about 350, and the
+    # error grows in proportion to t, so past 300 positions the tolerance grows with T too. Wrong
+    # answers in the fixtures: at least 4.2e4 times it.
+    expect_close(value, _ref_sinusoidal(T, d), "sinusoidal_encoding(T, d_model)", where, atol=2e-5 * max(1.0, T / 300), rtol=1e-4)
+
+
+# No tensor goes in: the contract's sizes are the positions (past every plausible fixed table, 64 to
+# 2,048 positions, sliced: the spec sets no limit on T; and past 2,048, the last integer float16 holds
+# exactly, so positions kept in half precision show) and the width (past a table of frequencies for
+# d_model up to 1,024).
+SINUSOIDAL = Contract("sinusoidal_encoding", ("T", "d_model"), lambda g, size: (size.length, 8), None, base=Size((), 10), long=4100,
+                      verify=_expect_sinusoidal, edges=(("one position", lambda g, size: (1, 2)),
+                                                        ("a width past any fixed table of frequencies", lambda g, size: (3, 1100))))
+
+
 def check_sinusoidal(notebook: Student | dict[str, Any]) -> str | None:
     """``sinusoidal_encoding(T, d_model)`` against the formula in float64."""
     g = fresh_generator()
@@ -128,25 +151,14 @@ def check_sinusoidal(notebook: Student | dict[str, Any]) -> str | None:
 
     def case(T: int, d: int) -> Callable[[], None]:
         def run() -> None:
-            reply = student.call("sinusoidal_encoding", (T, d))
-            value = expect_tensor(reply.value, (T, d), "sinusoidal_encoding(T, d_model)", f"T={T}, d_model={d}")
-            if not value.is_floating_point():
-                raise CheckFailed(f"returns {value.dtype}; expected floating-point values (T={T}, d_model={d})")
-            # float32 rounds an angle t * w to half an ulp of t (4e-6 at T = 80, growing with T): right
-            # variants (the key's powers, exp of -log(10000) 2i/d, 10000 ** (-2i/d), float64 then cast),
-            # 2000 runs each, worst 0.21 of this tolerance (4.4e-6); it holds to T of about 350, and the
-            # error grows in proportion to t, so past 300 positions the tolerance grows with T too. Wrong
-            # answers in the fixtures: at least 4.2e4 times it.
-            expect_close(value, _ref_sinusoidal(T, d), "sinusoidal_encoding(T, d_model)", f"T={T}, d_model={d}", atol=2e-5 * max(1.0, T / 300), rtol=1e-4)
+            where = f"T={T}, d_model={d}"
+            _expect_sinusoidal(student.call("sinusoidal_encoding", (T, d)).value, (T, d), where, SINUSOIDAL.base)
 
         return run
 
     T_rand, d_rand = int(torch.randint(2, 80, (1,), generator=g)), 2 * int(torch.randint(1, 40, (1,), generator=g))
-    # Past every plausible fixed table (64 to 1024 positions, sliced): the spec sets no limit on T.
-    # and past every plausible fixed width (a table of frequencies for d_model up to 1024).
-    long_cases = [case(97, 6), case(129, 4), case(513, 4), case(1100, 8), case(3, 1100)]
-    cases = [case(1, 2), case(4, 2), case(10, 8), case(64, 16), case(7, 64), case(T_rand, d_rand), *long_cases]
-    return run_cases("sinusoidal_encoding", cases)
+    cases = [case(4, 2), case(10, 8), case(64, 16), case(7, 64), case(T_rand, d_rand), case(97, 6), case(129, 4), case(513, 4)]
+    return run_cases("sinusoidal_encoding", cases + contract_cases(SINUSOIDAL, student, g))
 
 
 # ---------------------------------------------------------------------- parts 3 and 4: blocks

@@ -359,10 +359,34 @@ def _expect_replayed(value: Any, idx: Tensor, n: int, W: Tensor, U: Tensor, temp
             raise CheckFailed(f"the generated sequence differs from the expected tokens at new token {step + 1} (row {int((~accepted).nonzero()[0])}) ({where})")
 
 
+def _generate_args(seed: int | None = None) -> Callable[[torch.Generator, Size], tuple[Any, ...]]:
+    """A prompt of ``size.length`` tokens over 9, random tables, 6 new tokens at temperature 1 (``seed``,
+    or a drawn one)."""
+
+    def make(g: torch.Generator, size: Size) -> tuple[Any, ...]:
+        idx = torch.randint(0, 9, (*size.lead, size.length), generator=g)
+        W, U = _randn(g, 9, 9, scale=2.0), _randn(g, 9, 9, scale=2.0)
+        return idx, 6, W, U, 1.0, _randint(g, 0, 2**31) if seed is None else seed
+
+    return make
+
+
+def _expect_generated(value: Any, args: tuple[Any, ...], where: str, size: Size) -> None:
+    idx, n, W, U, temperature, seed = args
+    _expect_replayed(value, idx, n, W, U, temperature, seed, where)
+
+
+# A batch of prompts (B, T); a prompt past any fixed context (the next token depends on the whole
+# sequence); seed 0 is a seed like any other.
+GENERATE = Contract("generate", ("idx", "max_new_tokens", "W", "U", "temperature", "seed"), _generate_args(), None,
+                    base=Size((2,), 3), leads=((1,),), long=1030, verify=_expect_generated,
+                    options=(("references", REFERENCE_PARTS),), edges=(("seed 0 is a seed too", _generate_args(seed=0)),))
+
+
 def check_generate(notebook: Student | dict[str, Any]) -> str | None:
     """``generate(idx, max_new_tokens, W, U, temperature, seed)`` replayed by a reference sampler.
 
-    Per run (the 6 seeded cases draw 226 tokens, 206 of them sampled, then two unseeded checks):
+    Per run (the 8 seeded cases, the contract's among them, draw 244 tokens, 224 of them sampled, then two unseeded checks):
 
     - a right answer fails with probability 0 if its probabilities are within 5e-5 (relative) of
       ``softmax(logits / temperature)`` in float32 (every float32 or float64 style measured: 2.2e-6 at
@@ -424,12 +448,11 @@ def check_generate(notebook: Student | dict[str, Any]) -> str | None:
         case(3, 4, 11, 15, 1.0, "sampling at temperature 1"),
         case(3, 2, 9, 16, 0.5, "temperature 0.5"),
         case(3, 5, 9, 16, 2.5, "temperature 2.5"),
-        case(4, 3, 9, 16, 2.5, "seed 0 is a seed too", seed=0),
-        case(2, 1030, 9, 6, 1.0, "a prompt past any fixed context (the next token depends on the whole sequence)"),
+        case(4, 3, 9, 16, 2.5, "seed 0 at temperature 2.5", seed=0),
         unseeded,
         global_seed,
     ]
-    return run_cases("generate", cases)
+    return run_cases("generate", cases + contract_cases(GENERATE, student, g))
 
 
 # The hidden check of each test cell, by the cell's grade id (course grade runs them outside the kernel).

@@ -196,7 +196,7 @@ def check_wordpiece(notebook: Student | dict[str, Any]) -> str | None:
         case(vocab4, _random_words(g, four, 10, 6), "unk_token given", unk_token="[UNK]"),
         case(COMPOSED_VOCAB, COMPOSED_WORDS, "composed (NFC) and decomposed (NFD) accents: a word is cut as it comes, not normalised"),
     ]
-    return run_cases("wordpiece", cases)
+    return run_cases("wordpiece", cases + contract_cases(WORDPIECE, student, g))
 
 
 # A vocabulary with an accented letter both composed (NFC: U+00E9) and decomposed (NFD: "e" then U+0301), and
@@ -206,6 +206,23 @@ _ACUTE = "\u0301"
 COMPOSED_VOCAB = {piece: i for i, piece in enumerate([*SPECIAL_TOKENS, "c", "a", "f", "e", "\u00e9", "##a", "##f", "##e", "##\u00e9",
                                                       "##" + _ACUTE, "e" + _ACUTE, "caf", "##e" + _ACUTE])}
 COMPOSED_WORDS = ["cafe" + _ACUTE, "caf\u00e9", "e" + _ACUTE, "\u00e9", "fe" + _ACUTE + "e", _ACUTE + "a", "ae" + _ACUTE + _ACUTE]
+
+
+def _wordpiece_args(g: torch.Generator, size: Size) -> tuple[Any, ...]:
+    """"caf" and ``size.length`` letters among a, f, e, the composed é and the decomposed e + U+0301, cut
+    with COMPOSED_VOCAB (which holds both forms); a limit above the word's length."""
+    letters = ["a", "f", "e", "\u00e9", "e" + _ACUTE]
+    word = "caf" + "".join(letters[i] for i in torch.randint(0, len(letters), (size.length,), generator=g).tolist())
+    return word, COMPOSED_VOCAB, "[UNK]", 2 * len(word) + 10
+
+
+# A word past any cap on its length (64, 100, 256 characters; max_chars above it), in about 300 pieces: a
+# right answer that recurses once per piece stays within Python's recursion limit; the word as it comes,
+# composed (NFC) and decomposed (NFD): normalising it, reading it by bytes or dropping combining marks
+# changes its pieces.
+WORDPIECE = Contract("wordpiece", ("word", "vocab", "unk_token", "max_chars"), _wordpiece_args,
+                     lambda word, vocab, unk_token, max_chars: _hf_wordpiece(vocab, unk_token, max_chars)(word),
+                     base=Size((), 12), long=300, text=(0,))
 
 
 # -------------------------------------------------------------------------- part 2: masking
@@ -280,31 +297,59 @@ class _Masking:
     def __init__(self, student: Student, ids: Tensor, vocab_size: int, seed: int, mask_prob: float | None, case: str) -> None:
         self.case = f"{case}: " + describe(input_ids=ids, vocab_size=vocab_size, seed=seed) + ("" if mask_prob is None else f", mask_prob={mask_prob}")
         args = (ids, vocab_size, seed) + (() if mask_prob is None else (mask_prob,))
-        reply = student.call("mask_tokens", args)
-        if not isinstance(reply.value, tuple | list) or len(reply.value) != 2:
-            raise CheckFailed(f"mask_tokens should return (masked_ids, labels), got {kind(reply.value)} ({self.case})")
-        masked = expect_tensor(reply.value[0], tuple(ids.shape), "masked_ids", self.case, dtype=torch.long)
-        labels = expect_tensor(reply.value[1], tuple(ids.shape), "labels", self.case, dtype=torch.long)
-        expect_unchanged({"input_ids": ids}, {"input_ids": reply.inputs_after[0]}, self.case)
-        chosen = labels != IGNORE_INDEX
-        ordinary = ids >= N_SPECIAL
-        if bool((chosen & ~ordinary).any()):
-            kinds = sorted({SPECIAL_TOKENS[i] for i in ids[chosen & ~ordinary].tolist()})
-            raise CheckFailed(f"special tokens were chosen ({', '.join(kinds)}): only ordinary tokens (ids >= N_SPECIAL) may be chosen ({self.case})")
-        if not torch.equal(labels[chosen], ids[chosen]):
-            raise CheckFailed(f"labels hold something other than the original id at {int((labels[chosen] != ids[chosen]).sum())} chosen position(s) ({self.case})")
-        if not torch.equal(masked[~chosen], ids[~chosen]):
-            what = "special or padding" if bool((masked[~ordinary] != ids[~ordinary]).any()) else "ordinary"
-            raise CheckFailed(f"masked_ids differs from input_ids at {int((masked[~chosen] != ids[~chosen]).sum())} {what} position(s) that were not chosen (their label is IGNORE_INDEX) ({self.case})")
+        masked, labels = _judge_masking(student.call("mask_tokens", args).value, ids, vocab_size, self.case)
+        chosen, ordinary = labels != IGNORE_INDEX, ids >= N_SPECIAL
         new = masked[chosen]
-        if bool(((new != MASK_ID) & ((new < N_SPECIAL) | (new >= vocab_size))).any()):
-            bad = sorted(set(new[(new != MASK_ID) & ((new < N_SPECIAL) | (new >= vocab_size))].tolist()))[:5]
-            raise CheckFailed(f"chosen positions hold {bad}: a chosen token becomes [MASK], stays, or becomes an ordinary id (N_SPECIAL .. vocab_size - 1), never another special id ({self.case})")
         self.ids, self.masked, self.labels, self.chosen = ids, masked, labels, chosen
         self.n_ordinary, self.n_chosen = int(ordinary.sum()), int(chosen.sum())
         self.n_mask = int((new == MASK_ID).sum())
         self.n_kept = int((new == ids[chosen]).sum())
         self.random_values = new[(new != MASK_ID) & (new != ids[chosen])]
+
+
+def _judge_masking(value: Any, ids: Tensor, vocab_size: int, where: str) -> tuple[Tensor, Tensor]:
+    """One call's (masked_ids, labels) checked exactly: only ordinary tokens chosen, the labels theirs,
+    the rest unchanged, a chosen token [MASK], itself or an ordinary id."""
+    if not isinstance(value, tuple | list) or len(value) != 2:
+        raise CheckFailed(f"mask_tokens should return (masked_ids, labels), got {kind(value)} ({where})")
+    masked = expect_tensor(value[0], tuple(ids.shape), "masked_ids", where, dtype=torch.long)
+    labels = expect_tensor(value[1], tuple(ids.shape), "labels", where, dtype=torch.long)
+    chosen = labels != IGNORE_INDEX
+    ordinary = ids >= N_SPECIAL
+    if bool((chosen & ~ordinary).any()):
+        kinds = sorted({SPECIAL_TOKENS[i] for i in ids[chosen & ~ordinary].tolist()})
+        raise CheckFailed(f"special tokens were chosen ({', '.join(kinds)}): only ordinary tokens (ids >= N_SPECIAL) may be chosen ({where})")
+    if not torch.equal(labels[chosen], ids[chosen]):
+        raise CheckFailed(f"labels hold something other than the original id at {int((labels[chosen] != ids[chosen]).sum())} chosen position(s) ({where})")
+    if not torch.equal(masked[~chosen], ids[~chosen]):
+        what = "special or padding" if bool((masked[~ordinary] != ids[~ordinary]).any()) else "ordinary"
+        raise CheckFailed(f"masked_ids differs from input_ids at {int((masked[~chosen] != ids[~chosen]).sum())} {what} position(s) that were not chosen (their label is IGNORE_INDEX) ({where})")
+    new = masked[chosen]
+    if bool(((new != MASK_ID) & ((new < N_SPECIAL) | (new >= vocab_size))).any()):
+        bad = sorted(set(new[(new != MASK_ID) & ((new < N_SPECIAL) | (new >= vocab_size))].tolist()))[:5]
+        raise CheckFailed(f"chosen positions hold {bad}: a chosen token becomes [MASK], stays, or becomes an ordinary id (N_SPECIAL .. vocab_size - 1), never another special id ({where})")
+    return masked, labels
+
+
+def _masking_args(edges: bool = False) -> Callable[[torch.Generator, Size], tuple[Any, ...]]:
+    """Rows of ``size.length`` tokens ([CLS] A [SEP] B [SEP], padded) over BERT's 30,522 ids, half of them
+    chosen; ``edges``: an ordinary token first and last in every row (no [CLS], no final [SEP])."""
+
+    def make(g: torch.Generator, size: Size) -> tuple[Any, ...]:
+        ids = _batch(g, *size.lead, size.length, 30522, pad=not edges)
+        if edges:
+            ids[:, 0], ids[:, -1] = torch.randint(N_SPECIAL, 30522, (2, len(ids)), generator=g)
+        return ids, 30522, _randint(g, 0, 2**31), 0.5
+
+    return make
+
+
+# One row; rows past any fixed buffer of positions (a table of draws for 512 or 1,024 tokens); the first
+# and the last position holding an ordinary token, which may be chosen like any other.
+MASK_TOKENS = Contract("mask_tokens", ("input_ids", "vocab_size", "seed", "mask_prob"), _masking_args(), None,
+                       base=Size((3,), 40), leads=((1,),), long=1100,
+                       verify=lambda value, args, where, size: _judge_masking(value, *args[:2], where) and None,
+                       edges=(("an ordinary token first and last in every row", _masking_args(edges=True)),))
 
 
 def _expect_proportions(calls: Sequence[_Masking], mask_prob: float, n_ordinary_ids: int, case: str) -> None:
@@ -496,7 +541,7 @@ def check_mask_tokens(notebook: Student | dict[str, Any]) -> str | None:
         proportions(64, 128, 1000, 6, None, "BERT's rates (mask_prob left at its default)"),
         proportions(32, 128, _randint(g, 200, 2000), 4, 0.4, "mask_prob=0.4", pad=False),
     ]
-    return run_cases("mask_tokens", cases)
+    return run_cases("mask_tokens", cases + contract_cases(MASK_TOKENS, student, g))
 
 
 # ------------------------------------------------------------------------- part 3: the MLM loss

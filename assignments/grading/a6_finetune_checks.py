@@ -257,6 +257,13 @@ def check_lora_linear(notebook: Student | dict[str, Any]) -> str | None:
                 _expect_lora_init(big["A"], big["B"], big_r, n_in, n_out, beside)
             zero_b = torch.zeros(n_out, r)
             expect_close(fresh["out"], _ref_lora(weight, bias, fresh["A"], zero_b, alpha, xs[0]), "the fresh layer's output (B = 0: base(x))", where, **TOL)
+            # the gradients at the start (B = 0): B's is not zero, else training never leaves the start (a layer
+            # that skips the update while B is zero computes the same outputs)
+            start = where + ", the fresh layer (B = 0)"
+            start_refs = _ref_lora_grads(weight, bias, fresh["A"], zero_b, alpha, xs[0])
+            for name, ref in zip(("A", "B", "x"), start_refs):
+                what = "the input x" if name == "x" else name
+                expect_close(_expect_gradient(fresh["start_grad_" + name], what, start), ref, f"the gradient with respect to {what}", start, **LORA_TOL)
 
             A = torch.randn(r, n_in, generator=g) / math.sqrt(n_in)
             B = torch.randn(n_out, r, generator=g)
@@ -311,7 +318,31 @@ def check_lora_linear(notebook: Student | dict[str, Any]) -> str | None:
         case(600, 5, 16, 32.0, False, (3,), "a wide layer: A's law over 9,600 values"),
         case(_randint(g, 24, 80), _randint(g, 2, 50), _randint(g, 1, 7), float(_randint(g, 1, 33)), bool(_randint(g, 0, 2)), (_randint(g, 1, 6),), "random sizes"),
     ]
-    return run_cases("LoRALinear", cases)
+    return run_cases("LoRALinear", cases + contract_cases(LORA, student, g))
+
+
+def _lora_args(g: torch.Generator, size: Size) -> tuple[Any, ...]:
+    """nn.Linear(13, 6) with a bias, r 3, alpha 6, random A and B, two inputs of leading dimensions ``size.lead``."""
+    weight, bias = torch.randn(6, 13, generator=g) / math.sqrt(13), torch.randn(6, generator=g)
+    A, B = torch.randn(3, 13, generator=g) / math.sqrt(13), torch.randn(6, 3, generator=g)
+    return weight, bias, 3, 6.0, A, B, [torch.randn(*size.lead, 13, generator=g) for _ in range(2)]
+
+
+def _judge_lora(found: Any, args: tuple[Any, ...], where: str, size: Size) -> None:
+    """The outputs of a layer with A and B set, and the gradients of the first one's probe."""
+    weight, bias, r, alpha, A, B, xs = args
+    _expect_global_states_kept(found, "forward, backward and merge()", where)
+    for i, (x, out) in enumerate(zip(xs, found["outs"])):
+        expect_close(out, _ref_lora(weight, bias, A, B, alpha, x), f"the output for input {i + 1}", where, **LORA_TOL)
+    for name, ref in zip(("A", "B", "x"), _ref_lora_grads(weight, bias, A, B, alpha, xs[0])):
+        what = "the input x" if name == "x" else name
+        expect_close(_expect_gradient(found["grad_" + name], what, where), ref, f"the gradient with respect to {what}", where, **LORA_TOL)
+
+
+# x of shape (..., in_features): one vector with no batch, one row, several leading dimensions. (The
+# contract calls the driver, which builds the student's layer from these plain values.)
+LORA = Contract("_grading_lora_run", ("weight", "bias", "r", "alpha", "A", "B", "xs"), _lora_args, None, base=Size((5,), 0),
+                leads=((), (1,), (2, 3, 4)), verify=_judge_lora, options=(("driver", DRIVERS),))
 
 
 # ----------------------------------------------------------------------- part 2: freeze_except
@@ -385,31 +416,8 @@ def check_freeze_except(notebook: Student | dict[str, Any]) -> str | None:
             shapes = _shapes(g, names)
             frozen = [name for name in names if _randint(g, 0, 2)]
             where = f"{label}: {len(names)} parameters and {len(buffers)} buffers, {len(frozen)} parameters frozen beforehand, patterns {patterns}"
-            unused = [p for p in patterns if not any(fnmatch.fnmatchcase(name, p) for name in names)]
-            found = student.call("_grading_freeze", (shapes, frozen, patterns, buffers), driver=DRIVERS).value
-            if unused and "named" not in found:
-                raise CheckFailed(f"the pattern {unused[0]!r} matches no parameter name: freeze_except should raise ValueError ({where})")
-            if "named" in found:
-                if not unused:
-                    raise CheckFailed(f"freeze_except raised ValueError, but every pattern matches a parameter ({where})")
-                if not set(found["named"]) & set(unused):
-                    raise CheckFailed(f"the ValueError should name the pattern that matches no parameter ({unused[0]!r}); its message does not ({where})")
-                return
-            _expect_global_states_kept(found, "freeze_except", where)
-            returned, trains, buffer_flags = found["returned"], found["trains"], found["buffers"]
-            expected, count = _ref_freeze(shapes, patterns)
-            wrong = [name for name in names if trains.get(name) != expected[name]]
-            if wrong:
-                name = wrong[0]
-                state = "trainable" if expected[name] else "frozen"
-                raise CheckFailed(f"{len(wrong)} parameter(s) wrongly frozen or trainable, {name!r} among them: it should be {state} ({where})")
-            touched = [name for name, flag in buffer_flags.items() if flag]
-            if touched:
-                raise CheckFailed(f"the buffer {touched[0]!r} requires a gradient after freeze_except: buffers are not parameters (model.named_parameters(), not state_dict()) ({where})")
-            if not isinstance(returned, int) or isinstance(returned, bool):
-                raise CheckFailed(f"return the number of trainable numbers as a Python int, got {kind(returned)} ({where})")
-            if returned != count:
-                raise CheckFailed(f"returned {returned}, but the trainable parameters hold {count} numbers ({where})")
+            args = (shapes, frozen, patterns, buffers)
+            _judge_freeze(student.call("_grading_freeze", args, driver=DRIVERS).value, args, where, FREEZE.base)
 
         return run
 
@@ -440,7 +448,50 @@ def check_freeze_except(notebook: Student | dict[str, Any]) -> str | None:
         case(gpt2, ["*.masked_bias"], "GPT-2, a pattern that names buffers only", gpt2_buffers),
         case(bert, ["classifier.*", "*position_ids"], "BERT, a pattern that names a buffer only", bert_buffers),
     ]
-    return run_cases("freeze_except", cases)
+    return run_cases("freeze_except", cases + contract_cases(FREEZE, student, g))
+
+
+def _judge_freeze(found: Any, args: tuple[Any, ...], where: str, size: Size) -> None:
+    """What the driver saw after one call: what trains, the buffers, the count returned, or the ValueError."""
+    shapes, _, patterns, _ = args
+    names = list(shapes)
+    unused = [p for p in patterns if not any(fnmatch.fnmatchcase(name, p) for name in names)]
+    if unused and "named" not in found:
+        raise CheckFailed(f"the pattern {unused[0]!r} matches no parameter name: freeze_except should raise ValueError ({where})")
+    if "named" in found:
+        if not unused:
+            raise CheckFailed(f"freeze_except raised ValueError, but every pattern matches a parameter ({where})")
+        if not set(found["named"]) & set(unused):
+            raise CheckFailed(f"the ValueError should name the pattern that matches no parameter ({unused[0]!r}); its message does not ({where})")
+        return
+    _expect_global_states_kept(found, "freeze_except", where)
+    returned, trains, buffer_flags = found["returned"], found["trains"], found["buffers"]
+    expected, count = _ref_freeze(shapes, patterns)
+    wrong = [name for name in names if trains.get(name) != expected[name]]
+    if wrong:
+        name = wrong[0]
+        state = "trainable" if expected[name] else "frozen"
+        raise CheckFailed(f"{len(wrong)} parameter(s) wrongly frozen or trainable, {name!r} among them: it should be {state} ({where})")
+    touched = [name for name, flag in buffer_flags.items() if flag]
+    if touched:
+        raise CheckFailed(f"the buffer {touched[0]!r} requires a gradient after freeze_except: buffers are not parameters (model.named_parameters(), not state_dict()) ({where})")
+    if not isinstance(returned, int) or isinstance(returned, bool):
+        raise CheckFailed(f"return the number of trainable numbers as a Python int, got {kind(returned)} ({where})")
+    if returned != count:
+        raise CheckFailed(f"returned {returned}, but the trainable parameters hold {count} numbers ({where})")
+
+
+def _freeze_args(g: torch.Generator, size: Size) -> tuple[Any, ...]:
+    """A GPT-2-named model of ``size.length`` blocks, half its parameters frozen beforehand, and patterns for
+    the LayerNorms of blocks 1, 10 .. 19 and 100 .. 199 (at the long size, past any fixed list of names)."""
+    names = _gpt2_names(size.length)
+    return _shapes(g, names), [name for name in names if _randint(g, 0, 2)], ["transformer.h.1*.ln_*", "score.*"], _gpt2_buffers(size.length)
+
+
+# Names past any fixed table of them (a model of 300 blocks, 3,600 parameters); BERT's names beside its buffers.
+FREEZE = Contract("_grading_freeze", ("shapes", "frozen", "patterns", "buffers"), _freeze_args, None, base=Size((), 3), long=300,
+                  verify=_judge_freeze, options=(("driver", DRIVERS),),
+                  edges=(("BERT, LayerNorms of layer 1 and the head", lambda g, size: (_shapes(g, _bert_names(12)), [], ["*.1.*LayerNorm*", "classifier.*"], _bert_buffers())),))
 
 
 # ------------------------------------------------------------------------ part 3: pooled head
@@ -583,20 +634,8 @@ def check_probe_step(notebook: Student | dict[str, Any]) -> str | None:
             stale = (torch.randn(C, d, generator=g), torch.randn(C, generator=g))  # gradients left in .grad by earlier work
             setting = ", ".join(f"{k}={v:g}" for k, v in settings.items())
             where = f"{label}: probe nn.Linear({d}, {C}) with gradients already in .grad, torch.optim.{optimizer}({setting}), batches of {B}"
-            steps = student.call("_grading_probe_steps", (weight, bias, optimizer, settings, batches, stale), driver=DRIVERS).value
-            expected = _ref_probe_steps(weight, bias, optimizer, settings, batches)
-            if not isinstance(steps, list) or len(steps) != len(expected):
-                raise CheckFailed(f"the driver got no steps back ({where})")
-            _expect_global_states_kept(steps[-1], "probe_step", where)
-            for i, (step, (loss, w, b), batch) in enumerate(zip(steps, expected, batches)):
-                at = f"{where}, call {i + 1} of 3" + {"plain": "", "leaf": ", features a leaf that requires a gradient", "graph": ", features computed from a tensor that requires a gradient"}[batch[2]]
-                _expect_loss(step["returned"], loss, at)
-                if not step["features_kept"]:
-                    raise CheckFailed(f"probe_step changed the caller's features (their values, requires_grad or graph: detach_(), requires_grad_(False)); features.detach() gives a new tensor and leaves them as they are ({at})")
-                if step["features_grad"]:
-                    raise CheckFailed(f"a gradient flowed into the cached features (or what they were computed from): detach them ({at})")
-                expect_close(step["weight"], w, "the probe's weight after the step", at, **TOL)
-                expect_close(step["bias"], b, "the probe's bias after the step", at, **TOL)
+            args = (weight, bias, optimizer, settings, batches, stale)
+            _judge_probe_steps(student.call("_grading_probe_steps", args, driver=DRIVERS).value, args, where, PROBE.base)
 
         return run
 
@@ -609,7 +648,39 @@ def check_probe_step(notebook: Student | dict[str, Any]) -> str | None:
         case(8, 16, 5, "SGD", {"lr": 0.01}, "features of scale 10: a gradient norm far above 1", scale=10.0),
         case(_randint(g, 2, 40), _randint(g, 1, 20), _randint(g, 2, 10), "SGD", {"lr": 0.3}, "random sizes, large features", needs_grad=True, scale=5.0),
     ]
-    return run_cases("probe_step", cases)
+    return run_cases("probe_step", cases + contract_cases(PROBE, student, g))
+
+
+def _judge_probe_steps(steps: Any, args: tuple[Any, ...], where: str, size: Size) -> None:
+    """Three calls in a row: each loss returned, the caller's features kept and reached by no gradient,
+    the probe after each step against PyTorch's optimizer stepping a copy."""
+    weight, bias, optimizer, settings, batches, _ = args
+    expected = _ref_probe_steps(weight, bias, optimizer, settings, batches)
+    if not isinstance(steps, list) or len(steps) != len(expected):
+        raise CheckFailed(f"the driver got no steps back ({where})")
+    _expect_global_states_kept(steps[-1], "probe_step", where)
+    for i, (step, (loss, w, b), batch) in enumerate(zip(steps, expected, batches)):
+        at = f"{where}, call {i + 1} of 3" + {"plain": "", "leaf": ", features a leaf that requires a gradient", "graph": ", features computed from a tensor that requires a gradient"}[batch[2]]
+        _expect_loss(step["returned"], loss, at)
+        if not step["features_kept"]:
+            raise CheckFailed(f"probe_step changed the caller's features (their values, requires_grad or graph: detach_(), requires_grad_(False)); features.detach() gives a new tensor and leaves them as they are ({at})")
+        if step["features_grad"]:
+            raise CheckFailed(f"a gradient flowed into the cached features (or what they were computed from): detach them ({at})")
+        expect_close(step["weight"], w, "the probe's weight after the step", at, **TOL)
+        expect_close(step["bias"], b, "the probe's bias after the step", at, **TOL)
+
+
+def _probe_args(g: torch.Generator, size: Size) -> tuple[Any, ...]:
+    """A probe nn.Linear(6, 4) with stale gradients, Adam, three batches of ``size.length`` examples (a leaf
+    that requires a gradient, plain, computed from one that does)."""
+    weight, bias = torch.randn(4, 6, generator=g) / math.sqrt(6), 0.1 * torch.randn(4, generator=g)
+    batches = [(torch.randn(size.length, 6, generator=g), torch.randint(0, 4, (size.length,), generator=g), kind) for kind in ("leaf", "plain", "graph")]
+    return weight, bias, "Adam", {"lr": 0.02, "eps": 1e-3}, batches, (torch.randn(4, 6, generator=g), torch.randn(4, generator=g))
+
+
+# A protocol of three steps on one optimizer (its state carried from step to step); a batch past any fixed buffer.
+PROBE = Contract("_grading_probe_steps", ("weight", "bias", "optimizer", "settings", "batches", "stale"), _probe_args, None,
+                 base=Size((), 8), long=1100, verify=_judge_probe_steps, options=(("driver", DRIVERS),))
 
 
 # --------------------------------------------------------------------------- part 5: adapter
@@ -620,6 +691,59 @@ def _ref_adapter(x: Tensor, weights: dict[str, Tensor], approximate: str) -> Ten
     w = {name: value.double() for name, value in weights.items()}
     hidden = F.gelu(x.double() @ w["down.weight"].T + w["down.bias"], approximate=approximate)
     return x.double() + hidden @ w["up.weight"].T + w["up.bias"]
+
+
+def _adapter_expected(xs: list[Tensor], weights: dict[str, Tensor], approximate: str) -> tuple[list[Tensor], tuple[Tensor, ...]]:
+    """The inputs' outputs, and the gradients of the first's probe (the input's, then each weight's), under one GELU."""
+    x0 = xs[0].double().requires_grad_(True)
+    w = {name: value.double().requires_grad_(True) for name, value in weights.items()}
+    out = _ref_adapter(x0, w, approximate)
+    return [_ref_adapter(x, weights, approximate) for x in xs], torch.autograd.grad((out * _probe(out)).sum(), [x0, *w.values()])
+
+
+def _adapter_gelu(reply: dict[str, Any], xs: list[Tensor], weights: dict[str, Tensor]) -> str:
+    """Which GELU the answer computes ("none" when neither fits): the one every output and gradient it gave
+    fits, never one value alone (where the two GELUs agree to float32's last bits, one value cannot tell
+    them apart, and a choice made on it failed a right answer, 5.7e-4 off)."""
+
+    def matches(approximate: str) -> bool:
+        outs, refs = _adapter_expected(xs, weights, approximate)
+        got = [*reply["outs"], reply.get("grad_x"), *(reply.get("grads", {}).get(name) for name in weights)]
+        return all(isinstance(a, Tensor) and a.shape == b.shape and torch.allclose(a.double(), b, **TOL) for a, b in zip(got, [*outs, *refs]))
+
+    return next((a for a in ("none", "tanh") if matches(a)), "none")  # the exact GELU or its tanh approximation
+
+
+def _expect_adapter_gradients(reply: dict[str, Any], xs: list[Tensor], weights: dict[str, Tensor], approximate: str, case: str) -> None:
+    """The gradients of the first input's probe, with respect to the input and every parameter."""
+    refs = _adapter_expected(xs, weights, approximate)[1]
+    expect_close(_expect_gradient(reply.get("grad_x"), "the input", case), refs[0], "the gradient with respect to the input", case, **TOL)
+    for name, ref in zip(weights, refs[1:]):
+        expect_close(_expect_gradient(reply.get("grads", {}).get(name), name, case), ref, f"the gradient with respect to {name}", case, **TOL)
+
+
+def _adapter_args(g: torch.Generator, size: Size) -> tuple[Any, ...]:
+    """Adapter(10, 4) with random weights, two inputs of leading dimensions ``size.lead``."""
+    weights = {"down.weight": torch.randn(4, 10, generator=g) / math.sqrt(10), "down.bias": 0.5 * torch.randn(4, generator=g),
+               "up.weight": torch.randn(10, 4, generator=g) / 2, "up.bias": 0.5 * torch.randn(10, generator=g)}
+    return 10, 4, weights, [torch.randn(*size.lead, 10, generator=g) for _ in range(2)]
+
+
+def _judge_adapter(found: Any, args: tuple[Any, ...], where: str, size: Size) -> None:
+    """The outputs of an adapter with weights set, and the gradients of the first one's probe."""
+    _, _, weights, xs = args
+    _expect_global_states_kept(found, "forward", where)
+    if not all(found["inputs_kept"]):
+        raise CheckFailed(f"forward changed its input x in place (x += ... or an in-place op on x): return x + up(GELU(down(x))), a new tensor, and leave x as it was ({where})")
+    approximate = _adapter_gelu(found, xs, weights)
+    for i, (ref, out) in enumerate(zip(_adapter_expected(xs, weights, approximate)[0], found["outs"])):
+        expect_close(out, ref, f"the output for input {i + 1}", where, **TOL)
+    _expect_adapter_gradients(found, xs, weights, approximate, where)
+
+
+# x of shape (..., d_model): one vector with no batch, one row, several leading dimensions.
+ADAPTER = Contract("_grading_adapter_run", ("d_model", "bottleneck", "weights", "xs"), _adapter_args, None, base=Size((5,), 0),
+                   leads=((), (1,), (2, 3, 4)), verify=_judge_adapter, options=(("driver", DRIVERS),))
 
 
 def check_adapter(notebook: Student | dict[str, Any]) -> str | None:
@@ -665,6 +789,10 @@ def check_adapter(notebook: Student | dict[str, Any]) -> str | None:
             if fresh["returned_input"]:
                 raise CheckFailed(f"forward returned its input x itself (changed in place, as x += ... does): return x + up(GELU(down(x))), a new tensor ({where})")
             expect_close(fresh["out"], xs[0].double(), "the fresh adapter's output (the identity)", where, atol=1e-6, rtol=0)
+            # the gradients at the start (up at zero): up's are not zero, else training never leaves the identity
+            # (an adapter that returns x while up is zero computes the same outputs)
+            start, at_start = {name: fresh[name] for name in ("down.weight", "down.bias", "up.weight", "up.bias")}, where + ", the fresh adapter (up at zero)"
+            _expect_adapter_gradients(fresh, [xs[0]], start, _adapter_gelu(fresh | {"outs": [fresh["out"]]}, [xs[0]], start), at_start)
 
             weights = {"down.weight": torch.randn(m, d, generator=g) / math.sqrt(d), "down.bias": 0.5 * torch.randn(m, generator=g),
                        "up.weight": torch.randn(d, m, generator=g) / math.sqrt(m), "up.bias": 0.5 * torch.randn(d, generator=g)}  # fmt: skip
@@ -673,28 +801,11 @@ def check_adapter(notebook: Student | dict[str, Any]) -> str | None:
             _expect_global_states_kept(reply, "forward", trained)
             if not all(reply["inputs_kept"]):
                 raise CheckFailed(f"forward changed its input x in place (x += ... or an in-place op on x): return x + up(GELU(down(x))), a new tensor, and leave x as it was ({trained})")
-            def expected(approximate: str) -> tuple[list[Tensor], tuple[Tensor, ...]]:
-                """Both inputs' outputs, and the gradients of the first's probe, under one GELU."""
-                x0 = xs[0].double().requires_grad_(True)
-                w = {name: value.double().requires_grad_(True) for name, value in weights.items()}
-                out = _ref_adapter(x0, w, approximate)
-                return [_ref_adapter(x, weights, approximate) for x in xs], torch.autograd.grad((out * _probe(out)).sum(), [x0, *w.values()])
-
-            def matches(approximate: str) -> bool:
-                """Whether every output and gradient the answer gave fits this GELU: the choice reads all of
-                them, never one value alone (where the two GELUs agree to float32's last bits, one value
-                cannot tell them apart, and a choice made on it failed a right answer, 5.7e-4 off)."""
-                outs, refs = expected(approximate)
-                got = [*reply["outs"], reply["grad_x"], *(reply["grads"].get(name) for name in weights)]
-                return all(isinstance(a, Tensor) and a.shape == b.shape and torch.allclose(a.double(), b, **TOL) for a, b in zip(got, [*outs, *refs]))
-
-            approximate = next((a for a in ("none", "tanh") if matches(a)), "none")  # the exact GELU or its tanh approximation
-            outs, refs = expected(approximate)
+            approximate = _adapter_gelu(reply, xs, weights)
+            outs, refs = _adapter_expected(xs, weights, approximate)
             for i, (ref, out) in enumerate(zip(outs, reply["outs"])):
                 expect_close(out, ref, f"the output for input {i + 1}", trained, **TOL)
-            expect_close(_expect_gradient(reply["grad_x"], "the input", trained), refs[0], "the gradient with respect to the input", trained, **TOL)
-            for name, ref in zip(weights, refs[1:]):
-                expect_close(_expect_gradient(reply["grads"][name], name, trained), ref, f"the gradient with respect to {name}", trained, **TOL)
+            _expect_adapter_gradients(reply, xs, weights, approximate, trained)
 
         return run
 
@@ -706,7 +817,7 @@ def check_adapter(notebook: Student | dict[str, Any]) -> str | None:
         case(64, 32, (2, 3), "a wide adapter: down's law over its own 2,048 weights"),
         case(_randint(g, 2, 40), _randint(g, 1, 12), (_randint(g, 1, 5), _randint(g, 1, 5)), "random sizes"),
     ]
-    return run_cases("Adapter", cases)
+    return run_cases("Adapter", cases + contract_cases(ADAPTER, student, g))
 
 
 # The hidden check of each test cell, by the cell's grade id (course grade runs them outside the kernel).

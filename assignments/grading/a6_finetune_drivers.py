@@ -68,7 +68,17 @@ def _grading_lora_fresh(weight, bias, r, alpha, x):
         "B": layer.B.detach().clone(),
         "requires_grad": {name: p.requires_grad for name, p in params.items()},
         "out": layer(x).detach(),
-    }
+    } | _grading_start_gradients(layer, x)
+
+
+def _grading_start_gradients(layer, x):
+    """The gradients of a fresh layer's output probe (for a copy of ``x``) with respect to its A and B and
+    to that input: at the start, B at zero, only B's is not zero."""
+    x0 = x.clone().requires_grad_(True)
+    out = layer(x0)
+    if out.requires_grad:  # none otherwise: the check says what does not train
+        (out * _grading_probe(out)).sum().backward()
+    return {f"start_grad_{name}": None if t.grad is None else t.grad.detach().clone() for name, t in (("A", layer.A), ("B", layer.B), ("x", x0))}
 
 
 def _grading_lora_run(weight, bias, r, alpha, A, B, xs):
@@ -215,10 +225,12 @@ def _grading_probe_steps(weight, bias, optimizer, settings, batches, stale):
 
 def _grading_adapter_fresh(d_model, bottleneck, x):
     """A fresh Adapter: its parameters (shapes, whether they train), down and up, its output."""
+    import torch
     from torch import nn
 
     adapter = Adapter(d_model, bottleneck)  # noqa: F821 (the student's class)
     params = dict(adapter.named_parameters())
+    before = x.clone()
     out = adapter(x)
     found = {
         "shapes": {name: list(p.shape) for name, p in params.items()},
@@ -229,6 +241,13 @@ def _grading_adapter_fresh(d_model, bottleneck, x):
     }
     if all(found["linear"]):
         found |= {f"{layer}.{kind}": getattr(getattr(adapter, layer), kind).detach().clone() for layer in ("down", "up") for kind in ("weight", "bias")}
+    if torch.equal(x, before):  # the gradients at the start (up at zero) of a new input's probe; an input changed is judged alone
+        x0 = x.clone().requires_grad_(True)
+        out0 = adapter(x0)
+        if out0.requires_grad:  # none otherwise: the check says what does not train
+            (out0 * _grading_probe(out0)).sum().backward()
+        found["grads"] = {name: None if p.grad is None else p.grad.detach().clone() for name, p in params.items()}
+        found["grad_x"] = None if x0.grad is None else x0.grad.detach().clone()
     return found
 
 

@@ -18,7 +18,15 @@ its class of bug on every draw, not on a lucky one):
 * **gradients**: of ``probe(output) . output`` with respect to every input in ``differentiable``
   (``"*"`` for every tensor of a dict argument), against the oracle's, by autograd in float64;
 * **protocol**: a ``steps`` function, for a part whose state goes out and comes back (a cache), runs
-  every step with what the previous step returned (``base.length`` steps, in each dtype).
+  every step with what the previous step returned (``base.length`` steps, in each dtype);
+* **text forms** (``text=``, the indices of arguments read as text): each such string (or list of
+  strings) sent composed (NFC) and decomposed (NFD), where the spec takes text as it comes;
+* **edges**: the spec's special values at special places (an EOS id already last, a special id first),
+  named argument makers checked like every other case.
+
+Where a right answer is one of a set rather than one value (a draw from a law, a sampler replayed, a
+bucket within float rounding of a boundary), ``verify`` checks one reply against its arguments in place
+of the oracle's value (the part's own exact check of one call).
 
 Every call also goes through :class:`gradinglib.Guarded` (global random states untouched, no argument
 changed in place). False-pass bound per class, over any seed: 0 for each class a case names (the case is
@@ -29,9 +37,10 @@ module that declares a contract).
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Literal
 
 import torch
 from torch import Tensor
@@ -59,12 +68,13 @@ class Size:
 class Contract:
     """What one function promises. ``make(g, size)`` draws its arguments at a size; ``oracle(*args)``
     computes the expected value (tensors, or tuples of them) from the same arguments in float64,
-    differentiably where ``differentiable`` names inputs; ``names`` name the arguments in messages."""
+    differentiably where ``differentiable`` names inputs; ``names`` name the arguments in messages.
+    ``verify(value, args, where, size)``, if given, judges a reply instead (raises CheckFailed)."""
 
     function: str
     names: tuple[str, ...]
     make: Callable[[torch.Generator, Size], tuple[Any, ...]]
-    oracle: Callable[..., Any]
+    oracle: Callable[..., Any] | None  # None where ``verify`` judges every reply
     base: Size = Size()
     leads: tuple[tuple[int, ...], ...] = ()  # other leading dimensions the spec allows
     long: int | None = None  # a length past any fixed buffer, where the spec sets no limit
@@ -76,6 +86,9 @@ class Contract:
     )
     options: tuple[tuple[str, Any], ...] = ()  # passed to every call (forbid=..., references=...)
     steps: Callable[[Guarded, torch.Generator, Size], None] | None = None  # a stateful protocol, step by step
+    verify: Callable[[Any, tuple[Any, ...], str, Size], None] | None = None  # a set of right answers: one reply judged
+    text: tuple[int, ...] = ()  # the arguments read as text: each sent in NFC and in NFD
+    edges: tuple[tuple[str, Callable[[torch.Generator, Size], tuple[Any, ...]]], ...] = ()  # special values, named
 
     def sizes(self) -> list[tuple[str, Size]]:
         """The generic cases' sizes, each with what it is for."""
@@ -102,6 +115,10 @@ def contract_cases(contract: Contract, student: Guarded, g: torch.Generator) -> 
                 layout=strided,
             )
         )
+    for form in ("NFC", "NFD") if contract.text else ():
+        cases.append(_value_case(contract, student, g, f"text in {form}", contract.base, layout=_in_form(contract, form)))
+    for label, make in contract.edges:
+        cases.append(_value_case(replace(contract, make=make), student, g, label, contract.base))
     if contract.differentiable:
         cases.append(_gradient_case(contract, student, g))
     if contract.steps is not None:
@@ -150,7 +167,7 @@ def expect_like(actual: Any, expected: Any, what: str, where: str, dtype: torch.
             raise CheckFailed(f"{what} is {actual.dtype} for {dtype} inputs; keep the inputs' dtype ({where})")
     elif isinstance(expected, (tuple, list)):
         if not isinstance(actual, (tuple, list)) or len(actual) != len(expected):
-            raise CheckFailed(f"{what} should be a tuple of {len(expected)}, got {kind(actual)} ({where})")
+            raise CheckFailed(f"{what} should be a {type(expected).__name__} of {len(expected)} items, got {kind(actual)} ({where})")
         for i, (a, e) in enumerate(zip(actual, expected)):
             expect_like(a, e, f"{what}[{i}]", where, dtype, scale)
     elif actual != expected:
@@ -184,6 +201,17 @@ def strided(value: Any) -> Any:
     return value
 
 
+def _in_form(contract: Contract, form: Literal["NFC", "NFD"]) -> Callable[[Any], Any]:
+    """The arguments with every string of ``contract.text``'s (or of a list there) in Unicode form ``form``."""
+
+    def normal(value: Any) -> Any:
+        if isinstance(value, str):
+            return unicodedata.normalize(form, value)
+        return type(value)(normal(v) for v in value) if isinstance(value, (list, tuple)) else value
+
+    return lambda args: tuple(normal(a) if i in contract.text else a for i, a in enumerate(args))
+
+
 def _value_case(
     contract: Contract,
     student: Guarded,
@@ -196,6 +224,10 @@ def _value_case(
         args = layout(contract.make(g, size))
         where = f"{label}: {describe_args(contract.names, args)}"
         reply = _call(student, contract, args, where)
+        if contract.verify is not None:
+            contract.verify(reply.value, args, where, size)
+            return
+        assert contract.oracle is not None, f"{contract.function}: a contract needs an oracle or a verify"
         with torch.no_grad():
             expected = contract.oracle(*in_float64(args))
         expect_like(reply.value, expected, f"{contract.function}(...)", where, size.dtype, contract.scale)
@@ -236,6 +268,7 @@ def _gradient_case(contract: Contract, student: Guarded, g: torch.Generator) -> 
                 f"the output does not carry a gradient back to its inputs; use torch operations ({where})"
             )
         ref_args = in_float64(args)
+        assert contract.oracle is not None, f"{contract.function}: gradients are compared with an oracle's"
         wrt = [_leaf(ref_args, path).requires_grad_(True) for _, path in leaves]
         out = contract.oracle(*ref_args)
         out = out[0] if isinstance(out, (tuple, list)) else out
