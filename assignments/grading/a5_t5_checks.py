@@ -215,7 +215,8 @@ def _expect_buckets(value: Any, args: tuple[Any, ...], where: str, size: Size) -
 # 2,048 have their own (128 buckets at max_distance 4,100: a table for -1,024 .. 1,024, clamped, shows).
 BUCKETS = Contract("relative_position_bucket", ("relative_position", "bidirectional", "num_buckets", "max_distance"),
                    lambda g, size: (_spread(g, size.length, size.lead), True, max(32, size.length // 32), size.length), None,
-                   base=Size((2, -1, 3), 128), leads=((), (1,), (3, 5, 7)), long=4100, verify=_expect_buckets)
+                   base=Size((2, -1, 3), 128), leads=((), (1,), (3, 5, 7)), long=4100, verify=_expect_buckets,
+                   again=lambda first, fresh, g: (first[0], False, 48, 2 * first[3]))
 
 
 # ------------------------------------------------------------------------ part 2: noise spans
@@ -599,7 +600,8 @@ def _infilling_args(g: torch.Generator, size: Size) -> tuple[Any, ...]:
 
 INFILLING = Contract("text_infilling", ("tokens", "mask_ratio", "mask_id", "poisson_lambda", "seed"), _infilling_args, None,
                      base=Size((), 30), long=2100,
-                     verify=lambda value, args, where, size: _judge_infilling(value, *args[:3], where) and None)
+                     verify=lambda value, args, where, size: _judge_infilling(value, *args[:3], where) and None,
+                     again=lambda first, fresh, g: (first[0], _ratio(g, len(first[0]) - 2, 0.2, 0.4), first[2], *fresh[3:]))
 
 
 def check_text_infilling(notebook: Student | dict[str, Any]) -> str | None:
@@ -901,6 +903,7 @@ def _beam_args(eos_id: int | None = None, below: float = 0.0) -> Callable[[torch
 # underflow (exp(-800) is 0 in float64: scores as products of probabilities, not sums of logs, show).
 BEAM = Contract("beam_search_step", ("log_probs", "beam_scores", "finished", "beam_width", "eos_id"), _beam_args(), None,
                 base=Size((), 9), long=1100, dtypes=(torch.float64,), verify=_expect_beam,
+                again=lambda first, fresh, g: (*first[:3], first[3] - 1, first[4]),  # the beams of the first call, one fewer kept
                 edges=(("eos_id 0, the first token", _beam_args(0)), ("eos_id the last token", _beam_args(-1)),
                        ("the beams' scores about -800 (a long sequence)", _beam_args(below=800.0))))
 

@@ -339,10 +339,11 @@ def _judge_lora(found: Any, args: tuple[Any, ...], where: str, size: Size) -> No
         expect_close(_expect_gradient(found["grad_" + name], what, where), ref, f"the gradient with respect to {what}", where, **LORA_TOL)
 
 
-# x of shape (..., in_features): one vector with no batch, one row, several leading dimensions. (The
-# contract calls the driver, which builds the student's layer from these plain values.)
+# x of shape (..., in_features): one vector with no batch, one row, several leading dimensions, a
+# non-contiguous view (as a transpose returns: the spec says so). (The contract calls the driver, which
+# builds the student's layer from these plain values.)
 LORA = Contract("_grading_lora_run", ("weight", "bias", "r", "alpha", "A", "B", "xs"), _lora_args, None, base=Size((5,), 0),
-                leads=((), (1,), (2, 3, 4)), verify=_judge_lora, options=(("driver", DRIVERS),))
+                leads=((), (1,), (2, 3, 4)), views=Size((2, 3, 4), 0), verify=_judge_lora, options=(("driver", DRIVERS),))
 
 
 # ----------------------------------------------------------------------- part 2: freeze_except
@@ -741,9 +742,10 @@ def _judge_adapter(found: Any, args: tuple[Any, ...], where: str, size: Size) ->
     _expect_adapter_gradients(found, xs, weights, approximate, where)
 
 
-# x of shape (..., d_model): one vector with no batch, one row, several leading dimensions.
+# x of shape (..., d_model): one vector with no batch, one row, several leading dimensions, a
+# non-contiguous view (the spec says so: flattening with .view fails on one).
 ADAPTER = Contract("_grading_adapter_run", ("d_model", "bottleneck", "weights", "xs"), _adapter_args, None, base=Size((5,), 0),
-                   leads=((), (1,), (2, 3, 4)), verify=_judge_adapter, options=(("driver", DRIVERS),))
+                   leads=((), (1,), (2, 3, 4)), views=Size((2, 3, 4), 0), verify=_judge_adapter, options=(("driver", DRIVERS),))
 
 
 def check_adapter(notebook: Student | dict[str, Any]) -> str | None:

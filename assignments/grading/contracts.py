@@ -22,7 +22,11 @@ its class of bug on every draw, not on a lucky one):
 * **text forms** (``text=``, the indices of arguments read as text): each such string (or list of
   strings) sent composed (NFC) and decomposed (NFD), where the spec takes text as it comes;
 * **edges**: the spec's special values at special places (an EOS id already last, a special id first),
-  named argument makers checked like every other case.
+  named argument makers checked like every other case;
+* **no state between calls**: a call, then one with the same first argument and the others changed
+  (``again(first, fresh, g)``: by default the first argument of the first call with the rest of a fresh
+  draw; a part whose arguments are drawn to fit each other, or whose answer must change for sure,
+  declares its own): a result kept from an earlier call (a memo keyed on part of the arguments) shows.
 
 Where a right answer is one of a set rather than one value (a draw from a law, a sampler replayed, a
 bucket within float rounding of a boundary), ``verify`` checks one reply against its arguments in place
@@ -64,6 +68,11 @@ class Size:
     dtype: torch.dtype = torch.float32
 
 
+def keep_first(first: tuple[Any, ...], fresh: tuple[Any, ...], g: torch.Generator) -> tuple[Any, ...]:
+    """The arguments of a second call: the first call's first argument, the rest of a fresh draw."""
+    return (first[0], *fresh[1:])
+
+
 @dataclass(frozen=True)
 class Contract:
     """What one function promises. ``make(g, size)`` draws its arguments at a size; ``oracle(*args)``
@@ -89,6 +98,7 @@ class Contract:
     verify: Callable[[Any, tuple[Any, ...], str, Size], None] | None = None  # a set of right answers: one reply judged
     text: tuple[int, ...] = ()  # the arguments read as text: each sent in NFC and in NFD
     edges: tuple[tuple[str, Callable[[torch.Generator, Size], tuple[Any, ...]]], ...] = ()  # special values, named
+    again: Callable[[tuple[Any, ...], tuple[Any, ...], torch.Generator], tuple[Any, ...]] = keep_first  # (first, fresh, g)
 
     def sizes(self) -> list[tuple[str, Size]]:
         """The generic cases' sizes, each with what it is for."""
@@ -119,6 +129,7 @@ def contract_cases(contract: Contract, student: Guarded, g: torch.Generator) -> 
         cases.append(_value_case(contract, student, g, f"text in {form}", contract.base, layout=_in_form(contract, form)))
     for label, make in contract.edges:
         cases.append(_value_case(replace(contract, make=make), student, g, label, contract.base))
+    cases.append(_again_case(contract, student, g))
     if contract.differentiable:
         cases.append(_gradient_case(contract, student, g))
     if contract.steps is not None:
@@ -231,6 +242,19 @@ def _value_case(
         with torch.no_grad():
             expected = contract.oracle(*in_float64(args))
         expect_like(reply.value, expected, f"{contract.function}(...)", where, size.dtype, contract.scale)
+
+    return run
+
+
+def _again_case(contract: Contract, student: Guarded, g: torch.Generator) -> Callable[[], None]:
+    """Two calls in a row sharing their first argument, each judged on its own."""
+
+    def run() -> None:
+        first = contract.make(g, contract.base)
+        second = contract.again(first, contract.make(g, contract.base), g)
+        _value_case(replace(contract, make=lambda g, size: first), student, g, "a first call", contract.base)()
+        label = "a second call with the same first argument and the others changed (nothing kept from the first)"
+        _value_case(replace(contract, make=lambda g, size: second), student, g, label, contract.base)()
 
     return run
 

@@ -1,0 +1,16 @@
+# expect: loses rel_bucket -- halves num_buckets in the causal case too, so the decoder uses only half its buckets; spec: "If bidirectional (the encoder), half the buckets are for keys before the query ... num_buckets becomes num_buckets // 2 ... If not ... there are no keys after the query"
+# %% [rel_bucket]
+def relative_position_bucket(relative_position, bidirectional=True, num_buckets=32, max_distance=128):
+    """T5's bucket of each relative position (key - query), a torch.long tensor of any shape: same shape, torch.long."""
+    num_buckets //= 2  # half the buckets per direction
+    buckets = torch.zeros_like(relative_position)
+    if bidirectional:
+        buckets = buckets + (relative_position > 0).long() * num_buckets
+        distance = relative_position.abs()
+    else:
+        distance = (-relative_position).clamp(min=0)
+    max_exact = num_buckets // 2
+    is_small = distance < max_exact
+    scaled = torch.log(distance.clamp(min=1).double() / max_exact) / math.log(max_distance / max_exact) * (num_buckets - max_exact)
+    large = (max_exact + scaled.long()).clamp(max=num_buckets - 1)
+    return buckets + torch.where(is_small, distance, large)
