@@ -49,7 +49,7 @@ def main() -> None:
         rates = {}
         for jobs in (2, 1):
             start = time.monotonic()
-            results, _ = grading.grade(course, "a1_attention", Path(tmp) / "inbox", Path(tmp) / f"out{jobs}", jobs=jobs, progress=lambda done, total, line: None)
+            results, _ = grading.grade(grading.Batch(course, "a1_attention", Path(tmp) / "inbox", Path(tmp) / f"out{jobs}"), grading.Options(jobs=jobs), progress=lambda done, total, line: None)
             seconds = time.monotonic() - start
             rates[jobs] = len(results) / seconds * 60
             print(f"--jobs {jobs}: {len(results)} of {count} submissions in {seconds:.0f} s, {rates[jobs]:.1f} per minute", flush=True)

@@ -20,8 +20,8 @@ Limits are grading's (:class:`course_grading.sandbox.limits.Limits`): a time lim
 assignment's own set-up cells, which start Python and import torch, get :data:`SETUP_S`), the
 kernel's address space (``RLIMIT_AS``) and its resident memory, watched from outside. The notebook
 runs cell by cell, up to its last test cell, in grading's order: every code cell that is not a test,
-then the tests (so a function redefined below a part's test is checked as it is graded). A cell that runs past its limit (an endless loop) is
-interrupted, as Jupyter's stop button does, and the next cell runs. If the cell does not stop (code
+then the tests (so a function redefined below a part's test is checked as it is graded). A cell that runs past its limit
+(an endless loop) is interrupted, as Jupyter's stop button does, and the next cell runs. If the cell does not stop (code
 that catches KeyboardInterrupt), kills the kernel (a crash) or takes more memory than grading
 allows (the kernel is then stopped), the notebook is run again from the top in a fresh kernel
 without the cells that stopped one, so every other part is still checked. The student's file is
@@ -53,19 +53,38 @@ from course_grading.notebook.canonical import Canonical, assignment_of, grade_id
 from course_grading.sandbox.limits import Limits, cap_address_space
 from course_grading.text import shown
 
-__all__ = ["KERNEL", "MemoryWatch", "Part", "PartResult", "Report", "SETUP_S", "cell_limit", "check_notebook", "find_parts", "grading_order", "identify", "named_assignment", "out_of_memory", "part_uses"]
+__all__ = [
+    "KERNEL",
+    "MemoryWatch",
+    "Part",
+    "PartResult",
+    "Report",
+    "SETUP_S",
+    "cell_limit",
+    "check_notebook",
+    "find_parts",
+    "grading_order",
+    "identify",
+    "named_assignment",
+    "out_of_memory",
+    "part_uses",
+]
 
 KERNEL = "python3"  # jupyter_client resolves it to the Python running `course`, when ipykernel is installed there
 INTERRUPT_GRACE_S = 5  # how long an interrupted cell has to stop before its kernel is abandoned
-SETUP_S = 60  # the assignment's own set-up cells: a fresh Python importing torch (grading's process has it imported already)
+# the assignment's own set-up cells: a fresh Python importing torch (grading's process has it imported already)
+SETUP_S = 60
 MEMORY_POLL_S = 0.05  # how often the kernel's memory is read
-ADDRESS_MARGIN = 2**28  # a kernel whose address space came this close to its limit ran out of it (and may hang: it is stopped)
+# a kernel whose address space came this close to its limit ran out of it (and may hang: it is stopped)
+ADDRESS_MARGIN = 2**28
 SYNTAX_ERRORS = {"SyntaxError", "IndentationError", "TabError"}
 
 _HEADING = re.compile(r"^##[ \t]+(.*?)[ \t]*$", re.MULTILINE)  # level 2 only: "###" does not match
 _PART_TITLE = re.compile(r"(?P<name>(?P<label>Part[ \t]+[\w.]+)[ \t]*:.*?)[ \t]*(?:\([^()]*\bpoints?\))?")
 # What a cell defines at its top level, found without parsing it (it may not parse: a syntax error).
-_DEFINITION = re.compile(r"^(?:(?:async[ \t]+)?def|class)[ \t]+([A-Za-z_]\w*)|^([A-Za-z_]\w*)[ \t]*=(?!=)", re.MULTILINE)
+_DEFINITION = re.compile(
+    r"^(?:(?:async[ \t]+)?def|class)[ \t]+([A-Za-z_]\w*)|^([A-Za-z_]\w*)[ \t]*=(?!=)", re.MULTILINE
+)
 _WORD = re.compile(r"[A-Za-z_]\w*")
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]")
 _CELL_FRAME = re.compile(r"Cell In\[(\d+)\], line (\d+)")  # IPython's name for a frame in a notebook cell
@@ -120,8 +139,10 @@ class Report:
         for part in self.parts:
             lines.append(f"{part.name:<{width}}  {'passed' if part.failure is None else 'FAILED  ' + part.failure}")
             lines += [f"    {line}" for line in (*part.details, *([f"hint: {part.hint}"] if part.hint else []))]
-        lines.append(f"{self.assignment}: {len(self.parts) - self.failed} of {len(self.parts)} parts pass their visible tests."
-                     + (" Hidden tests run when your work is graded." if not self.failed else ""))
+        lines.append(
+            f"{self.assignment}: {len(self.parts) - self.failed} of {len(self.parts)} parts pass their visible tests."
+            + (" Hidden tests run when your work is graded." if not self.failed else "")
+        )
         return [shown(line, lines=True) for line in lines]
 
 
@@ -147,7 +168,11 @@ class MemoryWatch:
     def _watch(self) -> None:
         while not self._done.wait(MEMORY_POLL_S):
             try:
-                status = dict(line.split(":", 1) for line in Path(f"/proc/{self.pid}/status").read_text().splitlines() if ":" in line)
+                status = dict(
+                    line.split(":", 1)
+                    for line in Path(f"/proc/{self.pid}/status").read_text().splitlines()
+                    if ":" in line
+                )
                 resident, peak = (int(status[key].split()[0]) * 1024 for key in ("VmRSS", "VmPeak"))
             except (OSError, KeyError, ValueError):  # the kernel is gone, or this is not Linux
                 return
@@ -175,14 +200,17 @@ async def _execute(client: NotebookClient, cell: nbformat.NotebookNode, index: i
 @contextlib.contextmanager
 def _kernel(client: NotebookClient, limits: Limits) -> Iterator[MemoryWatch | None]:
     """A started kernel for ``client``, its address space limited, its memory watched (where Linux shows it)."""
-    with tempfile.TemporaryFile() as kernel_log, contextlib.ExitStack() as kernel:  # the kernel's own messages: shown only if it cannot start
+    # the kernel's own messages: shown only if it cannot start
+    with tempfile.TemporaryFile() as kernel_log, contextlib.ExitStack() as kernel:
         try:
             kernel.enter_context(client.setup_kernel(stderr=kernel_log, preexec_fn=_address_limit(limits.memory_bytes)))
         except Exception as error:  # NoSuchKernel, a kernel that dies at start, a start timeout
             kernel_log.seek(0)
             said = kernel_log.read().decode(errors="replace").strip().splitlines()[-5:]
-            raise RuntimeError("cannot start a Python kernel, is ipykernel installed in this environment? "
-                               f"({type(error).__name__}: {error})" + "".join(f"\n  {line}" for line in said)) from None
+            raise RuntimeError(
+                "cannot start a Python kernel, is ipykernel installed in this environment? "
+                f"({type(error).__name__}: {error})" + "".join(f"\n  {line}" for line in said)
+            ) from None
         pid = getattr(getattr(client.km, "provisioner", None), "pid", None)
         if not isinstance(pid, int):
             yield None
@@ -212,8 +240,15 @@ def _run(nb: nbformat.NotebookNode, last: int, folder: Path, timeout: int, limit
     while True:
         # At its limit, nbclient interrupts the cell (the kernel answers with a KeyboardInterrupt);
         # a kernel that has not answered INTERRUPT_GRACE_S later is abandoned (the cell is cancelled).
-        client = NotebookClient(nb, timeout=timeout, interrupt_on_timeout=True, allow_errors=True, kernel_name=KERNEL,
-                                shutdown_kernel="immediate", resources={"metadata": {"path": str(folder)}})
+        client = NotebookClient(
+            nb,
+            timeout=timeout,
+            interrupt_on_timeout=True,
+            allow_errors=True,
+            kernel_name=KERNEL,
+            shutdown_kernel="immediate",
+            resources={"metadata": {"path": str(folder)}},
+        )
         with _kernel(client, limits) as watch:
             for index in grading_order(nb, last):
                 cell = nb.cells[index]
@@ -224,9 +259,12 @@ def _run(nb: nbformat.NotebookNode, last: int, folder: Path, timeout: int, limit
                 try:
                     run_sync(_execute)(client, cell, index, limit + INTERRUPT_GRACE_S)
                 except (DeadKernelError, asyncio.TimeoutError):  # nbclient turns the cancellation into DeadKernelError
-                    stopped[index] = _why_stopped(watch, time.monotonic() - started >= limit + INTERRUPT_GRACE_S, limit, limits)
+                    stopped[index] = _why_stopped(
+                        watch, time.monotonic() - started >= limit + INTERRUPT_GRACE_S, limit, limits
+                    )
                     break  # to a fresh kernel
-                if any(output.get("ename") == "MemoryError" for output in cell.get("outputs", [])):  # what it holds may starve the cells after it
+                # what it holds may starve the cells after it
+                if any(output.get("ename") == "MemoryError" for output in cell.get("outputs", [])):
                     stopped[index] = out_of_memory(limits)
                     break  # to a fresh kernel
                 if time.monotonic() - started >= limit:  # interrupted: the kernel goes on with the next cell
@@ -244,7 +282,10 @@ def _why_stopped(watch: MemoryWatch | None, abandoned: bool, limit: int, limits:
 
 def out_of_memory(limits: Limits) -> str:
     """How a cell that ran out of memory is reported."""
-    return f"ran out of memory (grading allows {limits.group_memory_bytes / 2**30:g} GiB in use, {limits.memory_bytes / 2**30:g} GiB of address space)"
+    return (
+        f"ran out of memory (grading allows {limits.group_memory_bytes / 2**30:g} GiB in use, "
+        f"{limits.memory_bytes / 2**30:g} GiB of address space)"
+    )
 
 
 def find_parts(nb: nbformat.NotebookNode) -> list[Part]:
@@ -272,10 +313,21 @@ def find_parts(nb: nbformat.NotebookNode) -> list[Part]:
 def part_uses(nb: nbformat.NotebookNode, parts: list[Part]) -> list[list[int]]:
     """For each part, the earlier parts it may call, directly or through another part: those whose
     answer cells define a name that its own answer or test cells mention (and do not define)."""
-    defined = [{name for cell in part.answers for match in _DEFINITION.finditer(nb.cells[cell].source) for name in match.groups() if name} for part in parts]
+    defined = [
+        {
+            name
+            for cell in part.answers
+            for match in _DEFINITION.finditer(nb.cells[cell].source)
+            for name in match.groups()
+            if name
+        }
+        for part in parts
+    ]
     uses: list[list[int]] = []
     for number, part in enumerate(parts):
-        mentioned = {word for cell in (*part.answers, part.test) for word in _WORD.findall(nb.cells[cell].source)} - defined[number]
+        mentioned = {
+            word for cell in (*part.answers, part.test) for word in _WORD.findall(nb.cells[cell].source)
+        } - defined[number]
         direct = {earlier for earlier in range(number) if defined[earlier] & mentioned}
         uses.append(sorted(direct.union(*(uses[earlier] for earlier in direct))))
     return uses
@@ -308,17 +360,32 @@ class _Failure:
 class _Findings:
     """What went wrong in the executed canonical notebook, said in the student's notebook's terms."""
 
-    def __init__(self, canon: Canonical, stopped: dict[int, str], parts: list[Part], release: nbformat.NotebookNode) -> None:
+    def __init__(
+        self, canon: Canonical, stopped: dict[int, str], parts: list[Part], release: nbformat.NotebookNode
+    ) -> None:
         self.nb, self.origin, self.stopped = canon.nb, canon.origin, stopped
-        self.counts = {cell.get("execution_count"): index for index, cell in enumerate(self.nb.cells) if cell.cell_type == "code" and index not in stopped}
+        self.counts = {
+            cell.get("execution_count"): index
+            for index, cell in enumerate(self.nb.cells)
+            if cell.cell_type == "code" and index not in stopped
+        }
         by_test = {nbgrader_meta(self.nb.cells[part.test]).get("grade_id"): part for part in parts}
         # Which part's answer must define each name the release's stubs define.
-        self.owner = {name: by_test[test_id] for test_id, names in part_names(release).items() if test_id in by_test for name in names}
+        self.owner = {
+            name: by_test[test_id]
+            for test_id, names in part_names(release).items()
+            if test_id in by_test
+            for name in names
+        }
 
     def cell_name(self, index: int) -> str:
-        """"cell N", numbered as the student's notebook numbers it; a release cell it lacks by grade id."""
+        """ "cell N", numbered as the student's notebook numbers it; a release cell it lacks by grade id."""
         origin = self.origin[index]
-        return f"cell {origin + 1}" if origin is not None else f"the assignment's cell {nbgrader_meta(self.nb.cells[index]).get('grade_id')}"
+        return (
+            f"cell {origin + 1}"
+            if origin is not None
+            else f"the assignment's cell {nbgrader_meta(self.nb.cells[index]).get('grade_id')}"
+        )
 
     def _errors(self, index: int) -> list[nbformat.NotebookNode]:
         return [output for output in self.nb.cells[index].get("outputs", []) if output.get("output_type") == "error"]
@@ -344,8 +411,12 @@ class _Findings:
         if where is None or is_test(self.nb.cells[where[0]]):  # a test's own message says what is wrong
             return _Failure(index, text)
         cell, line = where
-        quoted = self.nb.cells[cell].source.splitlines()[line - 1:line]
-        return _Failure(cell, f"{name} at line {line}: {message}" if message else f"{name} at line {line}", tuple(f"{line:>5} | {text}" for text in quoted))
+        quoted = self.nb.cells[cell].source.splitlines()[line - 1 : line]
+        return _Failure(
+            cell,
+            f"{name} at line {line}: {message}" if message else f"{name} at line {line}",
+            tuple(f"{line:>5} | {text}" for text in quoted),
+        )
 
     def _undefined(self, name: str) -> str:
         """Why a name a part must define is not defined: renamed, or its answer cell failed first."""
@@ -367,11 +438,19 @@ class _Findings:
         answers' errors, then its tests'."""
         for index in part.answers:
             if self.origin[index] is None:
-                return f"answer cell {nbgrader_meta(self.nb.cells[index]).get('grade_id')} is missing from your notebook: graded as not answered", ()
+                return (
+                    f"answer cell {nbgrader_meta(self.nb.cells[index]).get('grade_id')} is missing from your "
+                    "notebook: graded as not answered",
+                    (),
+                )
         for index in (*part.answers, part.test):
             found = self.failure(index)
             if found is not None:
-                return (found.message if is_test(self.nb.cells[found.cell]) else f"your code in {self.cell_name(found.cell)}: {found.message}"), found.details
+                return (
+                    found.message
+                    if is_test(self.nb.cells[found.cell])
+                    else f"your code in {self.cell_name(found.cell)}: {found.message}"
+                ), found.details
         return None, ()
 
     def other(self, index: int) -> PartResult | None:
@@ -391,8 +470,10 @@ def _listing(labels: list[str]) -> str:
 def _hint(part: Part, failing: list[str]) -> str:
     """Why a failing part may fail because of the earlier parts ``failing`` that it uses."""
     versions = "a correct version of it" if len(failing) == 1 else "correct versions of them"
-    return (f"{part.label} uses your {_listing(failing)}, which {'fails' if len(failing) == 1 else 'fail'} too; "
-            f"when graded, {part.label} is run with {versions}, so fix {_listing(failing)} first")
+    return (
+        f"{part.label} uses your {_listing(failing)}, which {'fails' if len(failing) == 1 else 'fail'} too; "
+        f"when graded, {part.label} is run with {versions}, so fix {_listing(failing)} first"
+    )
 
 
 def named_assignment(filename: str, ids: list[str]) -> str | None:
@@ -409,15 +490,23 @@ def identify(path: Path, raw: nbformat.NotebookNode, releases: Path) -> tuple[st
     """The assignment a notebook's cells belong to, and a warning if its file's name names another."""
     assignment = assignment_of(grade_ids(raw), releases)
     if assignment is None:
-        raise ValueError(f"it has no graded test cells or answer cells of this course's assignments (looked in {releases}): "
-                         "is it one of the course's assignment notebooks?")
+        raise ValueError(
+            f"it has no graded test cells or answer cells of this course's assignments (looked in {releases}): "
+            "is it one of the course's assignment notebooks?"
+        )
     named = named_assignment(path.name, sorted(p.stem for p in releases.glob("*/*.ipynb") if p.stem == p.parent.name))
     if named is None or named == assignment:
         return assignment, None
-    return assignment, f"this is {assignment}'s notebook, not {named}'s as its file name says: it was checked as {assignment}, and would score 0 if handed in for {named}"
+    return (
+        assignment,
+        f"this is {assignment}'s notebook, not {named}'s as its file name says: it was checked as "
+        f"{assignment}, and would score 0 if handed in for {named}",
+    )
 
 
-def check_notebook(path: Path, course: Path = COURSE, timeout: int = Limits.cell_s, limits: Limits = Limits()) -> Report:
+def check_notebook(
+    path: Path, course: Path = COURSE, timeout: int = Limits.cell_s, limits: Limits = Limits()
+) -> Report:
     """Rebuild ``path`` as grading does, execute it in a fresh kernel (in the notebook's own folder)
     and report each graded part: passed, or what failed and where. ``timeout``: seconds per cell;
     ``limits``: grading's memory limits. Raises ValueError for a file that is not one of the course's
@@ -435,7 +524,13 @@ def check_notebook(path: Path, course: Path = COURSE, timeout: int = Limits.cell
     results = []
     for part, (failure, details), uses in zip(parts, failures, part_uses(canon.nb, parts)):
         failing = [parts[earlier].label for earlier in uses if failures[earlier][0] is not None]
-        results.append(PartResult(part.name, failure, details, _hint(part, failing) if failure is not None and failing else None))
+        results.append(
+            PartResult(part.name, failure, details, _hint(part, failing) if failure is not None and failing else None)
+        )
     in_parts = {index for part in parts for index in (*part.answers, part.test)}
-    others = [findings.other(index) for index, cell in enumerate(canon.nb.cells[: parts[-1].test]) if index not in in_parts and cell.cell_type == "code"]
+    others = [
+        findings.other(index)
+        for index, cell in enumerate(canon.nb.cells[: parts[-1].test])
+        if index not in in_parts and cell.cell_type == "code"
+    ]
     return Report(assignment, results, [other for other in others if other is not None], canon.notes, misnamed)

@@ -1,11 +1,11 @@
 """``course``: the instructors' and students' command.
 
-    course release [ID ...]     generate student versions and answer keys, and validate them
-    course check NOTEBOOK       run a notebook's visible tests and summarise them per part
-    course grade ID SUBMISSIONS autograde a class's submissions, each in a sandbox; report
-    course remove ID STUDENT    remove a student's graded submission from the course
-    course mutants ID           the grader self-test: do the hidden tests kill the key's mutants?
-    course gradescope ID        build the Gradescope autograder zip of an assignment
+course release [ID ...]     generate student versions and answer keys, and validate them
+course check NOTEBOOK       run a notebook's visible tests and summarise them per part
+course grade ID SUBMISSIONS autograde a class's submissions, each in a sandbox; report
+course remove ID STUDENT    remove a student's graded submission from the course
+course mutants ID           the grader self-test: do the hidden tests kill the key's mutants?
+course gradescope ID        build the Gradescope autograder zip of an assignment
 """
 
 from __future__ import annotations
@@ -91,7 +91,10 @@ def _replay(args: argparse.Namespace) -> int:
         return EXIT_BAD_INPUT
     _print(f"{assignment}, graded as `course grade` does with hidden inputs from seed {args.seed} (nothing recorded):")
     for part in parts:
-        _print(f"  {part.part:<24} {part.score:g}/{part.max_score:g}" + ("" if part.failure is None else "  " + part.failure.replace("\n", "\n" + " " * 6)))
+        _print(
+            f"  {part.part:<24} {part.score:g}/{part.max_score:g}"
+            + ("" if part.failure is None else "  " + part.failure.replace("\n", "\n" + " " * 6))
+        )
     for note in result.notes:
         _print(f"  note: {note}")
     _print(f"total {result.total:g}/{sum(p.max_score for p in parts):g}")
@@ -119,7 +122,7 @@ class ProgressBar:
 
 
 def _grade(args: argparse.Namespace) -> int:
-    from course_grading.grade import NOT_GRADED, Options, grade, unrecorded
+    from course_grading.grade import NOT_GRADED, Batch, Options, grade, unrecorded
     from course_grading.lms.intake import Roster, batch_warning
     from course_grading.lms.late import LatePolicy, read_times
     from course_grading.sandbox.limits import Limits
@@ -131,13 +134,31 @@ def _grade(args: argparse.Namespace) -> int:
     limits = Limits(cell_s=args.cell_timeout, total_s=args.timeout)
     try:
         roster = Roster.read(args.roster) if args.roster else None
-        late = LatePolicy.from_options(args.due, args.extensions, args.late_penalty, args.grace, args.max_days_late) if args.due else None
+        late = (
+            LatePolicy.from_options(args.due, args.extensions, args.late_penalty, args.grace, args.max_days_late)
+            if args.due
+            else None
+        )
         if late is None and (args.extensions or args.late_penalty or args.grace or args.max_days_late is not None):
             raise ValueError("--extensions, --late-penalty, --grace and --max-days-late need --due")
         times = read_times(args.times) if args.times else None
-        options = Options(roster=roster, late=late, regrade=frozenset(args.regrade), canvas_assignment_id=args.canvas_assignment_id, times=times, jail=args.jail)
-        results, taken = grade(args.course, args.id, args.submissions.resolve(), out, args.jobs, limits, progress=ProgressBar(), record=not args.dry_run, options=options,
-                               notify=lambda text: _print(f"warning: {text}", file=sys.stderr, flush=True))
+        options = Options(
+            jobs=args.jobs,
+            limits=limits,
+            record=not args.dry_run,
+            roster=roster,
+            late=late,
+            regrade=frozenset(args.regrade),
+            canvas_assignment_id=args.canvas_assignment_id,
+            times=times,
+            jail=args.jail,
+        )
+        results, taken = grade(
+            Batch(args.course, args.id, args.submissions.resolve(), out),
+            options,
+            progress=ProgressBar(),
+            notify=lambda text: _print(f"warning: {text}", file=sys.stderr, flush=True),
+        )
     except (ValueError, RuntimeError, OSError) as error:
         _print(f"cannot grade: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -145,13 +166,21 @@ def _grade(args: argparse.Namespace) -> int:
     if taken.gradescope:  # a Gradescope export: the scores file Gradescope imports
         from course_grading.lms.gradescope_reader import IMPORT_FILE, write_import
 
-        _print(f"Gradescope: {write_import(results, taken.gradescope, out / IMPORT_FILE)} scores in {out / IMPORT_FILE}")
+        _print(
+            f"Gradescope: {write_import(results, taken.gradescope, out / IMPORT_FILE)} scores in {out / IMPORT_FILE}"
+        )
     _print((out / "summary.txt").read_text(), end="")
-    _print(f"grades: {out / 'grades.csv'} (Canvas: canvas_import.csv, Moodle: moodle_import.csv)\nfeedback: {out / 'feedback'}/<student>.html\nfigure: {out / 'summary.png'}")
+    _print(
+        f"grades: {out / 'grades.csv'} (Canvas: canvas_import.csv, Moodle: moodle_import.csv)\nfeedback: "
+        f"{out / 'feedback'}/<student>.html\nfigure: {out / 'summary.png'}"
+    )
     if args.dry_run:
         _print("dry run: nothing was recorded in the nbgrader course")
     else:
-        _print(f"nbgrader: scores in {args.course / 'gradebook.db'}, notebooks in {args.course}/{{submitted,autograded,feedback}}/<student>/{args.id}/")
+        _print(
+            f"nbgrader: scores in {args.course / 'gradebook.db'}, notebooks in "
+            f"{args.course}/{{submitted,autograded,feedback}}/<student>/{args.id}/"
+        )
     for student in unknown:
         _print(f"warning: --regrade {student}: no submission of that student in this batch", file=sys.stderr)
     warning = batch_warning(taken)
@@ -159,11 +188,19 @@ def _grade(args: argparse.Namespace) -> int:
         _print(f"warning: {warning}", file=sys.stderr)
     failed = [r.student for r in results if r.status == NOT_GRADED]
     if failed:
-        _print(f"error: {len(failed)} of {len(results)} submissions not graded because of grader errors ({', '.join(failed)}): "
-              f"nothing was recorded or exported for them; see {out / 'logs'}/<student>.log, and run again to grade them", file=sys.stderr)
+        _print(
+            f"error: {len(failed)} of {len(results)} submissions not graded because of grader errors "
+            f"({', '.join(failed)}): nothing was recorded or exported for them; see {out / 'logs'}/<student>.log, and "
+            "run again to grade them",
+            file=sys.stderr,
+        )
     pending = [] if args.dry_run else unrecorded(out, [r.student for r in results if r.status != NOT_GRADED])
     if pending:
-        _print(f"error: {len(pending)} graded submissions not recorded in the nbgrader gradebook ({', '.join(pending)}): see the summary; run again to record them", file=sys.stderr)
+        _print(
+            f"error: {len(pending)} graded submissions not recorded in the nbgrader gradebook "
+            f"({', '.join(pending)}): see the summary; run again to record them",
+            file=sys.stderr,
+        )
     return EXIT_FAILED if warning or unknown or failed or pending else 0
 
 
@@ -179,7 +216,11 @@ def _remove(args: argparse.Namespace) -> int:
     cache.unlink(missing_ok=True)
     pending(cache.parent, args.student).unlink(missing_ok=True)  # its mark of a result the gradebook does not hold yet
     changed = remove_student(out, args.student)
-    _print(f"{args.student}'s {args.id} records removed" + (f"; from {out}: {', '.join(changed)}" if changed else "") if found or changed else f"nothing recorded for {args.student} in {args.id}")
+    _print(
+        f"{args.student}'s {args.id} records removed" + (f"; from {out}: {', '.join(changed)}" if changed else "")
+        if found or changed
+        else f"nothing recorded for {args.student} in {args.id}"
+    )
     return 0 if found or changed else EXIT_FAILED
 
 
@@ -194,7 +235,9 @@ def _gradescope(args: argparse.Namespace) -> int:
     except (ValueError, RuntimeError, OSError) as error:
         _print(f"cannot build the Gradescope autograder: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    _print(f"{out}: upload it as the autograder of a Gradescope programming assignment (README, \"Grading on Gradescope\")")
+    _print(
+        f'{out}: upload it as the autograder of a Gradescope programming assignment (README, "Grading on Gradescope")'
+    )
     return 0
 
 
@@ -211,70 +254,149 @@ def parser() -> argparse.ArgumentParser:
     from course_grading.check import SETUP_S
     from course_grading.sandbox.limits import Limits
 
-    top = argparse.ArgumentParser(prog="course", description="Release, check, grade and self-test the course's assignments.")
-    top.add_argument("--course", type=Path, help="the nbgrader course folder (default: the assignments/ folder of the checkout the command runs in, "
-                                                 f"found from the working folder upwards; outside a checkout, {assignments.COURSE})")
+    top = argparse.ArgumentParser(
+        prog="course", description="Release, check, grade and self-test the course's assignments."
+    )
+    top.add_argument(
+        "--course",
+        type=Path,
+        help="the nbgrader course folder (default: the assignments/ folder of the checkout the command runs in, "
+        f"found from the working folder upwards; outside a checkout, {assignments.COURSE})",
+    )
     commands = top.add_subparsers(dest="command", required=True)
 
     release = commands.add_parser("release", help="generate the student versions and answer keys, and validate them")
     release.add_argument("ids", nargs="*", help="assignment ids (default: all)")
-    release.add_argument("--solutions", type=Path, help="where answer keys go (default: solutions/ beside the course folder)")
+    release.add_argument(
+        "--solutions", type=Path, help="where answer keys go (default: solutions/ beside the course folder)"
+    )
     release.set_defaults(run=_release)
 
-    check = commands.add_parser("check", help="run what grading runs of a notebook, and summarise its visible tests per part",
-                                description="Run a copy of an assignment notebook as grading will (the assignment's own test and read-only cells, "
-                                            "your answer cells and the code cells you added) in a fresh kernel, and report each part's visible tests. "
-                                            "The assignment is found from the notebook's cells in the course's release/ folder. Limits are grading's: "
-                                            f"{Limits.memory_bytes / 2**30:g} GiB of address space and {Limits.group_memory_bytes / 2**30:g} GiB in use "
-                                            f"(a cell past them is stopped and reported); the assignment's set-up cells may take {SETUP_S} s (starting "
-                                            "Python, importing torch). Exit status: 0 if every part passes, 1 if any fails (or the notebook is another "
-                                            "assignment's than its file name says), 2 if the file cannot be checked.")
+    check = commands.add_parser(
+        "check",
+        help="run what grading runs of a notebook, and summarise its visible tests per part",
+        description="Run a copy of an assignment notebook as grading will (the assignment's own test and read-only "
+        "cells, your answer cells and the code cells you added) in a fresh kernel, and report each part's visible "
+        "tests. The assignment is found from the notebook's cells in the course's release/ folder. Limits are "
+        f"grading's: {Limits.memory_bytes / 2**30:g} GiB of address space and {Limits.group_memory_bytes / 2**30:g} "
+        f"GiB in use (a cell past them is stopped and reported); the assignment's set-up cells may take {SETUP_S} s "
+        "(starting Python, importing torch). Exit status: 0 if every part passes, 1 if any fails (or the notebook is "
+        "another assignment's than its file name says), 2 if the file cannot be checked.",
+    )
     check.add_argument("notebook", type=Path, help="your assignment notebook (.ipynb); it is not modified")
-    check.add_argument("--seed", type=int, help="instructors: grade the notebook as `course grade` does (hidden checks included, in the sandbox, "
-                                                 "nothing recorded) with the hidden inputs of this seed, which a hidden failure's message names")
-    check.add_argument("--timeout", type=int, default=Limits.cell_s, help="seconds per cell, as grading allows; a cell past it is reported as timed out (default: %(default)s)")
+    check.add_argument(
+        "--seed",
+        type=int,
+        help="instructors: grade the notebook as `course grade` does (hidden checks included, in the sandbox, "
+        "nothing recorded) with the hidden inputs of this seed, which a hidden failure's message names",
+    )
+    check.add_argument(
+        "--timeout",
+        type=int,
+        default=Limits.cell_s,
+        help="seconds per cell, as grading allows; a cell past it is reported as timed out (default: %(default)s)",
+    )
     check.set_defaults(run=_check)
 
-    grading = commands.add_parser("grade", help="autograde a folder or .zip of submissions, each in a sandbox, and report",
-                                  description="Grade each submission in a sandbox; write grades, feedback and LMS import files. A submission the grader "
-                                              "itself failed on is 'not graded' (no score anywhere; graded again by the next run). Exit status: 0 if "
-                                              "every submission was graded (and recorded), 1 if any was not graded or not recorded in the nbgrader "
-                                              "gradebook, or the batch looks wrong, 2 if the batch cannot be graded.")
+    grading = commands.add_parser(
+        "grade",
+        help="autograde a folder or .zip of submissions, each in a sandbox, and report",
+        description="Grade each submission in a sandbox; write grades, feedback and LMS import files. A submission "
+        "the grader itself failed on is 'not graded' (no score anywhere; graded again by the next run). Exit status: "
+        "0 if every submission was graded (and recorded), 1 if any was not graded or not recorded in the nbgrader "
+        "gradebook, or the batch looks wrong, 2 if the batch cannot be graded.",
+    )
     grading.add_argument("id", help="assignment id")
-    grading.add_argument("submissions", type=Path, help="a folder or .zip holding <student>.ipynb or <student>/<ID>.ipynb, or a Canvas, Moodle or Gradescope export")
-    grading.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="submissions graded at once (default: %(default)s)")
-    grading.add_argument("--out", type=Path, help="where grades, feedback and the summary go (default: <course>/graded/<ID>)")
-    grading.add_argument("--cell-timeout", type=int, default=Limits.cell_s, help="seconds per cell and per hidden-check call (default: %(default)s)")
-    grading.add_argument("--timeout", type=int, default=Limits.total_s, help="seconds per submission in all (default: %(default)s)")
-    grading.add_argument("--jail", choices=["auto", *JAILS], default="auto",
-                         help="where student code runs: Linux namespaces (the default where they can be made), or, as root inside a container "
-                              "made for grading, file permissions, rlimits and a seccomp filter (auto: namespaces; in Gradescope's container, that one)")
-    grading.add_argument("--dry-run", action="store_true", help="grade and report, but record nothing in the nbgrader course (gradebook, submitted/...)")
-    grading.add_argument("--roster", type=Path, help="CSV with columns id, name, email, lms_id (or Canvas's gradebook export): maps LMS names and ids to student ids")
-    grading.add_argument("--due", help="due date, e.g. 2026-11-20T23:59 or 2026-11-20T23:59+01:00 (default zone: this machine's)")
+    grading.add_argument(
+        "submissions",
+        type=Path,
+        help="a folder or .zip holding <student>.ipynb or <student>/<ID>.ipynb, or a Canvas, Moodle or Gradescope "
+        "export",
+    )
+    grading.add_argument(
+        "--jobs", type=int, default=os.cpu_count() or 1, help="submissions graded at once (default: %(default)s)"
+    )
+    grading.add_argument(
+        "--out", type=Path, help="where grades, feedback and the summary go (default: <course>/graded/<ID>)"
+    )
+    grading.add_argument(
+        "--cell-timeout",
+        type=int,
+        default=Limits.cell_s,
+        help="seconds per cell and per hidden-check call (default: %(default)s)",
+    )
+    grading.add_argument(
+        "--timeout", type=int, default=Limits.total_s, help="seconds per submission in all (default: %(default)s)"
+    )
+    grading.add_argument(
+        "--jail",
+        choices=["auto", *JAILS],
+        default="auto",
+        help="where student code runs: Linux namespaces (the default where they can be made), or, as root inside a "
+        "container made for grading, file permissions, rlimits and a seccomp filter (auto: namespaces; in "
+        "Gradescope's container, that one)",
+    )
+    grading.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="grade and report, but record nothing in the nbgrader course (gradebook, submitted/...)",
+    )
+    grading.add_argument(
+        "--roster",
+        type=Path,
+        help="CSV with columns id, name, email, lms_id (or Canvas's gradebook export): maps LMS names and ids to "
+        "student ids",
+    )
+    grading.add_argument(
+        "--due", help="due date, e.g. 2026-11-20T23:59 or 2026-11-20T23:59+01:00 (default zone: this machine's)"
+    )
     grading.add_argument("--extensions", type=Path, help="CSV with columns student, due: per-student due dates")
-    grading.add_argument("--times", type=Path, help="submission times the export does not record: CSV with columns student, time, or Moodle's grading worksheet")
+    grading.add_argument(
+        "--times",
+        type=Path,
+        help="submission times the export does not record: CSV with columns student, time, or Moodle's grading "
+        "worksheet",
+    )
     grading.add_argument("--late-penalty", help="share of the earned points lost per started day late, e.g. 10%%/day")
     grading.add_argument("--grace", help="late time without penalty, e.g. 15min")
     grading.add_argument("--max-days-late", type=int, help="later than this many days scores 0")
-    grading.add_argument("--regrade", action="append", default=[], metavar="STUDENT", help="grade this student again even if nothing changed (repeatable)")
+    grading.add_argument(
+        "--regrade",
+        action="append",
+        default=[],
+        metavar="STUDENT",
+        help="grade this student again even if nothing changed (repeatable)",
+    )
     grading.add_argument("--canvas-assignment-id", help="the Canvas assignment id, for the Canvas import's column name")
     grading.set_defaults(run=_grade)
 
-    forget = commands.add_parser("remove", help="remove a student's graded submission from the course (gradebook, submitted/, autograded/, feedback/)")
+    forget = commands.add_parser(
+        "remove",
+        help="remove a student's graded submission from the course (gradebook, submitted/, autograded/, feedback/)",
+    )
     forget.add_argument("id", help="assignment id")
     forget.add_argument("student", help="student id")
-    forget.add_argument("--out", type=Path, help="the grades folder whose cached result to drop too (default: <course>/graded/<ID>)")
+    forget.add_argument(
+        "--out", type=Path, help="the grades folder whose cached result to drop too (default: <course>/graded/<ID>)"
+    )
     forget.set_defaults(run=_remove)
 
-    scope = commands.add_parser("gradescope", help="build the Gradescope autograder zip of an assignment",
-                                description="Write a Gradescope autograder zip (setup.sh, run_autograder and what grading needs: the pinned "
-                                            "environment, the course's packages, this assignment's release, source and hidden checks; no answer keys): "
-                                            "each submission is graded as `course grade` grades it, one Gradescope test per part.")
+    scope = commands.add_parser(
+        "gradescope",
+        help="build the Gradescope autograder zip of an assignment",
+        description="Write a Gradescope autograder zip (setup.sh, run_autograder and what grading needs: the pinned "
+        "environment, the course's packages, this assignment's release, source and hidden checks; no answer keys): "
+        "each submission is graded as `course grade` grades it, one Gradescope test per part.",
+    )
     scope.add_argument("id", help="assignment id")
     scope.add_argument("--out", type=Path, help="the zip to write (default: ./<ID>_gradescope.zip)")
-    scope.add_argument("--visibility", choices=("hidden", "after_due_date", "after_published", "visible"), default="after_due_date",
-                       help="when students see the parts' results and the score (default: %(default)s; a test 'Submission' saying what was graded is always visible)")
+    scope.add_argument(
+        "--visibility",
+        choices=("hidden", "after_due_date", "after_published", "visible"),
+        default="after_due_date",
+        help="when students see the parts' results and the score (default: %(default)s; a test 'Submission' "
+        "saying what was graded is always visible)",
+    )
     scope.set_defaults(run=_gradescope)
 
     mutate = commands.add_parser("mutants", help="mutate the answer key and report which mutants the tests kill")

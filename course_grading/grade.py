@@ -51,7 +51,25 @@ from course_grading.sandbox.worker import STARTED, GraderError, Worker
 from course_grading.scratch import private_folder, remove_stale
 from course_grading.text import shown
 
-__all__ = ["Options", "cache_result", "cached_result", "check_writable", "content_key", "finish", "grade", "grade_one", "keep_log", "missing", "not_graded", "pending", "prepare_template", "record_pending", "unrecorded", "with_intake"]
+__all__ = [
+    "Batch",
+    "Options",
+    "cache_result",
+    "cached_result",
+    "check_writable",
+    "content_key",
+    "finish",
+    "grade",
+    "grade_one",
+    "keep_log",
+    "missing",
+    "not_graded",
+    "pending",
+    "prepare_template",
+    "record_pending",
+    "unrecorded",
+    "with_intake",
+]
 
 PENDING = ".pending"  # out/results/<student>.pending: a cached result not yet in the nbgrader gradebook
 
@@ -59,7 +77,16 @@ PENDING = ".pending"  # out/results/<student>.pending: a cached result not yet i
 # --------------------------------------------------------------------------------- one submission
 
 
-def grade_one(template: Path, assignment: str, student: str, nb: nbformat.NotebookNode, limits: Limits, out: Path, grader: Worker, seed: int | None = None) -> Result:
+def grade_one(
+    template: Path,
+    assignment: str,
+    student: str,
+    nb: nbformat.NotebookNode,
+    limits: Limits,
+    out: Path,
+    grader: Worker,
+    seed: int | None = None,
+) -> Result:
     """Grade one canonical notebook in a scratch copy of ``template``; never raises for its content.
     A failure of the grader's own (the worker or the student process could not run it) gives a
     :data:`NOT_GRADED` result (:func:`not_graded`); a hang past ``limits.total_s`` once the
@@ -74,25 +101,45 @@ def grade_one(template: Path, assignment: str, student: str, nb: nbformat.Notebo
         scratch = job / "course"
         shutil.copytree(template, scratch)
         settings = read_message(scratch / "jail.json", JailSettings)
-        settings |= {"hide": settings["hide"] + [str(batch)], "slot": str(grader.slot), "launch": sandbox.limited(limits, grader.group, []), "processes": limits.processes}
+        settings |= {
+            "hide": settings["hide"] + [str(batch)],
+            "slot": str(grader.slot),
+            "launch": sandbox.limited(limits, grader.group, []),
+            "processes": limits.processes,
+        }
         write_message(scratch / "jail.json", settings)
         submitted = scratch / "submitted" / student / assignment
         submitted.mkdir(parents=True)
         nbformat.write(nb, submitted / f"{assignment}.ipynb")
         env = dict(os.environ) | grader.threads
         try:
-            fault = grader.run(GradeRequest(scratch=str(scratch), assignment=assignment, student=student, env=env, cwd=str(job), seed=seed), limits.total_s)
+            fault = grader.run(
+                GradeRequest(
+                    scratch=str(scratch), assignment=assignment, student=student, env=env, cwd=str(job), seed=seed
+                ),
+                limits.total_s,
+            )
         except TimeoutError:
             if (scratch / STARTED).exists():  # the student's code was running: the time was the student's
-                result.notes.append(f"timed out: grading took longer than {limits.total_s} s in all; every part scores 0")
+                result.notes.append(
+                    f"timed out: grading took longer than {limits.total_s} s in all; every part scores 0"
+                )
                 return result
-            fault = grader.failure(f"no student process was running after {limits.total_s} s (the grading worker or the jail did not start)")
+            fault = grader.failure(
+                f"no student process was running after {limits.total_s} s (the grading worker or the jail "
+                "did not start)"
+            )
         finally:
             starved = sandbox.process_limit_hits(grader.group) > refused
             if sandbox.memory_limit_hits(grader.group) > killed:
-                result.notes.append(f"the notebook's processes passed their memory limit together ({limits.group_memory_bytes / 2**30:g} GiB): one was stopped")
+                result.notes.append(
+                    "the notebook's processes passed their memory limit together "
+                    f"({limits.group_memory_bytes / 2**30:g} GiB): one was stopped"
+                )
         if starved:  # what ran after that depended on timing: no grade can be trusted
-            result.notes.append(f"the notebook hit the limit of {limits.processes} processes and threads: every part scores 0")
+            result.notes.append(
+                f"the notebook hit the limit of {limits.processes} processes and threads: every part scores 0"
+            )
             return result
         if (scratch / "nbgrader.log").exists():
             (out / "logs").mkdir(parents=True, exist_ok=True)
@@ -108,7 +155,10 @@ def grade_one(template: Path, assignment: str, student: str, nb: nbformat.Notebo
         result.review = outcome.get("review", [])
         result.seed = outcome.get("seed")
         result.status = ATTENTION if result.review else GRADED
-        for kind, source in (("feedback", scratch / "feedback" / student / assignment / f"{assignment}.html"), ("autograded", scratch / "autograded" / student / assignment / f"{assignment}.ipynb")):
+        for kind, source in (
+            ("feedback", scratch / "feedback" / student / assignment / f"{assignment}.html"),
+            ("autograded", scratch / "autograded" / student / assignment / f"{assignment}.ipynb"),
+        ):
             if source.exists():
                 (out / kind).mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(source, out / kind / f"{student}.{source.suffix.lstrip('.')}")
@@ -124,7 +174,12 @@ def not_graded(result: Result, fault: GraderError, out: Path, nbgrader_log: Path
     result.status, result.scores, result.max_scores = NOT_GRADED, {}, {}
     result.notes.append(f"{GRADER_ERROR}: {fault.cause}")
     nbgrader = nbgrader_log.read_text(errors="replace") if nbgrader_log.exists() else ""
-    keep_log(out, result.student, f"{GRADER_ERROR}: {fault.cause}\n\n--- the grading worker's stderr meanwhile ---\n{fault.stderr or '(nothing)'}\n" + (f"\n--- nbgrader's log ---\n{nbgrader}\n" if nbgrader else ""))
+    keep_log(
+        out,
+        result.student,
+        f"{GRADER_ERROR}: {fault.cause}\n\n--- the grading worker's stderr meanwhile "
+        f"---\n{fault.stderr or '(nothing)'}\n" + (f"\n--- nbgrader's log ---\n{nbgrader}\n" if nbgrader else ""),
+    )
     return result
 
 
@@ -149,15 +204,32 @@ def content_key(nb: nbformat.NotebookNode | None, course: Path, assignment: str)
     return digest.hexdigest()
 
 
-def prepare_template(course: Path, assignment: str, where: Path, out: Path, submissions: Path, limits: Limits, jail: str = container.NAMESPACE) -> Path:
+def prepare_template(
+    course: Path,
+    assignment: str,
+    where: Path,
+    out: Path,
+    submissions: Path,
+    limits: Limits,
+    jail: str = container.NAMESPACE,
+) -> Path:
     """The scratch course every submission of the batch is graded in a copy of, in ``jail``."""
     hide, keep = sandbox.what_to_hide(course, out, submissions)
-    settings = JailSettings(hide=[str(p) for p in hide], keep=[str(p) for p in keep], cell_s=limits.cell_s, output_bytes=limits.output_bytes, grading=str(where / "grading"), jail=jail)
+    settings = JailSettings(
+        hide=[str(p) for p in hide],
+        keep=[str(p) for p in keep],
+        cell_s=limits.cell_s,
+        output_bytes=limits.output_bytes,
+        grading=str(where / "grading"),
+        jail=jail,
+    )
     if jail == container.CONTAINER:  # no mount hides them: each must be closed to the student's user by its modes
         found = container.problems([*hide, where], keep)
         if found:
-            raise RuntimeError(f"the container jail would let student code reach what it must not ({'; '.join(found)}): "
-                               "make these folders root's alone (chmod go-rwx), or grade where Linux namespaces can be made")
+            raise RuntimeError(
+                f"the container jail would let student code reach what it must not ({'; '.join(found)}): "
+                "make these folders root's alone (chmod go-rwx), or grade where Linux namespaces can be made"
+            )
     template = scratch_course.prepare_template(course, assignment, where, settings)
     release = nbformat.read(template / "release" / assignment / f"{assignment}.ipynb", as_version=4)
     checked = checked_cells(where / "grading" / f"{assignment}_checks.py")
@@ -168,9 +240,23 @@ def prepare_template(course: Path, assignment: str, where: Path, out: Path, subm
 
 
 @dataclass(frozen=True)
-class Options:
-    """How a batch is graded beyond the limits: who is who, what is late, what to redo."""
+class Batch:
+    """What is graded: an assignment's submissions, in a course, with the results written to ``out``."""
 
+    course: Path  # the nbgrader course: source/, release/, grading/ (the hidden checks), gradebook.db
+    assignment: str  # the assignment's id (a1_attention)
+    submissions: Path  # a folder or a .zip: an LMS export (intake)
+    out: Path  # where the results, reports, feedback and logs go (--out)
+
+
+@dataclass(frozen=True)
+class Options:
+    """How a batch is graded: how many at once, the limits, who is who, what is late, what to redo,
+    whether the nbgrader course is written."""
+
+    jobs: int = 1  # submissions graded at once (--jobs)
+    limits: Limits = Limits()  # the sandbox's limits on each submission
+    record: bool = False  # import the graded submissions into the nbgrader course (--dry-run: False)
     roster: Roster | None = None  # maps LMS names and ids to the course's student ids
     late: LatePolicy | None = None  # due date, extensions, penalty
     regrade: frozenset[str] = frozenset()  # students graded again even if nothing changed
@@ -180,7 +266,9 @@ class Options:
     jail: str = "auto"  # where student code runs: "namespace", "container" or "auto" (sandbox.container.choose)
 
 
-def finish(result: Result, submission_time: str | None, options: Options, overrides: dict[str, tuple[float, str]]) -> Result:
+def finish(
+    result: Result, submission_time: str | None, options: Options, overrides: dict[str, tuple[float, str]]
+) -> Result:
     """``result`` with this run's manual overrides and late penalty applied (the cache keeps it raw);
     a result that was not graded stays without scores."""
     result.submitted_at = submission_time
@@ -214,8 +302,19 @@ def with_intake(result: Result, submission: Submission | None) -> Result:
 
 
 def missing(students: list[str]) -> list[Result]:
-    """The rows of roster students with nothing in the export: no score (not a 0), so that the LMS keeps its own mark."""
-    return [Result(s, MISSING, notes=["on the roster, nothing in this export: no score, and no row in the LMS files (they keep their own missing mark)"]) for s in students]
+    """The rows of roster students with nothing in the export: no score (not a 0), so that the LMS keeps its own
+    mark."""
+    return [
+        Result(
+            s,
+            MISSING,
+            notes=[
+                "on the roster, nothing in this export: no score, and no row in the LMS files (they keep "
+                "their own missing mark)"
+            ],
+        )
+        for s in students
+    ]
 
 
 REPORTS = ("grades.csv", "canvas_import.csv", "moodle_import.csv", "summary.txt", "summary.png")
@@ -229,7 +328,10 @@ def check_writable(out: Path) -> None:
             with tempfile.TemporaryFile(dir=folder):
                 pass
         except OSError as error:
-            raise RuntimeError(f"cannot write in the output folder {folder} ({error.strerror or error}): fix its permissions or choose another --out") from None
+            raise RuntimeError(
+                f"cannot write in the output folder {folder} ({error.strerror or error}): fix its "
+                "permissions or choose another --out"
+            ) from None
     for report in (out / name for name in REPORTS):
         if report.exists() and not os.access(report, os.W_OK):
             raise RuntimeError(f"cannot write {report} (read-only): fix its permissions or choose another --out")
@@ -268,35 +370,65 @@ def unrecorded(out: Path, students: list[str]) -> list[str]:
     return [s for s in students if pending(out / "results", s).exists()]
 
 
-def record_pending(course: Path, assignment: str, results: list[Result], notebooks: dict[str, nbformat.NotebookNode | None], out: Path, options: Options, times: dict[str, datetime | None]) -> list[str]:
+def record_pending(
+    course: Path,
+    assignment: str,
+    results: list[Result],
+    notebooks: dict[str, nbformat.NotebookNode | None],
+    out: Path,
+    options: Options,
+    times: dict[str, datetime | None],
+) -> list[str]:
     """Record in the nbgrader course every graded student of ``results`` not recorded yet (graded
     now, or before a run that was killed or met a locked gradebook), and those whose record differs
     from this run's result (:func:`gradebook.out_of_sync`: an override, or another batch graded into
-    the course since), so that the gradebook holds what this run reports. Returns the notices for the summary: whom it could not record, and why."""
+    the course since), so that the gradebook holds what this run reports. Returns the notices for the summary: whom it
+    could not record, and why."""
     cache = out / "results"
-    canonical = {r.student: nbformat.writes(nb).encode() if (nb := notebooks.get(r.student)) is not None else None for r in results}
+    canonical = {
+        r.student: nbformat.writes(nb).encode() if (nb := notebooks.get(r.student)) is not None else None
+        for r in results
+    }
     try:
-        stale = gradebook.out_of_sync(course, assignment, {r.student: (r.scores, r.penalty, canonical[r.student]) for r in results if r.status != NOT_GRADED})
-    except Exception:  # noqa: BLE001 (a locked or unreadable gradebook: recording below meets it too, retries and reports it)
+        stale = gradebook.out_of_sync(
+            course,
+            assignment,
+            {r.student: (r.scores, r.penalty, canonical[r.student]) for r in results if r.status != NOT_GRADED},
+        )
+    except Exception:  # noqa: BLE001
+        # a locked or unreadable gradebook: recording below meets it too, retries and reports it
         stale = set(canonical)
     todo = [r for r in results if r.status != NOT_GRADED and (pending(cache, r.student).exists() or r.student in stale)]
     for r in todo:
         pending(cache, r.student).touch()
     graded = [(r.student, r.scores, canonical[r.student], out) for r in todo]
     try:
-        left = gradebook.record(course, assignment, graded, options.late, times, recorded=lambda student: pending(cache, student).unlink(missing_ok=True), roster=options.roster)
+        left = gradebook.record(
+            course,
+            assignment,
+            graded,
+            options.late,
+            times,
+            recorded=lambda student: pending(cache, student).unlink(missing_ok=True),
+            roster=options.roster,
+        )
         reason = f"the gradebook stayed locked by another program through {gradebook.LOCK_TRIES} tries"
     except Exception as error:  # noqa: BLE001 (the grades are cached and marked: the next run records them)
         left, reason = unrecorded(out, [r.student for r in todo]), f"{type(error).__name__}: {error}"
     return [f"nbgrader gradebook: {', '.join(left)} not recorded ({reason}); run again to record them"] if left else []
 
 
-def grade(course: Path, assignment: str, submissions: Path, out: Path, jobs: int, limits: Limits = Limits(), progress: Callable[[int, int, str], None] = lambda done, total, line: print(shown(line)), record: bool = False, options: Options = Options(), notify: Callable[[str], None] = lambda text: None) -> tuple[list[Result], Intake]:
-    """Grade every submission (reusing cached results), write the reports; return the results and
-    what intake made of the export (its rejected entries and counts).
+def grade(
+    batch: Batch,
+    options: Options = Options(),
+    progress: Callable[[int, int, str], None] = lambda done, total, line: print(shown(line)),
+    notify: Callable[[str], None] = lambda text: None,
+) -> tuple[list[Result], Intake]:
+    """Grade every submission of ``batch`` (reusing cached results), write the reports; return the
+    results and what intake made of the export (its rejected entries and counts).
 
-    ``progress(done, total, line)`` is called as each submission is graded; with ``record``, the
-    graded submissions the nbgrader course does not hold yet are imported into it
+    ``progress(done, total, line)`` is called as each submission is graded; with ``options.record``,
+    the graded submissions the nbgrader course does not hold yet are imported into it
     (:func:`record_pending`); without it (a dry run) the course is not touched. Manual overrides
     (``OUTDIR/overrides.csv``) and the late policy are applied on every run, so they survive a regrade.
 
@@ -306,7 +438,9 @@ def grade(course: Path, assignment: str, submissions: Path, out: Path, jobs: int
     students in the extensions or times lists) goes to ``notify`` before anything is graded, and to
     the summary. Roster students with nothing in the export get a :data:`MISSING` row.
     """
-    out = out.resolve()
+    course, assignment, submissions = batch.course, batch.assignment, batch.submissions
+    jobs, limits = options.jobs, options.limits
+    out = batch.out.resolve()
     check_writable(out)
     remove_stale()  # scratch folders of killed runs: copies of the hidden checks
     sandbox.remove_stale_cgroups()
@@ -321,35 +455,59 @@ def grade(course: Path, assignment: str, submissions: Path, out: Path, jobs: int
             notify(text)
         parts = answer_ids(release)
         students = set(taken.submissions) | {p.id for p in (options.roster.people if options.roster else [])}
-        overrides = read_overrides(out / OVERRIDES, Parts.of(release, part_points(release)), students)  # before anything is graded
+        # before anything is graded
+        overrides = read_overrides(out / OVERRIDES, Parts.of(release, part_points(release)), students)
         todo: list[tuple[str, nbformat.NotebookNode | None, list[str], str]] = []
         results: dict[str, Result] = {}
         notebooks: dict[str, nbformat.NotebookNode | None] = {}
         from_cache: set[str] = set()
         for student, submission in taken.submissions.items():
             try:
-                nb, notes = canonical(submission.path, release, course / "release") if submission.path is not None else (None, [])  # course/release: names another assignment's notebook
-                key = content_key(nb, course, assignment) + ("" if options.seed is None else f":seed {options.seed}")  # a replay is not the grade
+                # course/release: names another assignment's notebook
+                nb, notes = (
+                    canonical(submission.path, release, course / "release")
+                    if submission.path is not None
+                    else (None, [])
+                )
+                # a replay is not the grade
+                key = content_key(nb, course, assignment) + ("" if options.seed is None else f":seed {options.seed}")
             except Exception as error:  # noqa: BLE001 (the grader's failure on this notebook: the batch goes on)
                 notebooks[student] = None
-                results[student] = Result(student, NOT_GRADED, notes=[f"{GRADER_ERROR}: reading the notebook failed ({type(error).__name__}: {error})"])
+                results[student] = Result(
+                    student,
+                    NOT_GRADED,
+                    notes=[f"{GRADER_ERROR}: reading the notebook failed ({type(error).__name__}: {error})"],
+                )
                 keep_log(out, student, traceback.format_exc())
                 continue
             notebooks[student] = nb
-            notes = notes if nb is not None else notes + submission.notes  # its page says why it is unreadable first, then what intake saw
+            # its page says why it is unreadable first, then what intake saw
+            notes = notes if nb is not None else notes + submission.notes
             cached = cached_result(cache / f"{student}.json", key) if student not in options.regrade else None
             if cached is not None:
                 results[student] = cached
                 from_cache.add(student)
             else:
                 todo.append((student, nb, notes, key))
-        template = prepare_template(course, assignment, Path(tmp), out, submissions, limits, jail) if any(nb is not None for _, nb, _, _ in todo) else None
+        template = (
+            prepare_template(course, assignment, Path(tmp), out, submissions, limits, jail)
+            if any(nb is not None for _, nb, _, _ in todo)
+            else None
+        )
 
         (Path(tmp) / "workers").mkdir()
         graders: queue.Queue[Worker] = queue.Queue()
         for slot in range(max(1, jobs)):
             threads = max(1, (os.cpu_count() or 1) // max(1, jobs))
-            graders.put(Worker(Path(tmp) / "workers" / f"{slot}.log", threads, Path(tmp) / "slots" / str(slot), sandbox.slot_group(f"slot{slot}", limits, threads), limits.worker_memory_bytes))
+            graders.put(
+                Worker(
+                    Path(tmp) / "workers" / f"{slot}.log",
+                    threads,
+                    Path(tmp) / "slots" / str(slot),
+                    sandbox.slot_group(f"slot{slot}", limits, threads),
+                    limits.worker_memory_bytes,
+                )
+            )
 
         def run(item: tuple[str, nbformat.NotebookNode | None, list[str], str]) -> Result:
             student, nb, notes, key = item
@@ -378,15 +536,46 @@ def grade(course: Path, assignment: str, submissions: Path, out: Path, jobs: int
                 for done, result in enumerate(pool.map(run, todo), 1):
                     results[result.student] = result
                     score = "NOT GRADED" if result.status == NOT_GRADED else f"{result.total:g}"
-                    progress(done, len(todo), f"[{done}/{len(todo)}] {result.student}: {score}" + (f"  ({result.notes[-1]})" if result.notes else ""))
+                    progress(
+                        done,
+                        len(todo),
+                        f"[{done}/{len(todo)}] {result.student}: {score}"
+                        + (f"  ({result.notes[-1]})" if result.notes else ""),
+                    )
         finally:
             while not graders.empty():
                 grader = graders.get()
                 grader.stop()
                 sandbox.release_slot(grader.group)
     times = {s: sub.submitted_at.isoformat() if sub.submitted_at else None for s, sub in taken.submissions.items()}
-    ordered = [with_intake(finish(results[s], times.get(s), options, overrides.get(s, {})), taken.submissions.get(s)) for s in sorted(results)]
-    notices = record_pending(course, assignment, ordered, notebooks, out, options, {s: sub.submitted_at for s, sub in taken.submissions.items()}) if record else []
+    ordered = [
+        with_intake(finish(results[s], times.get(s), options, overrides.get(s, {})), taken.submissions.get(s))
+        for s in sorted(results)
+    ]
+    notices = (
+        record_pending(
+            course,
+            assignment,
+            ordered,
+            notebooks,
+            out,
+            options,
+            {s: sub.submitted_at for s, sub in taken.submissions.items()},
+        )
+        if options.record
+        else []
+    )
     ordered = sorted(ordered + missing(taken.missing), key=lambda r: r.student)
-    reports.write_reports(ordered, part_points(release), taken, out, assignment, options.roster, options.canvas_assignment_id, [*batch_notices, *notices], from_cache, jail)
+    reports.write_reports(
+        ordered,
+        part_points(release),
+        taken,
+        out,
+        assignment,
+        options.roster,
+        options.canvas_assignment_id,
+        [*batch_notices, *notices],
+        from_cache,
+        jail,
+    )
     return ordered, taken

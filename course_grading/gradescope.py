@@ -64,7 +64,25 @@ from course_grading.notebook import assignments
 from course_grading.sandbox import container, limits, policy, seeds
 from course_grading.text import shown as visible  # results_json has a parameter named shown
 
-__all__ = ["FEEDBACK_CHARS", "JAIL_VARIABLE", "ROOT_VARIABLE", "SETTINGS", "STUDENT", "TORCH_INDEX", "VISIBILITIES", "autograde", "build", "grading_files", "main", "part_feedback", "pinned_requirements", "project_requirements", "results_json", "submission_time", "torch_pin"]
+__all__ = [
+    "FEEDBACK_CHARS",
+    "JAIL_VARIABLE",
+    "ROOT_VARIABLE",
+    "SETTINGS",
+    "STUDENT",
+    "TORCH_INDEX",
+    "VISIBILITIES",
+    "autograde",
+    "build",
+    "grading_files",
+    "main",
+    "part_feedback",
+    "pinned_requirements",
+    "project_requirements",
+    "results_json",
+    "submission_time",
+    "torch_pin",
+]
 
 ROOT_VARIABLE = "COURSE_AUTOGRADER_ROOT"  # moves /autograder (tests run the autograder off Gradescope)
 JAIL_VARIABLE = "COURSE_JAIL"  # the jail, where Gradescope's layout does not choose it (tests: a simulated container)
@@ -77,8 +95,12 @@ TEMPLATES = Path(__file__).resolve().parent / "templates" / "gradescope"
 PROJECT_FILES = ("pyproject.toml", "README.md", "LICENSE")
 PACKAGES = ("course_lib", "course_grading")
 REQUIREMENT_FILES = ("requirements-data.txt", "requirements-sdist.txt")
-FEEDBACK_CHARS = 20_000  # of what a part's test cell printed, in its output: the head and the tail (up to 4 MiB could be printed)
-NOT_GRADED_OUTPUT = "Not graded: the autograder itself failed on this submission ({cause}). This is no score: your instructor will run it again."
+# of what a part's test cell printed, in its output: the head and the tail (up to 4 MiB could be printed)
+FEEDBACK_CHARS = 20_000
+NOT_GRADED_OUTPUT = (
+    "Not graded: the autograder itself failed on this submission ({cause}). This is no score: your instructor "
+    "will run it again."
+)
 
 
 # ----------------------------------------------------------------------------------- the zip
@@ -90,13 +112,23 @@ def project_requirements(pyproject: Path) -> tuple[str, list[str]]:
     try:
         import tomllib
     except ImportError:  # Python 3.10
-        raise RuntimeError("building the Gradescope zip reads pyproject.toml with tomllib: use Python 3.11 or later") from None
+        raise RuntimeError(
+            "building the Gradescope zip reads pyproject.toml with tomllib: use Python 3.11 or later"
+        ) from None
     project = tomllib.loads(pyproject.read_text())["project"]
-    extras = [f'{text}; extra == "{extra}"' for extra, texts in project.get("optional-dependencies", {}).items() for text in texts]
+    extras = [
+        f'{text}; extra == "{extra}"'
+        for extra, texts in project.get("optional-dependencies", {}).items()
+        for text in texts
+    ]
     return project["name"], [*project.get("dependencies", []), *extras]
 
 
-def pinned_requirements(pyproject: Path = assignments.REPO / "pyproject.toml", extras: tuple[str, ...] = ("instructor",), skip: tuple[str, ...] = ("torch",)) -> list[str]:
+def pinned_requirements(
+    pyproject: Path = assignments.REPO / "pyproject.toml",
+    extras: tuple[str, ...] = ("instructor",),
+    skip: tuple[str, ...] = ("torch",),
+) -> list[str]:
     """``name==version`` for every package the project of ``pyproject`` with ``extras`` needs,
     recursively, at the versions installed here (the environment the course is tested in), the
     project itself and ``skip`` left out. Raises RuntimeError naming a needed package that is not installed."""
@@ -125,7 +157,10 @@ def pinned_requirements(pyproject: Path = assignments.REPO / "pyproject.toml", e
             try:
                 version = metadata.version(requirement.name)
             except metadata.PackageNotFoundError:
-                raise RuntimeError(f"{requirement.name} (needed by {name or project}) is not installed here: build the zip from the instructor's environment (make instructor)") from None
+                raise RuntimeError(
+                    f"{requirement.name} (needed by {name or project}) is not installed here: build the zip "
+                    "from the instructor's environment (make instructor)"
+                ) from None
             if key not in skip:
                 pins[key] = version
             todo.append((requirement.name, frozenset(requirement.extras)))
@@ -152,7 +187,9 @@ def grading_files(course: Path, assignment: str) -> list[Path]:
     return sorted({*grading.glob(f"{assignment}_*.py"), *shared, seeds.ensure_secret(grading)})
 
 
-def build(course: Path, assignment: str, out: Path, visibility: str = "after_due_date", repo: Path = assignments.REPO) -> Path:
+def build(
+    course: Path, assignment: str, out: Path, visibility: str = "after_due_date", repo: Path = assignments.REPO
+) -> Path:
     """Write the autograder zip of ``assignment`` (see the module's docstring) to ``out``; return it.
     Raises ValueError for an assignment that cannot be graded (no release, missing checks)."""
     if visibility not in VISIBILITIES:
@@ -163,7 +200,11 @@ def build(course: Path, assignment: str, out: Path, visibility: str = "after_due
     release = course / "release" / assignment / f"{assignment}.ipynb"
     if not release.is_file():
         raise ValueError(f"{release} is missing: run `course release {assignment}` first")
-    settings = {"assignment": assignment, "visibility": visibility, "points": sum(part_points(nbformat.read(release, as_version=4)).values())}
+    settings = {
+        "assignment": assignment,
+        "visibility": visibility,
+        "points": sum(part_points(nbformat.read(release, as_version=4)).values()),
+    }
     files: dict[str, Path | str] = {
         "setup.sh": TEMPLATES / "setup.sh",
         "run_autograder": TEMPLATES / "run_autograder",
@@ -173,9 +214,16 @@ def build(course: Path, assignment: str, out: Path, visibility: str = "after_due
         **{name: repo / name for name in REQUIREMENT_FILES},
         **{f"project/{name}": repo / name for name in PROJECT_FILES},
         "project/assignments/nbgrader_config.py": course / "nbgrader_config.py",
-        f"project/assignments/source/{assignment}/{assignment}.ipynb": course / "source" / assignment / f"{assignment}.ipynb",
+        f"project/assignments/source/{assignment}/{assignment}.ipynb": course
+        / "source"
+        / assignment
+        / f"{assignment}.ipynb",
         **{f"project/assignments/grading/{p.name}": p for p in grading_files(course, assignment)},
-        **{f"project/assignments/release/{p.parent.name}/{p.name}": p for p in sorted((course / "release").glob("*/*.ipynb")) if p.stem == p.parent.name},
+        **{
+            f"project/assignments/release/{p.parent.name}/{p.name}": p
+            for p in sorted((course / "release").glob("*/*.ipynb"))
+            if p.stem == p.parent.name
+        },
     }
     for package in PACKAGES:
         for path in sorted((repo / package).rglob("*")):
@@ -206,16 +254,34 @@ def part_feedback(autograded: nbformat.NotebookNode | None) -> dict[str, str]:
     for cell in autograded.cells if autograded is not None else []:
         if cell.cell_type != "code" or not is_test(cell):
             continue
-        printed = "\n".join(str(o.get("text", "")).rstrip("\n") for o in cell.get("outputs", []) if o.get("output_type") == "stream")
+        printed = "\n".join(
+            str(o.get("text", "")).rstrip("\n") for o in cell.get("outputs", []) if o.get("output_type") == "stream"
+        )
         if len(printed) > FEEDBACK_CHARS:
             half = FEEDBACK_CHARS // 2
-            printed = f"{printed[:half]}\n[... {len(printed) - 2 * half} characters printed by the notebook cut ...]\n{printed[-half:]}"
-        errors = [f"{o.get('ename', 'Error')}: {o.get('evalue', '')}" for o in cell.get("outputs", []) if o.get("output_type") == "error"]
-        found[part_of(str(nbgrader_meta(cell).get("grade_id", "")))] = "\n".join(line for line in [printed, *errors] if line)
+            printed = (
+                f"{printed[:half]}\n[... {len(printed) - 2 * half} characters printed by the notebook cut "
+                f"...]\n{printed[-half:]}"
+            )
+        errors = [
+            f"{o.get('ename', 'Error')}: {o.get('evalue', '')}"
+            for o in cell.get("outputs", [])
+            if o.get("output_type") == "error"
+        ]
+        found[part_of(str(nbgrader_meta(cell).get("grade_id", "")))] = "\n".join(
+            line for line in [printed, *errors] if line
+        )
     return found
 
 
-def results_json(result: Result, release: nbformat.NotebookNode, autograded: nbformat.NotebookNode | None, visibility: str, graded_file: str | None, shown: list[str] | None = None) -> dict[str, Any]:
+def results_json(
+    result: Result,
+    release: nbformat.NotebookNode,
+    autograded: nbformat.NotebookNode | None,
+    visibility: str,
+    graded_file: str | None,
+    shown: list[str] | None = None,
+) -> dict[str, Any]:
     """Gradescope's results.json for a graded (or unreadable) submission: one test per part, in the
     notebook's order, and a first, always visible, test "Submission" that says what was graded.
 
@@ -226,36 +292,61 @@ def results_json(result: Result, release: nbformat.NotebookNode, autograded: nbf
     from course_grading.check import find_parts
 
     maxima = part_points(release)
-    names = {part_of(str(nbgrader_meta(release.cells[p.test]).get("grade_id", ""))): p.name for p in find_parts(release)}
+    names = {
+        part_of(str(nbgrader_meta(release.cells[p.test]).get("grade_id", ""))): p.name for p in find_parts(release)
+    }
     feedback = part_feedback(autograded)
     at_once = [note for note in result.notes if shown is None or note in shown]
     later = "\n".join(f"- {note}" for note in result.notes if note not in at_once)
     notes = "\n".join(f"- {note}" for note in at_once)
     held = set(result.review)
-    tests: list[dict[str, Any]] = [{
-        "name": "Submission",
-        "score": 0.0,
-        "max_score": 0.0,
-        "visibility": "visible",
-        "output": (f"Graded: {graded_file}" if graded_file and autograded is not None else "No notebook was graded: every part scores 0.") + (f"\n\nNotes from the grader:\n{notes}" if notes else ""),
-    }]
+    tests: list[dict[str, Any]] = [
+        {
+            "name": "Submission",
+            "score": 0.0,
+            "max_score": 0.0,
+            "visibility": "visible",
+            "output": (
+                f"Graded: {graded_file}"
+                if graded_file and autograded is not None
+                else "No notebook was graded: every part scores 0."
+            )
+            + (f"\n\nNotes from the grader:\n{notes}" if notes else ""),
+        }
+    ]
     for part in answer_ids(release):
         text = feedback.get(part, "")
         if part in held:
             text = "Held at 0 for your instructor to look at (see the notes).\n" + text
         if autograded is None:
             text = "Not graded: no notebook of this assignment was read (see Submission)."
-        tests.append({"name": names.get(part, part), "score": float(result.scores.get(part, 0.0)), "max_score": float(maxima[part]), "output": text, "extra_data": {"part": part}})
+        tests.append(
+            {
+                "name": names.get(part, part),
+                "score": float(result.scores.get(part, 0.0)),
+                "max_score": float(maxima[part]),
+                "output": text,
+                "extra_data": {"part": part},
+            }
+        )
     if later:
         tests.insert(1, {"name": "Notes from the grader", "score": 0.0, "max_score": 0.0, "output": later})
-    for test in tests:  # what the notebook printed, its exceptions' messages, file names: no control or bidi character reaches the page
+    # what the notebook printed, its exceptions' messages, file names: no control or bidi character reaches the page
+    for test in tests:
         test["output"] = visible(test["output"], lines=True)
-    return {"score": float(sum(result.scores.values())), "output": visible(notes, lines=True), "visibility": visibility, "stdout_visibility": "hidden", "tests": tests}
+    return {
+        "score": float(sum(result.scores.values())),
+        "output": visible(notes, lines=True),
+        "visibility": visibility,
+        "stdout_visibility": "hidden",
+        "tests": tests,
+    }
 
 
 def submission_time(root: Path) -> SubmissionTimes:
     """The submission's time as Gradescope gives it (``created_at`` of ``root/submission_metadata.json``),
-    else now: Gradescope applies its own late policy, and grading needs only to know the file's time is not the submission's."""
+    else now: Gradescope applies its own late policy, and grading needs only to know the file's time is not the
+    submission's."""
     when = datetime.now(timezone.utc)
     with contextlib.suppress(OSError, ValueError, TypeError, KeyError):
         when = datetime.fromisoformat(json.loads((root / "submission_metadata.json").read_text())["created_at"])
@@ -267,7 +358,7 @@ def autograde(root: Path, requested: str = "auto") -> tuple[dict[str, Any], int]
     results.json's content and the exit status (0, or 1 when the grader itself failed). ``requested``:
     the jail (:func:`course_grading.sandbox.container.choose`); in the container jail, ``root`` is made
     root's alone first, but the paths to what Python imports (:func:`course_grading.sandbox.container.lock_down`)."""
-    from course_grading.grade import Options, grade
+    from course_grading.grade import Batch, Options, grade
     from course_grading.scratch import private_folder
 
     jail = container.choose(requested, requested != container.CONTAINER and limits.sandbox_available())
@@ -279,7 +370,8 @@ def autograde(root: Path, requested: str = "auto") -> tuple[dict[str, Any], int]
     course = root / "source" / "project" / "assignments"
     release = nbformat.read(course / "release" / assignment / f"{assignment}.ipynb", as_version=4)
     submission = root / "submission"
-    if not submission.is_dir():  # Gradescope always makes it: its absence is a fault of the platform, not a submission worth 0
+    # Gradescope always makes it: its absence is a fault of the platform, not a submission worth 0
+    if not submission.is_dir():
         raise RuntimeError(f"{submission} is missing")
     with private_folder() as tmp:
         # The submission as one submission of a Gradescope export, read as `course grade` reads one: all
@@ -291,11 +383,21 @@ def autograde(root: Path, requested: str = "auto") -> tuple[dict[str, Any], int]
         (export / METADATA).write_text(f"submission_1:\n  :submitters:\n  - :name: {STUDENT}\n    :sid: '{STUDENT}'\n")
         shutil.copytree(submission, export / "submission_1", symlinks=True)
         out = Path(tmp) / "out"
-        results, taken = grade(course, assignment, inbox, out, jobs=1, progress=lambda done, total, line: print(visible(line), flush=True), record=False,
-                               options=Options(times=submission_time(root), jail=jail), notify=lambda text: print(visible(f"note: {text}"), flush=True))
+        results, taken = grade(
+            Batch(course, assignment, inbox, out),
+            Options(jobs=1, record=False, times=submission_time(root), jail=jail),
+            progress=lambda done, total, line: print(visible(line), flush=True),
+            notify=lambda text: print(visible(f"note: {text}"), flush=True),
+        )
         if not results:
-            handed = ", ".join(sorted(p.relative_to(submission).as_posix() for p in submission.rglob("*") if p.is_file()))
-            result = Result(STUDENT, ATTENTION, notes=[f"no notebook handed in ({'files: ' + handed if handed else 'no files'}): every part scores 0"])
+            handed = ", ".join(
+                sorted(p.relative_to(submission).as_posix() for p in submission.rglob("*") if p.is_file())
+            )
+            result = Result(
+                STUDENT,
+                ATTENTION,
+                notes=[f"no notebook handed in ({'files: ' + handed if handed else 'no files'}): every part scores 0"],
+            )
             return results_json(result, release, None, visibility, None) | {"extra_data": {"jail": jail}}, 0
         result = results[0]
         if result.status == NOT_GRADED:
@@ -304,30 +406,56 @@ def autograde(root: Path, requested: str = "auto") -> tuple[dict[str, Any], int]
             log = out / "logs" / f"{STUDENT}.log"
             if log.exists():
                 print(visible(log.read_text(errors="replace"), lines=True), file=sys.stderr)
-            return {"output": NOT_GRADED_OUTPUT.format(cause=cause), "visibility": "visible", "stdout_visibility": "hidden", "tests": [], "extra_data": {"jail": jail}}, 1
+            return {
+                "output": NOT_GRADED_OUTPUT.format(cause=cause),
+                "visibility": "visible",
+                "stdout_visibility": "hidden",
+                "tests": [],
+                "extra_data": {"jail": jail},
+            }, 1
         autograded_path = out / "autograded" / f"{STUDENT}.ipynb"
         autograded = nbformat.read(autograded_path, as_version=4) if autograded_path.exists() else None
         chosen = taken.submissions.get(STUDENT)
         graded_file = Path(chosen.entry).name if chosen is not None and chosen.path is not None else None
-        shown = None if autograded is None else (chosen.notes if chosen is not None else [])  # a graded notebook: intake's notes only
-        return results_json(result, release, autograded, visibility, graded_file, shown) | {"extra_data": {"jail": jail}}, 0
+        # a graded notebook: intake's notes only
+        shown = None if autograded is None else (chosen.notes if chosen is not None else [])
+        return results_json(result, release, autograded, visibility, graded_file, shown) | {
+            "extra_data": {"jail": jail}
+        }, 0
 
 
 def main(argv: list[str] | None = None) -> int:
     """``python -m course_grading.gradescope [ROOT]``: what run_autograder runs. Writes
     ``ROOT/results/results.json`` whatever happens (a grader fault: no score, status 1)."""
-    parser = argparse.ArgumentParser(prog="python -m course_grading.gradescope", description="Grade ROOT/submission as Gradescope's run_autograder; write ROOT/results/results.json.")
+    parser = argparse.ArgumentParser(
+        prog="python -m course_grading.gradescope",
+        description="Grade ROOT/submission as Gradescope's run_autograder; write ROOT/results/results.json.",
+    )
     parser.add_argument("root", nargs="?", type=Path, default=Path(os.environ.get(ROOT_VARIABLE) or DEFAULT_ROOT))
-    parser.add_argument("--jail", choices=["auto", *container.JAILS], default=os.environ.get(JAIL_VARIABLE) or "auto",
-                        help=f"where student code runs (default: ${JAIL_VARIABLE}, else auto: namespaces where they can be made, else in Gradescope's container the container jail)")
+    parser.add_argument(
+        "--jail",
+        choices=["auto", *container.JAILS],
+        default=os.environ.get(JAIL_VARIABLE) or "auto",
+        help=f"where student code runs (default: ${JAIL_VARIABLE}, else auto: namespaces where they can be made, "
+        "else in Gradescope's container the container jail)",
+    )
     args = parser.parse_args(argv)
     root = args.root.resolve()
     started = time.monotonic()
     try:
         payload, status = autograde(root, args.jail)
-    except Exception as error:  # noqa: BLE001 (the grader's failure: no score, said in output, the traceback in stdout for the instructor)
+    except Exception as error:  # noqa: BLE001
+        # the grader's failure: no score, said in output, the traceback in stdout for the instructor
         traceback.print_exc()
-        payload, status = {"output": NOT_GRADED_OUTPUT.format(cause=visible(f"{type(error).__name__}: {error}", lines=True)), "visibility": "visible", "stdout_visibility": "hidden", "tests": []}, 1
+        payload, status = (
+            {
+                "output": NOT_GRADED_OUTPUT.format(cause=visible(f"{type(error).__name__}: {error}", lines=True)),
+                "visibility": "visible",
+                "stdout_visibility": "hidden",
+                "tests": [],
+            },
+            1,
+        )
     payload["execution_time"] = round(time.monotonic() - started)
     (root / "results").mkdir(parents=True, exist_ok=True)
     (root / "results" / "results.json").write_text(json.dumps(payload, indent=1) + "\n")

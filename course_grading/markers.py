@@ -18,7 +18,35 @@ import re
 
 import nbformat
 
-__all__ = ["ANY_MARKER", "BEGIN_HIDDEN", "HIDDEN_BLOCK", "HIDDEN_WORDS", "MAX_FILE_BYTES", "MAX_SOURCE_BYTES", "OWN_CELL", "SOLUTION_BLOCK", "SOLUTION_MARK", "SOLUTION_WORDS", "answer_code", "answer_ids", "cell_text", "defined_names", "defused", "file_size_problem", "hidden_tests", "is_answer", "is_own", "is_test", "nbgrader_meta", "part_names", "part_of", "part_points", "source_size_problem", "with_answers", "without_hidden_tests"]
+__all__ = [
+    "ANY_MARKER",
+    "BEGIN_HIDDEN",
+    "HIDDEN_BLOCK",
+    "HIDDEN_WORDS",
+    "MAX_FILE_BYTES",
+    "MAX_SOURCE_BYTES",
+    "OWN_CELL",
+    "SOLUTION_BLOCK",
+    "SOLUTION_MARK",
+    "SOLUTION_WORDS",
+    "answer_code",
+    "answer_ids",
+    "cell_text",
+    "defined_names",
+    "defused",
+    "file_size_problem",
+    "hidden_tests",
+    "is_answer",
+    "is_own",
+    "is_test",
+    "nbgrader_meta",
+    "part_names",
+    "part_of",
+    "part_points",
+    "source_size_problem",
+    "with_answers",
+    "without_hidden_tests",
+]
 
 SOLUTION_WORDS = ("BEGIN SOLUTION", "END SOLUTION")
 HIDDEN_WORDS = ("BEGIN HIDDEN TESTS", "END HIDDEN TESTS")
@@ -29,15 +57,22 @@ BEGIN_HIDDEN = f"### {HIDDEN_WORDS[0]}"
 # in a line, whatever precedes them): see :func:`defused`.
 ANY_MARKER = re.compile("|".join(re.escape(w) for w in (*SOLUTION_WORDS, *HIDDEN_WORDS)), re.IGNORECASE)
 SOLUTION_MARK = re.compile(rf"^[ \t]*### ({SOLUTION_WORDS[0]}|{SOLUTION_WORDS[1]})[ \t]*(\n|\Z)", re.MULTILINE)
-HIDDEN_BLOCK = re.compile(rf"^[ \t]*### {HIDDEN_WORDS[0]}[ \t]*\n(?P<body>.*?)^[ \t]*### {HIDDEN_WORDS[1]}[ \t]*(\n|\Z)", re.MULTILINE | re.DOTALL)
-SOLUTION_BLOCK = re.compile(rf"^[ \t]*### {SOLUTION_WORDS[0]}[ \t]*\n(?P<body>.*?)^[ \t]*### {SOLUTION_WORDS[1]}[ \t]*(\n|\Z)", re.MULTILINE | re.DOTALL)
+HIDDEN_BLOCK = re.compile(
+    rf"^[ \t]*### {HIDDEN_WORDS[0]}[ \t]*\n(?P<body>.*?)^[ \t]*### {HIDDEN_WORDS[1]}[ \t]*(\n|\Z)",
+    re.MULTILINE | re.DOTALL,
+)
+SOLUTION_BLOCK = re.compile(
+    rf"^[ \t]*### {SOLUTION_WORDS[0]}[ \t]*\n(?P<body>.*?)^[ \t]*### {SOLUTION_WORDS[1]}[ \t]*(\n|\Z)",
+    re.MULTILINE | re.DOTALL,
+)
 
 # What is graded of a notebook is its cells' code and text, never their outputs: one size rule for
 # `course check`, the canonical notebook and intake. A file that is much larger (outputs, images)
 # is still read, up to MAX_FILE_BYTES, beyond which it is not read at all.
 MAX_SOURCE_BYTES = 20 * 2**20
 MAX_FILE_BYTES = 128 * 2**20
-OWN_CELL = "student-cell-"  # the grade id the canonical notebook gives a code cell the student added: student-cell-1, ...
+# the grade id the canonical notebook gives a code cell the student added: student-cell-1, ...
+OWN_CELL = "student-cell-"
 
 
 def nbgrader_meta(cell: nbformat.NotebookNode) -> dict:
@@ -65,21 +100,33 @@ def is_own(cell: nbformat.NotebookNode) -> bool:
 
 def cell_text(source: object) -> str:
     """A cell's source as one string (nbformat joins a list of lines; anything else is read as text)."""
-    return "".join(source) if isinstance(source, list) and all(isinstance(line, str) for line in source) else str(source)
+    return (
+        "".join(source) if isinstance(source, list) and all(isinstance(line, str) for line in source) else str(source)
+    )
 
 
 def file_size_problem(size: int) -> str | None:
     """Why a notebook file of ``size`` bytes is not read at all, or None (see :data:`MAX_FILE_BYTES`)."""
-    return f"the file is larger than {MAX_FILE_BYTES >> 20} MiB (outputs included): not read" if size > MAX_FILE_BYTES else None
+    return (
+        f"the file is larger than {MAX_FILE_BYTES >> 20} MiB (outputs included): not read"
+        if size > MAX_FILE_BYTES
+        else None
+    )
 
 
 def source_size_problem(cells: list) -> str | None:
     """Why a notebook's cells are too large to be graded, or None: their code and text (not their
     outputs, which are never graded) over :data:`MAX_SOURCE_BYTES`. ``cells`` may be of any shape."""
-    size = sum(len(cell_text(c.get("source", "")).encode("utf-8", "surrogatepass")) for c in cells if isinstance(c, dict))
+    size = sum(
+        len(cell_text(c.get("source", "")).encode("utf-8", "surrogatepass")) for c in cells if isinstance(c, dict)
+    )
     if size <= MAX_SOURCE_BYTES:
         return None
-    return f"its cells' code and text come to {size / 2**20:.1f} MiB, over the limit of {MAX_SOURCE_BYTES >> 20} MiB (outputs do not count)"
+    return (
+        f"its cells' code and text come to {size / 2**20:.1f} MiB, over the limit of {MAX_SOURCE_BYTES >> 20} "
+        "MiB (outputs do not count)"
+    )
+
 
 def answer_ids(nb: nbformat.NotebookNode) -> list[str]:
     """The grade ids of the answer cells (the parts students write), in notebook order."""
@@ -139,9 +186,15 @@ def defined_names(source: str) -> list[str]:
 def part_names(nb: nbformat.NotebookNode) -> dict[str, list[str]]:
     """For each test cell's grade id, the names its part defines (from the part's answer cell)."""
     answers = {nbgrader_meta(c)["grade_id"]: c.source for c in nb.cells if is_answer(c)}
-    return {nbgrader_meta(c)["grade_id"]: defined_names(answers.get(part_of(nbgrader_meta(c)["grade_id"]), "")) for c in nb.cells if is_test(c)}
+    return {
+        nbgrader_meta(c)["grade_id"]: defined_names(answers.get(part_of(nbgrader_meta(c)["grade_id"]), ""))
+        for c in nb.cells
+        if is_test(c)
+    }
 
 
 def part_points(nb: nbformat.NotebookNode) -> dict[str, float]:
     """Each part's points (its test cell's), by answer id, in notebook order."""
-    return {part_of(nbgrader_meta(c)["grade_id"]): float(nbgrader_meta(c).get("points", 0)) for c in nb.cells if is_test(c)}
+    return {
+        part_of(nbgrader_meta(c)["grade_id"]): float(nbgrader_meta(c).get("points", 0)) for c in nb.cells if is_test(c)
+    }

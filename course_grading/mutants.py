@@ -31,7 +31,18 @@ from course_grading.markers import answer_code, nbgrader_meta, part_of, with_ans
 from course_grading.notebook.harness import run_tests
 from course_grading.sandbox.limits import cap_address_space
 
-__all__ = ["Mutant", "Outcome", "Report", "THRESHOLD", "all_mutants", "mutants_of", "read_equivalents", "run_mutants", "self_test", "up_to_test_of"]
+__all__ = [
+    "Mutant",
+    "Outcome",
+    "Report",
+    "THRESHOLD",
+    "all_mutants",
+    "mutants_of",
+    "read_equivalents",
+    "run_mutants",
+    "self_test",
+    "up_to_test_of",
+]
 
 THRESHOLD = 0.90  # the share of non-equivalent mutants the tests must kill
 TIME_LIMIT_S = 20  # a mutant still running after this long counts as killed (a hang is a failure)
@@ -85,7 +96,9 @@ def _changes(node: ast.AST) -> Iterator[tuple[str, object]]:
         new = _COMPARE_SWAPS[type(node.ops[0])]
         yield f"{type(node.ops[0]).__name__}->{new.__name__}", ast.Compare(node.left, [new()], node.comparators)
     elif isinstance(node, ast.Constant) and not isinstance(node.value, bool) and isinstance(node.value, (int, float)):
-        for value in ({node.value + 1, node.value - 1} if isinstance(node.value, int) else {node.value * 2, 0.0}) - {node.value}:
+        for value in ({node.value + 1, node.value - 1} if isinstance(node.value, int) else {node.value * 2, 0.0}) - {
+            node.value
+        }:
             yield f"{node.value!r}->{value!r}", ast.Constant(value)
     elif isinstance(node, ast.Constant) and isinstance(node.value, bool):
         yield f"{node.value}->{not node.value}", ast.Constant(not node.value)
@@ -100,14 +113,28 @@ def _changes(node: ast.AST) -> Iterator[tuple[str, object]]:
             yield f"drop {keyword.arg}=", ast.Call(node.func, node.args, node.keywords[:i] + node.keywords[i + 1 :])
     elif isinstance(node, (ast.If, ast.IfExp)):
         negated = ast.UnaryOp(ast.Not(), node.test)
-        yield "negate condition", (ast.If(negated, node.body, node.orelse) if isinstance(node, ast.If) else ast.IfExp(negated, node.body, node.orelse))
+        yield (
+            "negate condition",
+            (
+                ast.If(negated, node.body, node.orelse)
+                if isinstance(node, ast.If)
+                else ast.IfExp(negated, node.body, node.orelse)
+            ),
+        )
     elif isinstance(node, ast.Return) and isinstance(node.value, ast.Tuple) and len(node.value.elts) == 2:
         yield "swap returned pair", ast.Return(ast.Tuple(node.value.elts[::-1], ast.Load()))
 
 
 def _body_edits(body: list[ast.stmt]) -> Iterator[tuple[str, int, list[ast.stmt]]]:
     """Statement deletions and swaps of adjacent statements in one block (docstrings left alone)."""
-    start = 1 if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str) else 0
+    start = (
+        1
+        if body
+        and isinstance(body[0], ast.Expr)
+        and isinstance(body[0].value, ast.Constant)
+        and isinstance(body[0].value.value, str)
+        else 0
+    )
     for i in range(start, len(body)):
         yield "delete statement", i, body[:i] + body[i + 1 :] or [ast.Pass()]
     for i in range(start, len(body) - 1):
@@ -224,7 +251,12 @@ def up_to_test_of(nb: nbformat.NotebookNode, part: str) -> nbformat.NotebookNode
     change that test's verdict, and a mutant need not wait for the other parts' hidden checks."""
     for i, cell in enumerate(nb.cells):
         meta = nbgrader_meta(cell)
-        if cell.cell_type == "code" and meta.get("grade") and not meta.get("solution") and part_of(meta["grade_id"]) == part:
+        if (
+            cell.cell_type == "code"
+            and meta.get("grade")
+            and not meta.get("solution")
+            and part_of(meta["grade_id"]) == part
+        ):
             nb.cells = nb.cells[: i + 1]
             break
     return nb
@@ -235,7 +267,11 @@ def _serve(conn: Connection, grading_dir: str) -> None:
     cap_address_space(MEMORY_LIMIT)
     while (task := conn.recv()) is not None:
         part, notebook = task
-        conn.send(run_tests(up_to_test_of(nbformat.reads(notebook, as_version=4), part), Path(grading_dir)).get(part, "no test cell"))
+        conn.send(
+            run_tests(up_to_test_of(nbformat.reads(notebook, as_version=4), part), Path(grading_dir)).get(
+                part, "no test cell"
+            )
+        )
 
 
 def _start(grading_dir: Path) -> _Worker:

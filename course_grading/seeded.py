@@ -18,7 +18,7 @@ from pathlib import Path
 import nbformat
 
 from course_grading.check import identify
-from course_grading.grade import Options, grade
+from course_grading.grade import Batch, Options, grade
 from course_grading.lms.results import NOT_GRADED, Result
 from course_grading.markers import is_test, nbgrader_meta, part_of, part_points
 from course_grading.notebook.canonical import read_submission
@@ -58,7 +58,11 @@ def replay(notebook: Path, course: Path, seed: int, limits: Limits = Limits()) -
         submissions.mkdir()
         shutil.copyfile(notebook, submissions / f"{STUDENT}.ipynb")
         out = Path(tmp) / "out"
-        results, _ = grade(course, assignment, submissions, out, jobs=1, limits=limits, progress=lambda done, total, line: None, record=False, options=Options(seed=seed))
+        results, _ = grade(
+            Batch(course, assignment, submissions, out),
+            Options(jobs=1, limits=limits, record=False, seed=seed),
+            progress=lambda done, total, line: None,
+        )
         result = results[0]
         if result.status == NOT_GRADED:
             raise RuntimeError("; ".join(result.notes) or "the grader failed on the notebook")
@@ -66,7 +70,11 @@ def replay(notebook: Path, course: Path, seed: int, limits: Limits = Limits()) -
         failures = failed_tests(nbformat.read(graded, as_version=4)) if graded.exists() else {}
     points = part_points(nbformat.read(course / "release" / assignment / f"{assignment}.ipynb", as_version=4))
     tests = {part_of(test_id): failure for test_id, failure in failures.items()}
-    return assignment, result, [PartReplay(part, result.scores.get(part, 0.0), top, tests.get(part)) for part, top in points.items()]
+    return (
+        assignment,
+        result,
+        [PartReplay(part, result.scores.get(part, 0.0), top, tests.get(part)) for part, top in points.items()],
+    )
 
 
 def failed_tests(nb: nbformat.NotebookNode) -> dict[str, str]:
@@ -75,5 +83,7 @@ def failed_tests(nb: nbformat.NotebookNode) -> dict[str, str]:
     for cell in nb.cells:
         for output in cell.get("outputs", []) if is_test(cell) else []:
             if output.get("output_type") == "error":
-                failures[nbgrader_meta(cell)["grade_id"]] = f"{output.get('ename', 'Error')}: {output.get('evalue', '')}"
+                failures[nbgrader_meta(cell)["grade_id"]] = (
+                    f"{output.get('ename', 'Error')}: {output.get('evalue', '')}"
+                )
     return failures

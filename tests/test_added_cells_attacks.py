@@ -322,7 +322,7 @@ class Batch:
         (self.inbox / "magic.ipynb").write_bytes(notebook(None, lambda nb: after(nb, "imports", code("%matplotlib inline\nimport math\n\ndef _half(x):\n    return x / 2\n"))))
         (self.inbox / "late_variant.ipynb").write_bytes(notebook(None, lambda nb: after(nb, "test_sdpa", code(LATE_VARIANT))))
         limits = sandbox.Limits(cell_s=10, total_s=60, memory_bytes=4 * 2**30)
-        results, _ = grading.grade(course, A1, self.inbox, root / "out", jobs=2, limits=limits, progress=lambda *_: None)
+        results, _ = grading.grade(grading.Batch(course, A1, self.inbox, root / "out"), grading.Options(jobs=2, limits=limits), progress=lambda *_: None)
         self.by_student = {r.student: r for r in results}
 
 

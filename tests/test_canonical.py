@@ -176,7 +176,7 @@ def test_grading_runs_added_cells_in_the_students_process(tmp_path: Path) -> Non
     (inbox / "hostile.ipynb").write_bytes(notebook(None, hostile))
     (inbox / "other.ipynb").write_bytes(notebook(assignment=A2))
     limits = sandbox.Limits(cell_s=5, total_s=60, memory_bytes=4 * 2**30)
-    results, _ = grading.grade(course, A1, inbox, tmp_path / "out", jobs=1, limits=limits, progress=lambda *_: None)
+    results, _ = grading.grade(grading.Batch(course, A1, inbox, tmp_path / "out"), grading.Options(jobs=1, limits=limits), progress=lambda *_: None)
     by_student = {r.student: r for r in results}
     assert by_student["helper"].scores == FULL and by_student["helper"].status == grading.GRADED
     assert "added after the last test cell was not graded" in "; ".join(by_student["helper"].notes)

@@ -387,9 +387,9 @@ def test_course_grade_in_the_container_gives_the_namespace_jails_verdicts(open_t
     for case in cases.values():
         (inbox / case.filename).write_bytes(case.content)
     grader = (
-        "import json, sys\nfrom pathlib import Path\nfrom course_grading.grade import Options, grade\nfrom course_grading.sandbox.limits import Limits\n"
-        "results, _ = grade(Path(sys.argv[1]), 'a1_attention', Path(sys.argv[2]), Path(sys.argv[3]), jobs=2, "
-        "limits=Limits(cell_s=10, total_s=60, memory_bytes=4 * 2**30), progress=lambda *a: None, options=Options(jail='container'))\n"
+        "import json, sys\nfrom pathlib import Path\nfrom course_grading.grade import Batch, Options, grade\nfrom course_grading.sandbox.limits import Limits\n"
+        "results, _ = grade(Batch(Path(sys.argv[1]), 'a1_attention', Path(sys.argv[2]), Path(sys.argv[3])), Options(jobs=2, "
+        "limits=Limits(cell_s=10, total_s=60, memory_bytes=4 * 2**30), jail='container'), progress=lambda *a: None)\n"
         "print(json.dumps({r.student: [r.scores, r.notes] for r in results}))\n"
     )
     run = in_container([sys.executable, "-c", grader, str(course), str(inbox), str(out)], tmp_path, timeout=900)

@@ -95,7 +95,7 @@ class Batch:
         self.inbox_before = digest(self.inbox)
         self.course_before = digest(*self.guarded)
         self.progress: list[str] = []
-        self.results, self.taken = grading.grade(self.course, ASSIGNMENT, self.inbox, self.out, jobs=2, limits=LIMITS, progress=lambda done, total, line: self.progress.append(line))
+        self.results, self.taken = grading.grade(grading.Batch(self.course, ASSIGNMENT, self.inbox, self.out), grading.Options(jobs=2, limits=LIMITS), progress=lambda done, total, line: self.progress.append(line))
         self.rejected = self.taken.rejected
         self.by_student = {r.student: r for r in self.results}
 
@@ -224,14 +224,14 @@ def test_nothing_the_notebooks_started_is_left_running(batch: Batch) -> None:
 def test_rerun_grades_nothing_and_a_late_submission_only_itself(batch: Batch, tmp_path: Path) -> None:
     before = (batch.out / "grades.csv").read_text()
     progress: list[str] = []
-    results, _ = grading.grade(batch.course, ASSIGNMENT, batch.inbox, batch.out, jobs=2, limits=LIMITS, progress=lambda done, total, line: progress.append(line))
+    results, _ = grading.grade(grading.Batch(batch.course, ASSIGNMENT, batch.inbox, batch.out), grading.Options(jobs=2, limits=LIMITS), progress=lambda done, total, line: progress.append(line))
     assert progress == []
     assert (batch.out / "grades.csv").read_text() == before
     late = tmp_path / "inbox"
     shutil.copytree(batch.inbox, late)
     (late / "late.ipynb").write_bytes(notebook())
     progress = []
-    results, _ = grading.grade(batch.course, ASSIGNMENT, late, batch.out, jobs=2, limits=LIMITS, progress=lambda done, total, line: progress.append(line))
+    results, _ = grading.grade(grading.Batch(batch.course, ASSIGNMENT, late, batch.out), grading.Options(jobs=2, limits=LIMITS), progress=lambda done, total, line: progress.append(line))
     assert len(progress) == 1 and progress[0].startswith("[1/1] late: 12")
     assert {r.student for r in results} == set(batch.cases) | {"late", "dave"}
 
@@ -245,7 +245,7 @@ def grade_attacks(tmp_path: Path, assignment: str, cases: Callable[[Path], dict[
     for case in made.values():
         (inbox / case.filename).write_bytes(case.content)
     before = digest(*GUARDED, course)
-    results, taken = grading.grade(course, assignment, inbox, out, jobs=2, limits=LIMITS, progress=lambda done, total, line: None)
+    results, taken = grading.grade(grading.Batch(course, assignment, inbox, out), grading.Options(jobs=2, limits=LIMITS), progress=lambda done, total, line: None)
     assert not taken.rejected
     assert {r.student for r in results} == set(made)
     for result in results:
@@ -296,7 +296,7 @@ def test_grades_go_into_the_nbgrader_course_for_its_own_tools(tmp_path: Path) ->
         with (course / "export.csv").open() as f:
             return {row["student_id"]: float(row["score"]) for row in csv.DictReader(f) if row["assignment"] == ASSIGNMENT}
 
-    grading.grade(course, ASSIGNMENT, inbox, tmp_path / "out", jobs=2, limits=LIMITS, progress=lambda done, total, line: None, record=True)
+    grading.grade(grading.Batch(course, ASSIGNMENT, inbox, tmp_path / "out"), grading.Options(jobs=2, limits=LIMITS, record=True), progress=lambda done, total, line: None)
     assert export() == {name: sum(cases[name].points.values()) for name in ("correct", "buggy", "not_json")}
     for folder, name in (("submitted", "ipynb"), ("autograded", "ipynb"), ("feedback", "html")):
         assert (course / folder / "correct" / ASSIGNMENT / f"{ASSIGNMENT}.{name}").is_file(), folder
@@ -304,7 +304,7 @@ def test_grades_go_into_the_nbgrader_course_for_its_own_tools(tmp_path: Path) ->
     errors = {c.metadata["nbgrader"]["grade_id"]: o.ename for c in autograded.cells if c.cell_type == "code" for o in c.outputs if o.output_type == "error"}
     assert errors == {"test_sdpa": "AssertionError"}, errors
     (inbox / "buggy.ipynb").write_bytes(cases["correct"].content)  # resubmitted, fixed
-    grading.grade(course, ASSIGNMENT, inbox, tmp_path / "out", jobs=2, limits=LIMITS, progress=lambda done, total, line: None, record=True)
+    grading.grade(grading.Batch(course, ASSIGNMENT, inbox, tmp_path / "out"), grading.Options(jobs=2, limits=LIMITS, record=True), progress=lambda done, total, line: None)
     assert export()["buggy"] == sum(cases["correct"].points.values())
     # A notebook that is not JSON still gets a feedback page that says why it scored 0.
     page = (tmp_path / "out" / "feedback" / "not_json.html").read_text()
@@ -312,7 +312,7 @@ def test_grades_go_into_the_nbgrader_course_for_its_own_tools(tmp_path: Path) ->
     # A manual override survives a regrade, and reaches the gradebook; a student's records can be removed.
     (tmp_path / "out" / "overrides.csv").write_text("student,part,points,reason\nnot_json,sdpa,3,emailed a readable copy\n")
     progress: list[str] = []
-    results, _ = grading.grade(course, ASSIGNMENT, inbox, tmp_path / "out", jobs=2, limits=LIMITS, progress=lambda done, total, line: progress.append(line), record=True, options=grading.Options(regrade=frozenset({"correct"})))
+    results, _ = grading.grade(grading.Batch(course, ASSIGNMENT, inbox, tmp_path / "out"), grading.Options(jobs=2, limits=LIMITS, record=True, regrade=frozenset({"correct"})), progress=lambda done, total, line: progress.append(line))
     assert [line.split(":")[0] for line in progress] == ["[1/1] correct"]
     assert export()["not_json"] == 3 and "sdpa set to 3 by the instructor: emailed a readable copy" in "; ".join({r.student: r for r in results}["not_json"].notes)
     assert gradebook.remove(course, ASSIGNMENT, "buggy") and "buggy" not in export()
@@ -325,7 +325,7 @@ def test_a_dry_run_records_nothing(tmp_path: Path) -> None:
     inbox.mkdir()
     (inbox / "correct.ipynb").write_bytes(notebook())
     before = sorted(p.relative_to(course) for p in course.rglob("*"))
-    results, _ = grading.grade(course, ASSIGNMENT, inbox, tmp_path / "out", jobs=1, limits=LIMITS, progress=lambda done, total, line: None, record=False)
+    results, _ = grading.grade(grading.Batch(course, ASSIGNMENT, inbox, tmp_path / "out"), grading.Options(jobs=1, limits=LIMITS, record=False), progress=lambda done, total, line: None)
     assert results[0].total == sum(FULL.values())
     assert sorted(p.relative_to(course) for p in course.rglob("*")) == before
 
@@ -357,7 +357,7 @@ def test_one_submission_cannot_reach_the_next(tmp_path: Path) -> None:
     inbox.mkdir()
     (inbox / "a_first.ipynb").write_bytes(notebook({"sdpa": key["sdpa"] + "\n" + attack}))
     (inbox / "b_second.ipynb").write_bytes(notebook({"masks": key["masks"] + probe}))
-    results, _ = grading.grade(course_copy(tmp_path / "course"), ASSIGNMENT, inbox, tmp_path / "out", jobs=1, limits=LIMITS, progress=lambda done, total, line: None)
+    results, _ = grading.grade(grading.Batch(course_copy(tmp_path / "course"), ASSIGNMENT, inbox, tmp_path / "out"), grading.Options(jobs=1, limits=LIMITS), progress=lambda done, total, line: None)
     assert [r.student for r in results] == ["a_first", "b_second"]
     held = {"sdpa": 0.0, "mha": 0.0}  # a_first's sdpa cell imports ctypes: its parts that forbid torch's attention wait for a person (issue 26)
     assert {r.student: r.scores for r in results} == {"a_first": FULL | held, "b_second": FULL}, [r.notes for r in results]

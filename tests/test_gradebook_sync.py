@@ -54,7 +54,7 @@ def test_the_gradebook_follows_the_last_run_even_from_the_cache(tmp_path: Path) 
         graded: list[str] = []
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            grading.grade(course, ASSIGNMENT, tmp_path / name, tmp_path / f"out_{name}", jobs=1, limits=LIMITS, progress=lambda done, total, line: graded.append(line), record=True, options=grading.Options(roster=ROSTER))
+            grading.grade(grading.Batch(course, ASSIGNMENT, tmp_path / name, tmp_path / f"out_{name}"), grading.Options(jobs=1, limits=LIMITS, record=True, roster=ROSTER), progress=lambda done, total, line: graded.append(line))
         assert not [w for w in caught if "SAWarning" in type(w.message).__name__ or "not in session" in str(w.message)], [str(w.message) for w in caught]
         return graded
 

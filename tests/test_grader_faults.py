@@ -165,7 +165,7 @@ def test_scratch_folders_are_private_and_a_killed_runs_are_removed(tmp_path: Pat
 def test_an_output_folder_that_cannot_be_written_is_refused_before_grading(tmp_path: Path) -> None:
     (tmp_path / "a_file").write_text("")
     with pytest.raises(RuntimeError, match="cannot write in the output folder"):
-        grading.grade(tmp_path / "no_course", ASSIGNMENT, tmp_path, tmp_path / "a_file" / "out", jobs=1)
+        grading.grade(grading.Batch(tmp_path / "no_course", ASSIGNMENT, tmp_path, tmp_path / "a_file" / "out"), grading.Options(jobs=1))
 
 
 @needs_sandbox
@@ -325,7 +325,7 @@ def test_no_notebook_stops_a_batch_and_a_truncated_cache_entry_is_regraded(tmp_p
     (stale / "a1_attention_checks.py").write_text("hidden")
     os.utime(stale, (time.time() - 3600,) * 2)
     progress: list[str] = []
-    results, _ = grading.grade(course, ASSIGNMENT, inbox, out, jobs=2, limits=LIMITS, progress=lambda done, total, line: progress.append(line))
+    results, _ = grading.grade(grading.Batch(course, ASSIGNMENT, inbox, out), grading.Options(jobs=2, limits=LIMITS), progress=lambda done, total, line: progress.append(line))
     assert not stale.exists()
     by_student = {r.student: r for r in results}
     assert set(by_student) == set(cases) and len(progress) == len(cases)

@@ -87,7 +87,7 @@ def test_hidden_inputs_never_reach_the_feedback_and_an_inflating_reply_is_refuse
     inbox.mkdir()
     (inbox / "leaky.ipynb").write_bytes(notebook({"sdpa": STASHING_SDPA, "masks": SECRET_RAISING_MASKS, "split_merge": INFLATING_SPLIT, "mha": PRINTING_MHA}))
     course = course_copy(tmp_path / "course")
-    (result,), _ = grading.grade(course, "a1_attention", inbox, out, jobs=1, limits=LIMITS, progress=lambda done, total, line: None)
+    (result,), _ = grading.grade(grading.Batch(course, "a1_attention", inbox, out), grading.Options(jobs=1, limits=LIMITS), progress=lambda done, total, line: None)
     assert result.status != "not graded", result.notes
     assert result.scores["masks"] == 0 and result.scores["split_merge"] == 0, result.scores
     for part in ("sdpa", "mha"):

@@ -66,7 +66,7 @@ def test_course_grade(assignment: str, tmp_path: Path) -> None:
         nbformat.write(submission(assignment, answers), inbox / f"{name}.ipynb")
     course = copy_course(tmp_path / "course")
     shutil.copytree(ASSIGNMENTS / "release", course / "release")
-    results, _ = grading.grade(course, assignment, inbox, tmp_path / "out", jobs=2, limits=LIMITS, progress=lambda done, total, line: None)
+    results, _ = grading.grade(grading.Batch(course, assignment, inbox, tmp_path / "out"), grading.Options(jobs=2, limits=LIMITS), progress=lambda done, total, line: None)
     full = part_points(release_notebook(assignment))
     matrix = {r.student: lost(r.scores, full) for r in results}
     assert matrix == {name: {part} for name, (part, _) in made.items()}

@@ -295,7 +295,7 @@ def test_a_notebook_that_prints_what_it_can_find_shows_none_of_it_and_keeps_its_
     checks = course / "grading" / f"{ASSIGNMENT}_checks.py"
     paths = ["/etc/shadow", *map(str, planted), str(out / "grades.csv"), str(checks)]
     (inbox / "snoop.ipynb").write_bytes(notebook({"masks": KEY["masks"] + SNOOP.format(paths=paths)}))
-    results, _ = grading.grade(course, ASSIGNMENT, inbox, out, jobs=1, limits=LIMITS, progress=lambda done, total, line: None)
+    results, _ = grading.grade(grading.Batch(course, ASSIGNMENT, inbox, out), grading.Options(jobs=1, limits=LIMITS), progress=lambda done, total, line: None)
     assert results[0].scores == FULL, results[0].notes
     feedback = (out / "feedback" / "snoop.html").read_text()
     # it ran, and found nothing (a .py path under /tmp is refused before it is looked for: the code guard)

@@ -1,5 +1,6 @@
-"""The code passes the project's linter (ruff: pyproject.toml's [tool.ruff]) and type checker (mypy on
-course_lib and course_grading: [tool.mypy]). Both run from the course's environment."""
+"""The code passes the project's linter (ruff: pyproject.toml's [tool.ruff]; in course_grading, its ruff.toml:
+lines of 120 columns at most) and type checker (mypy on course_lib and course_grading: [tool.mypy]), and
+course_grading is as ``ruff format`` lays it out. All run from the course's environment."""
 
 from __future__ import annotations
 
@@ -13,6 +14,16 @@ BIN = Path(sys.executable).parent
 
 def test_ruff_finds_nothing() -> None:
     result = subprocess.run([BIN / "ruff", "check", "--no-cache", "."], cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
+
+
+def test_grader_is_formatted() -> None:
+    result = subprocess.run([BIN / "ruff", "format", "--check", "--no-cache", "course_grading"], cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
+
+
+def test_course_lib_is_formatted() -> None:
+    result = subprocess.run([BIN / "ruff", "format", "--check", "--no-cache", "course_lib"], cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
 
 

@@ -9,7 +9,7 @@ import pytest
 from test_course_grade import course_copy
 
 from course_grading.cli import main
-from course_grading.grade import grade
+from course_grading.grade import Batch, Options, grade
 from course_grading.seeded import failed_tests, replay
 
 from assignment_support import fixtures, submission_notebook
@@ -23,7 +23,7 @@ def test_a_hidden_failure_names_its_seed_and_replays_to_the_same_verdict(tmp_pat
     inbox = tmp_path / "inbox"
     inbox.mkdir()
     nbformat.write(submission_notebook(ASSIGNMENT, bug), inbox / "ada.ipynb")
-    (graded,), _ = grade(course, ASSIGNMENT, inbox, tmp_path / "out", jobs=1, progress=lambda *a: None)
+    (graded,), _ = grade(Batch(course, ASSIGNMENT, inbox, tmp_path / "out"), Options(jobs=1), progress=lambda *a: None)
     message = failed_tests(nbformat.read(tmp_path / "out" / "autograded" / "ada.ipynb", as_version=4))["test_sdpa"]
     assert graded.seed is not None and f"seed {graded.seed};" in message  # the student's feedback names the inputs
 

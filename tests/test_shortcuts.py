@@ -592,7 +592,7 @@ def grade_batch(tmp_path: Path, assignment: str, cases: dict, record: bool = Fal
     inbox.mkdir()
     for case in cases.values():
         (inbox / case.filename).write_bytes(case.content)
-    results, _ = grading.grade(course, assignment, inbox, out, jobs=1, limits=LIMITS, progress=lambda done, total, line: None, record=record)
+    results, _ = grading.grade(grading.Batch(course, assignment, inbox, out), grading.Options(jobs=1, limits=LIMITS, record=record), progress=lambda done, total, line: None)
     return course, out, {r.student: r for r in results}
 
 
@@ -622,7 +622,7 @@ def test_a1_shortcuts_score_nothing_until_an_instructor_grants_them(tmp_path: Pa
     assert_held_as_expected(out, cases, results)
     # The instructor looks, and grants one held part: the next run (from the cache) has the points and no attention left.
     (out / "overrides.csv").write_text("student,part,points,reason\nnative_mha,mha,4,read it: fine\n")
-    results, _ = grading.grade(course, ASSIGNMENT, tmp_path / "inbox", out, jobs=1, progress=lambda done, total, line: None)
+    results, _ = grading.grade(grading.Batch(course, ASSIGNMENT, tmp_path / "inbox", out), grading.Options(jobs=1), progress=lambda done, total, line: None)
     by_student = {r.student: r for r in results}
     assert by_student["native_mha"].scores["mha"] == 4 and by_student["native_mha"].status == "graded"
     assert by_student["sys_modules_off"].status == "needs attention"

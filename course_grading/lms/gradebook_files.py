@@ -64,10 +64,24 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from course_grading.lms.late import points_text
-from course_grading.lms.results import GRADED, MISSING, NOT_GRADED  # MISSING: on the roster, nothing handed in; only grades.csv lists it
+
+# MISSING: on the roster, nothing handed in; only grades.csv lists it
+from course_grading.lms.results import GRADED, MISSING, NOT_GRADED
 from course_grading.text import csv_cell
 
-__all__ = ["GradeRow", "ROWS", "check_total", "load_rows", "max_points", "save_rows", "write_all", "write_canvas_csv", "write_grades_csv", "write_moodle_csv", "write_moodle_worksheet"]
+__all__ = [
+    "GradeRow",
+    "ROWS",
+    "check_total",
+    "load_rows",
+    "max_points",
+    "save_rows",
+    "write_all",
+    "write_canvas_csv",
+    "write_grades_csv",
+    "write_moodle_csv",
+    "write_moodle_worksheet",
+]
 
 ENCODING = "utf-8-sig"  # UTF-8 with a byte-order mark: see the module's docstring
 
@@ -98,7 +112,23 @@ def write_grades_csv(rows: Sequence[GradeRow], path: Path) -> None:
         check_total(row)
     with path.open("w", newline="", encoding=ENCODING, errors="backslashreplace") as f:
         writer = csv.writer(f)
-        writer.writerow(_cells(["student", "name", "email", *parts, "total", "max total", "percentage", "late penalty", "submitted at", "status", "notes"]))
+        writer.writerow(
+            _cells(
+                [
+                    "student",
+                    "name",
+                    "email",
+                    *parts,
+                    "total",
+                    "max total",
+                    "percentage",
+                    "late penalty",
+                    "submitted at",
+                    "status",
+                    "notes",
+                ]
+            )
+        )
         for row in rows:
             writer.writerow(
                 _cells([
@@ -117,10 +147,19 @@ def write_grades_csv(rows: Sequence[GradeRow], path: Path) -> None:
             )  # fmt: skip
 
 
-def write_canvas_csv(rows: Sequence[GradeRow], path: Path, assignment: str, canvas_assignment_id: str | None = None) -> list[str]:
+def write_canvas_csv(
+    rows: Sequence[GradeRow], path: Path, assignment: str, canvas_assignment_id: str | None = None
+) -> list[str]:
     """A Canvas gradebook import file with one assignment column; the warnings for rows left out."""
     column = f"{assignment} ({canvas_assignment_id})" if canvas_assignment_id else assignment
-    warnings = [] if canvas_assignment_id else [f"Canvas: no assignment id given: Canvas matches the column {assignment!r} by its exact title, or creates a new assignment"]
+    warnings = (
+        []
+        if canvas_assignment_id
+        else [
+            f"Canvas: no assignment id given: Canvas matches the column {assignment!r} by its exact title, "
+            "or creates a new assignment"
+        ]
+    )
     with path.open("w", newline="", encoding=ENCODING, errors="backslashreplace") as f:
         writer = csv.writer(f)
         writer.writerow(_cells(["Student", "ID", "SIS User ID", "SIS Login ID", "Section", column]))
@@ -154,22 +193,46 @@ def write_moodle_worksheet(rows: Sequence[GradeRow], path: Path, when: datetime)
     modified = when.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
     with path.open("w", newline="", encoding=ENCODING, errors="backslashreplace") as f:
         writer = csv.writer(f)
-        writer.writerow(_cells(["Identifier", "Full name", "Email address", "Grade", "Maximum Grade", "Last modified (grade)"]))
+        writer.writerow(
+            _cells(["Identifier", "Full name", "Email address", "Grade", "Maximum Grade", "Last modified (grade)"])
+        )
         for row in rows:
-            if problem := _left_out(row) or (None if row.participant_id.isdigit() else "not from a Moodle export (no participant id)"):
+            if problem := _left_out(row) or (
+                None if row.participant_id.isdigit() else "not from a Moodle export (no participant id)"
+            ):
                 warnings.append(f"Moodle worksheet: {row.student} left out: {problem}")
             else:
-                writer.writerow(_cells([f"Participant {row.participant_id}", row.name or row.student, row.email, _points(_score(row)), most, modified]))
+                writer.writerow(
+                    _cells(
+                        [
+                            f"Participant {row.participant_id}",
+                            row.name or row.student,
+                            row.email,
+                            _points(_score(row)),
+                            most,
+                            modified,
+                        ]
+                    )
+                )
     return warnings
 
 
-def write_all(rows: Sequence[GradeRow], out: Path, assignment: str, canvas_assignment_id: str | None = None, when: datetime | None = None) -> list[str]:
+def write_all(
+    rows: Sequence[GradeRow],
+    out: Path,
+    assignment: str,
+    canvas_assignment_id: str | None = None,
+    when: datetime | None = None,
+) -> list[str]:
     """``grades.csv``, ``canvas_import.csv`` and ``moodle_import.csv`` under ``out``, and
     ``moodle_worksheet.csv`` (graded at ``when``, default now) when some rows came from a Moodle
     export; the LMS files' warnings."""
     write_grades_csv(rows, out / "grades.csv")
-    rows = [row for row in rows if row.status != MISSING]  # no 0 for them in an LMS: it keeps its own mark (the summary lists them)
-    warnings = write_canvas_csv(rows, out / "canvas_import.csv", assignment, canvas_assignment_id) + write_moodle_csv(rows, out / "moodle_import.csv", assignment)
+    # no 0 for them in an LMS: it keeps its own mark (the summary lists them)
+    rows = [row for row in rows if row.status != MISSING]
+    warnings = write_canvas_csv(rows, out / "canvas_import.csv", assignment, canvas_assignment_id) + write_moodle_csv(
+        rows, out / "moodle_import.csv", assignment
+    )
     worksheet = out / "moodle_worksheet.csv"
     if any(row.participant_id for row in rows):
         return warnings + write_moodle_worksheet(rows, worksheet, when or datetime.now(timezone.utc))
@@ -184,7 +247,8 @@ def save_rows(rows: Sequence[GradeRow], out: Path, assignment: str, canvas_assig
     """Keep the rows the files were written from (``out/report_rows.json``), so that they can be
     written again without a student (:func:`load_rows`; ``course remove``)."""
     data = {"assignment": assignment, "canvas_assignment_id": canvas_assignment_id,
-            "rows": [asdict(row) | {"submitted_at": row.submitted_at.isoformat() if row.submitted_at else None} for row in rows]}  # fmt: skip
+            "rows": [asdict(row) | {"submitted_at": row.submitted_at.isoformat() if row.submitted_at else None}
+                     for row in rows]}  # fmt: skip
     (out / ROWS).write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8", errors="backslashreplace")
 
 
@@ -193,7 +257,12 @@ def load_rows(out: Path) -> tuple[list[GradeRow], str, str | None]:
     if there are none, ValueError if the file is not what it wrote."""
     try:
         data = json.loads((out / ROWS).read_text(encoding="utf-8"))
-        rows = [GradeRow(**row | {"submitted_at": datetime.fromisoformat(row["submitted_at"]) if row["submitted_at"] else None}) for row in data["rows"]]
+        rows = [
+            GradeRow(
+                **row | {"submitted_at": datetime.fromisoformat(row["submitted_at"]) if row["submitted_at"] else None}
+            )
+            for row in data["rows"]
+        ]
         return rows, data["assignment"], data["canvas_assignment_id"]
     except (KeyError, TypeError) as error:
         raise ValueError(f"{out / ROWS} is not a file course grade wrote ({error})") from None
@@ -206,10 +275,16 @@ def check_total(row: GradeRow) -> None:
         return
     for part, points in row.points.items():
         if not 0 <= points <= row.max_points.get(part, points):
-            raise ValueError(f"{row.student}: {part} has {points_text(points)} points, outside 0..{points_text(row.max_points[part])}")
+            raise ValueError(
+                f"{row.student}: {part} has {points_text(points)} points, outside "
+                f"0..{points_text(row.max_points[part])}"
+            )
     expected = max(0.0, sum(row.points.values()) - row.late_penalty)
     if abs(row.total - expected) > 1e-6:
-        raise ValueError(f"{row.student}: the total {points_text(row.total)} is not the sum of the parts less the late penalty ({points_text(expected)})")
+        raise ValueError(
+            f"{row.student}: the total {points_text(row.total)} is not the sum of the parts less the late "
+            f"penalty ({points_text(expected)})"
+        )
 
 
 def max_points(rows: Sequence[GradeRow]) -> dict[str, float]:
@@ -219,7 +294,10 @@ def max_points(rows: Sequence[GradeRow]) -> dict[str, float]:
         for part, most in row.max_points.items():
             seen, first = parts.setdefault(part, (most, row.student))
             if seen != most:
-                raise ValueError(f"part {part!r} is worth {points_text(seen)} points for {first} but {points_text(most)} for {row.student}")
+                raise ValueError(
+                    f"part {part!r} is worth {points_text(seen)} points for {first} but {points_text(most)} "
+                    f"for {row.student}"
+                )
     return {part: most for part, (most, _) in parts.items()}
 
 
@@ -229,7 +307,8 @@ def _cells(values: Sequence[str | float | None]) -> list[str]:
 
 
 def _points(points: float) -> float:
-    """Points as the files write them: two decimals at most (:func:`course_grading.lms.late.points_text`), as a number."""
+    """Points as the files write them: two decimals at most (:func:`course_grading.lms.late.points_text`), as a
+    number."""
     return round(points, 2)
 
 
@@ -260,4 +339,9 @@ def _moodle_problem(row: GradeRow) -> str | None:
         return "no email on the roster"
     if "@" not in row.email:
         return f"{row.email!r} is not an email address"
-    return None if csv_cell(row.email) == row.email else f"the email {row.email!r} holds characters a CSV file cannot carry as they are (a formula's start, a control character)"
+    return (
+        None
+        if csv_cell(row.email) == row.email
+        else f"the email {row.email!r} holds characters a CSV file cannot carry as they are (a formula's start, a "
+        "control character)"
+    )

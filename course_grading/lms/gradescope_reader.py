@@ -83,7 +83,10 @@ def parse_metadata(text: str, where: str) -> dict[str, tuple[list[Person], datet
         submitters = record.get(":submitters") if isinstance(record, dict) else None
         if not isinstance(submitters, list) or not submitters or not all(isinstance(s, dict) for s in submitters):
             raise ValueError(f"{where}: {folder} has no :submitters list (each with :name, :sid, :email)")
-        people = [Person("", str(s.get(":name") or ""), str(s.get(":email") or ""), str(s.get(":sid") or "")) for s in submitters]
+        people = [
+            Person("", str(s.get(":name") or ""), str(s.get(":email") or ""), str(s.get(":sid") or ""))
+            for s in submitters
+        ]
         found[str(folder)] = (people, _time(record.get(":created_at"), f"{where}: {folder}'s :created_at"))
     return found
 
@@ -102,7 +105,8 @@ def _time(value: Any, what: str) -> datetime | None:
 
 
 def _student_id(person: Person, roster: Roster | None) -> str | None:
-    """The batch's id for a submitter: the SID or email the roster knows, else the first usable of them, else one made from the name."""
+    """The batch's id for a submitter: the SID or email the roster knows, else the first usable of them, else one made
+    from the name."""
     keys = [k for k in (person.lms_id, person.email) if k and STUDENT_ID.match(k)]
     if roster is not None:
         for key in keys:
@@ -111,17 +115,23 @@ def _student_id(person: Person, roster: Roster | None) -> str | None:
     return keys[0] if keys else derived_id(person.name) or None
 
 
-def regroup(items: list[_Item], read: Callable[[_Item, int], bytes], roster: Roster | None, times: SubmissionTimes | None) -> Regrouped | None:
+def regroup(
+    items: list[_Item], read: Callable[[_Item, int], bytes], roster: Roster | None, times: SubmissionTimes | None
+) -> Regrouped | None:
     """``items`` as plain ``<student>/<file>`` items if they are a Gradescope export (a
     ``submission_metadata.yml`` at the top or in the one folder that wraps it), else None. ``read(item, limit)``
     gives an item's bytes. ``times`` (``--times``) take precedence over the export's."""
     metadata = [item for item in items if item.parts[-1] == METADATA and len(item.parts) <= 2 and not item.link]
     if not metadata:
         return None
-    if any(len(item.parts) == 1 for item in metadata):  # an export at the top: one a student uploaded sits a level down, in their folder
+    # an export at the top: one a student uploaded sits a level down, in their folder
+    if any(len(item.parts) == 1 for item in metadata):
         metadata = [item for item in metadata if len(item.parts) == 1]
     if len(metadata) > 1:
-        raise ValueError(f"the export holds {len(metadata)} {METADATA} files ({', '.join('/'.join(m.parts) for m in metadata)}): export one assignment at a time")
+        raise ValueError(
+            f"the export holds {len(metadata)} {METADATA} files "
+            f"({', '.join('/'.join(m.parts) for m in metadata)}): export one assignment at a time"
+        )
     meta = metadata[0]
     if meta.size > MAX_METADATA_BYTES:
         raise ValueError(f"{'/'.join(meta.parts)} is larger than {MAX_METADATA_BYTES >> 20} MiB: not read")
@@ -133,7 +143,9 @@ def regroup(items: list[_Item], read: Callable[[_Item, int], bytes], roster: Ros
         for person in people:
             student = _student_id(person, roster)
             if student is None:
-                regrouped.rejected.append(f"{folder}: submitter {person.name or '(no name)'} has no SID, email or name usable as a student id")
+                regrouped.rejected.append(
+                    f"{folder}: submitter {person.name or '(no name)'} has no SID, email or name usable as a student id"
+                )
                 continue
             ids.setdefault(folder, []).append(student)
             regrouped.people[student] = dataclasses.replace(person, id=student)
@@ -165,7 +177,9 @@ def write_import(results: Sequence[Result], people: dict[str, Person], path: Pat
         writer = csv.writer(handle)
         writer.writerow([csv_cell(column) for column in IMPORT_COLUMNS])
         for person, total in rows:
-            writer.writerow([csv_cell(person.name), csv_cell(person.lms_id), csv_cell(person.email), csv_cell(round(total, 2))])
+            writer.writerow(
+                [csv_cell(person.name), csv_cell(person.lms_id), csv_cell(person.email), csv_cell(round(total, 2))]
+            )
     return len(rows)
 
 

@@ -106,7 +106,24 @@ from pathlib import Path
 from course_grading.lms.late import LatePolicy, SubmissionTimes
 from course_grading.markers import file_size_problem
 
-__all__ = ["EXPORT_READERS", "Intake", "LATE", "LAYOUTS", "Person", "Regrouped", "Roster", "Submission", "batch_warning", "derived_id", "intake", "item_reader", "late_notices", "looks_like", "name_key", "name_keys"]
+__all__ = [
+    "EXPORT_READERS",
+    "Intake",
+    "LATE",
+    "LAYOUTS",
+    "Person",
+    "Regrouped",
+    "Roster",
+    "Submission",
+    "batch_warning",
+    "derived_id",
+    "intake",
+    "item_reader",
+    "late_notices",
+    "looks_like",
+    "name_key",
+    "name_keys",
+]
 
 STUDENT_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.@+-]{0,63}$")
 LAYOUTS = "<student>.ipynb, <student>/<ID>.ipynb, a Canvas, Moodle or Gradescope export"
@@ -125,8 +142,37 @@ MOODLE_BLIND_NAME = "Participant"
 MOODLE_PLUGINS = {"onlinetext": "online text"}
 NO_TIME = datetime.min.replace(tzinfo=timezone.utc)
 LMS_NAMES = {"canvas": "Canvas user", "moodle": "Moodle participant"}
-KINDS = {".pdf": "a PDF", ".html": "an HTML page", ".htm": "an HTML page", ".zip": "a zip archive", ".py": "a Python file", ".txt": "a text file", ".docx": "a Word document"}
-LATIN = str.maketrans({"ø": "o", "Ø": "O", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE", "ß": "ss", "đ": "d", "Đ": "D", "ð": "d", "Ð": "D", "ł": "l", "Ł": "L", "þ": "th", "Þ": "Th", "ı": "i", "ħ": "h", "Ħ": "H"})
+KINDS = {
+    ".pdf": "a PDF",
+    ".html": "an HTML page",
+    ".htm": "an HTML page",
+    ".zip": "a zip archive",
+    ".py": "a Python file",
+    ".txt": "a text file",
+    ".docx": "a Word document",
+}
+LATIN = str.maketrans(
+    {
+        "ø": "o",
+        "Ø": "O",
+        "æ": "ae",
+        "Æ": "AE",
+        "œ": "oe",
+        "Œ": "OE",
+        "ß": "ss",
+        "đ": "d",
+        "Đ": "D",
+        "ð": "d",
+        "Ð": "D",
+        "ł": "l",
+        "Ł": "L",
+        "þ": "th",
+        "Þ": "Th",
+        "ı": "i",
+        "ħ": "h",
+        "Ħ": "H",
+    }
+)
 
 
 @dataclass
@@ -135,7 +181,8 @@ class Submission:
 
     student: str  # the course's student id
     path: Path | None  # the notebook file (extracted, if it came from a zip); None when there is no notebook to grade
-    entry: str  # the entry's name in the export (or the entries, when no notebook is graded), as shown to the instructor
+    # the entry's name in the export (or the entries, when no notebook is graded), as shown to the instructor
+    entry: str
     submitted_at: datetime | None  # timezone-aware; None if unknown
     time_source: str  # "file" (the file's modification time), "times" (the --times list) or "none"
     notes: list[str] = field(default_factory=list)  # the attention reasons first
@@ -203,8 +250,14 @@ def _rows(path: Path, reader: csv.DictReader[str]) -> list[tuple[int, Person]]:
     if CANVAS_GRADEBOOK <= columns.keys():
         return _canvas_people(reader, columns)
     if "id" not in columns:
-        raise ValueError(f"{path}, line 1: the header has no 'id' column (found {', '.join(columns) or 'nothing'}); expected the columns {ROSTER_COLUMNS}")
-    return [(reader.line_num, Person(*(_cell(row, columns.get(key)) for key in ("id", "name", "email", "lms_id")))) for row in reader]
+        raise ValueError(
+            f"{path}, line 1: the header has no 'id' column (found {', '.join(columns) or 'nothing'}); "
+            f"expected the columns {ROSTER_COLUMNS}"
+        )
+    return [
+        (reader.line_num, Person(*(_cell(row, columns.get(key)) for key in ("id", "name", "email", "lms_id"))))
+        for row in reader
+    ]
 
 
 def _canvas_people(reader: csv.DictReader[str], columns: dict[str, str]) -> list[tuple[int, Person]]:
@@ -236,7 +289,10 @@ def _checked(path: Path, rows: list[tuple[int, Person]]) -> list[Person]:
     seen: dict[tuple[str, str], int] = {}
     for line, person in rows:
         if not STUDENT_ID.match(person.id):
-            raise ValueError(f"{path}, line {line}: {person.id!r} is not a usable student id (letters, digits, _.@+- only, 64 at most); expected the columns {ROSTER_COLUMNS}")
+            raise ValueError(
+                f"{path}, line {line}: {person.id!r} is not a usable student id (letters, digits, _.@+- "
+                f"only, 64 at most); expected the columns {ROSTER_COLUMNS}"
+            )
         for key, value in (("id", person.id), ("email", person.email.casefold()), ("lms_id", person.lms_id)):
             if value and (key, value) in seen:
                 raise ValueError(f"{path}, line {line}: {key} {value!r} is already on line {seen[key, value]}")
@@ -258,11 +314,19 @@ class Intake:
     entries: int = 0  # the students (or stray files) the export holds
     rejected_entries: int = 0  # of those, how many belong to no student
     missing: list[str] = field(default_factory=list)  # roster students with no entry in the export
-    notices: list[str] = field(default_factory=list)  # for the instructor, once per batch (times nobody in the export has)
-    gradescope: dict[str, Person] = field(default_factory=dict)  # a Gradescope export's submitters by student id (SID as lms_id): its import file's rows
+    # for the instructor, once per batch (times nobody in the export has)
+    notices: list[str] = field(default_factory=list)
+    # a Gradescope export's submitters by student id (SID as lms_id): its import file's rows
+    gradescope: dict[str, Person] = field(default_factory=dict)
 
 
-def intake(submissions: Path, assignment: str, unpack_to: Path, roster: Roster | None = None, times: SubmissionTimes | None = None) -> Intake:
+def intake(
+    submissions: Path,
+    assignment: str,
+    unpack_to: Path,
+    roster: Roster | None = None,
+    times: SubmissionTimes | None = None,
+) -> Intake:
     """Each student's notebook for ``assignment`` in ``submissions`` (a folder or a .zip), with its
     submission time from ``times`` where that list has it.
 
@@ -273,7 +337,11 @@ def intake(submissions: Path, assignment: str, unpack_to: Path, roster: Roster |
     if not submissions.is_file():
         raise ValueError(f"{submissions} is neither a folder nor a .zip file")
     if not zipfile.is_zipfile(submissions):
-        what = "a corrupt or truncated zip file (no zip directory found)" if submissions.suffix.lower() == ".zip" else "neither a folder nor a .zip file"
+        what = (
+            "a corrupt or truncated zip file (no zip directory found)"
+            if submissions.suffix.lower() == ".zip"
+            else "neither a folder nor a .zip file"
+        )
         raise ValueError(f"{submissions} is {what}")
     try:
         with zipfile.ZipFile(submissions) as archive:
@@ -282,18 +350,31 @@ def intake(submissions: Path, assignment: str, unpack_to: Path, roster: Roster |
     except (zipfile.BadZipFile, EOFError) as error:
         raise ValueError(f"{submissions} is a corrupt zip file ({error})") from error
     except UnicodeDecodeError as error:  # Python's zipfile cannot list an archive with one such name
-        raise ValueError(f"{submissions}: an entry's name is marked as UTF-8 but is not ({error}); unpack the archive with another tool and grade the folder") from error
+        raise ValueError(
+            f"{submissions}: an entry's name is marked as UTF-8 but is not ({error}); unpack the archive "
+            "with another tool and grade the folder"
+        ) from error
     result.rejected[:0] = unsafe
     result.entries += len(unsafe)
     result.rejected_entries += len(unsafe)
     return result
 
 
-def _read(items: list[_Item], assignment: str, roster: Roster | None, times: SubmissionTimes | None, unpack_to: Path, archive: zipfile.ZipFile | None) -> Intake:
+def _read(
+    items: list[_Item],
+    assignment: str,
+    roster: Roster | None,
+    times: SubmissionTimes | None,
+    unpack_to: Path,
+    archive: zipfile.ZipFile | None,
+) -> Intake:
     """The export's submissions; an export that one of :data:`EXPORT_READERS` recognises (Gradescope's
     ``submission_metadata.yml``, :mod:`course_grading.lms.gradescope_reader`) regrouped first as plain
     ``<student>/<files>`` folders with its submission times."""
-    export = next((e for e in (reader(items, item_reader(archive), roster, times) for reader in EXPORT_READERS) if e is not None), None)
+    export = next(
+        (e for e in (reader(items, item_reader(archive), roster, times) for reader in EXPORT_READERS) if e is not None),
+        None,
+    )
     if export is None:
         return _Reader(assignment, roster, times, unpack_to, archive).read(items)
     result = _Reader(assignment, roster, export.times, unpack_to, archive).read(export.items, unwrap=False)
@@ -310,9 +391,14 @@ def batch_warning(result: Intake) -> str | None:
         return "the export holds no entries: nothing to grade"
     without = sum(1 for s in result.submissions.values() if s.path is None)
     if without == len(result.submissions):
-        return f"none of the {result.entries} entries gave a notebook to grade: is this the right export and assignment?"
+        return (
+            f"none of the {result.entries} entries gave a notebook to grade: is this the right export and assignment?"
+        )
     if 2 * (result.rejected_entries + without) > result.entries:
-        return f"{result.rejected_entries + without} of {result.entries} entries were rejected or held no notebook: is this the right export, assignment and roster?"
+        return (
+            f"{result.rejected_entries + without} of {result.entries} entries were rejected or held no notebook: "
+            "is this the right export, assignment and roster?"
+        )
     return None
 
 
@@ -326,14 +412,18 @@ def late_notices(result: Intake, policy: LatePolicy | None, roster: Roster | Non
     unknown = sorted(s.student for s in result.submissions.values() if s.submitted_at is None)
     if unknown:
         notices.append(
-            f"--due: {len(unknown)} of {len(result.submissions)} submissions have no submission time ({_few(unknown)}): "
-            "a Canvas or Moodle export records none, so no late penalty is applied to them; give the times with --times CSV"
+            f"--due: {len(unknown)} of {len(result.submissions)} submissions have no submission time "
+            f"({_few(unknown)}): a Canvas or Moodle export records none, so no late penalty is applied to them; give "
+            "the times with --times CSV"
         )
     known = {p.id for p in roster.people} if roster is not None else set(result.submissions)
     strangers = sorted(set(policy.extensions) - known)
     if strangers:
         where = "on the roster" if roster is not None else "in this batch (no roster given)"
-        notices.append(f"--extensions: {', '.join(strangers)} not {where}: their extension applies to nobody; use the course's student ids")
+        notices.append(
+            f"--extensions: {', '.join(strangers)} not {where}: their extension applies to nobody; use the "
+            "course's student ids"
+        )
     return notices
 
 
@@ -415,9 +505,12 @@ def item_reader(archive: zipfile.ZipFile | None) -> Callable[[_Item, int], bytes
 
 
 # The readers of exports that are not plain ``<student>/<files>`` folders: each takes the export's
-# items, a reader of an item's bytes (``read(item, limit)``), the roster and ``--times``, and returns the export regrouped, or
-# None if the export is not its kind. Each reader's module appends itself (the package imports them).
-EXPORT_READERS: list[Callable[[list[_Item], Callable[[_Item, int], bytes], Roster | None, SubmissionTimes | None], Regrouped | None]] = []
+# items, a reader of an item's bytes (``read(item, limit)``), the roster and ``--times``, and returns
+# the export regrouped, or None if the export is not its kind. Each reader's module appends itself
+# (the package imports them).
+EXPORT_READERS: list[
+    Callable[[list[_Item], Callable[[_Item, int], bytes], Roster | None, SubmissionTimes | None], Regrouped | None]
+] = []
 
 
 def _ignored(parts: Iterable[str]) -> bool:
@@ -546,8 +639,21 @@ class _Student:
 class _Reader:
     """One intake: from the export's items to submissions and rejections."""
 
-    def __init__(self, assignment: str, roster: Roster | None, times: SubmissionTimes | None, unpack_to: Path, archive: zipfile.ZipFile | None) -> None:
-        self.assignment, self.roster, self.times, self.unpack_to, self.archive = assignment, roster, times, unpack_to, archive
+    def __init__(
+        self,
+        assignment: str,
+        roster: Roster | None,
+        times: SubmissionTimes | None,
+        unpack_to: Path,
+        archive: zipfile.ZipFile | None,
+    ) -> None:
+        self.assignment, self.roster, self.times, self.unpack_to, self.archive = (
+            assignment,
+            roster,
+            times,
+            unpack_to,
+            archive,
+        )
         self.result = Intake({}, [])
         self.timed: set[str] = set()  # the keys of the times list that were used
 
@@ -563,7 +669,10 @@ class _Reader:
         if self.roster is not None:
             self.result.missing = [p.id for p in self.roster.people if p.id not in self.result.submissions]
         if self.times is not None and (unused := self.times.unused(self.timed)):
-            self.result.notices.append(f"--times {self.times.source.name}: no submission in this export for {_few(unused)}: those times were not used")
+            self.result.notices.append(
+                f"--times {self.times.source.name}: no submission in this export for {_few(unused)}: those "
+                "times were not used"
+            )
         return self.result
 
     def _reject(self, entry: str, reason: str) -> None:
@@ -593,7 +702,9 @@ class _Reader:
     def _file(self, item: _Item, students: dict[tuple[str, str], _Student]) -> None:
         name = item.parts[0]
         if match := CANVAS_ANONYMOUS.match(name) or CANVAS.match(name):
-            student = students.setdefault(("canvas", match["user"]), _Student("canvas", match["user"], match.groupdict().get("name") or ""))
+            student = students.setdefault(
+                ("canvas", match["user"]), _Student("canvas", match["user"], match.groupdict().get("name") or "")
+            )
             student.late |= bool(match["late"])
             student.pieces.append(_Piece(name, match["original"], item, "canvas", upload=int(match["file"])))
         elif match := MOODLE_FILE.match(name):
@@ -606,7 +717,9 @@ class _Reader:
         elif not STUDENT_ID.match(stem := name[: -len(".ipynb")]):
             self._stray(name, f"{stem!r} is not a usable student id (letters, digits, _.@+- only)")
         else:
-            students.setdefault(("plain", stem), _Student("plain", stem)).pieces.append(_Piece(name, name, item, "plain", for_student=True))
+            students.setdefault(("plain", stem), _Student("plain", stem)).pieces.append(
+                _Piece(name, name, item, "plain", for_student=True)
+            )
 
     def _folder(self, name: str, inside: list[_Item], students: dict[tuple[str, str], _Student]) -> None:
         plugin = "file"
@@ -618,7 +731,10 @@ class _Reader:
         else:
             self._stray(f"{name}/", f"{name!r} is not a usable student id (letters, digits, _.@+- only)")
             return
-        student.pieces += [_Piece("/".join(item.parts), "/".join(item.parts[1:]), item, student.layout, plugin=plugin) for item in inside]
+        student.pieces += [
+            _Piece("/".join(item.parts), "/".join(item.parts[1:]), item, student.layout, plugin=plugin)
+            for item in inside
+        ]
 
     # ---- mapping to the course's ids
 
@@ -645,7 +761,8 @@ class _Reader:
         return mapped
 
     def _lookup(self, student: _Student) -> tuple[str | None, str]:
-        """A student's course id through the roster (a plain id stands for itself without one) and a note; or None and the reason."""
+        """A student's course id through the roster (a plain id stands for itself without one) and a note; or None and
+        the reason."""
         roster = self.roster
         if student.layout == "plain":
             if roster is None:
@@ -662,12 +779,20 @@ class _Reader:
             return None, f"the {lms} is not in the roster's lms_id column, and the export gives no name"
         people = roster.by_name(student.name)
         if len(people) > 1:
-            return None, f"the name {student.name!r} matches several roster rows ({', '.join(p.id for p in people)}): ambiguous; put {student.key} in the lms_id column of the right one"
+            return (
+                None,
+                f"the name {student.name!r} matches several roster rows ({', '.join(p.id for p in people)}): "
+                f"ambiguous; put {student.key} in the lms_id column of the right one",
+            )
         if not people:
             return None, f"neither the {lms} nor the name {student.name!r} is on the roster"
         person = people[0]
         if student.layout == "canvas" and person.lms_id:
-            return None, f"the name {student.name!r} matches roster row {person.id}, but its lms_id is {person.lms_id}, not {student.key}"
+            return (
+                None,
+                f"the name {student.name!r} matches roster row {person.id}, but its lms_id is "
+                f"{person.lms_id}, not {student.key}",
+            )
         return person.id, f"matched to the roster by name ({student.name!r}): the {lms} is not in its lms_id column"
 
     # ---- choosing the notebook
@@ -679,23 +804,36 @@ class _Reader:
         files = [p for p in pieces if p.plugin == "file"]
         if others := [p for p in pieces if p.plugin != "file"]:
             kinds = ", ".join(sorted({MOODLE_PLUGINS.get(p.plugin, f"assignsubmission_{p.plugin}") for p in others}))
-            notes.append(f"Moodle {kinds} ignored (only uploaded files are graded): {', '.join(p.entry for p in others)}")
+            notes.append(
+                f"Moodle {kinds} ignored (only uploaded files are graded): {', '.join(p.entry for p in others)}"
+            )
         if any(s.late for s in group):
             notes.append("Canvas marked it LATE")
         problems = {piece.entry: _problem(piece) for piece in files}
         notebooks = [p for p in files if problems[p.entry] is None]
         named = [p for p in notebooks if p.for_student or looks_like(p.original, self.assignment)]
         if not notebooks or (not named and len(notebooks) > 1):
-            self._record(course_id, group, None, ", ".join(p.entry for p in pieces), notes, [self._no_notebook(files, problems, notebooks)])
+            self._record(
+                course_id,
+                group,
+                None,
+                ", ".join(p.entry for p in pieces),
+                notes,
+                [self._no_notebook(files, problems, notebooks)],
+            )
             return
-        chosen, attention = self._choose(named or notebooks, [p for p in notebooks if p not in named] if named else [], notes)
+        chosen, attention = self._choose(
+            named or notebooks, [p for p in notebooks if p not in named] if named else [], notes
+        )
         for piece in files:
             if problems[piece.entry]:
                 self._reject(piece.entry, f"{problems[piece.entry]}: not graded ({course_id}'s {chosen.entry} is)")
         try:
             path = self._extract(chosen, course_id)
         except ValueError as error:
-            self._record(course_id, group, None, chosen.entry, notes, [*attention, f"{chosen.entry} {error}: nothing graded"])
+            self._record(
+                course_id, group, None, chosen.entry, notes, [*attention, f"{chosen.entry} {error}: nothing graded"]
+            )
             return
         self._record(course_id, group, path, chosen.entry, notes, attention, chosen.time)
 
@@ -706,39 +844,68 @@ class _Reader:
         others = ", ".join(p.entry for p in sorted(pool, key=_order) if p is not chosen)
         attention = []
         if rule is None:
-            attention.append(f"{len(pool)} notebooks handed in and nothing tells which is the latest: {chosen.entry} was graded for reference only "
-                             f"(not graded: {others}); no grade is exported: leave the right one alone in the export and grade again")
+            attention.append(
+                f"{len(pool)} notebooks handed in and nothing tells which is the latest: {chosen.entry} was graded "
+                f"for reference only (not graded: {others}); no grade is exported: leave the right one alone in the "
+                "export and grade again"
+            )
         elif others:
-            notes.append(f"{len(pool)} notebooks handed in: the latest is graded ({chosen.entry}; {rule}); not graded: {others}")
+            notes.append(
+                f"{len(pool)} notebooks handed in: the latest is graded ({chosen.entry}; {rule}); not graded: {others}"
+            )
         if unnamed:
-            notes.append(f"also handed in, not named like {self.assignment}.ipynb, not graded: {', '.join(p.entry for p in unnamed)}")
+            notes.append(
+                f"also handed in, not named like {self.assignment}.ipynb, not graded: "
+                f"{', '.join(p.entry for p in unnamed)}"
+            )
         if not chosen.for_student and not looks_like(chosen.original, self.assignment):
-            notes.append(f"{chosen.original} is not named like {self.assignment}.ipynb: graded as the only notebook handed in")
+            notes.append(
+                f"{chosen.original} is not named like {self.assignment}.ipynb: graded as the only notebook handed in"
+            )
         return chosen, attention
 
     def _no_notebook(self, files: list[_Piece], problems: dict[str, str | None], notebooks: list[_Piece]) -> str:
         """Why a student's material holds no notebook to grade, naming what it holds."""
         if notebooks:
-            return f"several notebooks handed in and none named like {self.assignment}.ipynb ({', '.join(p.original for p in notebooks)}): nothing graded"
+            return (
+                f"several notebooks handed in and none named like {self.assignment}.ipynb "
+                f"({', '.join(p.original for p in notebooks)}): nothing graded"
+            )
         if not files:
             return "no file handed in (only Moodle's online text): no notebook to grade"
         return f"no notebook to grade; handed in: {'; '.join(f'{p.original} ({problems[p.entry]})' for p in files)}"
 
-    def _record(self, course_id: str, group: list[_Student], path: Path | None, entry: str, notes: list[str], attention: list[str], file_time: datetime | None = None) -> None:
+    def _record(
+        self,
+        course_id: str,
+        group: list[_Student],
+        path: Path | None,
+        entry: str,
+        notes: list[str],
+        attention: list[str],
+        file_time: datetime | None = None,
+    ) -> None:
         """The student's submission, with its time from the times list, else the file's."""
         submitted_at, source = self._given_time(course_id, group), "times"
         if submitted_at is None:
             submitted_at, source = file_time, "file" if file_time else "none"
             if file_time:
                 notes = [*notes, "submission time taken from the file's modification time (the export records none)"]
-        self.result.submissions[course_id] = Submission(course_id, path, entry, submitted_at, source, [*attention, *notes], attention)
+        self.result.submissions[course_id] = Submission(
+            course_id, path, entry, submitted_at, source, [*attention, *notes], attention
+        )
 
     def _given_time(self, course_id: str, group: list[_Student]) -> datetime | None:
-        """The student's time in the times list: by course id, roster email or lms_id, Canvas user id or Moodle participant id."""
+        """The student's time in the times list: by course id, roster email or lms_id, Canvas user id or Moodle
+        participant id."""
         if self.times is None:
             return None
         person = self.roster.by_any_id(course_id) if self.roster is not None else None
-        keys = [course_id, *(s.key for s in group if s.layout == "canvas"), *((person.email, person.lms_id) if person else ())]
+        keys = [
+            course_id,
+            *(s.key for s in group if s.layout == "canvas"),
+            *((person.email, person.lms_id) if person else ()),
+        ]
         found = self.times.find([k for k in keys if k], [s.key for s in group if s.layout == "moodle"])
         if found is None:
             return None
@@ -747,7 +914,8 @@ class _Reader:
         return when
 
     def _extract(self, piece: _Piece, course_id: str) -> Path:
-        """The notebook's path: the file itself, or its copy out of the zip. Raises ValueError saying why it cannot be read."""
+        """The notebook's path: the file itself, or its copy out of the zip. Raises ValueError saying why it cannot be
+        read."""
         if isinstance(piece.item.source, Path):
             return piece.item.source
         assert self.archive is not None

@@ -64,10 +64,23 @@ from datetime import date, datetime, time, timedelta
 from pathlib import Path
 from typing import Any
 
-__all__ = ["LateAssessment", "LatePolicy", "SubmissionTimes", "duration_text", "parse_duration", "parse_penalty", "parse_when", "points_text", "read_extensions", "read_times", "record_in_gradebook"]
+__all__ = [
+    "LateAssessment",
+    "LatePolicy",
+    "SubmissionTimes",
+    "duration_text",
+    "parse_duration",
+    "parse_penalty",
+    "parse_when",
+    "points_text",
+    "read_extensions",
+    "read_times",
+    "record_in_gradebook",
+]
 
 DAY = timedelta(days=1)
-DURATION_UNITS = {"d": DAY, "h": timedelta(hours=1), "m": timedelta(minutes=1), "s": timedelta(seconds=1)}  # by first letter
+# by first letter
+DURATION_UNITS = {"d": DAY, "h": timedelta(hours=1), "m": timedelta(minutes=1), "s": timedelta(seconds=1)}
 DURATION = re.compile(r"(\d+(?:\.\d+)?)\s*(days?|d|hours?|h|minutes?|mins?|m|seconds?|secs?|s)\b", re.IGNORECASE)
 PENALTY = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(%?)\s*(?:/\s*(?:day|d))?\s*$", re.IGNORECASE)
 
@@ -98,7 +111,9 @@ class SubmissionTimes:
 
     def unused(self, used: set[str]) -> list[str]:
         """The list's students that are not in ``used`` (keys :meth:`find` returned), sorted."""
-        return sorted(set(self.by_student) - used) + [f"Participant {p}" for p in sorted(set(self.by_participant) - used)]
+        return sorted(set(self.by_student) - used) + [
+            f"Participant {p}" for p in sorted(set(self.by_participant) - used)
+        ]
 
 
 @dataclass(frozen=True)
@@ -133,7 +148,9 @@ class LatePolicy:
             raise ValueError(f"max_days cannot be negative ({self.max_days})")
 
     @classmethod
-    def from_options(cls, due: str, extensions: Path | None, penalty: str | None, grace: str | None, max_days: int | None) -> LatePolicy:
+    def from_options(
+        cls, due: str, extensions: Path | None, penalty: str | None, grace: str | None, max_days: int | None
+    ) -> LatePolicy:
         """A policy from command-line text: ISO due date, extensions CSV (``student,due``), penalty
         ("10%/day", "10%", "0.1"), grace ("15min", "2h", "1d 2h"). Raises ValueError naming the bad value."""
         return cls(
@@ -163,11 +180,18 @@ class LatePolicy:
         when = f"submitted {duration_text(late_by)} late (due {due:%Y-%m-%d %H:%M} {zone}{whose})"
         past_grace = late_by - self.grace
         if past_grace <= timedelta(0):
-            return LateAssessment(late_by, 0, 0.0, f"{when}: within the {duration_text(self.grace)} grace period, no penalty")
+            return LateAssessment(
+                late_by, 0, 0.0, f"{when}: within the {duration_text(self.grace)} grace period, no penalty"
+            )
         days = math.ceil(past_grace / DAY)
         earned = max(earned, 0.0)
         if self.max_days is not None and past_grace > self.max_days * DAY:
-            return LateAssessment(late_by, days, earned, f"{when}: more than {self.max_days} days late, scored 0 (-{points_text(earned)} points)")
+            return LateAssessment(
+                late_by,
+                days,
+                earned,
+                f"{when}: more than {self.max_days} days late, scored 0 (-{points_text(earned)} points)",
+            )
         fraction = min(1.0, self.penalty_per_day * days)
         if not fraction:
             return LateAssessment(late_by, days, 0.0, f"{when}: no penalty")
@@ -187,7 +211,9 @@ def parse_when(text: str, what: str) -> datetime:
         else:
             when = datetime.fromisoformat(text)
     except ValueError:
-        raise ValueError(f"{what} {text!r} is not an ISO date like 2026-11-20 or 2026-11-20 23:59 or 2026-11-20T23:59+01:00") from None
+        raise ValueError(
+            f"{what} {text!r} is not an ISO date like 2026-11-20 or 2026-11-20 23:59 or 2026-11-20T23:59+01:00"
+        ) from None
     return when if when.tzinfo else when.astimezone()
 
 
@@ -218,7 +244,9 @@ def read_extensions(path: Path) -> dict[str, datetime]:
         reader = csv.DictReader(f)
         columns = {(name or "").strip().lower(): name for name in reader.fieldnames or []}
         if not {"student", "due"} <= columns.keys():
-            raise ValueError(f"{path}, line 1: the header must name 'student' and 'due' (found {', '.join(columns) or 'nothing'})")
+            raise ValueError(
+                f"{path}, line 1: the header must name 'student' and 'due' (found {', '.join(columns) or 'nothing'})"
+            )
         extensions: dict[str, datetime] = {}
         for row in reader:
             student, due = ((row.get(columns[key]) or "").strip() for key in ("student", "due"))
@@ -239,11 +267,15 @@ def read_times(path: Path) -> SubmissionTimes:
         reader = csv.DictReader(f)
         columns = {(name or "").strip().lower(): name for name in reader.fieldnames or []}
         moodle = all(c in columns for c in MOODLE_WORKSHEET)
-        when_column = columns[MOODLE_WORKSHEET[1]] if moodle else next((columns[c] for c in TIME_COLUMNS if c in columns), None)
+        when_column = (
+            columns[MOODLE_WORKSHEET[1]] if moodle else next((columns[c] for c in TIME_COLUMNS if c in columns), None)
+        )
         who_column = columns[MOODLE_WORKSHEET[0]] if moodle else columns.get("student")
         if who_column is None or when_column is None:
-            raise ValueError(f"{path}, line 1: the header must name 'student' and 'time', or be Moodle's grading worksheet with "
-                             f"'Identifier' and 'Last modified (submission)' (found {', '.join(columns) or 'nothing'})")
+            raise ValueError(
+                f"{path}, line 1: the header must name 'student' and 'time', or be Moodle's grading worksheet with "
+                f"'Identifier' and 'Last modified (submission)' (found {', '.join(columns) or 'nothing'})"
+            )
         times: dict[str, datetime] = {}
         seen: dict[str, int] = {}
         for row in reader:
@@ -269,7 +301,8 @@ def _participant(identifier: str, where: str) -> str:
 
 
 def _moodle_time(text: str, where: str) -> datetime:
-    """A time as Moodle's worksheet writes it ("Friday, 20 November 2026, 11:59 PM"), or ISO 8601; in this machine's zone."""
+    """A time as Moodle's worksheet writes it ("Friday, 20 November 2026, 11:59 PM"), or ISO 8601; in this machine's
+    zone."""
     try:
         return datetime.strptime(" ".join(text.split()), MOODLE_TIME).astimezone()
     except ValueError:
@@ -277,7 +310,10 @@ def _moodle_time(text: str, where: str) -> datetime:
     try:
         return parse_when(text, "")
     except ValueError:
-        raise ValueError(f"{where}: the time {text!r} is neither like 'Friday, 20 November 2026, 11:59 PM' (Moodle, in English) nor ISO like 2026-11-20T23:59") from None
+        raise ValueError(
+            f"{where}: the time {text!r} is neither like 'Friday, 20 November 2026, 11:59 PM' (Moodle, in "
+            "English) nor ISO like 2026-11-20T23:59"
+        ) from None
 
 
 # --------------------------------------------------------------------------------- formatting
@@ -290,7 +326,11 @@ def duration_text(span: timedelta) -> str:
         return f"{seconds} s"
     days, rest = divmod(seconds // 60, 24 * 60)
     hours, minutes = divmod(rest, 60)
-    words = [f"{days} day{'s' if days != 1 else ''}" if days else "", f"{hours} h" if hours else "", f"{minutes} min" if minutes else ""]
+    words = [
+        f"{days} day{'s' if days != 1 else ''}" if days else "",
+        f"{hours} h" if hours else "",
+        f"{minutes} min" if minutes else "",
+    ]
     return " ".join(w for w in words if w)
 
 
@@ -302,7 +342,9 @@ def points_text(points: float) -> str:
 # --------------------------------------------------------------------------------- nbgrader
 
 
-def record_in_gradebook(gradebook: Any, assignment: str, student: str, policy: LatePolicy, submitted_at: datetime | None) -> LateAssessment:
+def record_in_gradebook(
+    gradebook: Any, assignment: str, student: str, policy: LatePolicy, submitted_at: datetime | None
+) -> LateAssessment:
     """Make nbgrader's records of one submission agree with ``policy``; return the submission's assessment.
 
     Sets the assignment's ``duedate``, the submission's ``extension`` and ``timestamp`` (left alone when

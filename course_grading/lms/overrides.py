@@ -76,7 +76,9 @@ class Parts:
 
     def listing(self) -> str:
         """The parts as an error message lists them: ``1 wordpiece (2 points), 2 ...``."""
-        return ", ".join(f"{n} {part} (max {points_text(most)})" for n, (part, most) in enumerate(self.maxima.items(), 1))
+        return ", ".join(
+            f"{n} {part} (max {points_text(most)})" for n, (part, most) in enumerate(self.maxima.items(), 1)
+        )
 
 
 def normal(name: str) -> str:
@@ -101,7 +103,9 @@ def read_overrides(path: Path, parts: Parts, students: set[str]) -> Overrides:
         columns = [(c or "").strip().lower() for c in reader.fieldnames or []]
         missing = [c for c in COLUMNS[:3] if c not in columns]
         if missing:
-            raise OverridesError(f"{path}, line 1: the header must name {', '.join(COLUMNS)} (missing {', '.join(missing)})")
+            raise OverridesError(
+                f"{path}, line 1: the header must name {', '.join(COLUMNS)} (missing {', '.join(missing)})"
+            )
         for row in reader:
             cells = {(k or "").strip().lower(): (v or "").strip() if isinstance(v, str) else "" for k, v in row.items()}
             line = reader.line_num
@@ -113,12 +117,18 @@ def read_overrides(path: Path, parts: Parts, students: set[str]) -> Overrides:
                 problems.append(f"line {line}: {error}")
                 continue
             if (student, part) in seen:
-                problems.append(f"line {line}: a second row for {student}'s {part} (the first is on line {seen[student, part]}): keep one")
+                problems.append(
+                    f"line {line}: a second row for {student}'s {part} (the first is on line "
+                    f"{seen[student, part]}): keep one"
+                )
                 continue
             seen[student, part] = line
             overrides.setdefault(student, {})[part] = (points, cells.get("reason", ""))
     if problems:
-        raise OverridesError(f"{path}: {len(problems)} row(s) cannot be applied (nothing was graded; fix them and run again):\n" + "\n".join(f"  {p}" for p in problems))
+        raise OverridesError(
+            f"{path}: {len(problems)} row(s) cannot be applied (nothing was graded; fix them and run again):\n"
+            + "\n".join(f"  {p}" for p in problems)
+        )
     return overrides
 
 

@@ -43,13 +43,15 @@ INFORMATIONAL = re.compile(
         r"'[^']*' is \S+ on the roster",  # a plain entry named by email or LMS id
         r"Canvas marked it LATE",
         r"Moodle .* ignored \(only uploaded files are graded\)",  # online text beside the notebook
-        r"\d+ notebooks handed in: the latest is graded",  # a rule decided which (an undecided choice is held, its status says so)
+        # a rule decided which (an undecided choice is held, its status says so)
+        r"\d+ notebooks handed in: the latest is graded",
         r"submitted .* late \(due",  # a late penalty (or none) applied by the policy
         r"\S+ set to \S+ by the instructor",  # an override: the instructor's own decision
     ])
 )  # fmt: skip
 UNSCORED = (NOT_GRADED, MISSING)  # rows with no score: empty points and total, not in the LMS files or the figure
-MOODLE_ENTRY = re.compile(r"^[^/]*_(?P<participant>\d+)_assignsubmission_[a-z]+")  # Moodle 3 and 4 folder and flat-file names
+# Moodle 3 and 4 folder and flat-file names
+MOODLE_ENTRY = re.compile(r"^[^/]*_(?P<participant>\d+)_assignsubmission_[a-z]+")
 
 
 def informational(note: str) -> bool:
@@ -57,7 +59,18 @@ def informational(note: str) -> bool:
     return INFORMATIONAL.match(note) is not None
 
 
-def write_reports(results: list[Result], maxima: dict[str, float], taken: Intake, out: Path, assignment: str, roster: Roster | None, canvas_assignment_id: str | None, notices: Sequence[str] = (), from_cache: Collection[str] = (), jail: str = "") -> list[str]:
+def write_reports(
+    results: list[Result],
+    maxima: dict[str, float],
+    taken: Intake,
+    out: Path,
+    assignment: str,
+    roster: Roster | None,
+    canvas_assignment_id: str | None,
+    notices: Sequence[str] = (),
+    from_cache: Collection[str] = (),
+    jail: str = "",
+) -> list[str]:
     """Every report under ``out``; returns the warnings (``notices`` from the caller, students left
     out of an LMS import, a mostly rejected batch), which the summary lists too. ``from_cache``: the
     students whose result was not graded in this run but taken from the cache; ``jail``: the jail
@@ -68,16 +81,21 @@ def write_reports(results: list[Result], maxima: dict[str, float], taken: Intake
         person = people.get(r.student)
         graded = r.status not in UNSCORED
         rows.append(GradeRow(
-            student=r.student, name=person.name if person else "", email=person.email if person else "", lms_id=person.lms_id if person else "",
-            points={p: r.scores.get(p, 0.0) for p in maxima} if graded else {}, max_points=maxima, late_penalty=r.penalty, total=r.total if graded else None,
-            status=r.status, notes="; ".join(r.notes), submitted_at=datetime.fromisoformat(r.submitted_at) if r.submitted_at else None,
+            student=r.student, name=person.name if person else "", email=person.email if person else "",
+            lms_id=person.lms_id if person else "",
+            points={p: r.scores.get(p, 0.0) for p in maxima} if graded else {}, max_points=maxima,
+            late_penalty=r.penalty, total=r.total if graded else None,
+            status=r.status, notes="; ".join(r.notes),
+            submitted_at=datetime.fromisoformat(r.submitted_at) if r.submitted_at else None,
             participant_id=participant_id(taken, r.student),
         ))  # fmt: skip
     warnings = write_all(rows, out, assignment, canvas_assignment_id)
     save_rows(rows, out, assignment, canvas_assignment_id)
     warning = batch_warning(taken)
     warnings = [*notices, *([warning] if warning else []), *warnings]
-    text = summary(results, list(maxima), taken.rejected, warnings, from_cache) + (f"student code ran in the {jail} jail\n" if jail else "")
+    text = summary(results, list(maxima), taken.rejected, warnings, from_cache) + (
+        f"student code ran in the {jail} jail\n" if jail else ""
+    )
     (out / "summary.txt").write_text(text, encoding="utf-8", errors="backslashreplace")
     _figure([r for r in results if r.status not in UNSCORED], list(maxima), out / "summary.png", assignment)
     return warnings
@@ -112,7 +130,12 @@ def remove_student(out: Path, student: str) -> list[str]:
         changed.append("grades.csv and the LMS import files")
         summary_file = out / "summary.txt"
         if summary_file.exists():
-            summary_file.write_text(f"NOTE: {shown(student)} was removed (course remove) after this summary was written: no report lists them now\n" + summary_file.read_text(encoding="utf-8"), encoding="utf-8", errors="backslashreplace")
+            summary_file.write_text(
+                f"NOTE: {shown(student)} was removed (course remove) after this summary was written: no "
+                "report lists them now\n" + summary_file.read_text(encoding="utf-8"),
+                encoding="utf-8",
+                errors="backslashreplace",
+            )
     return changed
 
 
@@ -120,12 +143,18 @@ def write_unreadable_feedback(path: Path, student: str, notes: list[str]) -> Non
     """The feedback of a submission that could not be graded at all: why it scored 0."""
     path.parent.mkdir(parents=True, exist_ok=True)
     reasons = "".join(f"<li>{html_text(note)}</li>" for note in notes)
-    path.write_text(f"<!DOCTYPE html>\n<html><head><meta charset='utf-8'><title>Feedback: {html_text(student)}</title></head>"
-                    f"<body><h1>Your submission could not be graded</h1><p>Every part scores 0, because:</p><ul>{reasons}</ul>"
-                    "<p>Open the notebook in Jupyter, check that it runs, save it, and hand it in again.</p></body></html>\n", encoding="utf-8", errors="backslashreplace")
+    path.write_text(
+        f"<!DOCTYPE html>\n<html><head><meta charset='utf-8'><title>Feedback: {html_text(student)}</title></head>"
+        f"<body><h1>Your submission could not be graded</h1><p>Every part scores 0, because:</p><ul>{reasons}</ul>"
+        "<p>Open the notebook in Jupyter, check that it runs, save it, and hand it in again.</p></body></html>\n",
+        encoding="utf-8",
+        errors="backslashreplace",
+    )
 
 
-def summary(results: list[Result], parts: list[str], rejected: list[str], warnings: list[str], from_cache: Collection[str] = ()) -> str:
+def summary(
+    results: list[Result], parts: list[str], rejected: list[str], warnings: list[str], from_cache: Collection[str] = ()
+) -> str:
     """``summary.txt``: the warnings, the counts, each student's total, the pass rate per part, who
     needs attention and why, the informational notes counted by kind, and the rejected entries;
     each line :func:`course_grading.text.shown`."""
@@ -133,16 +162,28 @@ def summary(results: list[Result], parts: list[str], rejected: list[str], warnin
     failed = sum(1 for r in results if r.status == NOT_GRADED)
     cached = sum(1 for r in graded if r.student in from_cache)
     lines = [f"WARNING: {w}" for w in warnings]
-    lines.append(f"{len(graded) - cached} graded, {cached} from the cache (unchanged since they were graded)"
-                 + (f"; {failed} NOT GRADED because of grader errors (no score recorded anywhere; see logs/<student>.log, and run again to grade them)" if failed else ""))
+    lines.append(
+        f"{len(graded) - cached} graded, {cached} from the cache (unchanged since they were graded)"
+        + (
+            f"; {failed} NOT GRADED because of grader errors (no score recorded anywhere; see "
+            "logs/<student>.log, and run again to grade them)"
+            if failed
+            else ""
+        )
+    )
     for r in results:
-        lines.append(f"  {r.student:<24} {r.total:>6g}" if r.status not in UNSCORED else f"  {r.student:<24} {'NOT GRADED' if r.status == NOT_GRADED else r.status}")
+        lines.append(
+            f"  {r.student:<24} {r.total:>6g}"
+            if r.status not in UNSCORED
+            else f"  {r.student:<24} {'NOT GRADED' if r.status == NOT_GRADED else r.status}"
+        )
     lines.append("pass rate per part:")
     for p in parts:
         passed = sum(1 for r in graded if r.max_scores.get(p) and r.scores.get(p) == r.max_scores.get(p))
         lines.append(f"  {p:<24} {passed}/{len(graded)}")
     attention = [(r, [n for n in r.notes if not informational(n)]) for r in results]
-    attention = [(r, notes) for r, notes in attention if r.status != MISSING and (r.status != "graded" or notes)]  # the missing are listed apart
+    # the missing are listed apart
+    attention = [(r, notes) for r, notes in attention if r.status != MISSING and (r.status != "graded" or notes)]
     lines.append(f"needing attention: {len(attention)}" if attention else "needing attention: none")
     lines += [f"  {r.student} ({r.status}): {'; '.join(notes) or 'see its feedback'}" for r, notes in attention]
     absent = [r.student for r in results if r.status == MISSING]
@@ -152,7 +193,10 @@ def summary(results: list[Result], parts: list[str], rejected: list[str], warnin
     kinds = Counter(note for r in results for note in dict.fromkeys(r.notes) if informational(note))
     if kinds:
         lines.append("for information (nothing to do):")
-        lines += [f"  {note} ({count} student{'s' if count != 1 else ''})" for note, count in sorted(kinds.items(), key=lambda kind: -kind[1])]
+        lines += [
+            f"  {note} ({count} student{'s' if count != 1 else ''})"
+            for note, count in sorted(kinds.items(), key=lambda kind: -kind[1])
+        ]
     if rejected:
         lines.append("rejected entries:")
         lines += [f"  {reason}" for reason in rejected]
@@ -171,7 +215,10 @@ def _figure(results: list[Result], parts: list[str], path: Path, assignment: str
     fig.suptitle(f"{assignment}: {len(results)} submission{'s' if len(results) != 1 else ''} graded")
     left.hist([r.total for r in results], bins=min(20, max(1, len(results))))
     left.set(title="total scores", xlabel="points", ylabel="students")
-    rates = [sum(1 for r in results if r.max_scores.get(p) and r.scores.get(p) == r.max_scores[p]) / max(1, len(results)) for p in parts]
+    rates = [
+        sum(1 for r in results if r.max_scores.get(p) and r.scores.get(p) == r.max_scores[p]) / max(1, len(results))
+        for p in parts
+    ]
     right.barh(parts, rates)
     right.set(title="share of students with full marks, per part", xlim=(0, 1))
     right.invert_yaxis()  # the first part on top

@@ -21,7 +21,8 @@ class Result:
     instructor and the student read, and what made it (content key, seed, late penalty, overrides)."""
 
     student: str
-    status: str  # GRADED | ATTENTION (graded, with zeros the instructor should look at) | NOT_GRADED (the grader failed: no score)
+    # GRADED | ATTENTION (graded, with zeros the instructor should look at) | NOT_GRADED (the grader failed: no score)
+    status: str
     scores: dict[str, float] = field(default_factory=dict)
     max_scores: dict[str, float] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)

@@ -25,10 +25,33 @@ import nbformat
 from traitlets.config import Config
 from traitlets.config.loader import PyFileConfigLoader
 
-from course_grading.markers import SOLUTION_MARK, answer_code, is_answer, is_test, nbgrader_meta, part_names, with_answers, without_hidden_tests
+from course_grading.markers import (
+    SOLUTION_MARK,
+    answer_code,
+    is_answer,
+    is_test,
+    nbgrader_meta,
+    part_names,
+    with_answers,
+    without_hidden_tests,
+)
 from course_grading.notebook import harness
 
-__all__ = ["COURSE", "SOLUTIONS", "answer_key", "assignment_ids", "checked_cells", "checkout_course", "contract", "copy_course", "default_course", "generate", "load_config", "nbgrader_api", "validate"]
+__all__ = [
+    "COURSE",
+    "SOLUTIONS",
+    "answer_key",
+    "assignment_ids",
+    "checked_cells",
+    "checkout_course",
+    "contract",
+    "copy_course",
+    "default_course",
+    "generate",
+    "load_config",
+    "nbgrader_api",
+    "validate",
+]
 
 REPO = Path(__file__).resolve().parents[2]
 COURSE = REPO / "assignments"  # the course this code was installed with (an editable install's checkout)
@@ -50,7 +73,11 @@ def default_course(start: Path) -> Path:
     install may hold another clone's course)."""
     found = checkout_course(start)
     if found is None:
-        print(f"course: {start} is not inside a checkout of the course (no assignments/source above it): using {COURSE}; pass --course to choose", file=sys.stderr)
+        print(
+            f"course: {start} is not inside a checkout of the course (no assignments/source above it): using "
+            f"{COURSE}; pass --course to choose",
+            file=sys.stderr,
+        )
         return COURSE
     return found
 
@@ -65,7 +92,12 @@ def copy_course(dest: Path, course: Path = COURSE) -> Path:
     dest.mkdir(parents=True, exist_ok=True)
     shutil.copy2(course / "nbgrader_config.py", dest / "nbgrader_config.py")
     for folder in ("source", "grading"):
-        shutil.copytree(course / folder, dest / folder, dirs_exist_ok=True, ignore=shutil.ignore_patterns("__pycache__", ".ipynb_checkpoints"))
+        shutil.copytree(
+            course / folder,
+            dest / folder,
+            dirs_exist_ok=True,
+            ignore=shutil.ignore_patterns("__pycache__", ".ipynb_checkpoints"),
+        )
     return dest
 
 
@@ -77,7 +109,8 @@ def load_config(course: Path) -> Config:
 
 
 def nbgrader_api(course: Path, db_url: str | None = None):  # -> nbgrader.apps.NbGraderAPI (imported lazily: it is slow)
-    """nbgrader's Python API on ``course`` (and its gradebook, or ``db_url``'s), with the venv's tools (alembic) on PATH."""
+    """nbgrader's Python API on ``course`` (and its gradebook, or ``db_url``'s), with the venv's tools (alembic) on
+    PATH."""
     bin_dir = str(Path(sys.executable).parent)
     if bin_dir not in os.environ.get("PATH", "").split(os.pathsep):
         os.environ["PATH"] = os.pathsep.join([bin_dir, os.environ.get("PATH", "")])
@@ -98,7 +131,12 @@ def answer_key(source: nbformat.NotebookNode) -> nbformat.NotebookNode:
         if cell.cell_type == "code":
             cell.source = without_hidden_tests(SOLUTION_MARK.sub("", cell.source)).strip("\n")
             cell.outputs, cell.execution_count = [], None
-    key.cells.insert(0, nbformat.v4.new_markdown_cell("**Answer key, for instructors. Do not publish.** Generated from the source notebook by `make assignments`."))
+    key.cells.insert(
+        0,
+        nbformat.v4.new_markdown_cell(
+            "**Answer key, for instructors. Do not publish.** Generated from the source notebook by `make assignments`."
+        ),
+    )
     key.cells[0].id = "answer-key-banner"
     return key
 
@@ -143,7 +181,13 @@ def checked_cells(checks: Path) -> set[str]:
     """The test cells a checks module's ``CHECKS`` dict names, read without importing it (the
     grading process imports the checks; this one should not hold them)."""
     for node in ast.walk(ast.parse(checks.read_text())):
-        target = node.target if isinstance(node, ast.AnnAssign) else node.targets[0] if isinstance(node, ast.Assign) and len(node.targets) == 1 else None
+        target = (
+            node.target
+            if isinstance(node, ast.AnnAssign)
+            else node.targets[0]
+            if isinstance(node, ast.Assign) and len(node.targets) == 1
+            else None
+        )
         value = getattr(node, "value", None)  # an Assign's or AnnAssign's right-hand side
         if isinstance(target, ast.Name) and target.id == "CHECKS" and isinstance(value, ast.Dict):
             return {k.value for k in value.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)}
@@ -160,7 +204,10 @@ def contract(assignment: str, course: Path = COURSE) -> list[str]:
     checks_path = course / "grading" / f"{assignment}_checks.py"
     problems = []
     if not re.fullmatch(r"[a-z][a-z0-9_]*", assignment):
-        problems.append(f"the id {assignment!r} is not lower-case letters, digits and underscores (nbgrader and the grading modules use it as a name)")
+        problems.append(
+            f"the id {assignment!r} is not lower-case letters, digits and underscores (nbgrader and the "
+            "grading modules use it as a name)"
+        )
     try:
         source = nbformat.read(source_path, as_version=4)
     except (OSError, ValueError) as error:
@@ -171,21 +218,36 @@ def contract(assignment: str, course: Path = COURSE) -> list[str]:
         problems.append("the source has no graded test cells")
     for test_id, meta in tests.items():
         if not test_id.startswith("test_"):
-            problems.append(f"test cell {test_id!r}: a test cell's grade id is test_<part>, the grade id of the part's answer cell after test_")
+            problems.append(
+                f"test cell {test_id!r}: a test cell's grade id is test_<part>, the grade id of the part's "
+                "answer cell after test_"
+            )
         elif test_id.removeprefix("test_") not in answers:
-            problems.append(f"test cell {test_id!r} grades an answer cell {test_id.removeprefix('test_')!r} that the source does not have")
+            problems.append(
+                f"test cell {test_id!r} grades an answer cell {test_id.removeprefix('test_')!r} that the "
+                "source does not have"
+            )
         if not float(meta.get("points", 0) or 0) > 0:
             problems.append(f"test cell {test_id!r} is worth no points")
     parts = part_names(source)
-    problems += [f"the answer cell of {test_id!r} defines no function or class (nothing to grade)" for test_id, names in parts.items() if test_id.startswith("test_") and test_id.removeprefix("test_") in answers and not names]
+    problems += [
+        f"the answer cell of {test_id!r} defines no function or class (nothing to grade)"
+        for test_id, names in parts.items()
+        if test_id.startswith("test_") and test_id.removeprefix("test_") in answers and not names
+    ]
     if not checks_path.is_file():
-        return problems + [f"its hidden checks {checks_path} are missing (a module with a CHECKS dict: test cell grade id -> check)"]
+        return problems + [
+            f"its hidden checks {checks_path} are missing (a module with a CHECKS dict: test cell grade id -> check)"
+        ]
     try:
         checked = checked_cells(checks_path)
     except (SyntaxError, RuntimeError) as error:
         return problems + [f"{checks_path.name}: {error}"]
     problems += [f"{checks_path.name}: CHECKS has no check for {test_id}" for test_id in sorted(set(tests) - checked)]
-    problems += [f"{checks_path.name}: CHECKS checks {test_id}, which is no test cell of the source" for test_id in sorted(checked - set(tests))]
+    problems += [
+        f"{checks_path.name}: CHECKS checks {test_id}, which is no test cell of the source"
+        for test_id in sorted(checked - set(tests))
+    ]
     for name in _files_read_beside(checks_path):
         if not (checks_path.parent / name).is_file():
             problems.append(f"{checks_path.name} reads {name}, which is not in {checks_path.parent}")
@@ -194,6 +256,13 @@ def contract(assignment: str, course: Path = COURSE) -> list[str]:
 
 def _files_read_beside(checks: Path) -> list[str]:
     """The file names a checks module reads from its own folder: ``Path(__file__).with_name("...")``."""
-    return [node.args[0].value for node in ast.walk(ast.parse(checks.read_text()))
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "with_name"
-            and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)]
+    return [
+        node.args[0].value
+        for node in ast.walk(ast.parse(checks.read_text()))
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "with_name"
+        and node.args
+        and isinstance(node.args[0], ast.Constant)
+        and isinstance(node.args[0].value, str)
+    ]

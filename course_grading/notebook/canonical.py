@@ -44,9 +44,34 @@ from pathlib import Path
 
 import nbformat
 
-from course_grading.markers import OWN_CELL, answer_ids, cell_text, defined_names, defused, file_size_problem, is_answer, is_test, nbgrader_meta, part_of, source_size_problem
+from course_grading.markers import (
+    OWN_CELL,
+    answer_ids,
+    cell_text,
+    defined_names,
+    defused,
+    file_size_problem,
+    is_answer,
+    is_test,
+    nbgrader_meta,
+    part_of,
+    source_size_problem,
+)
 
-__all__ = ["Canonical", "MAX_ADDED_CELLS", "assignment_of", "canonical", "encodable", "grade_ids", "other_assignment", "own_cell", "part_ids", "read_submission", "rebuild", "redefined_after_tests"]
+__all__ = [
+    "Canonical",
+    "MAX_ADDED_CELLS",
+    "assignment_of",
+    "canonical",
+    "encodable",
+    "grade_ids",
+    "other_assignment",
+    "own_cell",
+    "part_ids",
+    "read_submission",
+    "rebuild",
+    "redefined_after_tests",
+]
 
 
 MAX_ADDED_CELLS = 500  # code cells a student may add that are graded; a notebook's own scratch cells are far fewer
@@ -59,7 +84,8 @@ class Canonical:
 
     nb: nbformat.NotebookNode  # the release with the student's code in it (no notes cell)
     notes: list[str]  # for the instructor and the student: what was restored, missing or dropped
-    origin: list[int | None]  # per cell of ``nb``: the index of the submission's cell it stands for, None if the submission has none
+    # per cell of ``nb``: the index of the submission's cell it stands for, None if the submission has none
+    origin: list[int | None]
 
 
 def read_submission(path: Path) -> tuple[nbformat.NotebookNode | None, list[str]]:
@@ -75,12 +101,17 @@ def read_submission(path: Path) -> tuple[nbformat.NotebookNode | None, list[str]
             warnings.simplefilter("ignore")
             raw = nbformat.reads(path.read_text(errors="replace"), as_version=4)
     except Exception as error:  # json, schema or encoding errors all mean "not a notebook"
-        return None, [f"not a valid Jupyter notebook ({type(error).__name__}: {str(error).splitlines()[0][:200] if str(error) else ''})"]
+        return None, [
+            f"not a valid Jupyter notebook ({type(error).__name__}: "
+            f"{str(error).splitlines()[0][:200] if str(error) else ''})"
+        ]
     problem = source_size_problem(_cells(raw))
     return (None, [problem]) if problem is not None else (raw, [])
 
 
-def canonical(path: Path, release: nbformat.NotebookNode, releases: Path | None = None) -> tuple[nbformat.NotebookNode | None, list[str]]:
+def canonical(
+    path: Path, release: nbformat.NotebookNode, releases: Path | None = None
+) -> tuple[nbformat.NotebookNode | None, list[str]]:
     """The student version with the student's code in it (:func:`rebuild`), a first markdown cell
     holding the notes if there are any, and the notes; or None and why not. ``releases``, the
     course's ``release`` folder, names the assignment of a notebook that is another assignment's."""
@@ -93,7 +124,9 @@ def canonical(path: Path, release: nbformat.NotebookNode, releases: Path | None 
     rebuilt = rebuild(raw, release)
     nb = rebuilt.nb
     if rebuilt.notes:  # the student's feedback says what was restored, missing or dropped, first thing
-        note = nbformat.v4.new_markdown_cell("**Notes from the grader.**\n\n" + "\n".join(f"- {n}" for n in rebuilt.notes))
+        note = nbformat.v4.new_markdown_cell(
+            "**Notes from the grader.**\n\n" + "\n".join(f"- {n}" for n in rebuilt.notes)
+        )
         note.id = "grader-notes"
         nb.cells.insert(0, note)
     return nb, rebuilt.notes
@@ -118,23 +151,40 @@ def rebuild(raw: nbformat.NotebookNode, release: nbformat.NotebookNode) -> Canon
             odd += 1
         elif gid in known and gid in first:
             kind = "answer" if gid in wanted else "read-only"
-            notes.append(f"{kind} cell {gid} appears twice (cells {first[gid] + 1} and {index + 1}): the first is graded" if gid in wanted
-                         else f"{kind} cell {gid} appears twice (cells {first[gid] + 1} and {index + 1}): the release's is graded, once")
+            notes.append(
+                f"{kind} cell {gid} appears twice (cells {first[gid] + 1} and {index + 1}): the first is graded"
+                if gid in wanted
+                else f"{kind} cell {gid} appears twice (cells {first[gid] + 1} and {index + 1}): the release's is "
+                "graded, once"
+            )
         elif gid in known:
             first[gid], anchor = index, gid
             if gid in wanted and meta.get("solution") and cell.get("cell_type") == "code":
                 answers[gid] = _encodable_note(cell, f"answer cell {gid}", notes)
-        elif cell.get("cell_type") == "code" and cell_text(cell.get("source", "")).strip() and not _is_extra(cell, extras):
+        elif (
+            cell.get("cell_type") == "code"
+            and cell_text(cell.get("source", "")).strip()
+            and not _is_extra(cell, extras)
+        ):
             added.append((anchor, index, cell_text(cell.get("source", ""))))
     escaped = [index for _, index, source in added if encodable(source) != source]
     if escaped:  # one note for them all: a notebook may have a million such cells
-        notes.append(f"{_cells_named(escaped)} {'holds' if len(escaped) == 1 else 'hold'} characters UTF-8 cannot encode (lone surrogates): graded as \\u escapes")
+        notes.append(
+            f"{_cells_named(escaped)} {'holds' if len(escaped) == 1 else 'hold'} characters UTF-8 cannot "
+            "encode (lone surrogates): graded as \\u escapes"
+        )
     added = [(anchor, index, encodable(source)) for anchor, index, source in added]
     if odd:
         notes.append(f"{odd} cell(s) with a grade id that is not text: ignored")
-    notes += [f"answer cell {gid} is missing: graded as not answered" for gid in answer_ids(release) if gid not in answers]
+    notes += [
+        f"answer cell {gid} is missing: graded as not answered" for gid in answer_ids(release) if gid not in answers
+    ]
     originals = {nbgrader_meta(c)["grade_id"]: c.source for c in release.cells if nbgrader_meta(c).get("locked")}
-    changed = sorted(gid for gid, source in originals.items() if gid not in first or cell_text(cells[first[gid]].get("source", "")) != source)
+    changed = sorted(
+        gid
+        for gid, source in originals.items()
+        if gid not in first or cell_text(cells[first[gid]].get("source", "")) != source
+    )
     if changed:
         notes.append(f"read-only cells edited or deleted ({', '.join(changed)}): the release's originals are graded")
     nb = nbformat.from_dict(release)
@@ -143,7 +193,10 @@ def rebuild(raw: nbformat.NotebookNode, release: nbformat.NotebookNode) -> Canon
     marked = sorted(gid for gid, source in answers.items() if defused(source) != source)
     marked += [f"{n} added cell(s)"] if (n := sum(defused(source) != source for _, _, source in added)) else []
     if marked:
-        notes.append(f"nbgrader's marker words in the student's cells ({', '.join(marked)}) were hyphenated, so that nbgrader cannot read them as its own")
+        notes.append(
+            f"nbgrader's marker words in the student's cells ({', '.join(marked)}) were hyphenated, so that "
+            "nbgrader cannot read them as its own"
+        )
     added = [(anchor, index, defused(source)) for anchor, index, source in added]
     for cell in nb.cells:
         gid = nbgrader_meta(cell).get("grade_id")
@@ -164,23 +217,32 @@ def redefined_after_tests(canon: Canonical) -> list[str]:
         if cell.cell_type != "code":
             continue
         if is_test(cell):
-            tested |= {name: nbgrader_meta(cell)["grade_id"] for name, answer in defined.items() if part_of(nbgrader_meta(cell)["grade_id"]) == answer}
+            tested |= {
+                name: nbgrader_meta(cell)["grade_id"]
+                for name, answer in defined.items()
+                if part_of(nbgrader_meta(cell)["grade_id"]) == answer
+            }
             continue
         again = sorted(set(defined_names(cell.source)) & set(tested))
         if again and origin is not None:
             names = ", ".join(f"`{name}`" for name in again)
-            notes.append(f"cell {origin + 1} defines {names} again, below the test cell {tested[again[0]]}: grading runs every cell "
-                         "before the tests, so this later definition is the one graded (and checked)")
+            notes.append(
+                f"cell {origin + 1} defines {names} again, below the test cell {tested[again[0]]}: grading runs every "
+                "cell before the tests, so this later definition is the one graded (and checked)"
+            )
         if is_answer(cell):
             defined |= dict.fromkeys(defined_names(cell.source), nbgrader_meta(cell)["grade_id"])
     return notes
 
 
-def _with_added(nb: nbformat.NotebookNode, added: list[tuple[str | None, int, str]], first: dict[str, int], notes: list[str]) -> Canonical:
+def _with_added(
+    nb: nbformat.NotebookNode, added: list[tuple[str | None, int, str]], first: dict[str, int], notes: list[str]
+) -> Canonical:
     """``nb`` with the student's added code cells after their anchors, and the origin of each cell."""
     position = {nbgrader_meta(c).get("grade_id"): i for i, c in enumerate(nb.cells)}
     last_test = max((i for i, c in enumerate(nb.cells) if is_test(c)), default=-1)
-    placed: dict[int, list[tuple[int, str]]] = {}  # release position (-1: before the first cell) -> added cells after it
+    # release position (-1: before the first cell) -> added cells after it
+    placed: dict[int, list[tuple[int, str]]] = {}
     late, unplaced, over = [], [], []
     kept = 0
     for anchor, index, source in added:
@@ -195,13 +257,20 @@ def _with_added(nb: nbformat.NotebookNode, added: list[tuple[str | None, int, st
             placed.setdefault(at, []).append((index, source))
             kept += 1
     if late:
-        notes.append(f"{_cells_named(late)} added after the last test cell {'was' if len(late) == 1 else 'were'} not graded "
-                     "(code there runs after every test, so it cannot count): move code a part needs above that part's test cell")
+        notes.append(
+            f"{_cells_named(late)} added after the last test cell {'was' if len(late) == 1 else 'were'} not graded "
+            "(code there runs after every test, so it cannot count): move code a part needs above that part's test cell"
+        )
     if unplaced:
-        notes.append(f"none of the notebook's cells is this assignment's (was its cell metadata removed?): {_cells_named(unplaced)} "
-                     f"{'was' if len(unplaced) == 1 else 'were'} not graded")
+        notes.append(
+            "none of the notebook's cells is this assignment's (was its cell metadata removed?): "
+            f"{_cells_named(unplaced)} {'was' if len(unplaced) == 1 else 'were'} not graded"
+        )
     if over:
-        notes.append(f"{_cells_named(over)} {'was' if len(over) == 1 else 'were'} not graded: a notebook's first {MAX_ADDED_CELLS} added code cells are")
+        notes.append(
+            f"{_cells_named(over)} {'was' if len(over) == 1 else 'were'} not graded: a notebook's first "
+            f"{MAX_ADDED_CELLS} added code cells are"
+        )
     cells, origin, count = [], [], 0
     for at in range(-1, len(nb.cells)):
         if at >= 0:
@@ -220,7 +289,13 @@ def own_cell(source: str, number: int) -> nbformat.NotebookNode:
     not graded, not a solution, not read-only."""
     cell = nbformat.v4.new_code_cell(source)
     cell.id = f"{OWN_CELL}{number}"
-    cell.metadata["nbgrader"] = {"grade": False, "solution": False, "locked": False, "grade_id": cell.id, "schema_version": 3}
+    cell.metadata["nbgrader"] = {
+        "grade": False,
+        "solution": False,
+        "locked": False,
+        "grade_id": cell.id,
+        "schema_version": 3,
+    }
     return cell
 
 
@@ -233,7 +308,10 @@ def other_assignment(raw: nbformat.NotebookNode, release: nbformat.NotebookNode,
     this, other = assignment_of(part_ids(release), releases), assignment_of(ids, releases)
     if other is None or other == this:
         return None
-    return f"this is {other}'s notebook, not {this or 'this assignment'}'s (its answer and test cells are {other}'s): not graded, for a person to look at"
+    return (
+        f"this is {other}'s notebook, not {this or 'this assignment'}'s (its answer and test cells are "
+        f"{other}'s): not graded, for a person to look at"
+    )
 
 
 def assignment_of(ids: Iterable[str], releases: Path) -> str | None:
@@ -290,7 +368,9 @@ def _encodable_note(cell: dict, name: str, notes: list[str]) -> str:
 def _cells_named(indices: list[int]) -> str:
     """``[4, 6]`` -> "cells 5 and 7" (counted from 1, as the notebook shows them); past
     :data:`MAX_NAMED` cells, the first ones and how many more."""
-    numbers = [str(i + 1) for i in indices[:MAX_NAMED]] + ([f"{len(indices) - MAX_NAMED} more"] if len(indices) > MAX_NAMED else [])
+    numbers = [str(i + 1) for i in indices[:MAX_NAMED]] + (
+        [f"{len(indices) - MAX_NAMED} more"] if len(indices) > MAX_NAMED else []
+    )
     return f"cell {numbers[0]}" if len(numbers) == 1 else f"cells {', '.join(numbers[:-1])} and {numbers[-1]}"
 
 

@@ -50,31 +50,76 @@ class ScrubHiddenTracebacks(Preprocessor):
 FEEDBACK_TEMPLATE = (
     "feedback",
     "course_feedback.html.j2",
-    [str(Path(__file__).resolve().parents[1] / "templates"), str(Path(nbgrader.__file__).resolve().parent / "server_extensions" / "formgrader" / "templates")],
+    [
+        str(Path(__file__).resolve().parents[1] / "templates"),
+        str(Path(nbgrader.__file__).resolve().parent / "server_extensions" / "formgrader" / "templates"),
+    ],
 )
 
-GREEK = "alpha beta gamma delta zeta eta theta iota kappa lambda mu nu xi pi rho sigma tau upsilon chi psi omega Gamma Delta Theta Lambda Xi Pi Sigma Upsilon Phi Psi Omega"
+GREEK = (
+    "alpha beta gamma delta zeta eta theta iota kappa lambda mu nu xi pi rho sigma tau upsilon chi psi omega "
+    "Gamma Delta Theta Lambda Xi Pi Sigma Upsilon Phi Psi Omega"
+)
 SYMBOLS = {
-    **{name: unicodedata.lookup(f"GREEK {'CAPITAL' if name[0].isupper() else 'SMALL'} LETTER {name.upper().replace('LAMBDA', 'LAMDA')}") for name in GREEK.split()},
+    **{name: unicodedata.lookup(f"GREEK {'CAPITAL' if name[0].isupper() else 'SMALL'} LETTER "
+                                f"{name.upper().replace('LAMBDA', 'LAMDA')}") for name in GREEK.split()},
     "epsilon": "ϵ", "varepsilon": "ε", "phi": "ϕ", "varphi": "φ",
-    "top": "⊤", "times": "×", "cdot": "⋅", "odot": "⊙", "otimes": "⊗", "oplus": "⊕", "in": "∈", "notin": "∉", "le": "≤", "leq": "≤", "ge": "≥", "geq": "≥",
-    "neq": "≠", "ne": "≠", "approx": "≈", "sim": "∼", "pm": "±", "mp": "∓", "to": "→", "rightarrow": "→", "leftarrow": "←", "gets": "←", "mapsto": "↦",
-    "infty": "∞", "partial": "∂", "nabla": "∇", "sum": "∑", "prod": "∏", "int": "∫", "dots": "…", "ldots": "…", "cdots": "⋯", "lfloor": "⌊", "rfloor": "⌋",
-    "lceil": "⌈", "rceil": "⌉", "langle": "⟨", "rangle": "⟩", "{": "{", "}": "}", "|": "‖", "mid": "∣", "forall": "∀", "exists": "∃", "cup": "∪", "cap": "∩",
-    "subset": "⊂", "subseteq": "⊆", "emptyset": "∅", "ell": "ℓ", "propto": "∝", "circ": "∘", "ast": "∗", "star": "⋆", "prime": "′", "neg": "¬", "lvert": "|", "rvert": "|",
+    "top": "⊤", "times": "×", "cdot": "⋅", "odot": "⊙", "otimes": "⊗", "oplus": "⊕", "in": "∈", "notin": "∉",
+    "le": "≤", "leq": "≤", "ge": "≥", "geq": "≥",
+    "neq": "≠", "ne": "≠", "approx": "≈", "sim": "∼", "pm": "±", "mp": "∓", "to": "→", "rightarrow": "→",
+    "leftarrow": "←", "gets": "←", "mapsto": "↦",
+    "infty": "∞", "partial": "∂", "nabla": "∇", "sum": "∑", "prod": "∏", "int": "∫", "dots": "…", "ldots": "…",
+    "cdots": "⋯", "lfloor": "⌊", "rfloor": "⌋",
+    "lceil": "⌈", "rceil": "⌉", "langle": "⟨", "rangle": "⟩", "{": "{", "}": "}", "|": "‖", "mid": "∣",
+    "forall": "∀", "exists": "∃", "cup": "∪", "cap": "∩",
+    "subset": "⊂", "subseteq": "⊆", "emptyset": "∅", "ell": "ℓ", "propto": "∝", "circ": "∘", "ast": "∗", "star": "⋆",
+    "prime": "′", "neg": "¬", "lvert": "|", "rvert": "|",
 }  # fmt: skip
-FUNCTIONS = {"log", "ln", "exp", "sin", "cos", "tan", "tanh", "max", "min", "arg", "argmax", "argmin", "softmax", "det", "dim", "lim", "sup", "inf"}
+FUNCTIONS = {
+    "log",
+    "ln",
+    "exp",
+    "sin",
+    "cos",
+    "tan",
+    "tanh",
+    "max",
+    "min",
+    "arg",
+    "argmax",
+    "argmin",
+    "softmax",
+    "det",
+    "dim",
+    "lim",
+    "sup",
+    "inf",
+}
 SPACES = {",": "0.17em", ":": "0.22em", ";": "0.28em", " ": "0.25em", "quad": "1em", "qquad": "2em", "!": "0em"}
 TEXT = {"text", "textrm", "textbf", "textit", "mbox"}
-VARIANTS = {"mathrm": "normal", "operatorname": "normal", "mathit": "italic", "mathbf": "bold", "boldsymbol": "bold-italic", "mathsf": "sans-serif", "mathtt": "monospace"}
+VARIANTS = {
+    "mathrm": "normal",
+    "operatorname": "normal",
+    "mathit": "italic",
+    "mathbf": "bold",
+    "boldsymbol": "bold-italic",
+    "mathsf": "sans-serif",
+    "mathtt": "monospace",
+}
 LETTER_FONTS = {  # browsers draw only mathvariant="normal": these fonts are Unicode letters instead
     "mathbb": (0x1D538, {"C": "ℂ", "H": "ℍ", "N": "ℕ", "P": "ℙ", "Q": "ℚ", "R": "ℝ", "Z": "ℤ"}),
-    "mathcal": (0x1D49C, {"B": "ℬ", "E": "ℰ", "F": "ℱ", "H": "ℋ", "I": "ℐ", "L": "ℒ", "M": "ℳ", "R": "ℛ"}),
+    "mathcal": (
+        0x1D49C,
+        {"B": "ℬ", "E": "ℰ", "F": "ℱ", "H": "ℋ", "I": "ℐ", "L": "ℒ", "M": "ℳ", "R": "ℛ"},
+    ),
 }
 SIZING = {"left", "right", "big", "Big", "bigg", "Bigg", "bigl", "bigr", "Bigl", "Bigr", "biggl", "biggr", "middle"}
 TOKEN = re.compile(r"\\[A-Za-z]+|\\.|\d+(?:\.\d+)?|\s+|.", re.DOTALL)
-MARKDOWN_SPECIAL = str.maketrans({c: f"&#{ord(c)};" for c in "*_`[]\\$~|#<>&"})  # as entities: Markdown must not read them as markup
-MATH = re.compile(r"(?P<code>```.*?```|`[^`\n]*`)|\$\$(?P<display>.+?)\$\$|(?<![\\$])\$(?P<inline>[^$\n]+?)\$", re.DOTALL)
+# as entities: Markdown must not read them as markup
+MARKDOWN_SPECIAL = str.maketrans({c: f"&#{ord(c)};" for c in "*_`[]\\$~|#<>&"})
+MATH = re.compile(
+    r"(?P<code>```.*?```|`[^`\n]*`)|\$\$(?P<display>.+?)\$\$|(?<![\\$])\$(?P<inline>[^$\n]+?)\$", re.DOTALL
+)
 
 
 class TeX:
@@ -91,7 +136,9 @@ class TeX:
     def mathml(cls, source: str, display: bool) -> str:
         """``source`` (TeX math) as one line of MathML, safe inside a Markdown cell."""
         block = ' display="block"' if display else ""
-        return f'<math xmlns="http://www.w3.org/1998/Math/MathML"{block}><mrow>{cls(source).row(stop=None)}</mrow></math>'
+        return (
+            f'<math xmlns="http://www.w3.org/1998/Math/MathML"{block}><mrow>{cls(source).row(stop=None)}</mrow></math>'
+        )
 
     def peek(self) -> str | None:
         """The next token that is not a space (math mode ignores spaces)."""
@@ -164,7 +211,10 @@ class TeX:
             return f'<mi mathvariant="{VARIANTS[name]}">{_escape(self.text_argument())}</mi>'
         if name in LETTER_FONTS:
             start, exceptions = LETTER_FONTS[name]
-            letters = "".join(exceptions.get(c) or (chr(start + ord(c) - ord("A")) if "A" <= c <= "Z" else c) for c in self.text_argument())
+            letters = "".join(
+                exceptions.get(c) or (chr(start + ord(c) - ord("A")) if "A" <= c <= "Z" else c)
+                for c in self.text_argument()
+            )
             return f"<mi>{_escape(letters)}</mi>"
         if name in SIZING:
             delimiter = self.next() or ""
@@ -191,7 +241,9 @@ def markdown_with_mathml(source: str) -> str:
     def replace(match: re.Match[str]) -> str:
         if match["code"]:
             return match["code"]
-        return TeX.mathml(match["display"] if match["display"] is not None else match["inline"], display=match["display"] is not None)
+        return TeX.mathml(
+            match["display"] if match["display"] is not None else match["inline"], display=match["display"] is not None
+        )
 
     return MATH.sub(replace, source)
 

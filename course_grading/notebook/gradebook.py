@@ -21,6 +21,7 @@ from course_grading.text import csv_cell
 
 __all__ = ["Graded", "LOCK_PAUSE_S", "LOCK_TRIES", "name_parts", "out_of_sync", "quiet_nbgrader", "record", "remove"]
 
+
 def _course_files(course: Path, assignment: str, student: str) -> dict[str, Path]:
     return {
         "submitted": course / "submitted" / student / assignment / f"{assignment}.ipynb",
@@ -30,12 +31,21 @@ def _course_files(course: Path, assignment: str, student: str) -> dict[str, Path
 
 
 Graded = tuple[str, dict[str, float], bytes | None, Path]  # student, scores by part, canonical notebook, grades folder
-Reported = tuple[dict[str, float], float, bytes | None]  # what a run reports of a student: scores by part, late penalty, canonical notebook
+# what a run reports of a student: scores by part, late penalty, canonical notebook
+Reported = tuple[dict[str, float], float, bytes | None]
 LOCK_TRIES = 3  # a gradebook another program holds locked is tried this often (sqlite waits 5 s a statement)
 LOCK_PAUSE_S = 2.0  # between two tries
 
 
-def record(course: Path, assignment: str, graded: list[Graded], late: LatePolicy | None = None, times: dict[str, datetime | None] | None = None, recorded: Callable[[str], None] = lambda student: None, roster: Roster | None = None) -> list[str]:
+def record(
+    course: Path,
+    assignment: str,
+    graded: list[Graded],
+    late: LatePolicy | None = None,
+    times: dict[str, datetime | None] | None = None,
+    recorded: Callable[[str], None] = lambda student: None,
+    roster: Roster | None = None,
+) -> list[str]:
     """Import graded submissions into the nbgrader course, so that nbgrader's own tools (formgrader,
     ``nbgrader export``) see them: for each ``(student, scores by part, canonical notebook,
     folder with autograded/<student>.ipynb and feedback/<student>.html)``, the scores as the auto
@@ -58,7 +68,15 @@ def record(course: Path, assignment: str, graded: list[Graded], late: LatePolicy
         if attempt:
             time.sleep(LOCK_PAUSE_S)
         try:
-            _record(course, assignment, [g for g in graded if g[0] not in done], late, times or {}, finished, {p.id: p for p in roster.people} if roster else {})
+            _record(
+                course,
+                assignment,
+                [g for g in graded if g[0] not in done],
+                late,
+                times or {},
+                finished,
+                {p.id: p for p in roster.people} if roster else {},
+            )
             return []
         except Exception as error:
             if "database is locked" not in str(error):
@@ -66,7 +84,15 @@ def record(course: Path, assignment: str, graded: list[Graded], late: LatePolicy
     return [student for student, *_ in graded if student not in done]
 
 
-def _record(course: Path, assignment: str, graded: list[Graded], late: LatePolicy | None, times: dict[str, datetime | None], finished: Callable[[str], None], people: dict[str, Person]) -> None:
+def _record(
+    course: Path,
+    assignment: str,
+    graded: list[Graded],
+    late: LatePolicy | None,
+    times: dict[str, datetime | None],
+    finished: Callable[[str], None],
+    people: dict[str, Person],
+) -> None:
     """:func:`record`, once: raises what the gradebook raises."""
     from nbgrader.api import Gradebook, MissingEntry
 
@@ -75,11 +101,14 @@ def _record(course: Path, assignment: str, graded: list[Graded], late: LatePolic
         try:
             gradebook.find_assignment(assignment)
         except MissingEntry:  # nbgrader records an assignment by generating it: do so in a scratch copy
-            with private_folder() as tmp:  # it holds the hidden checks: private, and removed by the next run if this one is killed
+            # it holds the hidden checks: private, and removed by the next run if this one is killed
+            with private_folder() as tmp:
                 scratch = assignments.copy_course(tmp / "course", course)
                 generated = assignments.nbgrader_api(scratch, db_url=db_url).generate_assignment(assignment, force=True)
                 if not generated["success"]:
-                    raise RuntimeError(f"nbgrader could not add {assignment} to {db_url}:\n{generated['log']}") from None
+                    raise RuntimeError(
+                        f"nbgrader could not add {assignment} to {db_url}:\n{generated['log']}"
+                    ) from None
         for student, scores, notebook, out in graded:
             person = people.get(student)
             gradebook.update_or_create_student(student, **(name_parts(person) if person else {}))
@@ -91,7 +120,11 @@ def _record(course: Path, assignment: str, graded: list[Graded], late: LatePolic
                 grade.auto_score = scores.get(grade.name.removeprefix("test_"), 0.0)
                 grade.needs_manual_grade = False
             gradebook.db.commit()
-            contents = {"submitted": notebook, "autograded": _bytes(out / "autograded" / f"{student}.ipynb"), "feedback": _bytes(out / "feedback" / f"{student}.html")}
+            contents = {
+                "submitted": notebook,
+                "autograded": _bytes(out / "autograded" / f"{student}.ipynb"),
+                "feedback": _bytes(out / "feedback" / f"{student}.html"),
+            }
             for kind, path in _course_files(course, assignment, student).items():
                 _remove(path)
                 if contents[kind] is not None:
@@ -146,8 +179,14 @@ def out_of_sync(course: Path, assignment: str, reported: dict[str, Reported]) ->
             except MissingEntry:
                 stale.add(student)
                 continue
-            held = {grade.name.removeprefix("test_"): grade.auto_score or 0.0 for grade in gradebook.find_submission_notebook(assignment, assignment, student).grades}
-            same = held == {part: scores.get(part, 0.0) for part in held} and abs((submission.late_submission_penalty or 0.0) - penalty) < 1e-9
+            held = {
+                grade.name.removeprefix("test_"): grade.auto_score or 0.0
+                for grade in gradebook.find_submission_notebook(assignment, assignment, student).grades
+            }
+            same = (
+                held == {part: scores.get(part, 0.0) for part in held}
+                and abs((submission.late_submission_penalty or 0.0) - penalty) < 1e-9
+            )
             if not same or _bytes(_course_files(course, assignment, student)["submitted"]) != notebook:
                 stale.add(student)
     return stale

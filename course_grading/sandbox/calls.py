@@ -41,7 +41,42 @@ from torch import Tensor
 
 from course_grading.sandbox.trace import OperatorTrace, conduct_events, trace_names
 
-__all__ = ["CUT", "Channel", "GradArg", "GraderFault", "LocalStudent", "MAX_DEPTH", "MAX_FRAME", "OWN_TYPE", "Opaque", "Outputs", "Refused", "RemoteStudent", "Reply", "SHOWN_TYPES", "Student", "StudentRaised", "call_in", "driver_functions", "failed", "global_random_state", "seed_global_states", "hidden_error", "install", "probe", "receive_frame", "reference_functions", "require_safe_torch", "restore_own", "send_frame", "swapped", "uninstall", "unwire", "use_references", "wire"]
+__all__ = [
+    "CUT",
+    "Channel",
+    "GradArg",
+    "GraderFault",
+    "LocalStudent",
+    "MAX_DEPTH",
+    "MAX_FRAME",
+    "OWN_TYPE",
+    "Opaque",
+    "Outputs",
+    "Refused",
+    "RemoteStudent",
+    "Reply",
+    "SHOWN_TYPES",
+    "Student",
+    "StudentRaised",
+    "call_in",
+    "driver_functions",
+    "failed",
+    "global_random_state",
+    "seed_global_states",
+    "hidden_error",
+    "install",
+    "probe",
+    "receive_frame",
+    "reference_functions",
+    "require_safe_torch",
+    "restore_own",
+    "send_frame",
+    "swapped",
+    "uninstall",
+    "unwire",
+    "use_references",
+    "wire",
+]
 
 MAX_FRAME = 256 * 2**20  # the largest reply accepted from a student's process
 CUT = "[output cut: the notebook printed more than its limit]"  # where what a notebook prints is cut
@@ -77,7 +112,8 @@ class Reply:
     inputs_after: tuple[Any, ...]  # the arguments after the call (in-place changes show here)
     grads: tuple[Tensor | None, ...] | None  # d(probe . output)/d(args[i]) for the asked i, if any
     differentiable: bool  # whether the output carried a gradient back to the asked arguments
-    operators: frozenset[str] = frozenset()  # what torch ran during the call (sandbox.trace), as the student's process says
+    # what torch ran during the call (sandbox.trace), as the student's process says
+    operators: frozenset[str] = frozenset()
     trace_intact: bool = True  # whether that process says its recorder stayed in place
     global_rng_moved: bool = False  # whether torch's, Python's or NumPy's global random state changed during the call
 
@@ -86,11 +122,21 @@ GradArg = int | tuple[int, str]  # an argument to differentiate against: its ind
 
 
 class Student(Protocol):
-    def call(self, name: str, args: Sequence[Any], *, grad_args: Sequence[GradArg] = (), forbid: Sequence[tuple[str, str]] = (), references: str | None = None, driver: str | None = None, global_seed: int | None = None) -> Reply:
+    def call(
+        self,
+        name: str,
+        args: Sequence[Any],
+        *,
+        grad_args: Sequence[GradArg] = (),
+        forbid: Sequence[tuple[str, str]] = (),
+        references: str | None = None,
+        driver: str | None = None,
+        global_seed: int | None = None,
+    ) -> Reply:
         """Call the student's ``name(*args)``. ``grad_args``: the arguments to differentiate
-        ``probe(output) . output`` against (an index, or (index, key) for a tensor in a dict argument); ``forbid``: (module, attribute) pairs that raise
-        :class:`Refused` during the call, under their own names and any alias in the notebook;
-        ``references``: Python source whose functions replace the student's functions of the same
+        ``probe(output) . output`` against (an index, or (index, key) for a tensor in a dict argument); ``forbid``:
+        (module, attribute) pairs that raise :class:`Refused` during the call, under their own names and any alias in
+        the notebook; ``references``: Python source whose functions replace the student's functions of the same
         names during the call (so that one part is graded with correct versions of the others);
         ``driver``: Python source that defines ``name`` (and its helpers) for this call only, beside
         the student's code, whose classes and functions it reaches by their names in the notebook;
@@ -197,7 +243,16 @@ def driver_functions(driver: str | None, namespace: dict[str, Any]) -> dict[str,
     return {k: v for k, v in defined.items() if callable(v)}
 
 
-def call_in(namespace: dict[str, Any], name: str, args: Sequence[Any], grad_args: Sequence[GradArg] = (), forbid: Sequence[tuple[str, str]] = (), replacements: dict[str, Any] | None = None, driver: str | None = None, global_seed: int | None = None) -> Reply:
+def call_in(
+    namespace: dict[str, Any],
+    name: str,
+    args: Sequence[Any],
+    grad_args: Sequence[GradArg] = (),
+    forbid: Sequence[tuple[str, str]] = (),
+    replacements: dict[str, Any] | None = None,
+    driver: str | None = None,
+    global_seed: int | None = None,
+) -> Reply:
     """Call ``namespace[name](*args)`` as :meth:`Student.call` describes, with ``replacements`` in
     place of the student's functions of the same names (and, with a ``driver``, ``name`` and its
     helpers defined by it); the student's exceptions propagate."""
@@ -210,7 +265,8 @@ def call_in(namespace: dict[str, Any], name: str, args: Sequence[Any], grad_args
     if global_seed is not None:
         seed_global_states(global_seed)
     rng_before = global_random_state()
-    replacements = {k: v for k, v in (replacements or {}).items() if k != name}  # the function under test stays the student's
+    # the function under test stays the student's
+    replacements = {k: v for k, v in (replacements or {}).items() if k != name}
     replacements |= driver_functions(driver, namespace)  # a driver's own definitions, for this call only
     if name not in namespace and name not in replacements:
         raise NameError(f"name {name!r} is not defined")
@@ -288,9 +344,21 @@ class LocalStudent:
     def __init__(self, namespace: dict[str, Any]) -> None:
         self.namespace = namespace
 
-    def call(self, name: str, args: Sequence[Any], *, grad_args: Sequence[GradArg] = (), forbid: Sequence[tuple[str, str]] = (), references: str | None = None, driver: str | None = None, global_seed: int | None = None) -> Reply:
+    def call(
+        self,
+        name: str,
+        args: Sequence[Any],
+        *,
+        grad_args: Sequence[GradArg] = (),
+        forbid: Sequence[tuple[str, str]] = (),
+        references: str | None = None,
+        driver: str | None = None,
+        global_seed: int | None = None,
+    ) -> Reply:
         try:
-            return call_in(self.namespace, name, args, grad_args, forbid, reference_functions(references), driver, global_seed)
+            return call_in(
+                self.namespace, name, args, grad_args, forbid, reference_functions(references), driver, global_seed
+            )
         except Exception as error:
             raise StudentRaised(type(error).__name__, str(error)) from error
 
@@ -315,8 +383,21 @@ def wire(value: Any, depth: int = 0) -> Any:
 # type itself, so any other name, which the student's code chose and could fill with what a hidden call
 # saw, is replaced by :data:`OWN_TYPE` before a check can put it in a message).
 SHOWN_TYPES = frozenset(name for name, value in vars(builtins).items() if isinstance(value, type)) | {
-    "NoneType", "function", "method", "builtin_function_or_method", "generator", "module", "ndarray", "Parameter",
-    "Module", "Linear", "Tensor", "dtype", "device", "Generator", "Size",
+    "NoneType",
+    "function",
+    "method",
+    "builtin_function_or_method",
+    "generator",
+    "module",
+    "ndarray",
+    "Parameter",
+    "Module",
+    "Linear",
+    "Tensor",
+    "dtype",
+    "device",
+    "Generator",
+    "Size",
 }
 OWN_TYPE = "an object of a class the notebook defines"
 
@@ -382,7 +463,10 @@ def require_safe_torch() -> None:
     """Refuse to decode a student's reply with a torch whose ``weights_only`` loading is unsafe."""
     version = tuple(int(part) for part in torch.__version__.split("+")[0].split(".")[:2])
     if version < TORCH_FLOOR:
-        raise RuntimeError(f"torch {torch.__version__} can run code hidden in a reply it loads (CVE-2025-32434); grading needs torch >= {'.'.join(map(str, TORCH_FLOOR))}")
+        raise RuntimeError(
+            f"torch {torch.__version__} can run code hidden in a reply it loads (CVE-2025-32434); grading "
+            f"needs torch >= {'.'.join(map(str, TORCH_FLOOR))}"
+        )
 
 
 def _check_archive(data: bytes) -> None:
@@ -419,7 +503,8 @@ def _check_nodes(message: Any) -> None:
 # ----------------------------------------------------------------------------- calling remotely
 
 
-Outputs = dict[str, Any]  # one cell's run: {"stdout": str, "stderr": str, "error": None | [name, message, traceback lines]}
+# one cell's run: {"stdout": str, "stderr": str, "error": None | [name, message, traceback lines]}
+Outputs = dict[str, Any]
 
 
 def failed(name: str, message: str) -> Outputs:
@@ -459,8 +544,10 @@ class RemoteStudent:
         self.outputs: dict[str, Outputs] = {}  # each cell's outputs from its first run
         self.skipped: set[str] = set()  # cells that hung past their interrupt or killed the process
         self.ready = False
-        self.under_test: Sequence[str] = ()  # the functions of the part being graded: never replaced by a correct version
-        self.printed_left = output_bytes  # what the notebook may still print in all, counted here: the process's own count is the student's to change
+        # the functions of the part being graded: never replaced by a correct version
+        self.under_test: Sequence[str] = ()
+        # what the notebook may still print in all, counted here: the process's own count is the student's to change
+        self.printed_left = output_bytes
         self.cut_marked = False  # whether the first cut has been marked (the rest are dropped silently)
         self.part = ""  # the part whose hidden check is calling (set by the worker)
         self.operators: dict[str, set[str]] = {}  # by part: what torch ran during its hidden calls (sandbox.trace)
@@ -496,13 +583,23 @@ class RemoteStudent:
                     wait_s = self.timeout_s + self.MARGIN_S
                 receive_frame(self.fds[0], wait_s)
                 self.ready = True
-            except Exception as error:  # noqa: BLE001 (hung, died or wrote nonsense: the cell it was running is to blame)
+            except Exception as error:  # noqa: BLE001
+                # hung, died or wrote nonsense: the cell it was running is to blame
                 culprit = next((c for c in pending if c not in self.outputs), None)
                 self.close()
                 if culprit is None:  # every cell ran: the process failed between them and the calls
-                    raise StudentRaised("ProcessDied", f"the notebook's process stopped answering ({type(error).__name__})") from None
-                reason = "it did not stop when interrupted at its time limit" if isinstance(error, TimeoutError) else "it stopped the notebook's process"
-                self.outputs[culprit] = failed("TimeoutError" if isinstance(error, TimeoutError) else "ProcessDied", f"this cell was not run to its end: {reason}; the rest of the notebook was run without it")
+                    raise StudentRaised(
+                        "ProcessDied", f"the notebook's process stopped answering ({type(error).__name__})"
+                    ) from None
+                reason = (
+                    "it did not stop when interrupted at its time limit"
+                    if isinstance(error, TimeoutError)
+                    else "it stopped the notebook's process"
+                )
+                self.outputs[culprit] = failed(
+                    "TimeoutError" if isinstance(error, TimeoutError) else "ProcessDied",
+                    f"this cell was not run to its end: {reason}; the rest of the notebook was run without it",
+                )
                 self.skipped.add(culprit)
         return self.outputs
 
@@ -526,17 +623,27 @@ class RemoteStudent:
             raise
         except TimeoutError:
             self.close()
-            raise StudentRaised("TimeoutError", f"ran past the time limit ({self.timeout_s:g} s) and did not stop when interrupted") from None
+            raise StudentRaised(
+                "TimeoutError", f"ran past the time limit ({self.timeout_s:g} s) and did not stop when interrupted"
+            ) from None
         except Exception as error:  # noqa: BLE001
             self.close()
-            raise StudentRaised("ProcessDied", f"the notebook's process stopped answering ({type(error).__name__})") from None
+            raise StudentRaised(
+                "ProcessDied", f"the notebook's process stopped answering ({type(error).__name__})"
+            ) from None
 
     def run(self, cell_id: str, source: str, references: str | None, exclude: Sequence[str]) -> Outputs:
         """Run a test cell's visible tests with the functions ``references`` defines (but those in
         ``exclude``, the part under test) in place of the student's."""
         self.phase = "part:" + cell_id.removeprefix("test_")  # a test cell's part
         try:
-            return self._capped(_outputs(self._request({"op": "run", "cell_id": cell_id, "source": source}, reference_functions(references, exclude))))
+            return self._capped(
+                _outputs(
+                    self._request(
+                        {"op": "run", "cell_id": cell_id, "source": source}, reference_functions(references, exclude)
+                    )
+                )
+            )
         except StudentRaised as error:
             return failed(error.type_name, error.message)
 
@@ -554,7 +661,11 @@ class RemoteStudent:
             outputs[stream] = self._spend(outputs[stream])
         error = outputs["error"]
         if error is not None:
-            outputs["error"] = [error[0], self._spend(error[1]), [line for line in (self._spend(line) for line in error[2]) if line]]
+            outputs["error"] = [
+                error[0],
+                self._spend(error[1]),
+                [line for line in (self._spend(line) for line in error[2]) if line],
+            ]
         return outputs
 
     def _spend(self, text: str) -> str:
@@ -566,9 +677,26 @@ class RemoteStudent:
         marked, self.cut_marked = self.cut_marked, True
         return text[:left] + ("" if marked else f"\n{CUT}\n")
 
-    def call(self, name: str, args: Sequence[Any], *, grad_args: Sequence[GradArg] = (), forbid: Sequence[tuple[str, str]] = (), references: str | None = None, driver: str | None = None, global_seed: int | None = None) -> Reply:
-        request = {"op": "call", "name": name, "args": wire(tuple(args)), "grad_args": [p if isinstance(p, int) else list(p) for p in grad_args], "forbid": [list(f) for f in forbid], "driver": driver,
-                   "global_seed": global_seed}
+    def call(
+        self,
+        name: str,
+        args: Sequence[Any],
+        *,
+        grad_args: Sequence[GradArg] = (),
+        forbid: Sequence[tuple[str, str]] = (),
+        references: str | None = None,
+        driver: str | None = None,
+        global_seed: int | None = None,
+    ) -> Reply:
+        request = {
+            "op": "call",
+            "name": name,
+            "args": wire(tuple(args)),
+            "grad_args": [p if isinstance(p, int) else list(p) for p in grad_args],
+            "forbid": [list(f) for f in forbid],
+            "driver": driver,
+            "global_seed": global_seed,
+        }
         self.phase = f"part:{self.part}"
         reply = self._request(request, reference_functions(references, exclude=(name, *self.under_test)))
         if reply.get("error") is not None:
@@ -580,7 +708,15 @@ class RemoteStudent:
             self.tampered.add(self.part)
         grads = reply.get("grads")
         value = unwire(reply.get("value"))
-        return Reply(value, tuple(unwire(reply.get("inputs_after", ()))), tuple(unwire(list(grads))) if isinstance(grads, (list, tuple)) else None, bool(reply.get("differentiable")), operators, intact, reply.get("global_rng_moved") is not False)
+        return Reply(
+            value,
+            tuple(unwire(reply.get("inputs_after", ()))),
+            tuple(unwire(list(grads))) if isinstance(grads, (list, tuple)) else None,
+            bool(reply.get("differentiable")),
+            operators,
+            intact,
+            reply.get("global_rng_moved") is not False,
+        )
 
     def close(self) -> None:
         if self.fds is not None:
@@ -589,7 +725,9 @@ class RemoteStudent:
         self.ready = False
 
 
-PLAIN_ERRORS = {name for name, value in vars(builtins).items() if isinstance(value, type) and issubclass(value, BaseException)}
+PLAIN_ERRORS = {
+    name for name, value in vars(builtins).items() if isinstance(value, type) and issubclass(value, BaseException)
+}
 
 
 def hidden_error(error: Any, forbid: Sequence[tuple[str, str]]) -> StudentRaised:
@@ -602,13 +740,19 @@ def hidden_error(error: Any, forbid: Sequence[tuple[str, str]]) -> StudentRaised
     type_name = str(error[0]) if isinstance(error, (list, tuple)) and error else ""
     if type_name == "Refused" and forbid:
         names = ", ".join(f"{module}.{attr}" for module, attr in forbid)
-        return StudentRaised("Refused", f"calls a library function this part asks you to write yourself (one of {names})")
+        return StudentRaised(
+            "Refused", f"calls a library function this part asks you to write yourself (one of {names})"
+        )
     if type_name == "TimeoutError":
         return StudentRaised("TimeoutError", "ran past its time limit on a hidden case")
     if type_name == "ProcessDied":
         return StudentRaised("ProcessDied", "stopped the notebook's process on a hidden case")
     shown = type_name if type_name in PLAIN_ERRORS or type_name in ("NotImplementedError",) else "Exception"
-    return StudentRaised(shown, "on a hidden case (its message is not shown: it could carry the hidden inputs; the visible tests and `course check` show messages)")
+    return StudentRaised(
+        shown,
+        "on a hidden case (its message is not shown: it could carry the hidden inputs; the visible tests and "
+        "`course check` show messages)",
+    )
 
 
 def _callback(references: dict[str, Any], request: dict[str, Any]) -> dict[str, Any]:
@@ -631,5 +775,9 @@ def _outputs(value: Any) -> Outputs:
     if error is not None and not (isinstance(error, (list, tuple)) and len(error) == 3):
         error = ["Error", "malformed error", []]
     if error is not None:
-        error = [str(error[0])[:200], str(error[1])[:2000], [str(line) for line in error[2]][:200] if isinstance(error[2], (list, tuple)) else []]
+        error = [
+            str(error[0])[:200],
+            str(error[1])[:2000],
+            [str(line) for line in error[2]][:200] if isinstance(error[2], (list, tuple)) else [],
+        ]
     return {"stdout": str(value.get("stdout", "")), "stderr": str(value.get("stderr", "")), "error": error}

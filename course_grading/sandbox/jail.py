@@ -32,7 +32,20 @@ from pathlib import Path
 
 from course_grading.sandbox import policy
 
-__all__ = ["PR_SET_DUMPABLE", "become_unprivileged", "bind", "build_root", "drop_capabilities", "enter", "isolate", "main", "mount_points", "private", "read_only", "seal"]
+__all__ = [
+    "PR_SET_DUMPABLE",
+    "become_unprivileged",
+    "bind",
+    "build_root",
+    "drop_capabilities",
+    "enter",
+    "isolate",
+    "main",
+    "mount_points",
+    "private",
+    "read_only",
+    "seal",
+]
 
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REMOUNT, MS_BIND, MS_REC = 1, 2, 4, 8, 32, 4096, 16384
 MS_NOATIME, MS_NODIRATIME, MS_RELATIME, MS_STRICTATIME = 1024, 2048, 1 << 21, 1 << 24
@@ -67,7 +80,17 @@ def mount_points() -> list[str]:
 def _locked_flags(path: str) -> int:
     """The flags of the mount at ``path`` that a user namespace may not change (a remount must repeat them)."""
     f_flag = os.statvfs(path).f_flag
-    flags = sum(ms for st, ms in ((ST_NOSUID, MS_NOSUID), (ST_NODEV, MS_NODEV), (ST_NOEXEC, MS_NOEXEC), (ST_NOATIME, MS_NOATIME), (ST_NODIRATIME, MS_NODIRATIME)) if f_flag & st)
+    flags = sum(
+        ms
+        for st, ms in (
+            (ST_NOSUID, MS_NOSUID),
+            (ST_NODEV, MS_NODEV),
+            (ST_NOEXEC, MS_NOEXEC),
+            (ST_NOATIME, MS_NOATIME),
+            (ST_NODIRATIME, MS_NODIRATIME),
+        )
+        if f_flag & st
+    )
     return flags | (MS_RELATIME if f_flag & ST_RELATIME else 0 if f_flag & ST_NOATIME else MS_STRICTATIME)
 
 
@@ -79,7 +102,8 @@ def read_only(path: str) -> None:
 
 
 def bind(fd: int, target: str, writable: bool) -> None:
-    """Bind what ``fd`` (an ``O_PATH`` descriptor) names onto ``target`` (made if need be), read-only unless ``writable``."""
+    """Bind what ``fd`` (an ``O_PATH`` descriptor) names onto ``target`` (made if need be), read-only unless
+    ``writable``."""
     if os.path.isdir(f"/proc/self/fd/{fd}"):
         os.makedirs(target, exist_ok=True)
     elif not os.path.exists(target):
@@ -106,15 +130,22 @@ def build_root(new: str, shown: dict[str, bool]) -> None:
     """Fill the tmpfs at ``new`` with what the policy allows, and ``shown`` (path: writable)."""
     sources = {path: _opened(path) for path in shown}  # opened first: their paths may lie under ``new``
     system = {p: _opened(p) for p in policy.SYSTEM if os.path.isdir(p) and not os.path.islink(p)}
-    etc = {f"/etc/{n}": _opened(f"/etc/{n}") for n in policy.ETC if os.path.exists(f"/etc/{n}") and not os.path.islink(f"/etc/{n}")}
+    etc = {
+        f"/etc/{n}": _opened(f"/etc/{n}")
+        for n in policy.ETC
+        if os.path.exists(f"/etc/{n}") and not os.path.islink(f"/etc/{n}")
+    }
     devices = {f"/dev/{d}": _opened(f"/dev/{d}") for d in policy.DEVICES}
     proc = _opened("/proc")
     _mount("tmpfs", new, "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=755")
-    for link in [p for p in policy.SYSTEM if os.path.islink(p)] + [f"/etc/{n}" for n in policy.ETC if os.path.islink(f"/etc/{n}")]:
+    for link in [p for p in policy.SYSTEM if os.path.islink(p)] + [
+        f"/etc/{n}" for n in policy.ETC if os.path.islink(f"/etc/{n}")
+    ]:
         os.makedirs(os.path.dirname(new + link), exist_ok=True)
         os.symlink(os.readlink(link), new + link)
     for path, fd in {**system, **etc, **devices}.items():
-        bind(fd, new + path, writable=False)  # a device stays usable on a read-only mount; its owner and mode do not change
+        # a device stays usable on a read-only mount; its owner and mode do not change
+        bind(fd, new + path, writable=False)
     for name, text in policy.ETC_WRITTEN.items():
         Path(new, "etc", name).write_text(text)
     for name, target in policy.DEVICE_LINKS.items():
@@ -147,7 +178,11 @@ def _own_namespaces(uid: int, gid: int, others: int = 0) -> None:
     """A new user and mount namespace (and the ``others`` flags') in which this process is ``uid``:``gid``."""
     outer_uid, outer_gid = os.getuid(), os.getgid()
     _check(_libc.unshare(CLONE_NEWUSER | CLONE_NEWNS | others), "unshare a user and mount namespace")
-    for path, text in (("/proc/self/setgroups", "deny"), ("/proc/self/uid_map", f"{uid} {outer_uid} 1"), ("/proc/self/gid_map", f"{gid} {outer_gid} 1")):
+    for path, text in (
+        ("/proc/self/setgroups", "deny"),
+        ("/proc/self/uid_map", f"{uid} {outer_uid} 1"),
+        ("/proc/self/gid_map", f"{gid} {outer_gid} 1"),
+    ):
         with open(path, "w") as f:
             f.write(text)
 
@@ -155,7 +190,9 @@ def _own_namespaces(uid: int, gid: int, others: int = 0) -> None:
 def _maps(map_file: str, inner: int) -> bool:
     """Whether this user namespace's ``uid_map`` or ``gid_map`` gives ``inner`` an outer id."""
     with open(f"/proc/self/{map_file}") as ranges:
-        return any(int(start) <= inner < int(start) + int(count) for start, _, count in (line.split() for line in ranges))
+        return any(
+            int(start) <= inner < int(start) + int(count) for start, _, count in (line.split() for line in ranges)
+        )
 
 
 def become_unprivileged() -> None:
@@ -188,10 +225,13 @@ def isolate(slot: str) -> None:
     own: no System V shared memory outlives it), and what the jail showed under ``/tmp`` put
     back (Python, in a CI checkout under ``/tmp``, read-only; the slot as it was). Raises OSError
     where it cannot: such a process never connects, and runs nothing of the student's."""
-    _check(_libc.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0), "make this process dumpable")  # forked from a zygote that is not, its /proc/self would be root's: its uid_map out of its reach
-    _own_namespaces(os.getuid(), os.getgid(), CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWNET)  # System V objects, host name and sockets of its own: nothing a previous student left there
+    # forked from a zygote that is not, its /proc/self would be root's: its uid_map out of its reach
+    _check(_libc.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0), "make this process dumpable")
+    # System V objects, host name and sockets of its own: nothing a previous student left there
+    _own_namespaces(os.getuid(), os.getgid(), CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWNET)
     outer = [p for p in sorted(mount_points()) if p.startswith("/tmp/")]
-    kept = [p for i, p in enumerate(outer) if not any(p.startswith(q + "/") for q in outer[:i])]  # bound with its outer folder
+    # bound with its outer folder
+    kept = [p for i, p in enumerate(outer) if not any(p.startswith(q + "/") for q in outer[:i])]
     held = {p: _opened(p) for p in kept}  # their paths lead nowhere once /tmp is covered
     for path, size in policy.PRIVATE.items():
         private(path, size)
@@ -217,7 +257,9 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--writable", action="append", default=[], help="show this folder, writable")
     parser.add_argument("--never", action="append", default=[], help="refuse to start if a shown folder holds this one")
     args = parser.parse_args(argv[:split])
-    shown = {str(Path(p).resolve()): False for p in args.read_only} | {str(Path(p).resolve()): True for p in args.writable}
+    shown = {str(Path(p).resolve()): False for p in args.read_only} | {
+        str(Path(p).resolve()): True for p in args.writable
+    }
     exposed = policy.exposed([Path(p) for p in [*shown, *policy.SYSTEM]], [Path(p) for p in args.never])
     if exposed:
         sys.exit(f"jail: refused, a shown folder holds one that must stay hidden: {'; '.join(exposed)}")

@@ -28,7 +28,26 @@ from pathlib import Path
 from course_grading.notebook import assignments
 from course_grading.sandbox import policy
 
-__all__ = ["CGROUPS", "CPU_PERIOD_US", "LAUNCHER", "cap_address_space", "Limits", "NAMESPACES", "SlotGroup", "jail_argv", "limited", "memory_limit_hits", "process_limit_hits", "release_cgroup", "release_slot", "remove_stale_cgroups", "sandbox_available", "slot_group", "unshare", "what_to_hide"]
+__all__ = [
+    "CGROUPS",
+    "CPU_PERIOD_US",
+    "LAUNCHER",
+    "cap_address_space",
+    "Limits",
+    "NAMESPACES",
+    "SlotGroup",
+    "jail_argv",
+    "limited",
+    "memory_limit_hits",
+    "process_limit_hits",
+    "release_cgroup",
+    "release_slot",
+    "remove_stale_cgroups",
+    "sandbox_available",
+    "slot_group",
+    "unshare",
+    "what_to_hide",
+]
 
 NAMESPACES = ["--mount", "--pid", "--net", "--ipc", "--uts", "--fork", "--kill-child", "--mount-proc"]
 
@@ -40,7 +59,8 @@ class Limits:
     total_s: int = 60  # the whole submission, start-up included: a hang costs this once
     memory_bytes: int = 6 * 2**30  # address space of each process that runs student code
     group_memory_bytes: int = 4 * 2**30  # memory of everything one submission runs together (its slot's control group)
-    worker_memory_bytes: int = 4 * 2**30  # address space of the trusted worker (nbgrader, the checks, the correct parts it runs for the student)
+    # address space of the trusted worker (nbgrader, the checks, the correct parts it runs for the student)
+    worker_memory_bytes: int = 4 * 2**30
     file_bytes: int = 256 * 2**20  # the largest file any of them may write
     processes: int = 256  # processes and threads of one submission's student process and what it starts
     output_bytes: int = 2**22  # what the notebook may print in all; the rest is dropped
@@ -66,7 +86,16 @@ def sandbox_available() -> bool:
     """Whether this machine can build the jail and, inside it, a student process's own namespaces."""
     if shutil.which("unshare") is None:
         return False
-    probe = jail_argv([], policy.python_folders(), [], [sys.executable, "-c", "from course_grading.sandbox import jail; jail.isolate('/nonexistent'); jail.seal('/nonexistent')"])
+    probe = jail_argv(
+        [],
+        policy.python_folders(),
+        [],
+        [
+            sys.executable,
+            "-c",
+            "from course_grading.sandbox import jail; jail.isolate('/nonexistent'); jail.seal('/nonexistent')",
+        ],
+    )
     return subprocess.run(probe, capture_output=True, env=policy.environment(os.environ), cwd="/").returncode == 0
 
 
@@ -134,12 +163,15 @@ def slot_group(name: str, limits: Limits, cpus: int) -> SlotGroup:
         memory = group if "memory" in enabled and _write(group / "memory.max", str(limits.group_memory_bytes)) else None
         if memory is not None:
             _write(group / "memory.swap.max", "0")
-        cpu = group if "cpu" in enabled and _write(group / "cpu.max", f"{cpus * CPU_PERIOD_US} {CPU_PERIOD_US}") else None
+        cpu = (
+            group if "cpu" in enabled and _write(group / "cpu.max", f"{cpus * CPU_PERIOD_US} {CPU_PERIOD_US}") else None
+        )
         return SlotGroup(pids, memory, cpu)
     pids = _v1("pids", folder, {"pids.max": str(limits.processes)})
     memory = _v1("memory", folder, {"memory.limit_in_bytes": str(limits.group_memory_bytes)})
     if memory is not None:
-        _write(memory / "memory.memsw.limit_in_bytes", str(limits.group_memory_bytes))  # no swap either, where swap is accounted
+        # no swap either, where swap is accounted
+        _write(memory / "memory.memsw.limit_in_bytes", str(limits.group_memory_bytes))
     cpu = _v1("cpu", folder, {"cpu.cfs_period_us": str(CPU_PERIOD_US), "cpu.cfs_quota_us": str(cpus * CPU_PERIOD_US)})
     return SlotGroup(pids, memory, cpu)
 
@@ -231,7 +263,16 @@ os.execvp(sys.argv[8], sys.argv[8:])
 def limited(limits: Limits, group: SlotGroup, argv: list[str]) -> list[str]:
     """``argv`` run under the submission's limits (see :data:`LAUNCHER`)."""
     numbers = (limits.memory_bytes, limits.file_bytes, limits.processes, limits.open_files, limits.cpu_s)
-    return [sys.executable, "-S", "-c", LAUNCHER, group.joined(), "1" if group.pids is not None else "", *map(str, numbers), *argv]
+    return [
+        sys.executable,
+        "-S",
+        "-c",
+        LAUNCHER,
+        group.joined(),
+        "1" if group.pids is not None else "",
+        *map(str, numbers),
+        *argv,
+    ]
 
 
 def process_limit_hits(group: SlotGroup) -> int:

@@ -80,7 +80,8 @@ def read_message(path: Path, schema: type[Message]) -> Message:
     """Read ``path`` as ``schema``; a file without one of its required keys raises ValueError naming
     them (the grader's fault, never the student's: only trusted processes write these files)."""
     data: Any = json.loads(path.read_text())
-    required: frozenset[str] = schema.__required_keys__  # type: ignore[attr-defined]  # TypedDict's, unknown to mypy on type[...]
+    # TypedDict's, unknown to mypy on type[...]
+    required: frozenset[str] = schema.__required_keys__  # type: ignore[attr-defined]
     missing = sorted(required - set(data)) if isinstance(data, dict) else sorted(required)
     if missing:
         raise ValueError(f"{path.name} lacks {', '.join(missing)}: it does not follow the {schema.__name__} schema")

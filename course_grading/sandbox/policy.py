@@ -15,8 +15,8 @@ answer keys and hidden checks), not the grades, the roster or the other submissi
   kernel's settings read-only (:data:`PROC_READ_ONLY`);
 * writable: a private, small, empty ``/tmp`` and ``/dev/shm`` (:data:`PRIVATE`) for each student
   process, which are its home: ``noexec``, and no Python code or library is loaded from them
-  (:func:`course_grading.sandbox.student_server.code_guard`). The job's slot (where its socket lies, on the real disk) is shown
-  until the student process has connected, then covered by an empty read-only tmpfs: nothing the
+  (:func:`course_grading.sandbox.student_server.code_guard`). The job's slot (where its socket lies, on the real disk)
+  is shown until the student process has connected, then covered by an empty read-only tmpfs: nothing the
   student's code writes reaches the real disk.
 
 Paths that must never be visible (:func:`never_shown`) are checked against this list: a shown
@@ -48,24 +48,55 @@ import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-__all__ = ["DEVICES", "DEVICE_LINKS", "ETC", "ETC_WRITTEN", "GID", "HOME", "PATH", "PRIVATE", "PROC_READ_ONLY", "SYSTEM", "UID", "environment", "exposed", "never_shown", "python_folders"]
+__all__ = [
+    "DEVICES",
+    "DEVICE_LINKS",
+    "ETC",
+    "ETC_WRITTEN",
+    "GID",
+    "HOME",
+    "PATH",
+    "PRIVATE",
+    "PROC_READ_ONLY",
+    "SYSTEM",
+    "UID",
+    "environment",
+    "exposed",
+    "never_shown",
+    "python_folders",
+]
 
 UID = GID = 65534  # nobody: the user every jailed process runs as
 
-SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")  # read-only; a symlink (merged /usr) stays a symlink
+# read-only; a symlink (merged /usr) stays a symlink
+SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 ETC = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime")  # of /etc: the dynamic loader's, and the time zone
 ETC_WRITTEN = {
     "passwd": f"nobody:x:{UID}:{GID}:nobody:/tmp:/usr/sbin/nologin\n",
     "group": f"nogroup:x:{GID}:\n",
 }
 DEVICES = ("null", "zero", "full", "random", "urandom")  # of /dev
-PROC_READ_ONLY = ("sys", "sysrq-trigger", "irq", "bus", "fs")  # of /proc: the kernel's settings, read-only even to a user the kernel takes for root
-DEVICE_LINKS = {"fd": "/proc/self/fd", "stdin": "/proc/self/fd/0", "stdout": "/proc/self/fd/1", "stderr": "/proc/self/fd/2"}
-PRIVATE = {"/tmp": "64m", "/dev/shm": "64m"}  # a fresh tmpfs of this size for each student process: its only writable space
+# of /proc: the kernel's settings, read-only even to a user the kernel takes for root
+PROC_READ_ONLY = ("sys", "sysrq-trigger", "irq", "bus", "fs")
+DEVICE_LINKS = {
+    "fd": "/proc/self/fd",
+    "stdin": "/proc/self/fd/0",
+    "stdout": "/proc/self/fd/1",
+    "stderr": "/proc/self/fd/2",
+}
+# a fresh tmpfs of this size for each student process: its only writable space
+PRIVATE = {"/tmp": "64m", "/dev/shm": "64m"}
 HOME = "/tmp"  # the student process's home, TMPDIR and working folder
 
 PATH = "/usr/local/bin:/usr/bin:/bin"
-FIXED = {"PATH": PATH, "HOME": HOME, "TMPDIR": HOME, "MPLBACKEND": "Agg", "MPLCONFIGDIR": f"{HOME}/mpl", "PYTHONDONTWRITEBYTECODE": "1"}
+FIXED = {
+    "PATH": PATH,
+    "HOME": HOME,
+    "TMPDIR": HOME,
+    "MPLBACKEND": "Agg",
+    "MPLCONFIGDIR": f"{HOME}/mpl",
+    "PYTHONDONTWRITEBYTECODE": "1",
+}
 PASSED = (  # taken from the grader's environment where set: locale, thread counts, which CPU kernels
     "LANG",
     "LC_ALL",
@@ -76,7 +107,8 @@ PASSED = (  # taken from the grader's environment where set: locale, thread coun
     "ONEDNN_MAX_CPU_ISA",
 )
 
-SOCKET_FOLDERS = ("/run", "/var/run", "/var/tmp")  # the host's services listen there (Unix sockets, which no network namespace covers)
+# the host's services listen there (Unix sockets, which no network namespace covers)
+SOCKET_FOLDERS = ("/run", "/var/run", "/var/tmp")
 
 
 def environment(grader: Mapping[str, str]) -> dict[str, str]:

@@ -22,14 +22,19 @@ __all__ = ["OUTPUTS", "ReplayOutputs", "TEST_NOTE", "as_nbformat", "own_id"]
 # The run of the submission being graded, by cell grade id: set by the worker before autograding.
 OUTPUTS: dict[str, Outputs] = {}
 # The first line of each test cell's outputs in the feedback.
-TEST_NOTE = "[Graded by the course's grader: the tests of this part ran with correct versions of the other parts, and its hidden tests ran outside the notebook.]\n"
+TEST_NOTE = (
+    "[Graded by the course's grader: the tests of this part ran with correct versions of the other parts, and "
+    "its hidden tests ran outside the notebook.]\n"
+)
 
 
 def as_nbformat(outputs: Outputs, test_cell: bool) -> list[NotebookNode]:
     """A cell's outputs as notebook outputs. In a test cell, what was printed to stderr (a warning,
     say) is shown with stdout: nbgrader would count a stderr output as a failed test."""
     cells = []
-    streams = [("stdout", TEST_NOTE + outputs["stdout"] + outputs["stderr"] if test_cell else outputs["stdout"])] + ([] if test_cell else [("stderr", outputs["stderr"])])
+    streams = [("stdout", TEST_NOTE + outputs["stdout"] + outputs["stderr"] if test_cell else outputs["stdout"])] + (
+        [] if test_cell else [("stderr", outputs["stderr"])]
+    )
     for name, text in streams:
         if text:
             cells.append(new_output("stream", name=name, text=text))

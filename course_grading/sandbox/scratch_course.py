@@ -64,4 +64,6 @@ def set_source(gradebook: Any, assignment: str, cell: Any, source: str) -> None:
     points = gradebook.find_grade_cell(cell.name, assignment, assignment).max_score
     meta = {"grade": True, "solution": False, "locked": cell.locked, "grade_id": cell.name, "points": points}
     cell.source = source
-    cell.checksum = compute_checksum(nbformat.from_dict({"cell_type": cell.cell_type, "source": source, "metadata": {"nbgrader": meta}}))
+    cell.checksum = compute_checksum(
+        nbformat.from_dict({"cell_type": cell.cell_type, "source": source, "metadata": {"nbgrader": meta}})
+    )

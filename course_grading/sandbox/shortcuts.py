@@ -30,9 +30,9 @@ What counts for a part: its own answer cell, whole; the code every answer cell a
 the student added (``student-cell-N`` in the canonical notebook, read as answer cells are, no part's
 own) runs when the notebook runs (all but the bodies of functions and classes: it can change what
 any part runs); and what those name, followed from name to name: the bodies of functions and classes, and top-level
-lines that only bind a name (``import``, ``_f = F.softmax``), found through the names they bind (an import counts where its name is used, and in its own cell). A
-helper defined in another cell and called by the part is read with it; a function that a correct
-version replaces while the part is graded (:attr:`Rules.replaced`) is not, where it is looked up
+lines that only bind a name (``import``, ``_f = F.softmax``), found through the names they bind (an import counts where
+its name is used, and in its own cell). A helper defined in another cell and called by the part is read with it; a
+function that a correct version replaces while the part is graded (:attr:`Rules.replaced`) is not, where it is looked up
 when the part runs. A cell that does not parse is searched as text, and counts for every part.
 A part without declared rules gets :data:`COURSE_RULES`: the course's library alone is refused
 there (imported, or named in a string). IPython syntax (``%matplotlib inline``, ``!pip``) is read as
@@ -58,24 +58,75 @@ from typing import Any
 import nbformat
 
 from course_grading.markers import defined_names, is_answer, is_own, is_test, nbgrader_meta, part_of
-from course_grading.sandbox.student_server import _NoShell, _python  # the student's process runs a cell's IPython syntax as this Python, on this shell
+
+# the student's process runs a cell's IPython syntax as this Python, on this shell
+from course_grading.sandbox.student_server import _NoShell, _python
 from course_grading.sandbox.trace import HOP_PREFIX
 from course_grading.text import shown
 
-__all__ = ["COURSE_RULES", "Evidence", "OPERATOR_FAMILIES", "TRACED", "Rules", "STANDARD_IMPORTS", "TORCH_ATTENTION", "TORCH_NORMS", "evidence_by_part", "normalised", "note", "conducted", "review", "traced", "withhold"]
+__all__ = [
+    "COURSE_RULES",
+    "Evidence",
+    "OPERATOR_FAMILIES",
+    "TRACED",
+    "Rules",
+    "STANDARD_IMPORTS",
+    "TORCH_ATTENTION",
+    "TORCH_NORMS",
+    "evidence_by_part",
+    "normalised",
+    "note",
+    "conducted",
+    "review",
+    "traced",
+    "withhold",
+]
 
 # PyTorch's ways to compute what the attention parts ask for (a name that contains one counts:
 # "Transformer" is every transformer layer, each holding a MultiheadAttention).
-TORCH_ATTENTION = (("torch.nn.functional", "scaled_dot_product_attention"), ("torch.nn.functional", "multi_head_attention_forward"), ("torch.nn", "MultiheadAttention"), ("torch.nn", "Transformer"))
+TORCH_ATTENTION = (
+    ("torch.nn.functional", "scaled_dot_product_attention"),
+    ("torch.nn.functional", "multi_head_attention_forward"),
+    ("torch.nn", "MultiheadAttention"),
+    ("torch.nn", "Transformer"),
+)
 # PyTorch's normalisations, each of which computes LayerNorm on a reshaped input (an instance
 # norm of (1, N, d), a group norm of one group, the RMS norm of the centred input, ...).
-TORCH_NORMS = (("torch.nn.functional", "layer_norm"), ("torch.nn", "LayerNorm"), ("torch.nn.functional", "group_norm"), ("torch.nn.functional", "instance_norm"), ("torch.nn.functional", "batch_norm"), ("torch.nn.functional", "rms_norm"))
+TORCH_NORMS = (
+    ("torch.nn.functional", "layer_norm"),
+    ("torch.nn", "LayerNorm"),
+    ("torch.nn.functional", "group_norm"),
+    ("torch.nn.functional", "instance_norm"),
+    ("torch.nn.functional", "batch_norm"),
+    ("torch.nn.functional", "rms_norm"),
+)
 # What the assignments' answers may import where a part has rules (the modules and their
 # submodules): those an honest answer needs, a few that files and the network go through (what
 # they can do is the jail's business), and plotting; none of them implements a part, turns a
 # string into code or an attribute, or reaches Python's objects. What is dangerous in those that
 # are allowed is looked for by name (``sys.modules``, ``sys.path``, ``os.write``, ``torch.ops``, ``np.load``, ...).
-NEEDED_IMPORTS = ("__future__", "math", "cmath", "numbers", "numpy", "torch", "re", "fnmatch", "itertools", "collections", "functools", "typing", "dataclasses", "copy", "enum", "heapq", "bisect", "random", "statistics", "warnings")
+NEEDED_IMPORTS = (
+    "__future__",
+    "math",
+    "cmath",
+    "numbers",
+    "numpy",
+    "torch",
+    "re",
+    "fnmatch",
+    "itertools",
+    "collections",
+    "functools",
+    "typing",
+    "dataclasses",
+    "copy",
+    "enum",
+    "heapq",
+    "bisect",
+    "random",
+    "statistics",
+    "warnings",
+)
 # numpy stays: honest answers use it, it computes none of torch's forbidden functions, and its doors
 # to code (``np.load(allow_pickle=True)``, ``np.ctypeslib``, ``np.lib``, ``savetxt``) are found by name.
 HARMLESS_IMPORTS = ("sys", "os", "glob", "json", "time", "pathlib", "io", "socket", "textwrap", "pprint")
@@ -88,31 +139,217 @@ STANDARD_IMPORTS = NEEDED_IMPORTS + HARMLESS_IMPORTS + DISPLAY_IMPORTS
 COURSE_LIBRARY = "course_lib"
 # Modules whose use brings in code the scan cannot read: raw memory, copied or written files, other processes,
 # modules found by name, hidden bytes decoded.
-SMUGGLING_MODULES = ("ctypes", "shutil", "subprocess", "tempfile", "runpy", "site", "zipimport", "pkgutil", "importlib", "base64", "binascii", "codecs", "zlib", "bz2", "lzma", "gzip", "zipfile", "tarfile", "marshal", "pickle", "shelve", "dill", "cloudpickle", "urllib", "http")
+SMUGGLING_MODULES = (
+    "ctypes",
+    "shutil",
+    "subprocess",
+    "tempfile",
+    "runpy",
+    "site",
+    "zipimport",
+    "pkgutil",
+    "importlib",
+    "base64",
+    "binascii",
+    "codecs",
+    "zlib",
+    "bz2",
+    "lzma",
+    "gzip",
+    "zipfile",
+    "tarfile",
+    "marshal",
+    "pickle",
+    "shelve",
+    "dill",
+    "cloudpickle",
+    "urllib",
+    "http",
+)
 # What an answer may use of ``sys`` (where imports are found, the table of modules, frames, hooks:
 # the rest; its name passed around counts as the rest), and what it may not of ``os`` (what writes
 # files, changes the folder imports are found in, or starts programs; its name passed around too).
-PLAIN_SYS = frozenset({"stdout", "stderr", "stdin", "argv", "setrecursionlimit", "version", "version_info", "platform", "maxsize", "float_info", "int_info", "byteorder", "exit", "getsizeof", "getrecursionlimit", "hexversion", "float_repr_style"})
-OS_WRITES = frozenset({"open", "write", "writev", "pwrite", "pwritev", "fdopen", "system", "popen", "symlink", "link", "rename", "renames", "replace", "chdir", "fchdir", "mkfifo", "mknod", "truncate", "ftruncate", "sendfile", "copy_file_range", "memfd_create", "fork", "forkpty"})
+PLAIN_SYS = frozenset(
+    {
+        "stdout",
+        "stderr",
+        "stdin",
+        "argv",
+        "setrecursionlimit",
+        "version",
+        "version_info",
+        "platform",
+        "maxsize",
+        "float_info",
+        "int_info",
+        "byteorder",
+        "exit",
+        "getsizeof",
+        "getrecursionlimit",
+        "hexversion",
+        "float_repr_style",
+    }
+)
+OS_WRITES = frozenset(
+    {
+        "open",
+        "write",
+        "writev",
+        "pwrite",
+        "pwritev",
+        "fdopen",
+        "system",
+        "popen",
+        "symlink",
+        "link",
+        "rename",
+        "renames",
+        "replace",
+        "chdir",
+        "fchdir",
+        "mkfifo",
+        "mknod",
+        "truncate",
+        "ftruncate",
+        "sendfile",
+        "copy_file_range",
+        "memfd_create",
+        "fork",
+        "forkpty",
+    }
+)
 # Attributes that write files, decode hidden code, or fetch code (``torch.hub``).
-SMUGGLE = frozenset({"write_text", "write_bytes", "savetxt", "tofile", "symlink_to", "hardlink_to", "fromhex", "unhexlify", "b64decode", "b32decode", "b16decode", "a85decode", "b85decode", "decompress", "hub", "load_state_dict_from_url", "get_ipython", "run_cell", "run_line_magic", "run_cell_magic"})
+SMUGGLE = frozenset(
+    {
+        "write_text",
+        "write_bytes",
+        "savetxt",
+        "tofile",
+        "symlink_to",
+        "hardlink_to",
+        "fromhex",
+        "unhexlify",
+        "b64decode",
+        "b32decode",
+        "b16decode",
+        "a85decode",
+        "b85decode",
+        "decompress",
+        "hub",
+        "load_state_dict_from_url",
+        "get_ipython",
+        "run_cell",
+        "run_line_magic",
+        "run_cell_magic",
+    }
+)
 
 # Harmless dunders an answer may name (``super().__init__()``, ``type(x).__name__``).
-PLAIN_DUNDERS = frozenset({"__init__", "__name__", "__qualname__", "__class__", "__call__", "__len__", "__repr__", "__str__", "__doc__", "__version__", "__post_init__", "__iter__", "__next__", "__getitem__", "__setitem__", "__contains__", "__enter__", "__exit__", "__eq__", "__hash__", "__bool__", "__future__"})
+PLAIN_DUNDERS = frozenset(
+    {
+        "__init__",
+        "__name__",
+        "__qualname__",
+        "__class__",
+        "__call__",
+        "__len__",
+        "__repr__",
+        "__str__",
+        "__doc__",
+        "__version__",
+        "__post_init__",
+        "__iter__",
+        "__next__",
+        "__getitem__",
+        "__setitem__",
+        "__contains__",
+        "__enter__",
+        "__exit__",
+        "__eq__",
+        "__hash__",
+        "__bool__",
+        "__future__",
+    }
+)
 # Attributes that open torch's (or numpy's) low-level doors: kernels by other names, compilers,
 # loaders that unpickle (a pickle names a function by a string), the registry of every function.
-BACKDOORS = frozenset({"ops", "jit", "fx", "library", "overrides", "serialization", "cpp_extension", "compiler", "export", "package", "onnx", "load", "loads", "lib", "utils", "ctypeslib"})
+BACKDOORS = frozenset(
+    {
+        "ops",
+        "jit",
+        "fx",
+        "library",
+        "overrides",
+        "serialization",
+        "cpp_extension",
+        "compiler",
+        "export",
+        "package",
+        "onnx",
+        "load",
+        "loads",
+        "lib",
+        "utils",
+        "ctypeslib",
+    }
+)
 # Modules reached as an attribute of another (``torch.sys``): the interpreter's insides.
-INTERPRETER = frozenset({"sys", "os", "builtins", "importlib", "inspect", "gc", "ctypes", "types", "operator", "pickle", "marshal", "runpy", "pkgutil"})
+INTERPRETER = frozenset(
+    {
+        "sys",
+        "os",
+        "builtins",
+        "importlib",
+        "inspect",
+        "gc",
+        "ctypes",
+        "types",
+        "operator",
+        "pickle",
+        "marshal",
+        "runpy",
+        "pkgutil",
+    }
+)
 # Attribute lookups by a computed name, and the table of every loaded module (``sys.modules``).
-LOOKUP_WORDS = frozenset({"getattr", "setattr", "delattr", "vars", "attrgetter", "methodcaller", "get_field", "modules"})
+LOOKUP_WORDS = frozenset(
+    {"getattr", "setattr", "delattr", "vars", "attrgetter", "methodcaller", "get_field", "modules"}
+)
 # Code run from a string (an annotation evaluated, a pickle loaded), imports by name, and the
 # interpreter's own tables: frames and their globals, import hooks, tracing.
-CODE_WORDS = frozenset({
-    "eval", "exec", "compile", "__import__", "import_module", "globals", "locals", "breakpoint", "get_type_hints", "ForwardRef", "singledispatch",
-    "singledispatchmethod", "allow_pickle", "weights_only", "meta_path", "path_hooks", "path_importer_cache", "settrace", "setprofile", "addaudithook",
-    "_getframe", "f_globals", "f_locals", "f_builtins", "f_back", "tb_frame", "gi_frame", "cr_frame", "ag_frame",
-})
+CODE_WORDS = frozenset(
+    {
+        "eval",
+        "exec",
+        "compile",
+        "__import__",
+        "import_module",
+        "globals",
+        "locals",
+        "breakpoint",
+        "get_type_hints",
+        "ForwardRef",
+        "singledispatch",
+        "singledispatchmethod",
+        "allow_pickle",
+        "weights_only",
+        "meta_path",
+        "path_hooks",
+        "path_importer_cache",
+        "settrace",
+        "setprofile",
+        "addaudithook",
+        "_getframe",
+        "f_globals",
+        "f_locals",
+        "f_builtins",
+        "f_back",
+        "tb_frame",
+        "gi_frame",
+        "cr_frame",
+        "ag_frame",
+    }
+)
 
 WHAT = {
     "forbidden": "names a library function this part must write itself",
@@ -120,13 +357,15 @@ WHAT = {
     "lookup": "looks up attributes by a computed name",
     "code": "runs code or imports by a computed name, or reaches into the interpreter",
     "import": "imports a module this assignment does not allow",
-    "smuggle": "may bring in code the scan cannot read (writes a file, changes where imports are found, decodes hidden bytes)",
+    "smuggle": "may bring in code the scan cannot read (writes a file, changes where imports are found, decodes hidden "
+    "bytes)",
     "operator": "ran a forbidden operator during a hidden call (recorded at torch's dispatcher)",
     "tampered": "left or tampered with the operator recorder during a hidden call (or ran no operator at all)",
     "loaded": "imported, while the notebook ran, a module this part may not use (recorded by the audit hook)",
     "started": "started a program or reached C code while the notebook ran (recorded by the audit hook)",
 }
-TRACED = ("operator", "tampered", "loaded", "started")  # the kinds of evidence that come from a trace, not from the source
+# the kinds of evidence that come from a trace, not from the source
+TRACED = ("operator", "tampered", "loaded", "started")
 # The operators each forbidden function ends in, at torch's dispatcher or as the torch function called
 # (sandbox.trace): a pattern searched in every name of a part's trace. Every spelling of the function
 # (an alias, torch.ops.aten, torch._C, a module that wraps it, flexible attention) runs one of them.
@@ -161,7 +400,8 @@ class Rules:
     by name, it never runs the student's (unless the part defines them itself)."""
 
     forbid: tuple[tuple[str, str], ...] = ()
-    imports: tuple[str, ...] | None = STANDARD_IMPORTS  # None: any module but the course's library, and nothing else counts
+    # None: any module but the course's library, and nothing else counts
+    imports: tuple[str, ...] | None = STANDARD_IMPORTS
     replaced: tuple[str, ...] = ()
 
     def keys(self) -> frozenset[str]:
@@ -269,11 +509,18 @@ def _may_write(call: ast.Call, builtin: bool) -> bool:
     ``Path.open`` or ``(file, mode)`` as in ``io.open``) may write: a mode that writes, or one computed."""
     modes = [*call.args[1:2], *(k.value for k in call.keywords if k.arg in ("mode", None))]
     first = call.args[0] if call.args else None
-    if not builtin and isinstance(first, ast.Constant) and isinstance(first.value, str) and _MODE.fullmatch(first.value):
+    if (
+        not builtin
+        and isinstance(first, ast.Constant)
+        and isinstance(first.value, str)
+        and _MODE.fullmatch(first.value)
+    ):
         modes.append(first)
     if any(isinstance(argument, ast.Starred) for argument in call.args):
         return True
-    return any(not (isinstance(m, ast.Constant) and isinstance(m.value, str)) or bool(_WRITES.search(m.value)) for m in modes)
+    return any(
+        not (isinstance(m, ast.Constant) and isinstance(m.value, str)) or bool(_WRITES.search(m.value)) for m in modes
+    )
 
 
 def _is_dunder(name: str) -> bool:
@@ -283,13 +530,18 @@ def _is_dunder(name: str) -> bool:
 class _Reader(ast.NodeVisitor):
     """Evidence in one parsed cell, each piece with its region, and the names each region uses."""
 
-    def __init__(self, cell: str, lines: list[str], keys: frozenset[str], bound: set[str], modules: dict[str, str]) -> None:
+    def __init__(
+        self, cell: str, lines: list[str], keys: frozenset[str], bound: set[str], modules: dict[str, str]
+    ) -> None:
         self.cell, self.lines, self.keys, self.bound = cell, lines, keys, bound
-        self.plain_modules = set(modules)  # names bound to harmless modules, whose private attributes (os._exit) are theirs
+        # names bound to harmless modules, whose private attributes (os._exit) are theirs
+        self.plain_modules = set(modules)
         self.modules = modules
-        self.guarded = {name: module for name, module in modules.items() if module in ("sys", "os")}  # only some of their parts are plain
+        # only some of their parts are plain
+        self.guarded = {name: module for name, module in modules.items() if module in ("sys", "os")}
         self.plain_uses: set[int] = set()  # the guarded names (and ``open``) found in a plain use
-        self.shell: set[int] = set()  # the names and attributes of calls of the grader's shell (a magic), which run nothing
+        # the names and attributes of calls of the grader's shell (a magic), which run nothing
+        self.shell: set[int] = set()
         self.region = TOP
         self.owner: str | None = None  # the top-level class whose body is being read
         self.binding: tuple[str, ...] = ()  # the names a top-level import or naming assignment binds
@@ -345,14 +597,28 @@ class _Reader(ast.NodeVisitor):
     # -- regions: a definition's body runs when its name is called, the rest when the cell runs
 
     def visit_Module(self, node: ast.Module) -> None:
-        self.docstrings = {id(s.value) for s in ast.walk(node) if isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant) and isinstance(s.value.value, str)}
+        self.docstrings = {
+            id(s.value)
+            for s in ast.walk(node)
+            if isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant) and isinstance(s.value.value, str)
+        }
         self.generic_visit(node)
 
     def _function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         """Decorators run when the definition runs; defaults and annotations too, but one that only
         names something (``_f=F.softmax``) is kept in the function, and read as part of its body."""
-        arguments = [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs, *filter(None, [node.args.vararg, node.args.kwarg])]
-        kept = [*node.args.defaults, *filter(None, node.args.kw_defaults), *filter(None, [a.annotation for a in arguments]), *filter(None, [node.returns])]
+        arguments = [
+            *node.args.posonlyargs,
+            *node.args.args,
+            *node.args.kwonlyargs,
+            *filter(None, [node.args.vararg, node.args.kwarg]),
+        ]
+        kept = [
+            *node.args.defaults,
+            *filter(None, node.args.kw_defaults),
+            *filter(None, [a.annotation for a in arguments]),
+            *filter(None, [node.returns]),
+        ]
         for decorator in node.decorator_list:
             self.visit(decorator)
         saved = self.region
@@ -402,17 +668,28 @@ class _Reader(ast.NodeVisitor):
         attribute and the name it calls; otherwise nothing."""
         func = node.func
         shell = func.value if isinstance(func, ast.Attribute) and func.attr in SHELL_CALLS else None
-        if isinstance(shell, ast.Call) and not shell.args and not shell.keywords and isinstance(shell.func, ast.Name) and shell.func.id == "get_ipython" and "get_ipython" not in self.bound:
+        if (
+            isinstance(shell, ast.Call)
+            and not shell.args
+            and not shell.keywords
+            and isinstance(shell.func, ast.Name)
+            and shell.func.id == "get_ipython"
+            and "get_ipython" not in self.bound
+        ):
             return func, shell.func
         return ()
 
     def visit_Name(self, node: ast.Name) -> None:
-        if id(node) not in self.plain_uses and (node.id in self.guarded or (node.id == "open" and node.id not in self.bound)):
+        if id(node) not in self.plain_uses and (
+            node.id in self.guarded or (node.id == "open" and node.id not in self.bound)
+        ):
             self.add(node, "smuggle", node.id)  # sys or os passed around, open kept under another name
         if isinstance(node.ctx, ast.Load):
-            for region in {self.region, *self.binding}:  # a binding's names are looked up when the cell runs: TOP uses them too
+            # a binding's names are looked up when the cell runs: TOP uses them too
+            for region in {self.region, *self.binding}:
                 self.uses.setdefault(region, set()).add(node.id)
-            if node.id not in self.bound:  # the notebook's own names are the student's (their part may share a library name)
+            # the notebook's own names are the student's (their part may share a library name)
+            if node.id not in self.bound:
                 self.mention(node, node.id)
         if id(node) not in self.shell:
             self.word(node, node.id)
@@ -420,9 +697,18 @@ class _Reader(ast.NodeVisitor):
     def visit_Attribute(self, node: ast.Attribute) -> None:
         attr = node.attr
         self.mention(node, attr)
-        if not (attr == "compile" and isinstance(node.value, ast.Name) and self.modules.get(node.value.id) in PATTERN_MODULES) and id(node) not in self.shell:  # re.compile: a pattern
+        # re.compile: a pattern
+        if (
+            not (
+                attr == "compile"
+                and isinstance(node.value, ast.Name)
+                and self.modules.get(node.value.id) in PATTERN_MODULES
+            )
+            and id(node) not in self.shell
+        ):
             self.word(node, attr)
-        owned = isinstance(node.value, ast.Name) and node.value.id in {"self", "cls", *self.plain_modules}  # self._cache, os._exit, json.load
+        # self._cache, os._exit, json.load
+        owned = isinstance(node.value, ast.Name) and node.value.id in {"self", "cls", *self.plain_modules}
         if isinstance(node.value, ast.Name) and node.value.id in self.guarded:
             if _plain(self.guarded[node.value.id], attr):
                 self.plain_uses.add(id(node.value))
@@ -531,7 +817,8 @@ def _parse(source: str) -> ast.Module | None:
     """The cell as the student's process compiles it (IPython syntax turned into Python), or None."""
     try:
         return ast.parse(_python(source))
-    except (SyntaxError, ValueError, RecursionError, MemoryError):  # ValueError: a null byte; the others: nested too deep
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        # ValueError: a null byte; the others: nested too deep
         return None
 
 
@@ -549,21 +836,41 @@ def _bindings(trees: Iterable[ast.Module]) -> Iterator[tuple[str, str | None]]:
             elif isinstance(node, ast.Import):
                 for alias in node.names:
                     top = alias.name.split(".")[0]
-                    yield alias.asname or top, top if top in HARMLESS_IMPORTS + PATTERN_MODULES and (alias.asname is None or "." not in alias.name) else None
+                    yield (
+                        alias.asname or top,
+                        top
+                        if top in HARMLESS_IMPORTS + PATTERN_MODULES and (alias.asname is None or "." not in alias.name)
+                        else None,
+                    )
             elif isinstance(node, ast.ImportFrom):
                 yield from ((alias.asname or alias.name, None) for alias in node.names if alias.name != "*")
 
 
 def _imported(trees: Iterable[ast.Module]) -> set[str]:
     """The modules that code imports (the release's own cells: an answer may import them too)."""
-    return {name for tree in trees for node in ast.walk(tree) for name in (
-        [alias.name for alias in node.names] if isinstance(node, ast.Import) else [node.module] if isinstance(node, ast.ImportFrom) and node.module and not node.level else [])}
+    return {
+        name
+        for tree in trees
+        for node in ast.walk(tree)
+        for name in (
+            [alias.name for alias in node.names]
+            if isinstance(node, ast.Import)
+            else [node.module]
+            if isinstance(node, ast.ImportFrom) and node.module and not node.level
+            else []
+        )
+    }
 
 
 # ------------------------------------------------------------------------------ by part
 
 
-def evidence_by_part(answers: Mapping[str, str], rules: Mapping[str, Rules], other_code: Iterable[str] = (), tests: Mapping[str, str] | None = None) -> dict[str, list[Evidence]]:
+def evidence_by_part(
+    answers: Mapping[str, str],
+    rules: Mapping[str, Rules],
+    other_code: Iterable[str] = (),
+    tests: Mapping[str, str] | None = None,
+) -> dict[str, list[Evidence]]:
     """For each part with rules, the evidence (in the code it can reach) that breaks them.
 
     ``answers``: the answer cells' sources by grade id (a part's id is its answer cell's), and
@@ -579,8 +886,16 @@ def evidence_by_part(answers: Mapping[str, str], rules: Mapping[str, Rules], oth
     bindings = list(_bindings(parsed))
     bound = {name for name, _ in bindings}  # the notebook's own names, whatever library names they share
     modules = {name: module for name, module in bindings if module is not None}
-    modules = {name: module for name, module in modules.items() if all(m == module for n, m in bindings if n == name)}  # always that module
-    bound |= {name for cell, tree in trees.items() if tree is None for pair in _DEFINED_TEXT.findall(answers[cell]) for name in pair if name}
+    # always that module
+    modules = {name: module for name, module in modules.items() if all(m == module for n, m in bindings if n == name)}
+    bound |= {
+        name
+        for cell, tree in trees.items()
+        if tree is None
+        for pair in _DEFINED_TEXT.findall(answers[cell])
+        for name in pair
+        if name
+    }
     found: dict[str, list[tuple[str, Evidence]]] = {}  # by cell: (region, evidence)
     uses: dict[str, dict[str, set[str]]] = {}  # by cell: region -> the names it uses
     for cell, tree in trees.items():
@@ -592,15 +907,22 @@ def evidence_by_part(answers: Mapping[str, str], rules: Mapping[str, Rules], oth
                 continue
         except RecursionError:  # nested too deep to walk
             pass
-        found[cell], uses[cell] = [(TOP, e) for e in _read_text(cell, answers[cell], keys, bound)], {}  # as text, run by all
+        # as text, run by all
+        found[cell], uses[cell] = [(TOP, e) for e in _read_text(cell, answers[cell], keys, bound)], {}
     by_part = {}
     for part, part_rules in rules.items():
         test = _parse((tests or {}).get(part, ""))
         called = {n.id for n in ast.walk(test) if isinstance(n, ast.Name)} if test is not None else set()
         replaced = set(part_rules.replaced) - set(defined_names(answers.get(part, "")))
         reached = _reached(part, uses, called, replaced)
-        evidence = [e for cell, pieces in found.items() for region, e in pieces
-                    if (cell == part or region in reached) and e.breaks(part_rules) and not (e.kind == "import" and e.key in scaffolding)]
+        evidence = [
+            e
+            for cell, pieces in found.items()
+            for region, e in pieces
+            if (cell == part or region in reached)
+            and e.breaks(part_rules)
+            and not (e.kind == "import" and e.key in scaffolding)
+        ]
         if evidence:
             by_part[part] = sorted(set(evidence), key=lambda e: (list(answers).index(e.cell), e.line, e.kind, e.key))
     return by_part
@@ -627,23 +949,44 @@ def _reached(part: str, uses: dict[str, dict[str, set[str]]], called: set[str], 
 def review(nb: nbformat.NotebookNode, rules: Mapping[str, Rules]) -> dict[str, list[Evidence]]:
     """:func:`evidence_by_part` for a (canonical) notebook: its answer cells and the code cells the
     student added (read as answer cells are; they are no part's), and its other code cells' (the
-    release's set-up) names and imports; a part (an answer with a test) without declared rules gets :data:`COURSE_RULES`."""
-    answers = {nbgrader_meta(c)["grade_id"]: c.source for c in nb.cells if is_answer(c) and isinstance(nbgrader_meta(c)["grade_id"], str)}
+    release's set-up) names and imports; a part (an answer with a test) without declared rules gets
+    :data:`COURSE_RULES`."""
+    answers = {
+        nbgrader_meta(c)["grade_id"]: c.source
+        for c in nb.cells
+        if is_answer(c) and isinstance(nbgrader_meta(c)["grade_id"], str)
+    }
     added = {nbgrader_meta(c)["grade_id"]: c.source for c in nb.cells if is_own(c)}
-    other = [c.source for c in nb.cells if c.get("cell_type") == "code" and not is_answer(c) and not is_test(c) and not is_own(c)]
-    tests = {part_of(nbgrader_meta(c)["grade_id"]): c.source for c in nb.cells if is_test(c) and isinstance(nbgrader_meta(c).get("grade_id"), str)}
+    other = [
+        c.source
+        for c in nb.cells
+        if c.get("cell_type") == "code" and not is_answer(c) and not is_test(c) and not is_own(c)
+    ]
+    tests = {
+        part_of(nbgrader_meta(c)["grade_id"]): c.source
+        for c in nb.cells
+        if is_test(c) and isinstance(nbgrader_meta(c).get("grade_id"), str)
+    }
     parts = [part for part in answers if part in rules or part in tests]
     return evidence_by_part(answers | added, {part: rules.get(part, COURSE_RULES) for part in parts}, other, tests)
 
 
 def note(part: str, evidence: list[Evidence], passed: bool) -> str:
     """The instructor's note on a held part: the evidence, at most :data:`MAX_SHOWN` pieces quoted."""
-    shown = "; ".join(e.describe() for e in evidence[:MAX_SHOWN]) + (f"; and {len(evidence) - MAX_SHOWN} more" if len(evidence) > MAX_SHOWN else "")
-    outcome = "it passed its tests; scored 0 until an instructor grants its points in overrides.csv" if passed else "it failed its tests as well"
+    shown = "; ".join(e.describe() for e in evidence[:MAX_SHOWN]) + (
+        f"; and {len(evidence) - MAX_SHOWN} more" if len(evidence) > MAX_SHOWN else ""
+    )
+    outcome = (
+        "it passed its tests; scored 0 until an instructor grants its points in overrides.csv"
+        if passed
+        else "it failed its tests as well"
+    )
     return f"needs review: {part}: {shown} ({outcome})"
 
 
-def traced(rules: Mapping[str, Rules], operators: Mapping[str, set[str]], tampered: Iterable[str]) -> dict[str, list[Evidence]]:
+def traced(
+    rules: Mapping[str, Rules], operators: Mapping[str, set[str]], tampered: Iterable[str]
+) -> dict[str, list[Evidence]]:
     """Evidence from what ran during the hidden calls (:mod:`course_grading.sandbox.trace`), by part:
     each forbidden operator in a part's trace, and a recorder left or tampered with (or a trace of a
     part that forbids functions in which torch ran no operator at all)."""
@@ -653,16 +996,39 @@ def traced(rules: Mapping[str, Rules], operators: Mapping[str, set[str]], tamper
         if pattern is None:
             continue
         for name in sorted(n for n in names if pattern.search(n)):
-            found.setdefault(part, []).append(Evidence("(hidden calls)", 0, "operator", name, f"torch ran {name} while the check called this part"))
+            found.setdefault(part, []).append(
+                Evidence("(hidden calls)", 0, "operator", name, f"torch ran {name} while the check called this part")
+            )
         if not any("::" in n for n in names):
-            found.setdefault(part, []).append(Evidence("(hidden calls)", 0, "tampered", "no operator", "torch ran no operator while the check called this part"))
+            found.setdefault(part, []).append(
+                Evidence(
+                    "(hidden calls)",
+                    0,
+                    "tampered",
+                    "no operator",
+                    "torch ran no operator while the check called this part",
+                )
+            )
     for part in sorted(set(tampered)):
         if part in rules and rules[part].forbid:
-            found.setdefault(part, []).append(Evidence("(hidden calls)", 0, "tampered", "recorder", "the operator recorder was gone when a hidden call ended"))
+            found.setdefault(part, []).append(
+                Evidence(
+                    "(hidden calls)",
+                    0,
+                    "tampered",
+                    "recorder",
+                    "the operator recorder was gone when a hidden call ended",
+                )
+            )
     return found
 
 
-def conducted(rules: Mapping[str, Rules], events: Iterable[tuple[str, str, str, str]], cells: Mapping[str, str | None], parts: Iterable[str]) -> dict[str, list[Evidence]]:
+def conducted(
+    rules: Mapping[str, Rules],
+    events: Iterable[tuple[str, str, str, str]],
+    cells: Mapping[str, str | None],
+    parts: Iterable[str],
+) -> dict[str, list[Evidence]]:
     """Evidence from what the notebook's code did while it ran (:class:`course_grading.sandbox.trace.Conduct`):
     each ``(kind, name, where, phase)`` event, a module imported or a program started, counts for the
     part whose answer cell holds the code that did it (``where``), for the part whose tests or hidden
@@ -695,7 +1061,14 @@ def conducted(rules: Mapping[str, Rules], events: Iterable[tuple[str, str, str, 
     return found
 
 
-def withhold(nb: nbformat.NotebookNode, rules: Mapping[str, Rules], outputs: dict[str, Any], operators: Mapping[str, set[str]] | None = None, tampered: Iterable[str] = (), conduct: Mapping[str, list[Evidence]] | None = None) -> dict[str, str]:
+def withhold(
+    nb: nbformat.NotebookNode,
+    rules: Mapping[str, Rules],
+    outputs: dict[str, Any],
+    operators: Mapping[str, set[str]] | None = None,
+    tampered: Iterable[str] = (),
+    conduct: Mapping[str, list[Evidence]] | None = None,
+) -> dict[str, str]:
     """Hold every part with evidence, from its source (:func:`review`) or from what ran during its
     hidden calls (:func:`traced`): its test cell's outputs (by grade id) get an error if they had
     none, so that it scores 0; returns the instructor's note for each held part."""
@@ -707,7 +1080,11 @@ def withhold(nb: nbformat.NotebookNode, rules: Mapping[str, Rules], outputs: dic
         test = outputs.get(f"test_{part}")
         passed = test is not None and test["error"] is None
         if test is not None and passed:
-            message = f"held for review: this part's code may use a route it forbids ({evidence[0].shown_to_student()}); an instructor will look at it and grant the points if it does not"
+            message = (
+                "held for review: this part's code may use a route it forbids "
+                f"({evidence[0].shown_to_student()}); an instructor will look at it and grant the points if it "
+                "does not"
+            )
             test["error"] = ["HeldForReview", message, []]
         notes[part] = note(part, evidence, passed)
     return notes

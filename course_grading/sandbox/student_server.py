@@ -42,7 +42,18 @@ from course_grading.sandbox.calls import CUT, call_in, receive_frame, send_frame
 from course_grading.sandbox.jail import isolate, seal
 from course_grading.sandbox.trace import Conduct
 
-__all__ = ["Capped", "CellTimeout", "ReferencePartError", "answer", "code_guard", "proxies", "run_cell", "serve", "warm_up", "zygote"]
+__all__ = [
+    "Capped",
+    "CellTimeout",
+    "ReferencePartError",
+    "answer",
+    "code_guard",
+    "proxies",
+    "run_cell",
+    "serve",
+    "warm_up",
+    "zygote",
+]
 
 
 class CellTimeout(BaseException):
@@ -117,7 +128,11 @@ def run_cell(namespace: dict[str, Any], cell_id: str, source: str, cell_s: int, 
         lines = traceback.format_list(frames) if frames else []
         if isinstance(exc, SyntaxError):
             lines = traceback.format_exception_only(type(exc), exc)[:-1]
-        error = [type(exc).__name__, str(exc)[:2000], ["Traceback (most recent call last):\n", *lines] if lines and not isinstance(exc, SyntaxError) else lines]
+        error = [
+            type(exc).__name__,
+            str(exc)[:2000],
+            ["Traceback (most recent call last):\n", *lines] if lines and not isinstance(exc, SyntaxError) else lines,
+        ]
     finally:
         signal.alarm(0)
         sys.stdout, sys.stderr = saved
@@ -143,14 +158,18 @@ def proxies(names: list[str], requests: int, replies: int) -> dict[str, Callable
 
     def proxy(name: str) -> Callable[..., Any]:
         def call(*args: Any, **kwargs: Any) -> Any:
-            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})  # a time limit may not cut a call and its reply apart
+            # a time limit may not cut a call and its reply apart
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})
             try:
                 send_frame(replies, {"callback": name, "args": wire(args), "kwargs": wire(kwargs)})
                 reply = receive_frame(requests)
             finally:
                 signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGALRM})
             if not isinstance(reply, dict) or "error" in reply:
-                raise ReferencePartError(f"the correct {name} could not run on these arguments: {reply.get('error') if isinstance(reply, dict) else reply}")
+                raise ReferencePartError(
+                    f"the correct {name} could not run on these arguments: "
+                    f"{reply.get('error') if isinstance(reply, dict) else reply}"
+                )
             return unwire(reply.get("value"))
 
         call.__name__ = call.__qualname__ = name
@@ -159,7 +178,9 @@ def proxies(names: list[str], requests: int, replies: int) -> dict[str, Callable
     return {name: proxy(name) for name in names}
 
 
-def answer(namespace: dict[str, Any], request: dict[str, Any], cell_s: int, allowance: list[int], requests: int, replies: int) -> dict[str, Any]:
+def answer(
+    namespace: dict[str, Any], request: dict[str, Any], cell_s: int, allowance: list[int], requests: int, replies: int
+) -> dict[str, Any]:
     """The reply to one request after the cells have run."""
     references = proxies(list(request.get("references", [])), requests, replies)
     if request.get("op") == "run":
@@ -170,10 +191,25 @@ def answer(namespace: dict[str, Any], request: dict[str, Any], cell_s: int, allo
         driver = request.get("driver")
         grad_args = [p if isinstance(p, int) else (int(p[0]), str(p[1])) for p in request["grad_args"]]
         seed = request.get("global_seed")
-        reply = call_in(namespace, request["name"], request["args"], grad_args, [tuple(f) for f in request["forbid"]], references,
-                        driver if isinstance(driver, str) else None, seed if isinstance(seed, int) else None)
-        return {"value": wire(reply.value), "inputs_after": wire(reply.inputs_after), "grads": wire(reply.grads), "differentiable": reply.differentiable,
-                "operators": sorted(reply.operators), "trace_intact": reply.trace_intact, "global_rng_moved": reply.global_rng_moved}
+        reply = call_in(
+            namespace,
+            request["name"],
+            request["args"],
+            grad_args,
+            [tuple(f) for f in request["forbid"]],
+            references,
+            driver if isinstance(driver, str) else None,
+            seed if isinstance(seed, int) else None,
+        )
+        return {
+            "value": wire(reply.value),
+            "inputs_after": wire(reply.inputs_after),
+            "grads": wire(reply.grads),
+            "differentiable": reply.differentiable,
+            "operators": sorted(reply.operators),
+            "trace_intact": reply.trace_intact,
+            "global_rng_moved": reply.global_rng_moved,
+        }
 
     return _timed(cell_s, call)
 
@@ -230,10 +266,16 @@ def code_guard() -> Callable[[str, tuple[Any, ...]], None]:
         return os.access(path, os.W_OK) or os.access(os.path.dirname(path), os.W_OK)
 
     def hook(event: str, args: tuple[Any, ...]) -> None:
-        if event == "open" and isinstance(args[0], (str, bytes)) and (args[1] is None or not any(m in str(args[1]) for m in "wax+")):
+        if (
+            event == "open"
+            and isinstance(args[0], (str, bytes))
+            and (args[1] is None or not any(m in str(args[1]) for m in "wax+"))
+        ):
             path = os.path.realpath(os.fsdecode(args[0]))
             if path.endswith(CODE_SUFFIXES) and writable(path):
-                raise PermissionError(f"the grader does not load code from {path}: write your code in the notebook's cells")
+                raise PermissionError(
+                    f"the grader does not load code from {path}: write your code in the notebook's cells"
+                )
         elif event == "ctypes.dlopen" and isinstance(args[0], (str, bytes)) and "/" in os.fsdecode(args[0]):
             path = os.path.realpath(os.fsdecode(args[0]))
             if writable(path):
@@ -318,14 +360,16 @@ def zygote() -> None:
                         connection.connect(request["socket"])
                         container.confine(home)
                     else:
-                        isolate(home)  # raises where it cannot: then it never connects, and the worker reports a grader fault
+                        # raises where it cannot: then it never connects, and the worker reports a grader fault
+                        isolate(home)
                         connection.connect(request["socket"])
                         seal(home)
                     sys.addaudithook(code_guard())  # for good: no hook can be removed
                     serve(connection.fileno(), connection.fileno())
                 finally:
                     os._exit(0)
-        replies.write(json.dumps({"tasks": tasks}) + "\n")  # the tasks the previous child left (container jail: its process count)
+        # the tasks the previous child left (container jail: its process count)
+        replies.write(json.dumps({"tasks": tasks}) + "\n")
 
 
 if __name__ == "__main__":

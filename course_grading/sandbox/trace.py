@@ -38,11 +38,21 @@ from torch._ops import HigherOrderOperator
 from torch.overrides import TorchFunctionMode, _get_current_function_mode_stack
 from torch.utils._python_dispatch import TorchDispatchMode, _get_current_dispatch_mode_stack
 
-__all__ = ["Conduct", "HOP_PREFIX", "MAX_EVENTS", "MAX_NAMES", "OperatorTrace", "PROGRAM_EVENTS", "conduct_events", "trace_names"]
+__all__ = [
+    "Conduct",
+    "HOP_PREFIX",
+    "MAX_EVENTS",
+    "MAX_NAMES",
+    "OperatorTrace",
+    "PROGRAM_EVENTS",
+    "conduct_events",
+    "trace_names",
+]
 
 HOP_PREFIX = "hop:"  # how a higher-order operator is named in a trace
 MAX_NAMES = 4096  # names one call's trace may hold; more is tampering
-_NAME = re.compile(r"[A-Za-z0-9_.:<>-]{1,200}")  # how torch names its functions and operators (aten::add.Tensor, hop:flex_attention)
+# how torch names its functions and operators (aten::add.Tensor, hop:flex_attention)
+_NAME = re.compile(r"[A-Za-z0-9_.:<>-]{1,200}")
 
 
 class _Functions(TorchFunctionMode):
@@ -92,7 +102,10 @@ class OperatorTrace:
         return self
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, tb: TracebackType | None) -> None:
-        self.intact = self._operators in _get_current_dispatch_mode_stack() and self._functions in _get_current_function_mode_stack()
+        self.intact = (
+            self._operators in _get_current_dispatch_mode_stack()
+            and self._functions in _get_current_function_mode_stack()
+        )
         try:
             self._operators.__exit__(kind, error, tb)
         finally:
@@ -102,19 +115,45 @@ class OperatorTrace:
 def trace_names(value: Any) -> tuple[frozenset[str], bool]:
     """A trace as the student's process sent it (it is not trusted): its names, and whether it is
     well-formed (a list of at most :data:`MAX_NAMES` names of torch's functions and operators)."""
-    if not isinstance(value, list) or len(value) > MAX_NAMES or not all(isinstance(n, str) and _NAME.fullmatch(n) for n in value):
+    if (
+        not isinstance(value, list)
+        or len(value) > MAX_NAMES
+        or not all(isinstance(n, str) and _NAME.fullmatch(n) for n in value)
+    ):
         return frozenset(), False
     return frozenset(value), True
 
 
 # Audit events that start a program, load C code or reach memory directly: the student's doing
 # whichever frame raised them (the course's code starts no program).
-PROGRAM_EVENTS = frozenset({
-    "os.system", "os.exec", "os.posix_spawn", "os.spawn", "os.fork", "os.forkpty", "subprocess.Popen", "pty.spawn",
-    "ctypes.dlopen", "ctypes.dlsym", "ctypes.dlsym/handle", "ctypes.cdata", "ctypes.cdata/buffer", "ctypes.call_function",
-    "ctypes.string_at", "ctypes.wstring_at", "ctypes.addressof", "ctypes.get_errno", "ctypes.set_errno",
-    "sys.setprofile", "sys.settrace", "sys._current_frames", "gc.get_objects", "gc.get_referrers",
-})
+PROGRAM_EVENTS = frozenset(
+    {
+        "os.system",
+        "os.exec",
+        "os.posix_spawn",
+        "os.spawn",
+        "os.fork",
+        "os.forkpty",
+        "subprocess.Popen",
+        "pty.spawn",
+        "ctypes.dlopen",
+        "ctypes.dlsym",
+        "ctypes.dlsym/handle",
+        "ctypes.cdata",
+        "ctypes.cdata/buffer",
+        "ctypes.call_function",
+        "ctypes.string_at",
+        "ctypes.wstring_at",
+        "ctypes.addressof",
+        "ctypes.get_errno",
+        "ctypes.set_errno",
+        "sys.setprofile",
+        "sys.settrace",
+        "sys._current_frames",
+        "gc.get_objects",
+        "gc.get_referrers",
+    }
+)
 MAX_EVENTS = 512  # distinct events kept per phase; more is tampering
 
 
@@ -199,7 +238,9 @@ class Conduct:
             frame: FrameType | None = sys._getframe(2)  # 0: this function, 1: the hook, 2: the code that imports
         except ValueError:
             return None
-        while frame is not None and (_machinery(frame.f_code.co_filename) or (through_stdlib and _in_stdlib(frame.f_code.co_filename))):
+        while frame is not None and (
+            _machinery(frame.f_code.co_filename) or (through_stdlib and _in_stdlib(frame.f_code.co_filename))
+        ):
             frame = frame.f_back
         if frame is None:
             return None
@@ -240,7 +281,12 @@ def conduct_events(value: Any) -> tuple[frozenset[tuple[str, str, str]], bool]:
         return frozenset(), False
     found = set()
     for item in value:
-        if not (isinstance(item, list) and len(item) == 3 and item[0] in ("import", "program") and all(isinstance(i, str) for i in item)):
+        if not (
+            isinstance(item, list)
+            and len(item) == 3
+            and item[0] in ("import", "program")
+            and all(isinstance(i, str) for i in item)
+        ):
             return frozenset(), False
         if not _NAME.fullmatch(item[1]) or not (item[2] == "" or _NAME.fullmatch(item[2])):
             return frozenset(), False

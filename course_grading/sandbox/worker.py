@@ -47,10 +47,34 @@ from course_grading.notebook import assignments
 from course_grading.sandbox import container, policy, replay, seeds, shortcuts
 from course_grading.sandbox.calls import CUT, GraderFault, Outputs, RemoteStudent, StudentRaised
 from course_grading.sandbox.limits import Limits, SlotGroup, jail_argv
-from course_grading.sandbox.messages import GradeRequest, JailSettings, Outcome, WorkerReply, read_message, write_message
+from course_grading.sandbox.messages import (
+    GradeRequest,
+    JailSettings,
+    Outcome,
+    WorkerReply,
+    read_message,
+    write_message,
+)
 from course_grading.text import shown
 
-__all__ = ["GraderError", "STARTED", "Worker", "Zygote", "ZygoteChannel", "autograde", "check_setup", "hidden_verdict", "load_checks", "notes_on", "printable", "replay_hint", "run_submission", "serve", "student_process", "submission_seed"]
+__all__ = [
+    "GraderError",
+    "STARTED",
+    "Worker",
+    "Zygote",
+    "ZygoteChannel",
+    "autograde",
+    "check_setup",
+    "hidden_verdict",
+    "load_checks",
+    "notes_on",
+    "printable",
+    "replay_hint",
+    "run_submission",
+    "serve",
+    "student_process",
+    "submission_seed",
+]
 
 
 def load_checks(grading: Path, assignment: str) -> ModuleType:
@@ -77,7 +101,8 @@ class Zygote:
         hide, keep = [Path(p) for p in settings["hide"]], [Path(p) for p in settings["keep"]]
         server = [sys.executable, "-m", "course_grading.sandbox.student_server"]
         if settings.get("jail", container.NAMESPACE) == container.CONTAINER:
-            self.argv = settings["launch"] + [*server, container.CONTAINER]  # what it may see was checked before the batch began
+            # what it may see was checked before the batch began
+            self.argv = settings["launch"] + [*server, container.CONTAINER]
         else:
             self.argv = settings["launch"] + jail_argv(hide, keep, [self.slot], server)
         self.process: subprocess.Popen[str] | None = None
@@ -90,14 +115,28 @@ class Zygote:
         which is the grader's failure."""
         try:
             if self.process is None or self.process.poll() is not None:
-                # stderr: the worker's log, where a jail that cannot start says why; the zygote sends its own to /dev/null before it forks any student process
-                self.process = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=None, text=True, env=policy.environment(os.environ), cwd=self.slot)
+                # stderr: the worker's log, where a jail that cannot start says why; the zygote sends its own to
+                # /dev/null before it forks any student process
+                self.process = subprocess.Popen(
+                    self.argv,
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=None,
+                    text=True,
+                    env=policy.environment(os.environ),
+                    cwd=self.slot,
+                )
             if "socket" in request:
-                os.chmod(request["socket"], 0o666)  # nobody, the student process, connects to it; no one else can reach the slot
+                # nobody, the student process, connects to it; no one else can reach the slot
+                os.chmod(request["socket"], 0o666)
             assert self.process.stdin is not None and self.process.stdout is not None
             self.process.stdin.write(json.dumps(request) + "\n")
             self.process.stdin.flush()
-            answer = self.process.stdout.readline() if select.select([self.process.stdout], [], [], self.STARTUP_S)[0] else ""
+            answer = (
+                self.process.stdout.readline()
+                if select.select([self.process.stdout], [], [], self.STARTUP_S)[0]
+                else ""
+            )
             if answer:
                 with contextlib.suppress(ValueError, TypeError):
                     self.tasks = int(json.loads(answer).get("tasks", 0))
@@ -163,8 +202,14 @@ def student_process(settings: JailSettings, nb: nbformat.NotebookNode) -> Remote
     global _ZYGOTE
     if _ZYGOTE is None:
         _ZYGOTE = Zygote(settings)
-    cells = [(nbgrader_meta(c)["grade_id"], c.source) for c in nb.cells if c.cell_type == "code" and nbgrader_meta(c).get("grade_id") and not is_test(c)]
-    return RemoteStudent(ZygoteChannel(_ZYGOTE), cells, timeout_s=settings["cell_s"], output_bytes=settings["output_bytes"])
+    cells = [
+        (nbgrader_meta(c)["grade_id"], c.source)
+        for c in nb.cells
+        if c.cell_type == "code" and nbgrader_meta(c).get("grade_id") and not is_test(c)
+    ]
+    return RemoteStudent(
+        ZygoteChannel(_ZYGOTE), cells, timeout_s=settings["cell_s"], output_bytes=settings["output_bytes"]
+    )
 
 
 def hidden_verdict(check: Callable[[RemoteStudent], str | None], student: RemoteStudent) -> str | None:
@@ -177,21 +222,26 @@ def hidden_verdict(check: Callable[[RemoteStudent], str | None], student: Remote
         return f"the check could not use the reply ({type(error).__name__}; what the reply held is not shown)"
 
 
-def run_submission(student: RemoteStudent, nb: nbformat.NotebookNode, release: nbformat.NotebookNode, checks: ModuleType, seed: int) -> dict[str, Outputs]:
+def run_submission(
+    student: RemoteStudent, nb: nbformat.NotebookNode, release: nbformat.NotebookNode, checks: ModuleType, seed: int
+) -> dict[str, Outputs]:
     """Every cell's outputs, by grade id: the notebook's cells as they ran, and each test cell's
     visible tests (with correct other parts) followed by its hidden check's verdict (drawn from
     ``seed``, which a failure's message names so that the case can be replayed). A part's own
     functions, never replaced while it is graded, are those its stub in the student version
     (``release``) defines, and whatever else the student's answer cell defines."""
     outputs = dict(student.run_cells())
-    stubs, written = part_names(release), part_names(nb)  # what each part must define, and what the student's cell defines
+    # what each part must define, and what the student's cell defines
+    stubs, written = part_names(release), part_names(nb)
     own = {test_id: sorted(set(names) | set(written.get(test_id, []))) for test_id, names in stubs.items()}
     tests = [(nbgrader_meta(cell)["grade_id"], cell.source) for cell in nb.cells if is_test(cell)]
     # Every visible test runs before the first hidden call: from then on the student's process holds
     # hidden inputs (and drivers' code), and nothing it prints reaches the feedback.
     for test_id, source in tests:
         student.under_test = own[test_id]
-        outputs[test_id] = student.run(test_id, without_hidden_tests(source), getattr(checks, "REFERENCE_PARTS", None), own[test_id])
+        outputs[test_id] = student.run(
+            test_id, without_hidden_tests(source), getattr(checks, "REFERENCE_PARTS", None), own[test_id]
+        )
     for test_id, _ in tests:
         if outputs[test_id]["error"] is None and test_id in checks.CHECKS:
             student.under_test, student.part = own[test_id], part_of(test_id)
@@ -253,8 +303,14 @@ def autograde(scratch: Path, assignment: str, student: str, seed: int | None = N
     finally:
         remote.close()
     limit = settings.get("processes", 0)
-    if settings.get("jail") == container.CONTAINER and _ZYGOTE is not None and limit and _ZYGOTE.tasks >= limit * 9 // 10:
-        # no control group counts refusals here: a notebook that left this many tasks was refused more (what ran after depended on timing)
+    if (
+        settings.get("jail") == container.CONTAINER
+        and _ZYGOTE is not None
+        and limit
+        and _ZYGOTE.tasks >= limit * 9 // 10
+    ):
+        # no control group counts refusals here: a notebook that left this many tasks was refused more (what ran
+        # after depended on timing)
         note = f"the notebook hit the limit of {limit} processes and threads: every part scores 0"
         write_message(scratch / "outcome.json", Outcome(scores={}, max_scores={}, notes=[note], seed=seed))
         return
@@ -262,29 +318,44 @@ def autograde(scratch: Path, assignment: str, student: str, seed: int | None = N
     # may take a forbidden route (by its source, or by what ran during its hidden calls): 0 until a person looks
     rules = getattr(checks, "SHORTCUTS", {})
     parts = [part_of(nbgrader_meta(c)["grade_id"]) for c in nb.cells if is_test(c)]
-    cells = {nbgrader_meta(c)["grade_id"]: (None if is_own(c) else part_of(nbgrader_meta(c)["grade_id"])) for c in nb.cells if is_answer(c) or is_own(c)}
+    cells = {
+        nbgrader_meta(c)["grade_id"]: (None if is_own(c) else part_of(nbgrader_meta(c)["grade_id"]))
+        for c in nb.cells
+        if is_answer(c) or is_own(c)
+    }
     conduct = shortcuts.conducted(rules, remote.events, cells, parts)
     if remote.events_tampered:  # the process sent events that were not well-formed: every part with rules
         for part in (p for p in parts if p in rules and rules[p].forbid):
-            conduct.setdefault(part, []).append(shortcuts.Evidence("(while running)", 0, "tampered", "events", "malformed events"))
+            conduct.setdefault(part, []).append(
+                shortcuts.Evidence("(while running)", 0, "tampered", "events", "malformed events")
+            )
     held = shortcuts.withhold(nb, rules, outputs, remote.operators, remote.tampered, conduct)
     replay.OUTPUTS.clear()
     replay.OUTPUTS.update({cell: printable(run) for cell, run in outputs.items()})
     graded = api.autograde(assignment, student, force=True, create=True)
     (scratch / "nbgrader.log").write_text(graded["log"], errors="backslashreplace")
-    if not graded["success"]:  # the notebook is the grader's canonical copy, its outputs printable: the failure is nbgrader's
-        raise GraderFault(f"nbgrader could not autograde the notebook ({(graded['log'].strip().splitlines() or ['no log'])[-1][:300]})")
+    # the notebook is the grader's canonical copy, its outputs printable: the failure is nbgrader's
+    if not graded["success"]:
+        raise GraderFault(
+            "nbgrader could not autograde the notebook "
+            f"({(graded['log'].strip().splitlines() or ['no log'])[-1][:300]})"
+        )
     notes = notes_on(outputs, settings["cell_s"]) + ([setup_note] if setup_note else []) + list(held.values())
     scores: dict[str, float] = {}
     max_scores: dict[str, float] = {}
     feedback = api.generate_feedback(assignment, student, force=True)
     if not feedback["success"]:  # the grades stand (nbgrader scored them); the student has no page to read
-        notes.append(f"no feedback page could be made: {(feedback['log'].strip().splitlines() or ['no log'])[-1][:300]}")
+        notes.append(
+            f"no feedback page could be made: {(feedback['log'].strip().splitlines() or ['no log'])[-1][:300]}"
+        )
     with Gradebook(api.coursedir.db_url) as gradebook:
         for grade in gradebook.find_submission_notebook(assignment, assignment, student).grades:
             part = grade.name.removeprefix("test_")
             scores[part], max_scores[part] = float(grade.score), float(grade.max_score)
-    write_message(scratch / "outcome.json", Outcome(scores=scores, max_scores=max_scores, notes=notes, review=sorted(held), seed=seed))
+    write_message(
+        scratch / "outcome.json",
+        Outcome(scores=scores, max_scores=max_scores, notes=notes, review=sorted(held), seed=seed),
+    )
 
 
 def submission_seed(grading: Path, assignment: str, nb: nbformat.NotebookNode) -> int:
@@ -312,8 +383,14 @@ def check_setup(nb: nbformat.NotebookNode, outputs: dict[str, Outputs]) -> str |
             continue
         if run is not None and run["error"] is not None:
             if student_cell is None:
-                raise GraderFault(f"the assignment's setup cell failed in the student process, before any of the student's code ran ({run['error'][0]}: {run['error'][1][:300]})")
-            return f"the assignment's set-up cell {grade_id} failed after the cell {student_cell}, which the notebook added above it, had run: the parts that need the set-up score 0"
+                raise GraderFault(
+                    "the assignment's setup cell failed in the student process, before any of the student's "
+                    f"code ran ({run['error'][0]}: {run['error'][1][:300]})"
+                )
+            return (
+                f"the assignment's set-up cell {grade_id} failed after the cell {student_cell}, which the "
+                "notebook added above it, had run: the parts that need the set-up score 0"
+            )
     return None
 
 
@@ -334,7 +411,11 @@ def printable(run: Outputs) -> Outputs:
         return shown(value, lines=True)
 
     error = run["error"]
-    return {"stdout": text(run["stdout"]), "stderr": text(run["stderr"]), "error": None if error is None else [text(error[0]), text(error[1]), [text(line) for line in error[2]]]}
+    return {
+        "stdout": text(run["stdout"]),
+        "stderr": text(run["stderr"]),
+        "error": None if error is None else [text(error[0]), text(error[1]), [text(line) for line in error[2]]],
+    }
 
 
 @dataclass(frozen=True)
@@ -353,10 +434,15 @@ class Worker:
 
     STDERR_TAIL = 20_000  # bytes of the worker's stderr kept with a submission it failed on
 
-    def __init__(self, log: Path, threads: int, slot: Path, group: SlotGroup, memory_bytes: int = Limits.worker_memory_bytes) -> None:
-        self.log, self.slot, self.group = log, slot, group  # slot: its student processes' home; group: their control groups
-        self.memory_bytes = memory_bytes  # this worker's own address space (it runs no student code, but the correct parts on the student's arguments)
-        self.threads = {"OMP_NUM_THREADS": str(threads), "MKL_NUM_THREADS": str(threads)}  # for it and its children: jobs share the cores
+    def __init__(
+        self, log: Path, threads: int, slot: Path, group: SlotGroup, memory_bytes: int = Limits.worker_memory_bytes
+    ) -> None:
+        # slot: its student processes' home; group: their control groups
+        self.log, self.slot, self.group = log, slot, group
+        # this worker's own address space (it runs no student code, but the correct parts on the student's arguments)
+        self.memory_bytes = memory_bytes
+        # for it and its children: jobs share the cores
+        self.threads = {"OMP_NUM_THREADS": str(threads), "MKL_NUM_THREADS": str(threads)}
         self.process: subprocess.Popen[str] | None = None
         self.since = 0  # where the worker's log stood when the last request was sent
 
@@ -368,7 +454,15 @@ class Worker:
             if self.process is None or self.process.poll() is not None:
                 with self.log.open("a") as log:
                     command = [sys.executable, "-m", "course_grading.sandbox.worker", str(self.memory_bytes)]
-                    self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log, text=True, start_new_session=True, env=os.environ | self.threads)
+                    self.process = subprocess.Popen(
+                        command,
+                        stdin=subprocess.PIPE,
+                        stdout=subprocess.PIPE,
+                        stderr=log,
+                        text=True,
+                        start_new_session=True,
+                        env=os.environ | self.threads,
+                    )
             assert self.process.stdin is not None and self.process.stdout is not None
             self.process.stdin.write(json.dumps(request) + "\n")
             self.process.stdin.flush()
@@ -433,14 +527,18 @@ def serve() -> None:
         try:
             autograde(Path(request["scratch"]), request["assignment"], request["student"], request.get("seed"))
             reply = WorkerReply(error=None)
-        except Exception as error:  # noqa: BLE001 (the grader's failure, reported for this submission; the worker goes on)
+        except Exception as error:  # noqa: BLE001
+            # the grader's failure, reported for this submission; the worker goes on
             traceback.print_exc()  # into the log, which the submission's own log keeps the tail of
-            reply = WorkerReply(error=str(error) if isinstance(error, GraderFault) else f"{type(error).__name__}: {error}")
+            reply = WorkerReply(
+                error=str(error) if isinstance(error, GraderFault) else f"{type(error).__name__}: {error}"
+            )
         replies.write(json.dumps(reply) + "\n")
 
 
 if __name__ == "__main__":
     hard = resource.getrlimit(resource.RLIMIT_AS)[1]
     memory = int(sys.argv[1]) if len(sys.argv) > 1 else hard
-    resource.setrlimit(resource.RLIMIT_AS, (memory if hard == resource.RLIM_INFINITY else min(memory, hard), hard))  # soft only: the student's launcher sets its own
+    # soft only: the student's launcher sets its own
+    resource.setrlimit(resource.RLIMIT_AS, (memory if hard == resource.RLIM_INFINITY else min(memory, hard), hard))
     serve()
