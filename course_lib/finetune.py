@@ -39,7 +39,35 @@ from .families import FAMILIES, ModelFamily
 from .losses import IGNORE_INDEX
 from .train import Batches
 
-__all__ = ["AdaptedLinear", "Adapter", "LoRALinear", "SequenceClassifier", "TokenClassifier", "TrainingMemory", "accuracy", "add_adapters", "apply_lora", "base_fingerprint", "blocks_of", "check_labels", "classification_loss", "features", "freeze", "hidden_states", "layer_features", "load_trained", "lora_disabled", "lora_layers", "merge_lora", "pool", "predict", "save_trained", "tensor_batches", "trainable_parameters", "training_memory"]
+__all__ = [
+    "AdaptedLinear",
+    "Adapter",
+    "LoRALinear",
+    "SequenceClassifier",
+    "TokenClassifier",
+    "TrainingMemory",
+    "accuracy",
+    "add_adapters",
+    "apply_lora",
+    "base_fingerprint",
+    "blocks_of",
+    "check_labels",
+    "classification_loss",
+    "features",
+    "freeze",
+    "hidden_states",
+    "layer_features",
+    "load_trained",
+    "lora_disabled",
+    "lora_layers",
+    "merge_lora",
+    "pool",
+    "predict",
+    "save_trained",
+    "tensor_batches",
+    "trainable_parameters",
+    "training_memory",
+]
 
 Pooling = Literal["cls", "mean", "last"]
 POOLINGS: tuple[Pooling, ...] = ("cls", "mean", "last")
@@ -71,9 +99,15 @@ def hidden_states(model: nn.Module, input_ids: Tensor, attention_mask: Tensor | 
     """
     body = _body(model)
     if not isinstance(body, ModelFamily):
-        raise TypeError(f"no hidden states for a {type(model).__name__}: expected a model of a course_lib family ({', '.join(f.model.__name__ for f in FAMILIES.values())}) or a BertForPreTraining")
+        raise TypeError(
+            f"no hidden states for a {type(model).__name__}: expected a model of a course_lib family "
+            f"({', '.join(f.model.__name__ for f in FAMILIES.values())}) or a BertForPreTraining"
+        )
     if attention_mask is not None and attention_mask.shape != input_ids.shape:
-        raise ValueError(f"attention_mask must have the shape of input_ids {tuple(input_ids.shape)}, got {tuple(attention_mask.shape)}")
+        raise ValueError(
+            "attention_mask must have the shape of input_ids "
+            f"{tuple(input_ids.shape)}, got {tuple(attention_mask.shape)}"
+        )
     return body.hidden_states(input_ids, attention_mask)
 
 
@@ -165,7 +199,9 @@ def predict(model: nn.Module, inputs: Sequence[Tensor], batch_size: int = 256) -
     model.eval()
     try:
         n = inputs[0].shape[0]
-        return torch.cat([model(*(t[i : i + batch_size] for t in inputs)).argmax(dim=-1) for i in range(0, n, batch_size)])
+        return torch.cat(
+            [model(*(t[i : i + batch_size] for t in inputs)).argmax(dim=-1) for i in range(0, n, batch_size)]
+        )
     finally:
         model.train(was_training)
 
@@ -197,7 +233,9 @@ def blocks_of(model: nn.Module) -> tuple[str, int]:
     ]  # fmt: skip
     if len(stacks) != 1:
         found = ", ".join(n for n, _ in stacks) or "none"
-        raise ValueError(f"choose blocks by index only in a model with one stack of blocks; found: {found} (use name patterns)")
+        raise ValueError(
+            f"choose blocks by index only in a model with one stack of blocks; found: {found} (use name patterns)"
+        )
     return stacks[0]
 
 
@@ -233,7 +271,9 @@ def trainable_parameters(model: nn.Module) -> int:
 
 
 @torch.no_grad()
-def layer_features(model: nn.Module, input_ids: Tensor, attention_mask: Tensor | None, poolings: Sequence[Pooling] = ("cls", "mean")) -> dict[str, Tensor]:
+def layer_features(
+    model: nn.Module, input_ids: Tensor, attention_mask: Tensor | None, poolings: Sequence[Pooling] = ("cls", "mean")
+) -> dict[str, Tensor]:
     """The pooled hidden state after the embeddings and after every block, ``(L + 1, B, d)`` for each
     pooling: what a probe on each layer reads (row 0 is the input to the first block). Read through
     forward hooks on the stack's blocks (see :func:`blocks_of`), the model run once in eval mode."""
@@ -251,11 +291,18 @@ def layer_features(model: nn.Module, input_ids: Tensor, attention_mask: Tensor |
         model.train(was_training)
         for h in hooks:
             h.remove()
-    return {pooling: torch.stack([pool(s, attention_mask, pooling) for s in states]) for pooling in poolings}  # each (L + 1, B, d)
+    return {
+        pooling: torch.stack([pool(s, attention_mask, pooling) for s in states]) for pooling in poolings
+    }  # each (L + 1, B, d)
 
 
 def features(
-    model: nn.Module, input_ids: Tensor, attention_mask: Tensor | None, poolings: Sequence[Pooling] = ("cls", "mean"), batch_size: int = 128, every_layer: bool = False
+    model: nn.Module,
+    input_ids: Tensor,
+    attention_mask: Tensor | None,
+    poolings: Sequence[Pooling] = ("cls", "mean"),
+    batch_size: int = 128,
+    every_layer: bool = False,
 ) -> dict[str, Tensor]:
     """Pooled features of ``N`` sequences, computed once with the model frozen (no gradient, eval mode),
     in batches, for each pooling: ``(N, d)``, or ``(L + 1, N, d)`` with ``every_layer``."""
@@ -275,7 +322,10 @@ def tensor_batches(train: tuple[Tensor, Tensor], val: tuple[Tensor, Tensor], bat
     splits = {"train": train, "val": val}
     for split, (x, y) in splits.items():
         if x.shape[0] != y.shape[0] or x.shape[0] == 0:
-            raise ValueError(f"{split}: inputs and labels need the same number of rows (at least 1), got {x.shape[0]} and {y.shape[0]}")
+            raise ValueError(
+                f"{split}: inputs and labels need the same number of "
+                f"rows (at least 1), got {x.shape[0]} and {y.shape[0]}"
+            )
 
     def batches(split: str, generator: torch.Generator) -> tuple[Tensor, Tensor]:
         x, y = splits[split]
@@ -297,12 +347,17 @@ class LoRALinear(nn.Module):
     while ``enabled`` is False the layer is the base alone. ``dropout`` drops the LoRA path's input.
     """
 
-    def __init__(self, base: nn.Linear, r: int, alpha: float, dropout: float = 0.0, generator: torch.Generator | None = None) -> None:
+    def __init__(
+        self, base: nn.Linear, r: int, alpha: float, dropout: float = 0.0, generator: torch.Generator | None = None
+    ) -> None:
         super().__init__()
         if not isinstance(base, nn.Linear) or isinstance(base, LoRALinear):
             raise TypeError(f"LoRA wraps an nn.Linear, got {type(base).__name__}")
         if not 1 <= r <= min(base.in_features, base.out_features):
-            raise ValueError(f"rank r={r} must be in 1 .. {min(base.in_features, base.out_features)} (the layer is {base.in_features} -> {base.out_features})")
+            raise ValueError(
+                f"rank r={r} must be in 1 .. {min(base.in_features, base.out_features)} "
+                f"(the layer is {base.in_features} -> {base.out_features})"
+            )
         self.base, self.r, self.scale = base, r, alpha / r
         base.weight.requires_grad_(False)
         if base.bias is not None:
@@ -319,8 +374,9 @@ class LoRALinear(nn.Module):
         return self.scale * self.lora_B @ self.lora_A
 
     def update(self, x: Tensor) -> Tensor | None:
-        """What the layer adds to ``base(x)``: ``scale * x A^T B^T`` ``(..., out)``, or None while merged
-        or disabled. (Attention computes its base projections together and adds each ``update``.)"""
+        """What the layer adds to ``base(x)``: ``scale * x A^T B^T`` ``(..., out)``, or None while merged or disabled.
+        (:func:`~course_lib.projections.fused_projections` makes the base products of attention together and adds each
+        ``update``.)"""
         if not self.enabled or self.merged:
             return None
         return self.scale * (self.drop(x) @ self.lora_A.T @ self.lora_B.T)  # (..., in) -> (..., r) -> (..., out)
@@ -360,7 +416,14 @@ def _wrap_linears(model: nn.Module, targets: Sequence[str], wrap: Callable[[nn.L
     return chosen
 
 
-def apply_lora(model: nn.Module, targets: Sequence[str], r: int, alpha: float, dropout: float = 0.0, generator: torch.Generator | None = None) -> list[str]:
+def apply_lora(
+    model: nn.Module,
+    targets: Sequence[str],
+    r: int,
+    alpha: float,
+    dropout: float = 0.0,
+    generator: torch.Generator | None = None,
+) -> list[str]:
     """Wrap the linear layers of ``model`` whose names match ``targets`` (globs, e.g. ``"*.q_proj"``,
     ``"*.v_proj"`` as Hu et al. adapt) in :class:`LoRALinear`; return their names. Each pattern must
     match a plain ``nn.Linear``. The base weights are frozen; call :func:`freeze` to choose the rest."""
@@ -478,7 +541,8 @@ def base_fingerprint(model: nn.Module) -> str:
     digest = hashlib.sha256()
     for name, p in model.named_parameters():
         if not p.requires_grad:
-            base_name = next((w + name[len(w) + 5 :] for w in wrappers if name.startswith(w + "base.")), name)  # as before wrapping
+            # as before wrapping
+            base_name = next((w + name[len(w) + 5 :] for w in wrappers if name.startswith(w + "base.")), name)
             digest.update(f"{base_name}:{tuple(p.shape)}:{p.dtype}".encode())
             digest.update(p.detach().to("cpu").contiguous().view(torch.uint8).numpy().tobytes())
     return digest.hexdigest()
@@ -506,7 +570,9 @@ def load_trained(model: nn.Module, path: str | Path) -> None:
     expected = {n for n, p in own.items() if p.requires_grad}
     if set(saved["parameters"]) != expected:
         missing, extra = sorted(expected - set(saved["parameters"])), sorted(set(saved["parameters"]) - expected)
-        raise ValueError(f"{path} does not hold this model's trained parameters: missing {missing[:5]}, unexpected {extra[:5]}")
+        raise ValueError(
+            f"{path} does not hold this model's trained parameters: missing {missing[:5]}, unexpected {extra[:5]}"
+        )
     with torch.no_grad():
         for name, tensor in saved["parameters"].items():
             if own[name].shape != tensor.shape:

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import NamedTuple, Protocol, runtime_checkable
+from dataclasses import dataclass, fields, replace
+from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 import torch
 import torch.nn.functional as F
@@ -25,9 +26,19 @@ from .attention import KVCache
 from .blocks import DecoderCaches
 from .seq2seq import EncoderDecoderLM
 
-__all__ = ["Beams", "DecoderOnlyLM", "beam_search", "generate", "next_token", "top_k_filter", "top_p_filter"]
+__all__ = [
+    "Beams",
+    "DecoderOnlyLM",
+    "GenerationConfig",
+    "beam_search",
+    "generate",
+    "next_token",
+    "top_k_filter",
+    "top_p_filter",
+]
 
-_NEG = -1.0e9  # the score that rules a candidate out of the beam arithmetic (as Hugging Face's; finite, so sums stay ordered)
+# the score that rules a candidate out of the beam arithmetic (as Hugging Face's; finite, so sums stay ordered)
+_NEG = -1.0e9
 
 
 class _Context(Protocol):
@@ -40,7 +51,8 @@ class _Context(Protocol):
 
 @runtime_checkable
 class DecoderOnlyLM(Protocol):
-    """What decoder-only generation needs; :class:`course_lib.gpt.GPT` and :class:`course_lib.llama.Llama` provide it."""
+    """What decoder-only generation needs; :class:`course_lib.gpt.GPT` and
+    :class:`course_lib.llama.Llama` provide it."""
 
     @property
     def config(self) -> _Context:
@@ -48,7 +60,8 @@ class DecoderOnlyLM(Protocol):
         ...
 
     def __call__(self, input_ids: Tensor, /, *, caches: list[KVCache] | None = None) -> Tensor:
-        """``forward``: ``input_ids (B, T)`` -> logits ``(B, T, V)``; with ``caches`` the ids continue the positions held there."""
+        """``forward``: ``input_ids (B, T)`` -> logits ``(B, T, V)``; with ``caches`` the ids
+        continue the positions held there."""
         ...
 
     def new_caches(self) -> list[KVCache]:
@@ -81,7 +94,13 @@ def top_p_filter(logits: Tensor, p: float) -> Tensor:
     return logits.masked_fill(drop, float("-inf"))
 
 
-def next_token(logits: Tensor, temperature: float = 1.0, top_k: int | None = None, top_p: float | None = None, generator: torch.Generator | None = None) -> Tensor:
+def next_token(
+    logits: Tensor,
+    temperature: float = 1.0,
+    top_k: int | None = None,
+    top_p: float | None = None,
+    generator: torch.Generator | None = None,
+) -> Tensor:
     """One token id per row of ``logits (B, V)``, as ``(B, 1)``. ``temperature == 0`` is greedy."""
     if not temperature >= 0:  # also refuses NaN
         raise ValueError(f"temperature must be >= 0, got {temperature}")
@@ -176,7 +195,10 @@ class _Rules(NamedTuple):
         if self.eos_token_id is not None and t - self.prompt_length < self.min_new_tokens:
             scores = scores.clone()
             scores[:, self.eos_token_id] = neg
-        for forced, now in ((self.forced_bos_token_id, t == 1), (self.forced_eos_token_id, t == self.prompt_length + self.max_new_tokens - 1)):
+        for forced, now in (
+            (self.forced_bos_token_id, t == 1),
+            (self.forced_eos_token_id, t == self.prompt_length + self.max_new_tokens - 1),
+        ):
             if forced is not None and now:
                 scores = torch.full_like(scores, neg)
                 scores[:, forced] = 0.0
@@ -200,14 +222,24 @@ def _repeated_ngrams(tokens: Tensor, n: int, V: int) -> Tensor:
 # ----------------------------------------------------------------------------------- searches
 
 
-def _sample(decoder: _Decoder, tokens: Tensor, rules: _Rules, temperature: float, top_k: int | None, top_p: float | None, generator: torch.Generator | None, pad_token_id: int) -> Tensor:
+def _sample(
+    decoder: _Decoder,
+    tokens: Tensor,
+    rules: _Rules,
+    temperature: float,
+    top_k: int | None,
+    top_p: float | None,
+    generator: torch.Generator | None,
+    pad_token_id: int,
+) -> Tensor:
     """Greedy (``temperature == 0``) or sampled decoding of ``tokens (N, t)``; returns the new tokens
     ``(N, <= max_new_tokens)``, a row padded with ``pad_token_id`` after its EOS; stops once every row has one."""
     start = tokens.shape[1]
     done = torch.zeros(tokens.shape[0], dtype=torch.bool, device=tokens.device)
     for _ in range(rules.max_new_tokens):
         scores = rules.apply(tokens, decoder.logits(tokens))  # (N, V)
-        token = next_token(scores, temperature, top_k, top_p, generator).masked_fill(done[:, None], pad_token_id)  # (N, 1)
+        # (N, 1)
+        token = next_token(scores, temperature, top_k, top_p, generator).masked_fill(done[:, None], pad_token_id)
         tokens = torch.cat([tokens, token], dim=1)
         if rules.eos_token_id is not None:
             done |= token[:, 0] == rules.eos_token_id
@@ -224,7 +256,15 @@ class Beams(NamedTuple):
     scores: Tensor  # (B, k): sum of log-probabilities / length ** length_penalty
 
 
-def _beam_search(decoder: _Decoder, start: Tensor, rules: _Rules, k: int, length_penalty: float, early_stopping: bool, pad_token_id: int) -> Beams:
+def _beam_search(
+    decoder: _Decoder,
+    start: Tensor,
+    rules: _Rules,
+    k: int,
+    length_penalty: float,
+    early_stopping: bool,
+    pad_token_id: int,
+) -> Beams:
     """Beam search from ``start (B, t)`` (each row the common beginning of its ``k`` beams)."""
     B, t0 = start.shape
     n, device = rules.max_new_tokens, start.device
@@ -244,8 +284,12 @@ def _beam_search(decoder: _Decoder, start: Tensor, rules: _Rules, k: int, length
         totals = (log_probs.view(B, k, V) + running_scores[..., None]).flatten(1)  # (B, k V): sums of log-probabilities
         top_scores, top = totals.topk(2 * k, dim=-1)  # (B, 2k): twice k, so that k unfinished ones remain
         parent, token = top // V, top % V
-        candidates = torch.cat([running.gather(1, parent[..., None].expand(-1, -1, running.shape[-1])), token[..., None]], dim=-1)  # (B, 2k, t + 1)
-        ends = (step == n) | (token == rules.eos_token_id if rules.eos_token_id is not None else torch.zeros_like(token, dtype=torch.bool))
+        candidates = torch.cat(
+            [running.gather(1, parent[..., None].expand(-1, -1, running.shape[-1])), token[..., None]], dim=-1
+        )  # (B, 2k, t + 1)
+        ends = (step == n) | (
+            token == rules.eos_token_id if rules.eos_token_id is not None else torch.zeros_like(token, dtype=torch.bool)
+        )
         # the best k candidates that do not end continue
         running_scores, keep = (top_scores + ends.float() * _NEG).topk(k, dim=-1)  # (B, k)
         running = candidates.gather(1, keep[..., None].expand(-1, -1, candidates.shape[-1]))
@@ -292,48 +336,145 @@ def _check(name: str, value: object, low: int, high: float = float("inf")) -> No
         raise ValueError(f"{name} must be an integer from {low} to {high}, got {value!r}")
 
 
+@dataclass(frozen=True)
+class GenerationConfig:
+    """How :func:`generate` and :func:`beam_search` decode; each field is named and means what it does
+    in Hugging Face's ``GenerationConfig``. Either function takes one (``config=``) and any field as a
+    keyword (``generate(model, ids, max_new_tokens=50, do_sample=True)``), which overrides the config's.
+
+    Greedy by default; ``do_sample`` draws each token (``temperature``, then the ``top_k`` and ``top_p``
+    filters); ``num_beams > 1`` is beam search (``length_penalty``, ``early_stopping``). The rules: EOS
+    is held back until ``min_new_tokens`` new tokens (and ``min_length`` in all, counting the prompt or
+    the decoder's start token); no token may repeat an n-gram of ``no_repeat_ngram_size``; the first
+    token of an encoder-decoder's answer (or after a one-token prompt) is ``forced_bos_token_id`` and
+    the last one allowed ``forced_eos_token_id``. ``num_return_sequences`` answers per input (at most
+    ``num_beams`` with beam search, any number when sampling). ``eos_token_id`` and ``pad_token_id``
+    default to the encoder-decoder's; a decoder-only model has no EOS unless given one. ``use_cache=False``
+    recomputes the whole prefix at each step and gives the same tokens; ``sliding`` (decoder-only) lets
+    the sequence outgrow the context, each token predicted from the last ``block_size`` tokens.
+    """
+
+    max_new_tokens: int = 20
+    do_sample: bool = False
+    temperature: float = 1.0
+    top_k: int | None = None
+    top_p: float | None = None
+    num_beams: int = 1
+    length_penalty: float = 1.0
+    early_stopping: bool = False
+    min_new_tokens: int = 0
+    min_length: int = 0
+    no_repeat_ngram_size: int = 0
+    forced_bos_token_id: int | None = None
+    forced_eos_token_id: int | None = None
+    num_return_sequences: int = 1
+    eos_token_id: int | None = None
+    pad_token_id: int | None = None
+    use_cache: bool = True
+    sliding: bool = False
+
+    def __post_init__(self) -> None:
+        _check("max_new_tokens", self.max_new_tokens, 1)
+        _check("min_new_tokens", self.min_new_tokens, 0)
+        _check("min_length", self.min_length, 0)
+        _check("no_repeat_ngram_size", self.no_repeat_ngram_size, 0)
+        _check("num_beams", self.num_beams, 1)
+        most = self.num_beams if self.num_beams > 1 else (float("inf") if self.do_sample else 1)
+        _check("num_return_sequences", self.num_return_sequences, 1, most)
+        if not isinstance(self.early_stopping, bool):
+            raise ValueError(f"early_stopping must be True or False, got {self.early_stopping!r}")
+        if self.do_sample:
+            if not self.temperature > 0:
+                raise ValueError(
+                    "temperature must be > 0 when sampling, got "
+                    f"{self.temperature} (greedy decoding is do_sample=False)"
+                )
+            if self.num_beams > 1:
+                raise ValueError("do_sample: beam search here is deterministic (num_beams > 1 with do_sample=False)")
+        elif (self.temperature, self.top_k, self.top_p) != (1.0, None, None):
+            raise ValueError(
+                "temperature, top_k and top_p shape sampling: pass "
+                "do_sample=True (greedy decoding and beam search ignore them)"
+            )
+
+    def with_settings(self, settings: dict[str, Any]) -> GenerationConfig:
+        """This config with ``settings`` (field names) replaced; an unknown name is refused, naming it."""
+        unknown = sorted(set(settings) - {f.name for f in fields(self)})
+        if unknown:
+            raise TypeError(
+                f"unknown generation setting(s) {', '.join(unknown)}: the settings are GenerationConfig's fields"
+            )
+        return replace(self, **settings)
+
+
 def _prepare(
-    model: DecoderOnlyLM | EncoderDecoderLM, input_ids: Tensor, attention_mask: Tensor | None, *, max_new_tokens: int, min_new_tokens: int, min_length: int,
-    no_repeat_ngram_size: int, forced_bos_token_id: int | None, forced_eos_token_id: int | None, eos_token_id: int | None, pad_token_id: int | None,
-    use_cache: bool, sliding: bool, copies: int,
-) -> tuple[_Decoder, Tensor, _Rules, int]:  # fmt: skip
+    model: DecoderOnlyLM | EncoderDecoderLM,
+    input_ids: Tensor,
+    attention_mask: Tensor | None,
+    config: GenerationConfig,
+    copies: int,
+) -> tuple[_Decoder, Tensor, _Rules, int]:
     """Checks a request; returns the decoder, the starting sequences ``(B copies, t)``, the rules and the pad id."""
     if input_ids.ndim != 2 or input_ids.shape[1] == 0:
-        raise ValueError(f"input_ids must have shape (B, T) with T >= 1, got {tuple(input_ids.shape)} (one sequence of ids: ids[None])")
-    _check("max_new_tokens", max_new_tokens, 1)
-    _check("min_new_tokens", min_new_tokens, 0)
-    _check("min_length", min_length, 0)
-    _check("no_repeat_ngram_size", no_repeat_ngram_size, 0)
+        raise ValueError(
+            "input_ids must have shape (B, T) with T >= 1, got "
+            f"{tuple(input_ids.shape)} (one sequence of ids: ids[None])"
+        )
     eos: int | None
     pad: int | None
     if isinstance(model, EncoderDecoderLM):
-        if sliding:
-            raise ValueError("sliding is for decoder-only models (an encoder-decoder's decoder has no context limit here)")
-        eos = model.eos_id if eos_token_id is None else eos_token_id
-        pad = model.pad_id if pad_token_id is None else pad_token_id
+        if config.sliding:
+            raise ValueError(
+                "sliding is for decoder-only models (an encoder-decoder's decoder has no context limit here)"
+            )
+        eos = model.eos_id if config.eos_token_id is None else config.eos_token_id
+        pad = model.pad_id if config.pad_token_id is None else config.pad_token_id
         V = model.vocab_size
         memory = model.encode(input_ids, attention_mask).repeat_interleave(copies, dim=0)  # (B copies, S, d_model)
         mask = attention_mask.repeat_interleave(copies, dim=0) if attention_mask is not None else None
-        decoder: _Decoder = _EncoderDecoder(model, memory, mask, use_cache)
+        decoder: _Decoder = _EncoderDecoder(model, memory, mask, config.use_cache)
         start = input_ids.new_full((input_ids.shape[0] * copies, 1), model.decoder_start_id)
     elif isinstance(model, DecoderOnlyLM) and isinstance(model, nn.Module):
         if attention_mask is not None:
-            raise ValueError("attention_mask: decoder-only prompts are generated unpadded here; pass prompts of one length")
+            raise ValueError(
+                "attention_mask: decoder-only prompts are generated unpadded here; pass prompts of one length"
+            )
         block = model.config.block_size
-        if input_ids.shape[1] + max_new_tokens > block and not sliding:
-            raise ValueError(f"{input_ids.shape[1]} prompt tokens + {max_new_tokens} new ones exceed the context of {block} (block_size); pass sliding=True to condition on the last {block} tokens only")
-        eos, pad = eos_token_id, pad_token_id if pad_token_id is not None else eos_token_id
+        if input_ids.shape[1] + config.max_new_tokens > block and not config.sliding:
+            raise ValueError(
+                f"{input_ids.shape[1]} prompt tokens + {config.max_new_tokens} new ones exceed the context "
+                f"of {block} (block_size); pass sliding=True to condition on the last {block} tokens only"
+            )
+        eos = config.eos_token_id
+        pad = config.pad_token_id if config.pad_token_id is not None else eos
         V = model.config.vocab_size
-        decoder, start = _DecoderOnly(model, use_cache), input_ids.repeat_interleave(copies, dim=0)
+        decoder, start = _DecoderOnly(model, config.use_cache), input_ids.repeat_interleave(copies, dim=0)
     else:
-        raise ValueError(f"model: a {type(model).__name__} is neither a decoder-only model (forward, new_caches, config.block_size) nor an encoder-decoder (encode, decode, new_caches)")
-    for name, token in (("forced_bos_token_id", forced_bos_token_id), ("forced_eos_token_id", forced_eos_token_id), ("eos_token_id", eos), ("pad_token_id", pad)):
+        raise ValueError(
+            f"model: a {type(model).__name__} is neither a decoder-only model (forward, "
+            "new_caches, config.block_size) nor an encoder-decoder (encode, decode, new_caches)"
+        )
+    tokens = (
+        ("forced_bos_token_id", config.forced_bos_token_id),
+        ("forced_eos_token_id", config.forced_eos_token_id),
+        ("eos_token_id", eos),
+        ("pad_token_id", pad),
+    )
+    for name, token in tokens:
         if token is not None:
             _check(name, token, 0, V - 1)
-    if (min_new_tokens or min_length) and eos is None:
+    if (config.min_new_tokens or config.min_length) and eos is None:
         raise ValueError("min_new_tokens and min_length need an eos_token_id (the token they hold back)")
-    min_new = max(min_new_tokens, min_length - start.shape[1])
-    rules = _Rules(start.shape[1], max_new_tokens, min_new, no_repeat_ngram_size, forced_bos_token_id, forced_eos_token_id, eos)
+    min_new = max(config.min_new_tokens, config.min_length - start.shape[1])
+    rules = _Rules(
+        start.shape[1],
+        config.max_new_tokens,
+        min_new,
+        config.no_repeat_ngram_size,
+        config.forced_bos_token_id,
+        config.forced_eos_token_id,
+        eos,
+    )
     return decoder, start, rules, pad if pad is not None else 0
 
 
@@ -343,68 +484,33 @@ def generate(
     input_ids: Tensor,
     *,
     attention_mask: Tensor | None = None,
-    max_new_tokens: int = 20,
-    do_sample: bool = False,
-    temperature: float = 1.0,
-    top_k: int | None = None,
-    top_p: float | None = None,
-    num_beams: int = 1,
-    length_penalty: float = 1.0,
-    early_stopping: bool = False,
-    min_new_tokens: int = 0,
-    min_length: int = 0,
-    no_repeat_ngram_size: int = 0,
-    forced_bos_token_id: int | None = None,
-    forced_eos_token_id: int | None = None,
-    num_return_sequences: int = 1,
-    eos_token_id: int | None = None,
-    pad_token_id: int | None = None,
     generator: torch.Generator | None = None,
-    use_cache: bool = True,
-    sliding: bool = False,
+    config: GenerationConfig | None = None,
+    **settings: Any,
 ) -> Tensor:
-    """Continue each prompt (decoder-only) or answer each source (encoder-decoder) in ``input_ids (B, T)``.
-
-    Greedy by default; ``do_sample`` draws each token (``temperature``, then the ``top_k`` and ``top_p``
-    filters, from ``generator``); ``num_beams > 1`` is beam search (:func:`beam_search`). The rules:
-    EOS is held back until ``min_new_tokens`` new tokens (and ``min_length`` in all, counting the
-    prompt or the decoder's start token); no token may repeat an n-gram of ``no_repeat_ngram_size``;
-    the first token of an encoder-decoder's answer (or after a one-token prompt) is
-    ``forced_bos_token_id`` and the last one allowed ``forced_eos_token_id``.
+    """Continue each prompt (decoder-only) or answer each source (encoder-decoder) in ``input_ids (B, T)``,
+    as ``config`` and ``settings`` (:class:`GenerationConfig`'s fields) say; sampling draws from ``generator``.
 
     Returns ``(B r, ...)``, the ``r = num_return_sequences`` answers of each input in a row: for a
     decoder-only model the prompt and at most ``max_new_tokens`` new tokens; for an encoder-decoder
     the new tokens only (Hugging Face's ``generate`` puts the start token first). A sequence is
-    padded with ``pad_token_id`` after its EOS. ``eos_token_id`` and ``pad_token_id`` default to the
-    encoder-decoder's; a decoder-only model has no EOS unless given one (then it stops there).
-
-    ``use_cache=False`` recomputes the whole prefix at each step and gives the same tokens.
-    ``sliding`` (decoder-only) lets the sequence outgrow the context: each token is then predicted
-    from the last ``block_size`` tokens (the cache rebuilt from that window).
+    padded with ``pad_token_id`` after its EOS. ``num_beams > 1`` is :func:`beam_search`'s best answers.
     """
-    _check("num_beams", num_beams, 1)
-    _check("num_return_sequences", num_return_sequences, 1, num_beams if num_beams > 1 else (float("inf") if do_sample else 1))
-    if do_sample:
-        if not temperature > 0:
-            raise ValueError(f"temperature must be > 0 when sampling, got {temperature} (greedy decoding is do_sample=False)")
-    elif (temperature, top_k, top_p) != (1.0, None, None):
-        raise ValueError("temperature, top_k and top_p shape sampling: pass do_sample=True (greedy decoding and beam search ignore them)")
-    if num_beams > 1:
-        if do_sample:
-            raise ValueError("do_sample: beam search here is deterministic (num_beams > 1 with do_sample=False)")
-        beams = beam_search(model, input_ids, attention_mask=attention_mask, num_beams=num_beams, max_new_tokens=max_new_tokens, length_penalty=length_penalty, early_stopping=early_stopping,
-                            min_new_tokens=min_new_tokens, min_length=min_length, no_repeat_ngram_size=no_repeat_ngram_size, forced_bos_token_id=forced_bos_token_id,
-                            forced_eos_token_id=forced_eos_token_id, eos_token_id=eos_token_id, pad_token_id=pad_token_id, use_cache=use_cache, sliding=sliding)  # fmt: skip
-        width = int(beams.lengths[:, :num_return_sequences].max())
-        new = beams.tokens[:, :num_return_sequences, :width].flatten(0, 1)  # (B r, width)
-        return new if isinstance(model, EncoderDecoderLM) else torch.cat([input_ids.repeat_interleave(num_return_sequences, dim=0), new], dim=1)
+    config = (config or GenerationConfig()).with_settings(settings)
+    r = config.num_return_sequences
+    if config.num_beams > 1:
+        beams = beam_search(model, input_ids, attention_mask=attention_mask, config=config)
+        width = int(beams.lengths[:, :r].max())
+        new = beams.tokens[:, :r, :width].flatten(0, 1)  # (B r, width)
+        return (
+            new
+            if isinstance(model, EncoderDecoderLM)
+            else torch.cat([input_ids.repeat_interleave(r, dim=0), new], dim=1)
+        )
     with _evaluating(model):
-        decoder, start, rules, pad = _prepare(
-            model, input_ids, attention_mask, max_new_tokens=max_new_tokens, min_new_tokens=min_new_tokens, min_length=min_length,
-            no_repeat_ngram_size=no_repeat_ngram_size, forced_bos_token_id=forced_bos_token_id, forced_eos_token_id=forced_eos_token_id,
-            eos_token_id=eos_token_id, pad_token_id=pad_token_id, use_cache=use_cache, sliding=sliding, copies=num_return_sequences,
-        )  # fmt: skip
-        new = _sample(decoder, start, rules, temperature if do_sample else 0.0, top_k, top_p, generator, pad)
+        decoder, start, rules, pad = _prepare(model, input_ids, attention_mask, config, copies=r)
+        temperature = config.temperature if config.do_sample else 0.0
+        new = _sample(decoder, start, rules, temperature, config.top_k, config.top_p, generator, pad)
     return new if isinstance(model, EncoderDecoderLM) else torch.cat([start, new], dim=1)
 
 
@@ -414,21 +520,11 @@ def beam_search(
     input_ids: Tensor,
     *,
     attention_mask: Tensor | None = None,
-    num_beams: int = 4,
-    max_new_tokens: int = 20,
-    length_penalty: float = 1.0,
-    early_stopping: bool = False,
-    min_new_tokens: int = 0,
-    min_length: int = 0,
-    no_repeat_ngram_size: int = 0,
-    forced_bos_token_id: int | None = None,
-    forced_eos_token_id: int | None = None,
-    eos_token_id: int | None = None,
-    pad_token_id: int | None = None,
-    use_cache: bool = True,
-    sliding: bool = False,
+    config: GenerationConfig | None = None,
+    **settings: Any,
 ) -> Beams:
-    """Beam search, with every hypothesis and its score (:func:`generate` with ``num_beams`` returns the best ones' tokens).
+    """Beam search, with every hypothesis and its score (:func:`generate` with ``num_beams`` returns the
+    best ones' tokens); ``config`` and ``settings`` as :func:`generate`'s, ``num_beams`` 4 unless set.
 
     Keep the ``k = num_beams`` best partial answers, scored by their sums of log-probabilities; extend
     each by every token and rank the ``k x V`` candidates. A candidate that ends with EOS (or reaches
@@ -438,15 +534,9 @@ def beam_search(
     unfinished ones remain to fill the beam. With ``early_stopping`` a source is done once ``k``
     hypotheses have finished; without, once its best running beam, scored at its current length,
     cannot beat the worst finished one. These are the rules of Hugging Face's ``generate(num_beams=...)``.
-    The other arguments are :func:`generate`'s.
     """
-    _check("num_beams", num_beams, 1)
-    if not isinstance(early_stopping, bool):
-        raise ValueError(f"early_stopping must be True or False, got {early_stopping!r}")
+    config = (config or GenerationConfig(num_beams=4)).with_settings(settings)
+    k = config.num_beams
     with _evaluating(model):
-        decoder, start, rules, pad = _prepare(
-            model, input_ids, attention_mask, max_new_tokens=max_new_tokens, min_new_tokens=min_new_tokens, min_length=min_length,
-            no_repeat_ngram_size=no_repeat_ngram_size, forced_bos_token_id=forced_bos_token_id, forced_eos_token_id=forced_eos_token_id,
-            eos_token_id=eos_token_id, pad_token_id=pad_token_id, use_cache=use_cache, sliding=sliding, copies=num_beams,
-        )  # fmt: skip
-        return _beam_search(decoder, start[::num_beams], rules, num_beams, length_penalty, early_stopping, pad)
+        decoder, start, rules, pad = _prepare(model, input_ids, attention_mask, config, copies=k)
+        return _beam_search(decoder, start[::k], rules, k, config.length_penalty, config.early_stopping, pad)

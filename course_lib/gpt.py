@@ -27,10 +27,32 @@ import torch.nn.functional as F
 from torch import Tensor, nn
 
 from .attention import KVCache, check_right_padded
-from .blocks import Activation, Arrangement, BlockConfig, DecoderBlock, LayerNorm, LearnedPositions, fuse_norms, init_normal
-from .convert import CheckpointMismatch, check_names, check_shapes, read_checkpoint
+from .blocks import (
+    Activation,
+    Arrangement,
+    BlockConfig,
+    DecoderBlock,
+    LayerNorm,
+    LearnedPositions,
+    fuse_norms,
+    init_normal,
+)
+from .convert import CheckpointMismatch, HFNames, Rename, read_checkpoint
 
-__all__ = ["GPT", "GPTClassifier", "GPTConfig", "PRESETS", "PUBLISHED_PARAMETERS", "check_gpt2_compatible", "config_from_hf", "from_hf_state_dict", "hf_config_kwargs", "lm_loss", "pair_input", "to_hf_state_dict"]
+__all__ = [
+    "GPT",
+    "GPTClassifier",
+    "GPTConfig",
+    "PRESETS",
+    "PUBLISHED_PARAMETERS",
+    "check_gpt2_compatible",
+    "config_from_hf",
+    "from_hf_state_dict",
+    "hf_config_kwargs",
+    "lm_loss",
+    "pair_input",
+    "to_hf_state_dict",
+]
 
 
 @dataclass(frozen=True)
@@ -84,8 +106,17 @@ class GPT(nn.Module):
         self.wte = nn.Embedding(config.vocab_size, config.d_model)
         self.wpe = LearnedPositions(config.block_size, config.d_model)
         self.drop = nn.Dropout(config.dropout)
-        shape = BlockConfig(config.d_model, config.n_heads, config.ff_width, arrangement=config.arrangement, activation=config.activation, dropout=config.dropout)
-        self.blocks: list[DecoderBlock] = nn.ModuleList(DecoderBlock(shape, cross_attention=False) for _ in range(config.n_layers))  # type: ignore[assignment]
+        shape = BlockConfig(
+            config.d_model,
+            config.n_heads,
+            config.ff_width,
+            arrangement=config.arrangement,
+            activation=config.activation,
+            dropout=config.dropout,
+        )
+        self.blocks: list[DecoderBlock] = nn.ModuleList(
+            DecoderBlock(shape, cross_attention=False) for _ in range(config.n_layers)
+        )  # type: ignore[assignment]
         self.ln_f = LayerNorm(config.d_model) if config.arrangement != "post_ln" else None
         self.lm_head = nn.Linear(config.d_model, config.vocab_size, bias=False)
         self.lm_head.weight = self.wte.weight  # tied: one matrix embeds tokens and scores them
@@ -113,7 +144,9 @@ class GPT(nn.Module):
         n = self.num_parameters() - self.wpe.embedding.weight.numel()
         return 6 * n + 12 * self.config.n_layers * self.config.d_model * T
 
-    def forward(self, input_ids: Tensor, caches: list[KVCache] | None = None, *, attention_mask: Tensor | None = None) -> Tensor:
+    def forward(
+        self, input_ids: Tensor, caches: list[KVCache] | None = None, *, attention_mask: Tensor | None = None
+    ) -> Tensor:
         """Logits ``(B, T, V)`` for token ids ``input_ids (B, T)``.
 
         With ``caches`` (one :class:`KVCache` per block, as :meth:`new_caches` makes), ``input_ids`` are
@@ -122,7 +155,9 @@ class GPT(nn.Module):
         """
         return self.lm_head(self.hidden_states(input_ids, attention_mask, caches))  # (B, T, V)
 
-    def hidden_states(self, input_ids: Tensor, attention_mask: Tensor | None = None, caches: list[KVCache] | None = None) -> Tensor:
+    def hidden_states(
+        self, input_ids: Tensor, attention_mask: Tensor | None = None, caches: list[KVCache] | None = None
+    ) -> Tensor:
         """The last block's output (after the final norm) ``(B, T, d_model)``: what the LM head
         scores, and what a classification head reads.
 
@@ -131,15 +166,28 @@ class GPT(nn.Module):
         padding is refused (GPT-2 was trained without padding, and its positions would shift)."""
         if input_ids.ndim != 2:
             raise ValueError(f"input_ids must have shape (B, T), got {tuple(input_ids.shape)}")
-        if input_ids.numel() and not torch.compiler.is_compiling() and not 0 <= int(input_ids.min()) <= int(input_ids.max()) < self.config.vocab_size:
-            raise ValueError(f"token ids must be in 0 .. {self.config.vocab_size - 1} (vocab_size), got ids from {int(input_ids.min())} to {int(input_ids.max())}")
+        if (
+            input_ids.numel()
+            and not torch.compiler.is_compiling()
+            and not 0 <= int(input_ids.min()) <= int(input_ids.max()) < self.config.vocab_size
+        ):
+            raise ValueError(
+                f"token ids must be in 0 .. {self.config.vocab_size - 1} (vocab_size), "
+                f"got ids from {int(input_ids.min())} to {int(input_ids.max())}"
+            )
         if attention_mask is not None:
             if attention_mask.shape != input_ids.shape:
-                raise ValueError(f"attention_mask must have the shape of input_ids {tuple(input_ids.shape)}, got {tuple(attention_mask.shape)}")
+                raise ValueError(
+                    "attention_mask must have the shape of input_ids "
+                    f"{tuple(input_ids.shape)}, got {tuple(attention_mask.shape)}"
+                )
             check_right_padded(attention_mask)
         past = caches[0].length if caches else 0
         if past + input_ids.shape[1] > self.config.block_size:
-            raise ValueError(f"{past + input_ids.shape[1]} positions do not fit in the context of {self.config.block_size} (block_size)")
+            raise ValueError(
+                f"{past + input_ids.shape[1]} positions do not fit in "
+                f"the context of {self.config.block_size} (block_size)"
+            )
         if caches is not None and len(caches) != len(self.blocks):
             raise ValueError(f"expected one cache per block ({len(self.blocks)}), got {len(caches)}")
         x = self.drop(self.wpe(self.wte(input_ids), offset=past))  # (B, T, d_model)
@@ -174,8 +222,13 @@ class GPT(nn.Module):
         refusing (:class:`~course_lib.convert.CheckpointMismatch`) one that does not fit ``config``."""
         check_gpt2_compatible(config)
         model = cls(config)
-        ours = from_hf_state_dict(state_dict, config.n_layers)
-        check_shapes(ours, {name: tensor.shape for name, tensor in model.state_dict().items()}, what=f"a GPT of width {config.d_model}, vocabulary {config.vocab_size} and context {config.block_size}")
+        shapes_what = f"a GPT of width {config.d_model}, vocabulary {config.vocab_size} and context {config.block_size}"
+        ours = from_hf_state_dict(
+            state_dict,
+            config.n_layers,
+            {name: tensor.shape for name, tensor in model.state_dict().items()},
+            shapes_what,
+        )
         model.load_state_dict(ours)
         return model
 
@@ -237,86 +290,73 @@ def lm_loss(logits: Tensor, idx: Tensor) -> Tensor:
 # ------------------------------------------------------------------------ Hugging Face weights
 
 
-def _hf_names(n_layers: int) -> list[tuple[str, str, str]]:
-    """(our name, HF name, how): ``copy``, ``transpose`` (Conv1D) or ``q``/``k``/``v`` (a third of c_attn)."""
-    names = [("wte.weight", "transformer.wte.weight", "copy"), ("wpe.embedding.weight", "transformer.wpe.weight", "copy")]
+def _hf_names(n_layers: int) -> HFNames:
+    """Our names against ``GPT2LMHeadModel``'s: its ``Conv1D`` weights are stored (in, out), and
+    ``c_attn`` holds q | k | v side by side; the LM head is the token embedding."""
+    renames = [Rename("wte.weight", "transformer.wte.weight"), Rename("wpe.embedding.weight", "transformer.wpe.weight")]
     for i in range(n_layers):
         ours, theirs = f"blocks.{i}.", f"transformer.h.{i}."
         for part in ("weight", "bias"):
-            names += [
-                (f"{ours}norm1.{part}", f"{theirs}ln_1.{part}", "copy"),
-                (f"{ours}norm2.{part}", f"{theirs}ln_2.{part}", "copy"),
-                (f"{ours}self_attn.q_proj.{part}", f"{theirs}attn.c_attn.{part}", "q"),
-                (f"{ours}self_attn.k_proj.{part}", f"{theirs}attn.c_attn.{part}", "k"),
-                (f"{ours}self_attn.v_proj.{part}", f"{theirs}attn.c_attn.{part}", "v"),
-                (f"{ours}self_attn.out_proj.{part}", f"{theirs}attn.c_proj.{part}", "transpose"),
-                (f"{ours}ff.linear1.{part}", f"{theirs}mlp.c_fc.{part}", "transpose"),
-                (f"{ours}ff.linear2.{part}", f"{theirs}mlp.c_proj.{part}", "transpose"),
+            renames += [
+                Rename(f"{ours}norm1.{part}", f"{theirs}ln_1.{part}"),
+                Rename(f"{ours}norm2.{part}", f"{theirs}ln_2.{part}"),
+                *(
+                    Rename(f"{ours}self_attn.{x}_proj.{part}", f"{theirs}attn.c_attn.{part}", ("qkv".index(x), 3), True)
+                    for x in "qkv"
+                ),
+                Rename(f"{ours}self_attn.out_proj.{part}", f"{theirs}attn.c_proj.{part}", transpose=True),
+                Rename(f"{ours}ff.linear1.{part}", f"{theirs}mlp.c_fc.{part}", transpose=True),
+                Rename(f"{ours}ff.linear2.{part}", f"{theirs}mlp.c_proj.{part}", transpose=True),
             ]
-    return names + [("ln_f.weight", "transformer.ln_f.weight", "copy"), ("ln_f.bias", "transformer.ln_f.bias", "copy")]
+    renames += [Rename("ln_f.weight", "transformer.ln_f.weight"), Rename("ln_f.bias", "transformer.ln_f.bias")]
+    return HFNames(
+        renames,
+        copies={"lm_head.weight": ("transformer.wte.weight", "this GPT ties its LM head to the token embedding")},
+        tied={"lm_head.weight": "wte.weight"},
+        # the causal-mask buffers older checkpoints save
+        ignorable=lambda name: name.endswith((".attn.bias", ".attn.masked_bias")),
+    )
 
 
-def from_hf_state_dict(hf: Mapping[str, Tensor], n_layers: int) -> dict[str, Tensor]:
+def from_hf_state_dict(
+    hf: Mapping[str, Tensor],
+    n_layers: int,
+    expected: Mapping[str, torch.Size] | None = None,
+    shapes_what: str | None = None,
+) -> dict[str, Tensor]:
     """Our state dict from a ``GPT2LMHeadModel`` (or ``GPT2Model``, names without ``transformer.``) one.
 
-    Refuses, by name, a state dict with names missing or left over (another depth, another model)
-    and an LM head that is not the token embedding (GPT-2 ties them)."""
+    Refuses, by name, a state dict with names missing or left over (another depth, another model),
+    an LM head that is not the token embedding (GPT-2 ties them) and, given the ``expected`` shapes
+    (ours, by our names), a tensor of another shape."""
     if not any(k.startswith("transformer.") for k in hf):  # a GPT2Model's names: add its prefix
         hf = {(k if k.startswith("lm_head.") else f"transformer.{k}"): v for k, v in hf.items()}
-    table = _hf_names(n_layers)
-    check_names(hf, {hf_name for _, hf_name, _ in table}, ignorable=_hf_buffer_or_tied_head, what=f"a GPT-2 with {n_layers} layers")
-    if "lm_head.weight" in hf and not torch.equal(hf["lm_head.weight"], hf["transformer.wte.weight"]):
-        raise CheckpointMismatch("lm_head.weight differs from transformer.wte.weight: this GPT ties its LM head to the token embedding")
-    ours: dict[str, Tensor] = {}
-    for name, hf_name, how in table:
-        tensor = hf[hf_name]
-        if how in ("q", "k", "v"):
-            tensor = tensor.chunk(3, dim=-1)["qkv".index(how)]  # c_attn's columns: q | k | v
-        if how != "copy" and tensor.ndim == 2:
-            tensor = tensor.t()  # Conv1D (in, out) -> Linear (out, in)
-        ours[name] = tensor.contiguous()
-    ours["lm_head.weight"] = ours["wte.weight"]  # tied
-    return ours
-
-
-def _hf_buffer_or_tied_head(name: str) -> bool:
-    """Names a GPT-2 state dict may hold that carry no weights of their own: the causal-mask buffers
-    older checkpoints save (``attn.bias``, ``attn.masked_bias``) and the tied LM head."""
-    return name == "lm_head.weight" or name.endswith((".attn.bias", ".attn.masked_bias"))
+    return _hf_names(n_layers).load(hf, expected or {}, what=f"a GPT-2 with {n_layers} layers", shapes_what=shapes_what)
 
 
 def check_gpt2_compatible(config: GPTConfig) -> None:
     """Refuse a configuration that a ``GPT2LMHeadModel`` would compute differently: GPT-2 is pre-LN
     with the tanh GELU."""
     if config.arrangement != "pre_ln" or config.activation != "gelu_tanh":
-        raise CheckpointMismatch(f"only GPT-2's arrangement and activation (pre_ln, gelu_tanh) match a GPT2LMHeadModel, got arrangement={config.arrangement}, activation={config.activation}")
+        raise CheckpointMismatch(
+            "only GPT-2's arrangement and activation (pre_ln, gelu_tanh) match a GPT2LMHeadModel, "
+            f"got arrangement={config.arrangement}, activation={config.activation}"
+        )
 
 
 def to_hf_state_dict(model: GPT) -> dict[str, Tensor]:
     """The ``GPT2LMHeadModel`` state dict of ``model`` (pre-LN with a final norm, as GPT-2)."""
     check_gpt2_compatible(model.config)
-    ours = model.state_dict()
-    hf: dict[str, Tensor] = {}
-    fused: dict[str, dict[str, Tensor]] = {}
-    for name, hf_name, how in _hf_names(model.config.n_layers):
-        tensor = ours[name].t() if ours[name].ndim == 2 and how != "copy" else ours[name]
-        if how in ("q", "k", "v"):
-            fused.setdefault(hf_name, {})[how] = tensor
-        else:
-            hf[hf_name] = tensor.contiguous()
-    for hf_name, parts in fused.items():
-        hf[hf_name] = torch.cat([parts["q"], parts["k"], parts["v"]], dim=-1).contiguous()
-    hf["lm_head.weight"] = hf["transformer.wte.weight"]
-    return hf
+    return _hf_names(model.config.n_layers).save(model.state_dict())
 
 
 def hf_config_kwargs(config: GPTConfig) -> dict[str, Any]:
     """The arguments of ``transformers.GPT2Config`` for the same model."""
     check_gpt2_compatible(config)
     return dict(
-        vocab_size=config.vocab_size, n_positions=config.block_size, n_embd=config.d_model, n_layer=config.n_layers, n_head=config.n_heads,
-        n_inner=config.ff_width, activation_function="gelu_new", resid_pdrop=config.dropout, embd_pdrop=config.dropout, attn_pdrop=config.dropout,
-        layer_norm_epsilon=1e-5, tie_word_embeddings=True,
+        vocab_size=config.vocab_size, n_positions=config.block_size, n_embd=config.d_model, n_layer=config.n_layers,
+        n_head=config.n_heads, n_inner=config.ff_width, activation_function="gelu_new", resid_pdrop=config.dropout,
+        embd_pdrop=config.dropout, attn_pdrop=config.dropout, layer_norm_epsilon=1e-5, tie_word_embeddings=True,
     )  # fmt: skip
 
 
@@ -334,11 +374,14 @@ def config_from_hf(hf: Mapping[str, Any]) -> GPTConfig:
     }
     for field, refuse in refused.items():
         if refuse:
-            raise CheckpointMismatch(f"config.json's {field}={hf.get(field)!r} is not GPT-2's: this GPT does not compute it")
+            raise CheckpointMismatch(
+                f"config.json's {field}={hf.get(field)!r} is not GPT-2's: this GPT does not compute it"
+            )
     try:
         return GPTConfig(
-            vocab_size=int(hf["vocab_size"]), block_size=int(hf["n_positions"]), n_layers=int(hf["n_layer"]), n_heads=int(hf["n_head"]),
-            d_model=int(hf["n_embd"]), d_ff=int(hf.get("n_inner") or 0), dropout=float(hf.get("resid_pdrop", 0.1)),
+            vocab_size=int(hf["vocab_size"]), block_size=int(hf["n_positions"]), n_layers=int(hf["n_layer"]),
+            n_heads=int(hf["n_head"]), d_model=int(hf["n_embd"]), d_ff=int(hf.get("n_inner") or 0),
+            dropout=float(hf.get("resid_pdrop", 0.1)),
         )  # fmt: skip
     except KeyError as missing:
         raise CheckpointMismatch(f"config.json lacks {missing}: is it a GPT-2 configuration?") from None

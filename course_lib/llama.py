@@ -30,14 +30,23 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-import torch
 from torch import Tensor, nn
 
 from .attention import KVCache
 from .blocks import BlockConfig, DecoderBlock, LearnedPositions, Norm, fuse_norms, make_norm
-from .convert import CheckpointMismatch, check_names, check_shapes, read_checkpoint
+from .convert import CheckpointMismatch, HFNames, read_checkpoint
 
-__all__ = ["FeedForwardKind", "Llama", "LlamaConfig", "Positions", "block_config", "config_from_hf", "from_hf_state_dict", "hf_config_kwargs", "to_hf_state_dict"]
+__all__ = [
+    "FeedForwardKind",
+    "Llama",
+    "LlamaConfig",
+    "Positions",
+    "block_config",
+    "config_from_hf",
+    "from_hf_state_dict",
+    "hf_config_kwargs",
+    "to_hf_state_dict",
+]
 
 Positions = Literal["rotary", "learned"]  # rotary: Llama's; learned: GPT's table of position vectors
 FeedForwardKind = Literal["swiglu", "gelu"]  # swiglu: Llama's gated feed-forward; gelu: GPT's (tanh approximation)
@@ -70,7 +79,10 @@ class LlamaConfig:
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
         if self.d_model % self.n_heads or (self.d_model // self.n_heads) % 2:
-            raise ValueError(f"d_model={self.d_model} must split into n_heads={self.n_heads} heads of even width (rotary turns pairs)")
+            raise ValueError(
+                f"d_model={self.d_model} must split into n_heads={self.n_heads} "
+                "heads of even width (rotary turns pairs)"
+            )
         if self.n_heads % self.n_kv_heads:
             raise ValueError(f"n_kv_heads={self.n_kv_heads} must divide n_heads={self.n_heads}")
 
@@ -84,8 +96,9 @@ def block_config(config: LlamaConfig) -> BlockConfig:
     key/value heads, the rotary hook (or GPT's learned table, outside the block), SwiGLU (or GELU)."""
     c, gated = config, config.feed_forward == "swiglu"
     return BlockConfig(
-        c.d_model, c.n_heads, c.d_ff, activation="silu" if gated else "gelu_tanh", gated=gated, norm=c.norm, norm_eps=c.norm_eps,
-        bias=False, n_kv_heads=c.n_kv_heads, rotary_base=c.rope_base if c.positions == "rotary" else None,
+        c.d_model, c.n_heads, c.d_ff, activation="silu" if gated else "gelu_tanh", gated=gated, norm=c.norm,
+        norm_eps=c.norm_eps, bias=False, n_kv_heads=c.n_kv_heads,
+        rotary_base=c.rope_base if c.positions == "rotary" else None,
     )  # fmt: skip
 
 
@@ -97,8 +110,11 @@ class Llama(nn.Module):
         self.config = config
         self.embed = nn.Embedding(config.vocab_size, config.d_model)
         self.positions = LearnedPositions(config.block_size, config.d_model) if config.positions == "learned" else None
-        block = block_config(config)  # the blocks are GPT's and T5's decoder blocks, set as Llama's, without cross-attention
-        self.layers: list[DecoderBlock] = nn.ModuleList(DecoderBlock(block, cross_attention=False) for _ in range(config.n_layers))  # type: ignore[assignment]
+        # the blocks are GPT's and T5's decoder blocks, set as Llama's, without cross-attention
+        block = block_config(config)
+        self.layers: list[DecoderBlock] = nn.ModuleList(
+            DecoderBlock(block, cross_attention=False) for _ in range(config.n_layers)
+        )  # type: ignore[assignment]
         self.norm = make_norm(config.norm, config.d_model, eps=config.norm_eps, bias=False)
         self.lm_head = nn.Linear(config.d_model, config.vocab_size, bias=False)
         for module in self.modules():  # Llama's initialisation: N(0, 0.02) for every matrix
@@ -134,11 +150,15 @@ class Llama(nn.Module):
         """This model's tensors under ``LlamaForCausalLM``'s names (:func:`to_hf_state_dict`)."""
         return to_hf_state_dict(self)
 
-    def forward(self, input_ids: Tensor, attention_mask: Tensor | None = None, caches: list[KVCache] | None = None) -> Tensor:
+    def forward(
+        self, input_ids: Tensor, attention_mask: Tensor | None = None, caches: list[KVCache] | None = None
+    ) -> Tensor:
         """Logits ``(B, T, V)``; see :meth:`hidden_states` for the arguments."""
         return self.lm_head(self.hidden_states(input_ids, attention_mask, caches))
 
-    def hidden_states(self, input_ids: Tensor, attention_mask: Tensor | None = None, caches: list[KVCache] | None = None) -> Tensor:
+    def hidden_states(
+        self, input_ids: Tensor, attention_mask: Tensor | None = None, caches: list[KVCache] | None = None
+    ) -> Tensor:
         """The final norm's output ``(B, T, d_model)`` for ``input_ids (B, T)``.
 
         ``attention_mask (B, P + T)`` marks real tokens 1 and padding 0 over the ``P`` positions the
@@ -147,7 +167,10 @@ class Llama(nn.Module):
         if input_ids.ndim != 2:
             raise ValueError(f"input_ids must have shape (B, T), got {tuple(input_ids.shape)}")
         if input_ids.numel() and not 0 <= int(input_ids.min()) <= int(input_ids.max()) < self.config.vocab_size:
-            raise ValueError(f"token ids must be in 0 .. {self.config.vocab_size - 1} (vocab_size), got ids from {int(input_ids.min())} to {int(input_ids.max())}")
+            raise ValueError(
+                f"token ids must be in 0 .. {self.config.vocab_size - 1} (vocab_size), "
+                f"got ids from {int(input_ids.min())} to {int(input_ids.max())}"
+            )
         if caches is not None and len(caches) != len(self.layers):
             raise ValueError(f"expected one cache per block ({len(self.layers)}), got {len(caches)}")
         B, T = input_ids.shape
@@ -157,7 +180,9 @@ class Llama(nn.Module):
         padding = None
         if attention_mask is not None:
             if attention_mask.shape != (B, past + T):
-                raise ValueError(f"attention_mask must have shape (B, P + T) = {(B, past + T)}, got {tuple(attention_mask.shape)}")
+                raise ValueError(
+                    f"attention_mask must have shape (B, P + T) = {(B, past + T)}, got {tuple(attention_mask.shape)}"
+                )
             padding = attention_mask.bool()[:, None, :]  # (B, 1, P + T): each block ands it with the causal mask
         x = self.embed(input_ids)  # (B, T, d_model)
         if self.positions is not None:
@@ -172,12 +197,15 @@ class Llama(nn.Module):
 
 def _check_hf_compatible(config: LlamaConfig) -> None:
     if (config.norm, config.positions, config.feed_forward) != ("rms", "rotary", "swiglu"):
-        raise CheckpointMismatch(f"norm={config.norm!r}, positions={config.positions!r}, feed_forward={config.feed_forward!r}: "
-                         "LlamaForCausalLM has only RMSNorm, rotary positions and SwiGLU (norm='rms', positions='rotary', feed_forward='swiglu')")
+        raise CheckpointMismatch(
+            f"norm={config.norm!r}, positions={config.positions!r}, feed_forward={config.feed_forward!r}: "
+            "LlamaForCausalLM has only RMSNorm, rotary positions and SwiGLU (norm='rms', positions='rotary', "
+            "feed_forward='swiglu')"
+        )
 
 
-def _hf_names(config: LlamaConfig) -> list[tuple[str, str]]:
-    """(ours, theirs) for every tensor of a ``LlamaForCausalLM`` of ``config``'s shape."""
+def _hf_names(config: LlamaConfig) -> HFNames:
+    """Our names against a ``LlamaForCausalLM`` of ``config``'s shape; a tied head is the token embedding."""
     _check_hf_compatible(config)
     names = [("embed.weight", "model.embed_tokens.weight"), ("norm.weight", "model.norm.weight")]
     projections = {"q_proj": "q_proj", "k_proj": "k_proj", "v_proj": "v_proj", "out_proj": "o_proj"}
@@ -186,64 +214,67 @@ def _hf_names(config: LlamaConfig) -> list[tuple[str, str]]:
         ours, theirs = f"layers.{i}", f"model.layers.{i}"
         names += [(f"{ours}.self_attn.{a}.weight", f"{theirs}.self_attn.{b}.weight") for a, b in projections.items()]
         names += [(f"{ours}.ff.{a}.weight", f"{theirs}.mlp.{b}.weight") for a, b in mlp.items()]
-        names += [(f"{ours}.norm1.weight", f"{theirs}.input_layernorm.weight"), (f"{ours}.norm2.weight", f"{theirs}.post_attention_layernorm.weight")]
+        names += [
+            (f"{ours}.norm1.weight", f"{theirs}.input_layernorm.weight"),
+            (f"{ours}.norm2.weight", f"{theirs}.post_attention_layernorm.weight"),
+        ]
     if not config.tie_embeddings:
-        names.append(("lm_head.weight", "lm_head.weight"))
-    return names
+        return HFNames([*names, ("lm_head.weight", "lm_head.weight")])
+    why = "the checkpoint's head is untied, but this Llama ties it (LlamaConfig(tie_embeddings=False) loads it)"
+    return HFNames(
+        names, copies={"lm_head.weight": ("model.embed_tokens.weight", why)}, tied={"lm_head.weight": "embed.weight"}
+    )
 
 
 def from_hf_state_dict(hf: Mapping[str, Tensor], model: Llama) -> dict[str, Tensor]:
     """A ``LlamaForCausalLM`` state dict -> ``model``'s, refusing one that does not fit it."""
     c = model.config
-    names = _hf_names(c)
-    check_names(hf.keys(), [theirs for _, theirs in names], ignorable=lambda name: c.tie_embeddings and name == "lm_head.weight",
-                what=f"this Llama ({c.n_layers} blocks, {'tied' if c.tie_embeddings else 'untied'} head)")
-    if c.tie_embeddings and "lm_head.weight" in hf and not torch.equal(hf["lm_head.weight"], hf["model.embed_tokens.weight"]):
-        raise CheckpointMismatch("lm_head.weight differs from model.embed_tokens.weight: the checkpoint's head is untied, but this Llama ties it (LlamaConfig(tie_embeddings=False) loads it)")
-    ours = {mine: hf[theirs] for mine, theirs in names}
-    check_shapes(ours, {name: t.shape for name, t in model.state_dict().items()},
-                 what=f"this Llama (width {c.d_model}, {c.n_heads} heads, {c.n_kv_heads} key/value heads, vocabulary {c.vocab_size}, d_ff {c.d_ff})")
-    if c.tie_embeddings:
-        ours["lm_head.weight"] = ours["embed.weight"]
-    return ours
+    return _hf_names(c).load(
+        hf, {name: t.shape for name, t in model.state_dict().items()},
+        what=f"this Llama ({c.n_layers} blocks, {'tied' if c.tie_embeddings else 'untied'} head)",
+        shapes_what=(
+            f"this Llama (width {c.d_model}, {c.n_heads} heads, {c.n_kv_heads} "
+            f"key/value heads, vocabulary {c.vocab_size}, d_ff {c.d_ff})"
+        ),
+    )  # fmt: skip
 
 
 def to_hf_state_dict(model: Llama) -> dict[str, Tensor]:
     """``model``'s tensors under ``LlamaForCausalLM``'s names (a tied head included, as HF saves it)."""
-    state = model.state_dict()
-    hf = {theirs: state[mine] for mine, theirs in _hf_names(model.config)}
-    if model.config.tie_embeddings:
-        hf["lm_head.weight"] = state["embed.weight"]
-    return hf
+    return _hf_names(model.config).save(model.state_dict())
 
 
 def hf_config_kwargs(config: LlamaConfig) -> dict[str, Any]:
     """The arguments of ``transformers.LlamaConfig`` for the same model."""
     _check_hf_compatible(config)
     return dict(
-        vocab_size=config.vocab_size, hidden_size=config.d_model, intermediate_size=config.d_ff, num_hidden_layers=config.n_layers,
-        num_attention_heads=config.n_heads, num_key_value_heads=config.n_kv_heads, max_position_embeddings=config.block_size,
-        rms_norm_eps=config.norm_eps, rope_theta=config.rope_base, tie_word_embeddings=config.tie_embeddings, attention_bias=False, mlp_bias=False,
-        hidden_act="silu",
+        vocab_size=config.vocab_size, hidden_size=config.d_model, intermediate_size=config.d_ff,
+        num_hidden_layers=config.n_layers, num_attention_heads=config.n_heads, num_key_value_heads=config.n_kv_heads,
+        max_position_embeddings=config.block_size, rms_norm_eps=config.norm_eps, rope_theta=config.rope_base,
+        tie_word_embeddings=config.tie_embeddings, attention_bias=False, mlp_bias=False, hidden_act="silu",
     )  # fmt: skip
 
 
 def config_from_hf(hf: Mapping[str, Any]) -> LlamaConfig:
-    """A :class:`LlamaConfig` from a Hugging Face ``config.json``'s fields, refusing what this family does not compute."""
+    """A :class:`LlamaConfig` from a Hugging Face ``config.json``'s fields, refusing what this
+    family does not compute."""
     if hf.get("hidden_act", "silu") != "silu":
         raise CheckpointMismatch(f"hidden_act {hf.get('hidden_act')!r}: this Llama's feed-forward is SwiGLU (silu)")
     if hf.get("attention_bias") or hf.get("mlp_bias"):
         raise CheckpointMismatch("attention_bias or mlp_bias is set: this Llama has no biases")
     rope = dict(hf.get("rope_parameters") or {})  # transformers 5; older configs: rope_theta and rope_scaling
     if hf.get("rope_scaling") or rope.get("rope_type", "default") != "default":
-        raise CheckpointMismatch(f"rope scaling {hf.get('rope_scaling') or rope!r} is not supported: plain rotary positions only")
+        raise CheckpointMismatch(
+            f"rope scaling {hf.get('rope_scaling') or rope!r} is not supported: plain rotary positions only"
+        )
     theta = float(rope.get("rope_theta", hf.get("rope_theta", 10000.0)))
     head_dim = hf.get("head_dim")
     if head_dim is not None and head_dim != hf["hidden_size"] // hf["num_attention_heads"]:
         raise CheckpointMismatch(f"head_dim {head_dim} differs from hidden_size / num_attention_heads: not supported")
     return LlamaConfig(
-        vocab_size=int(hf["vocab_size"]), block_size=int(hf.get("max_position_embeddings", 2048)), n_layers=int(hf["num_hidden_layers"]),
-        n_heads=int(hf["num_attention_heads"]), n_kv_heads=int(hf.get("num_key_value_heads") or hf["num_attention_heads"]),
-        d_model=int(hf["hidden_size"]), d_ff=int(hf["intermediate_size"]), rope_base=theta,
-        norm_eps=float(hf.get("rms_norm_eps", 1e-6)), tie_embeddings=bool(hf.get("tie_word_embeddings", False)),
+        vocab_size=int(hf["vocab_size"]), block_size=int(hf.get("max_position_embeddings", 2048)),
+        n_layers=int(hf["num_hidden_layers"]), n_heads=int(hf["num_attention_heads"]),
+        n_kv_heads=int(hf.get("num_key_value_heads") or hf["num_attention_heads"]), d_model=int(hf["hidden_size"]),
+        d_ff=int(hf["intermediate_size"]), rope_base=theta, norm_eps=float(hf.get("rms_norm_eps", 1e-6)),
+        tie_embeddings=bool(hf.get("tie_word_embeddings", False)),
     )  # fmt: skip

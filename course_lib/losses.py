@@ -10,4 +10,5 @@ from __future__ import annotations
 
 __all__ = ["IGNORE_INDEX"]
 
-IGNORE_INDEX = -100  # the label of a position no loss counts (F.cross_entropy's ignore_index); every family's labels use it
+# the label of a position no loss counts (F.cross_entropy's ignore_index); every family's labels use it
+IGNORE_INDEX = -100

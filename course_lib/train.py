@@ -46,9 +46,34 @@ from torch import Tensor, nn
 from tqdm.auto import tqdm
 
 from course_lib import threads
-from course_lib.distributed import Parallel, World, as_number, barrier, current_world, full_state, gather, gradient_sync, load_full_state, mean_across, shard, wrap
+from course_lib.distributed import (
+    Parallel,
+    World,
+    as_number,
+    barrier,
+    current_world,
+    full_state,
+    gather,
+    gradient_sync,
+    load_full_state,
+    mean_across,
+    shard,
+    wrap,
+)
 
-__all__ = ["Batches", "History", "StepEnd", "TrainConfig", "evaluate", "lm_loss_fn", "lr_at", "make_optimizer", "param_groups", "pick_device", "train"]
+__all__ = [
+    "Batches",
+    "History",
+    "StepEnd",
+    "TrainConfig",
+    "evaluate",
+    "lm_loss_fn",
+    "lr_at",
+    "make_optimizer",
+    "param_groups",
+    "pick_device",
+    "train",
+]
 
 Batch = Tensor | tuple[Tensor, ...]  # a model's inputs (or targets): one tensor, or several (BERT: ids, segments, mask)
 Batches = Callable[[str, torch.Generator], tuple[Batch, Batch]]
@@ -75,20 +100,30 @@ class TrainConfig:
     parallel: Parallel = "ddp"  # on several processes: "ddp" (a whole model per rank) or "fsdp" (sharded)
     checkpoint: Path | None = None  # a file to save to (and resume from)
     checkpoint_every: int = 0  # 0: only at the end
-    stop_after: int | None = None  # end this call after this many steps in all (a job's time limit), checkpointed; resume continues the same schedule
+    # end this call after this many steps in all (a job's time limit), checkpointed; resume continues the same schedule
+    stop_after: int | None = None
     progress: bool = True  # a progress bar with the running loss
-    log: bool = False  # also print a line at each evaluation: progress that shows where a bar cannot (a built page, a log file)
+    # also print a line at each evaluation: progress that shows where a bar cannot (a built page, a log file)
+    log: bool = False
 
     def __post_init__(self) -> None:
         if self.checkpoint is not None:
             object.__setattr__(self, "checkpoint", Path(self.checkpoint))  # a str is welcome too
         problems = [
-            f"{name} must be at least 1, got {getattr(self, name)}" for name in ("steps", "accumulate", "eval_every", "eval_batches") if getattr(self, name) < 1
-        ] + [f"{name} must be >= 0, got {getattr(self, name)}" for name in ("warmup_steps", "checkpoint_every", "weight_decay", "min_lr") if getattr(self, name) < 0]
+            f"{name} must be at least 1, got {getattr(self, name)}"
+            for name in ("steps", "accumulate", "eval_every", "eval_batches")
+            if getattr(self, name) < 1
+        ] + [
+            f"{name} must be >= 0, got {getattr(self, name)}"
+            for name in ("warmup_steps", "checkpoint_every", "weight_decay", "min_lr")
+            if getattr(self, name) < 0
+        ]
         if not self.lr > 0:
             problems.append(f"lr must be > 0, got {self.lr}")
         if self.min_lr > self.lr:
-            problems.append(f"min_lr ({self.min_lr}) must not exceed lr ({self.lr}): the cosine decays from lr to min_lr")
+            problems.append(
+                f"min_lr ({self.min_lr}) must not exceed lr ({self.lr}): the cosine decays from lr to min_lr"
+            )
         if self.grad_clip is not None and not self.grad_clip > 0:
             problems.append(f"grad_clip must be > 0 (or None for no clipping), got {self.grad_clip}")
         if not all(0 <= beta < 1 for beta in self.betas):
@@ -170,7 +205,15 @@ def _to(batch: Batch, device: torch.device) -> Batch:
 
 
 @torch.no_grad()
-def evaluate(model: nn.Module, batches: Batches, loss_fn: LossFn, n_batches: int, device: torch.device, generator: torch.Generator, world: World = World()) -> float:
+def evaluate(
+    model: nn.Module,
+    batches: Batches,
+    loss_fn: LossFn,
+    n_batches: int,
+    device: torch.device,
+    generator: torch.Generator,
+    world: World = World(),
+) -> float:
     """The mean loss over ``n_batches`` validation batches, in eval mode (no dropout), each rank
     computing its share of every batch, averaged across ranks."""
     was_training = model.training
@@ -221,7 +264,8 @@ def train(
     if device.type == "cuda" and world.size > 1:
         device = torch.device("cuda", world.local_rank)
     model.to(device)
-    net = wrap(model, config.parallel, world, device)  # what computes: the model, DDP around it, or the model sharded in place
+    # what computes: the model, DDP around it, or the model sharded in place
+    net = wrap(model, config.parallel, world, device)
     optimizer = make_optimizer(model, config, device)  # after wrapping: FSDP replaces the parameters by their shards
     train_gen, val_gen = torch.Generator().manual_seed(config.seed), torch.Generator().manual_seed(config.seed + 1)
     torch.manual_seed(config.seed + world.rank)  # dropout: each rank its own masks
@@ -232,7 +276,14 @@ def train(
     model.train()
     began = time.perf_counter() - history.seconds
     end = min(config.steps, config.stop_after or config.steps)
-    bar = tqdm(range(start, end), initial=start, total=config.steps, disable=not (config.progress and world.main), file=sys.stderr, desc="training")
+    bar = tqdm(
+        range(start, end),
+        initial=start,
+        total=config.steps,
+        disable=not (config.progress and world.main),
+        file=sys.stderr,
+        desc="training",
+    )
     for step in bar:
         threads.adapt()  # as many threads as the machine has free cores (course_lib.threads)
         lr = lr_at(step, config)
@@ -249,7 +300,9 @@ def train(
                     micro_loss = loss_fn(step_fn, inputs, targets) / config.accumulate
                 micro_loss.backward()
             loss += micro_loss.detach().float()
-        norm = nn.utils.clip_grad_norm_(model.parameters(), config.grad_clip if config.grad_clip is not None else math.inf)
+        norm = nn.utils.clip_grad_norm_(
+            model.parameters(), config.grad_clip if config.grad_clip is not None else math.inf
+        )
         optimizer.step()
         train_loss = float(mean_across(loss, world))
         history.step.append(step)
@@ -264,33 +317,66 @@ def train(
             bar.set_postfix(train=f"{train_loss:.3f}", val=f"{history.val_loss[-1]:.3f}")
             if config.log and world.main:
                 elapsed = time.perf_counter() - began
-                print(f"step {step + 1:>{len(str(config.steps))}}/{config.steps}: train loss {train_loss:.3f}, validation loss {history.val_loss[-1]:.3f} ({elapsed:.0f} s)", flush=True)
+                print(
+                    f"step {step + 1:>{len(str(config.steps))}}/{config.steps}: train loss "
+                    f"{train_loss:.3f}, validation loss {history.val_loss[-1]:.3f} ({elapsed:.0f} s)",
+                    flush=True,
+                )
         if callbacks:
             for callback in callbacks:
                 callback(StepEnd(step, model, history, evaluated, world.rank))
             model.train()
         history.seconds = time.perf_counter() - began
-        if config.checkpoint is not None and (step + 1 == end or (config.checkpoint_every and (step + 1) % config.checkpoint_every == 0)):
+        if config.checkpoint is not None and (
+            step + 1 == end or (config.checkpoint_every and (step + 1) % config.checkpoint_every == 0)
+        ):
             _save(config.checkpoint, step + 1, model, optimizer, history, train_gen, val_gen, world)
     bar.close()
     return history
 
 
-def _save(path: Path, step: int, model: nn.Module, optimizer: torch.optim.Optimizer, history: History, train_gen: torch.Generator, val_gen: torch.Generator, world: World) -> None:
+def _save(
+    path: Path,
+    step: int,
+    model: nn.Module,
+    optimizer: torch.optim.Optimizer,
+    history: History,
+    train_gen: torch.Generator,
+    val_gen: torch.Generator,
+    world: World,
+) -> None:
     """Every rank gives its share (FSDP's shards, its random states); rank 0 writes the file."""
     model_state, optimizer_state = full_state(model, optimizer)
-    rng: dict[str, object] = {"torch": gather(torch.get_rng_state(), world), "train": train_gen.get_state(), "val": val_gen.get_state()}
+    rng: dict[str, object] = {
+        "torch": gather(torch.get_rng_state(), world),
+        "train": train_gen.get_state(),
+        "val": val_gen.get_state(),
+    }
     if torch.cuda.is_available():
         rng["cuda"] = gather(torch.cuda.get_rng_state(), world)
     if world.main:
-        state = {"step": step, "model": model_state, "optimizer": optimizer_state, "history": asdict(history), "rng": rng, "world_size": world.size}
+        state = {
+            "step": step,
+            "model": model_state,
+            "optimizer": optimizer_state,
+            "history": asdict(history),
+            "rng": rng,
+            "world_size": world.size,
+        }
         path.parent.mkdir(parents=True, exist_ok=True)
         torch.save(state, path.with_suffix(".tmp"))
         path.with_suffix(".tmp").replace(path)  # never a half-written checkpoint
     barrier(world)  # nobody reads or rewrites it before it is whole
 
 
-def _load(path: Path, model: nn.Module, optimizer: torch.optim.Optimizer, train_gen: torch.Generator, val_gen: torch.Generator, world: World) -> tuple[int, History]:
+def _load(
+    path: Path,
+    model: nn.Module,
+    optimizer: torch.optim.Optimizer,
+    train_gen: torch.Generator,
+    val_gen: torch.Generator,
+    world: World,
+) -> tuple[int, History]:
     """Every rank reads the whole checkpoint. A rank the saved run did not have (more processes now)
     seeds its dropout from the seed, the step and its rank; the others continue their own."""
     state = torch.load(path, map_location="cpu", weights_only=True)  # a GPU run resumes on a CPU too

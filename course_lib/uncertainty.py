@@ -17,7 +17,8 @@ __all__ = ["accuracy_interval", "difference_interval"]
 
 
 def _resampled_means(correct: Tensor, items: Tensor, seeds: Tensor) -> Tensor:
-    """``correct (S, N)`` -> ``(R,)``: the mean over resample r's seeds ``seeds[r] (S,)`` and items ``items[r] (N,)``."""
+    """``correct (S, N)`` -> ``(R,)``: the mean over resample r's seeds ``seeds[r] (S,)`` and items
+    ``items[r] (N,)``."""
     picked = correct.float()[seeds[:, :, None], items[:, None, :]]  # (R, S, N)
     return picked.mean(dim=(1, 2))
 
@@ -27,7 +28,9 @@ def _draws(correct: Tensor, resamples: int, seed: int) -> tuple[Tensor, Tensor]:
         raise ValueError(f"correct must be (seeds, examples) with at least one of each, not {tuple(correct.shape)}")
     g = torch.Generator().manual_seed(seed)
     n_seeds, n_items = correct.shape
-    return torch.randint(n_items, (resamples, n_items), generator=g), torch.randint(n_seeds, (resamples, n_seeds), generator=g)
+    return torch.randint(n_items, (resamples, n_items), generator=g), torch.randint(
+        n_seeds, (resamples, n_seeds), generator=g
+    )
 
 
 def _percentiles(values: Tensor, level: float) -> tuple[float, float]:
@@ -38,7 +41,9 @@ def _percentiles(values: Tensor, level: float) -> tuple[float, float]:
     return low, high
 
 
-def accuracy_interval(correct: Tensor, level: float = 0.95, resamples: int = 2000, seed: int = 0) -> tuple[float, float]:
+def accuracy_interval(
+    correct: Tensor, level: float = 0.95, resamples: int = 2000, seed: int = 0
+) -> tuple[float, float]:
     """The ``level`` bootstrap interval of the mean accuracy of ``correct (S, N)``: whether run s
     (a seed) got test example n right. Resamples examples and seeds (``seed`` fixes the draws, so the
     same results always give the same interval)."""
@@ -46,11 +51,16 @@ def accuracy_interval(correct: Tensor, level: float = 0.95, resamples: int = 200
     return _percentiles(_resampled_means(correct, items, seeds), level)
 
 
-def difference_interval(correct_a: Tensor, correct_b: Tensor, level: float = 0.95, resamples: int = 2000, seed: int = 0) -> tuple[float, float]:
+def difference_interval(
+    correct_a: Tensor, correct_b: Tensor, level: float = 0.95, resamples: int = 2000, seed: int = 0
+) -> tuple[float, float]:
     """The ``level`` bootstrap interval of mean accuracy a minus mean accuracy b, two ``(S, N)`` tables of
     the same N test examples (and the same seeds, paired: seed s of a with seed s of b). An interval
     that excludes 0 separates the two."""
     if correct_a.shape != correct_b.shape:
-        raise ValueError(f"the two tables must have the same (seeds, examples) shape, not {tuple(correct_a.shape)} and {tuple(correct_b.shape)}")
+        raise ValueError(
+            "the two tables must have the same (seeds, examples) shape, "
+            f"not {tuple(correct_a.shape)} and {tuple(correct_b.shape)}"
+        )
     items, seeds = _draws(correct_a, resamples, seed)
     return _percentiles(_resampled_means(correct_a, items, seeds) - _resampled_means(correct_b, items, seeds), level)

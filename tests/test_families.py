@@ -11,6 +11,7 @@ fit (another depth, width, head count, vocabulary, tying; keys missing or left o
 from __future__ import annotations
 
 import inspect
+import json
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -150,15 +151,50 @@ def test_every_family_refuses_keys_missing_or_left_over_naming_them(name: str) -
         family.model.from_hf({k: v for k, v in state.items() if k != dropped}, config)
 
 
-def test_an_untied_t5_is_refused_both_ways() -> None:
-    """transformers 5 ties T5's head to its embedding always (tie_word_embeddings=False only stops the
-    rescaling): an untied T5 of ours has no counterpart, and such a checkpoint has no head of its own."""
-    untied = replace(ODD["t5"], tie_embeddings=False)
-    with pytest.raises(CheckpointMismatch, match="lm_head.weight differs from shared.weight"):
-        T5(untied).to_hf()
-    family = FAMILIES["t5"]
-    with pytest.raises(CheckpointMismatch, match="scale_decoder_outputs"):
-        family.config_from_hf(hf_twin(family, untied).config.to_dict())
+def untied_hf_twin(config: Any, seed: int) -> torch.nn.Module:
+    """Hugging Face's T5 of an untied ``config``: transformers 5 ties its head at construction
+    (tie_word_embeddings=False only stops the rescaling), so the head is given a tensor of its own."""
+    hf = hf_twin(FAMILIES["t5"], config, seed=seed)
+    hf.lm_head.weight = torch.nn.Parameter(torch.randn(hf.lm_head.weight.shape, generator=torch.Generator().manual_seed(seed)))
+    return hf
+
+
+def test_an_untied_t5_goes_to_hugging_face_and_back(tmp_path: Path) -> None:
+    """An untied T5 (T5 v1.1: a head of its own, no rescaling) both ways: ours to Hugging Face's files,
+    read by transformers' own from_pretrained, and a checkpoint transformers 5 saved (its config says
+    tie_word_embeddings=true and scale_decoder_outputs=false, its file holds the distinct head) to ours."""
+    family, untied = FAMILIES["t5"], replace(ODD["t5"], tie_embeddings=False)
+    ids, mask, decoder_ids = inputs(untied)
+    ours = T5(untied).eval()
+    with torch.no_grad():
+        ours.lm_head.weight.normal_()
+    hf = untied_hf_twin(untied, seed=3)
+    hf.load_state_dict(ours.to_hf())
+    hf.save_pretrained(tmp_path / "ours")
+    theirs = transformers.T5ForConditionalGeneration.from_pretrained(tmp_path / "ours").eval()
+    assert not torch.equal(theirs.lm_head.weight, theirs.shared.weight)
+    torch.testing.assert_close(outputs(family, ours, ids, mask, decoder_ids), hf_outputs(family, theirs, ids, mask, decoder_ids)[0], atol=1e-5, rtol=1e-4)
+
+    saved = untied_hf_twin(untied, seed=4)
+    saved.save_pretrained(tmp_path / "theirs")
+    config = json.loads((tmp_path / "theirs" / "config.json").read_text())
+    assert config.get("scale_decoder_outputs") is False, config  # as transformers 5 writes T5 v1.1
+    back = T5.from_pretrained(tmp_path / "theirs").eval()
+    assert not back.config.tie_embeddings
+    torch.testing.assert_close(outputs(family, back, ids, mask, decoder_ids), hf_outputs(family, saved, ids, mask, decoder_ids)[0], atol=1e-5, rtol=1e-4)
+
+
+def test_a_t5_whose_head_is_its_embedding_unscaled_loads_as_hugging_face_computes_it() -> None:
+    """transformers 5's T5 with scale_decoder_outputs=false and no head of its own in the state dict: the
+    head is the embedding, not rescaled. Ours loads it as an untied T5 whose head starts as a copy."""
+    family, untied = FAMILIES["t5"], replace(ODD["t5"], tie_embeddings=False)
+    hf = hf_twin(family, untied, seed=5)  # tied at construction, not rescaled
+    state = {k: v for k, v in hf.state_dict().items() if k != "lm_head.weight"}
+    config = family.config_from_hf(hf.config.to_dict())
+    assert not config.tie_embeddings
+    ours = T5.from_hf(state, config).eval()
+    ids, mask, decoder_ids = inputs(untied)
+    torch.testing.assert_close(outputs(family, ours, ids, mask, decoder_ids), hf_outputs(family, hf, ids, mask, decoder_ids)[0], atol=1e-5, rtol=1e-4)
 
 
 def test_gpt_refuses_padding_other_than_on_the_right() -> None:

@@ -37,6 +37,7 @@ from course_lib.finetune import (
     training_memory,
 )
 from course_lib.gpt import GPT, GPTConfig
+from course_lib.projections import fused_projections
 from course_lib.t5 import T5, T5Config
 from course_lib.train import TrainConfig, train
 
@@ -349,11 +350,11 @@ def test_attention_makes_lora_wrapped_projections_in_one_product_with_the_same_n
         attn.v_proj.lora_B.normal_()
     x = torch.randn(2, 5, 30)
     calls = []
-    fused = attn._qkv(x)
+    fused = fused_projections((attn.q_proj, attn.k_proj, attn.v_proj), x)
     separate = (attn.q_proj(x), attn.k_proj(x), attn.v_proj(x))
     for a, b in zip(fused, separate, strict=True):
         torch.testing.assert_close(a, b, atol=1e-6, rtol=1e-5)
     hook = attn.q_proj.register_forward_hook(lambda module, args, out: calls.append(out))
-    attn._qkv(x)  # a hooked projection is called as the module it is: the hook sees the call
+    fused_projections((attn.q_proj, attn.k_proj, attn.v_proj), x)  # a hooked projection is called as the module it is: the hook sees the call
     hook.remove()
     assert len(calls) == 1

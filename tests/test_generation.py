@@ -18,12 +18,11 @@ import pytest
 import torch
 import transformers
 from torch import nn
-from transformers import GenerationConfig
 from transformers.generation.logits_process import TopKLogitsWarper, TopPLogitsWarper
 
 from course_lib import bart, gpt, llama, t5
 from course_lib.attention import KVCache
-from course_lib.generation import beam_search, generate, next_token, top_k_filter, top_p_filter
+from course_lib.generation import GenerationConfig, beam_search, generate, next_token, top_k_filter, top_p_filter
 from course_lib.seq2seq import collate
 
 EOS = {"gpt2": 5, "llama": 7, "t5": 1, "bart": 2}
@@ -74,7 +73,7 @@ def twins(family: str) -> tuple[nn.Module, Any]:
         ours = bart.Bart(bart.config_from_hf(hf.config.to_dict()))
         ours.load_state_dict(bart.from_hf_state_dict(hf.state_dict(), ours))
     # generation settings only from the call: none of the model's defaults (BART's forced EOS, GPT-2's EOS 50256)
-    hf.generation_config = GenerationConfig(eos_token_id=EOS[family], pad_token_id=PAD[family], decoder_start_token_id=START.get(family))
+    hf.generation_config = transformers.GenerationConfig(eos_token_id=EOS[family], pad_token_id=PAD[family], decoder_start_token_id=START.get(family))
     return ours.double().eval(), hf.double().eval()
 
 
@@ -296,6 +295,28 @@ def test_bad_requests_get_errors_that_name_the_argument() -> None:
     with pytest.raises(ValueError, match="sliding"):
         generate(twins("t5")[0], prompt, sliding=True)  # type: ignore[arg-type]
 
+
+
+def test_a_generation_config_and_keywords_are_one_way_to_say_the_same() -> None:
+    """The settings are GenerationConfig's fields: passed as one config, as keywords, or both (the
+    keywords win), they decode the same; a name that is no field is refused, named."""
+    model = gpt.GPT(gpt.GPTConfig(vocab_size=20, block_size=16, n_layers=1, n_heads=2, d_model=8)).eval()
+    prompt = torch.randint(0, 20, (2, 3), generator=torch.Generator().manual_seed(0))
+    config = GenerationConfig(max_new_tokens=6, do_sample=True, top_k=5, num_return_sequences=2)
+    draws = [
+        generate(model, prompt, config=config, generator=torch.Generator().manual_seed(1)),
+        generate(model, prompt, max_new_tokens=6, do_sample=True, top_k=5, num_return_sequences=2, generator=torch.Generator().manual_seed(1)),
+        generate(model, prompt, config=GenerationConfig(max_new_tokens=2), max_new_tokens=6, do_sample=True, top_k=5, num_return_sequences=2,
+                 generator=torch.Generator().manual_seed(1)),
+    ]
+    assert draws[0].shape == (4, 9)
+    assert all(torch.equal(draws[0], other) for other in draws[1:])
+    beams = beam_search(model, prompt, config=GenerationConfig(num_beams=3, max_new_tokens=4))
+    assert torch.equal(beams.tokens, beam_search(model, prompt, num_beams=3, max_new_tokens=4).tokens)
+    with pytest.raises(TypeError, match="unknown generation setting.*max_tokens"):
+        generate(model, prompt, max_tokens=5)
+    with pytest.raises(ValueError, match="temperature"):
+        GenerationConfig(temperature=0.7)  # a config is checked when made, not when used
 
 # ------------------------------------------------------------------------ the sampling rule
 

@@ -86,7 +86,7 @@ def test_cached_decoding_equals_the_full_forward_and_the_cache_holds_the_kv_head
 
 @pytest.mark.parametrize(
     "change, words",
-    [({"n_layers": 3}, "model.layers.2"), ({"d_model": 30, "n_heads": 3}, "other shapes"), ({"n_kv_heads": 3}, "k_proj.weight"), ({"vocab_size": 98}, "embed.weight")],
+    [({"n_layers": 3}, "model.layers.2"), ({"d_model": 30, "n_heads": 3}, "other shapes"), ({"n_kv_heads": 3}, "k_proj.weight"), ({"vocab_size": 98}, "model.embed_tokens.weight")],
 )
 def test_a_checkpoint_that_does_not_fit_is_refused_by_name(change: dict, words: str) -> None:
     _, theirs = twins()

@@ -37,6 +37,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from course_lib.data import shakespeare
+from course_lib.tokenization import truncated_lengths
 from course_lib.wordpiece import (
     SPECIAL_TOKENS,
     BatchEncoding,
@@ -45,7 +46,6 @@ from course_lib.wordpiece import (
     basic_tokenize,
     clean_text,
     is_punctuation,
-    truncated_lengths,
     wordpiece,
 )
 

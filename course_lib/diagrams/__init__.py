@@ -26,4 +26,20 @@ from .scaling import ddp_fsdp, fsdp_units, memory_per_rank, rank_memory
 from .seq2seq import decoder_caches, t5_data_flow
 from .shapes import multi_head_shapes
 
-__all__ = ["STREAM_X", "adapter_block", "bert_embeddings", "bert_masking", "block_arrangements", "ddp_fsdp", "decoder_caches", "fsdp_units", "gpt_stack", "kv_cache_steps", "lora_linear", "memory_per_rank", "multi_head_shapes", "rank_memory", "t5_data_flow"]
+__all__ = [
+    "STREAM_X",
+    "adapter_block",
+    "bert_embeddings",
+    "bert_masking",
+    "block_arrangements",
+    "ddp_fsdp",
+    "decoder_caches",
+    "fsdp_units",
+    "gpt_stack",
+    "kv_cache_steps",
+    "lora_linear",
+    "memory_per_rank",
+    "multi_head_shapes",
+    "rank_memory",
+    "t5_data_flow",
+]

@@ -87,15 +87,39 @@ def _canvas(width: float, height: float) -> tuple[Figure, Axes]:
     return fig, _panel(fig, 0, 0, width, height)
 
 
-def _text(ax: Axes, x: float, y: float, s: str, *, size: float = FONT, code: bool = False, colour: str = INK, **kwargs: Any) -> None:
+def _text(
+    ax: Axes, x: float, y: float, s: str, *, size: float = FONT, code: bool = False, colour: str = INK, **kwargs: Any
+) -> None:
     """A label centred on ``(x, y)`` unless ``ha``/``va`` say otherwise; ``code`` sets it monospaced."""
     kwargs = {"ha": "center", "va": "center", **kwargs}
     ax.text(x, y, s, fontsize=size, color=colour, family="monospace" if code else "sans-serif", **kwargs)
 
 
-def _box(ax: Axes, x: float, y: float, w: float, h: float, label: str, *, kind: str, code: str | None = None, gid: str | None = None) -> _Box:
+def _box(
+    ax: Axes,
+    x: float,
+    y: float,
+    w: float,
+    h: float,
+    label: str,
+    *,
+    kind: str,
+    code: str | None = None,
+    gid: str | None = None,
+) -> _Box:
     """A rounded box centred on ``(x, y)``, filled by ``kind``, with a label and, below it, a code name."""
-    ax.add_patch(FancyBboxPatch((x - w / 2, y - h / 2), w, h, boxstyle="round,pad=0,rounding_size=0.05", facecolor=FILL[kind], edgecolor=INK, linewidth=1.0, gid=gid or kind))
+    ax.add_patch(
+        FancyBboxPatch(
+            (x - w / 2, y - h / 2),
+            w,
+            h,
+            boxstyle="round,pad=0,rounding_size=0.05",
+            facecolor=FILL[kind],
+            edgecolor=INK,
+            linewidth=1.0,
+            gid=gid or kind,
+        )
+    )
     if code is None:
         _text(ax, x, y, label)
     else:
@@ -104,7 +128,9 @@ def _box(ax: Axes, x: float, y: float, w: float, h: float, label: str, *, kind: 
     return _Box(x, y, w, h)
 
 
-def _arrow(ax: Axes, *points: Point, colour: str = INK, width: float = 1.2, dashed: bool = False, head: bool = True) -> None:
+def _arrow(
+    ax: Axes, *points: Point, colour: str = INK, width: float = 1.2, dashed: bool = False, head: bool = True
+) -> None:
     """A line through ``points`` (at least two), with an arrowhead at the last one if ``head``."""
     ax.add_patch(
         FancyArrowPatch(
@@ -148,10 +174,9 @@ def _check_int(name: str, value: int, low: int, high: int | None = None) -> None
         raise ValueError(f"{name} must be {allowed}, got {value}")
 
 
-
 def _text_width(s: str, size: float) -> float:
     """The width of ``s`` set in ``size``-point sans-serif, in inches."""
-    width, _, _ = text_to_path.get_text_width_height_descent(s, FontProperties(family="sans-serif", size=size), ismath=False)
+    width, _, _ = text_to_path.get_text_width_height_descent(
+        s, FontProperties(family="sans-serif", size=size), ismath=False
+    )
     return width / 72
-
-

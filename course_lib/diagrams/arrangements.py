@@ -156,4 +156,3 @@ def block_arrangements(arrangements: Sequence[Arrangement] = ARRANGEMENTS) -> Fi
         for line, formula in enumerate(FORMULAS[arrangement]):
             _text(ax, 0.15, PANEL_H - 0.45 - 0.17 * line, formula, size=SMALL, code=True, ha="left")
     return fig
-

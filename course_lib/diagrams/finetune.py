@@ -47,9 +47,31 @@ def _part(ax: Axes, x: float, y: float, w: float, h: float, label: str, code: st
     code name. A trained box has a hatched frame (dotted: partly trained), a frozen one a plain frame.
     Its gid is ``"<state>:<code name>"``."""
     style = "round,pad=0,rounding_size=0.05"
-    ax.add_patch(FancyBboxPatch((x - w / 2, y - h / 2), w, h, boxstyle=style, facecolor=FILL[kind], edgecolor=INK, linewidth=1.0, hatch=HATCH[state], gid=f"{state}:{code.split(' ')[0]}"))
+    ax.add_patch(
+        FancyBboxPatch(
+            (x - w / 2, y - h / 2),
+            w,
+            h,
+            boxstyle=style,
+            facecolor=FILL[kind],
+            edgecolor=INK,
+            linewidth=1.0,
+            hatch=HATCH[state],
+            gid=f"{state}:{code.split(' ')[0]}",
+        )
+    )
     if HATCH[state]:  # the labels sit on a plain inner panel, clear of the hatching
-        ax.add_patch(FancyBboxPatch((x - w / 2 + FRAME, y - h / 2 + FRAME), w - 2 * FRAME, h - 2 * FRAME, boxstyle=style, facecolor=FILL[kind], edgecolor="none", gid="inner"))
+        ax.add_patch(
+            FancyBboxPatch(
+                (x - w / 2 + FRAME, y - h / 2 + FRAME),
+                w - 2 * FRAME,
+                h - 2 * FRAME,
+                boxstyle=style,
+                facecolor=FILL[kind],
+                edgecolor="none",
+                gid="inner",
+            )
+        )
     _text(ax, x, y + 0.08, label)
     _text(ax, x, y - 0.1, code, size=SMALL, code=True)
     return _Box(x, y, w, h)
@@ -57,7 +79,11 @@ def _part(ax: Axes, x: float, y: float, w: float, h: float, label: str, code: st
 
 def _state_key(ax: Axes, x: float, y: float, state: str, label: str) -> None:
     """A legend entry: a small square hatched as ``state`` is, and its label to the right."""
-    ax.add_patch(Rectangle((x, y - 0.08), 0.24, 0.16, facecolor="white", edgecolor=INK, linewidth=0.8, hatch=HATCH[state], gid="key"))
+    ax.add_patch(
+        Rectangle(
+            (x, y - 0.08), 0.24, 0.16, facecolor="white", edgecolor=INK, linewidth=0.8, hatch=HATCH[state], gid="key"
+        )
+    )
     _text(ax, x + 0.32, y, label, size=SMALL, ha="left")
 
 
@@ -96,16 +122,32 @@ def _lora_parts(layer: LoRALinear) -> _LoRAParts:
     (a_name, A), (b_name, B) = own
     r = A.shape[0]
     if tuple(A.shape) != (r, base.in_features) or tuple(B.shape) != (base.out_features, r):
-        raise ValueError(f"expected A (r, {base.in_features}) and B ({base.out_features}, r), got {a_name} {tuple(A.shape)} and {b_name} {tuple(B.shape)}")
+        raise ValueError(
+            f"expected A (r, {base.in_features}) and B ({base.out_features}, "
+            f"r), got {a_name} {tuple(A.shape)} and {b_name} {tuple(B.shape)}"
+        )
     drops = [n for n, m in layer.named_children() if isinstance(m, nn.Dropout)]
     return _LoRAParts(base_name, a_name, b_name, drops[0] if drops else None, base.in_features, base.out_features, r)
 
 
-def _matrix(ax: Axes, x: float, y: float, rows: int, cols: int, unit: float, least: float, *, kind: str, state: str, gid: str) -> _Box:
+def _matrix(
+    ax: Axes, x: float, y: float, rows: int, cols: int, unit: float, least: float, *, kind: str, state: str, gid: str
+) -> _Box:
     """A ``rows x cols`` matrix drawn to scale (``unit`` inches for the larger of the two sizes it is
     compared with, never thinner than ``least``), centred on ``(x, y)``."""
     w, h = max(cols * unit, least), max(rows * unit, least)
-    ax.add_patch(Rectangle((x - w / 2, y - h / 2), w, h, facecolor=FILL[kind], edgecolor=INK, linewidth=1.0, hatch=HATCH[state], gid=gid))
+    ax.add_patch(
+        Rectangle(
+            (x - w / 2, y - h / 2),
+            w,
+            h,
+            facecolor=FILL[kind],
+            edgecolor=INK,
+            linewidth=1.0,
+            hatch=HATCH[state],
+            gid=gid,
+        )
+    )
     return _Box(x, y, w, h)
 
 
@@ -128,7 +170,9 @@ def lora_linear(model: nn.Module, name: str | None = None) -> Figure:
     if name is None:
         found = [n for n, m in model.named_modules() if isinstance(m, LoRALinear)]
         if not found:
-            raise ValueError(f"{type(model).__name__} holds no LoRALinear: wrap its layers with course_lib.finetune.apply_lora first")
+            raise ValueError(
+                f"{type(model).__name__} holds no LoRALinear: wrap its layers with course_lib.finetune.apply_lora first"
+            )
         name = found[0]
     try:
         layer = model.get_submodule(name)
@@ -152,7 +196,17 @@ def lora_linear(model: nn.Module, name: str | None = None) -> Figure:
     _arrow(ax, x_in.right, (split, middle), head=False)
     _dot(ax, split, middle, colour=INK)
     add = _plus(ax, 6.35, upper)
-    w0 = _part(ax, 3.45, upper, 2.3, 0.5, "frozen W₀x", f"{parts.base} ({parts.d_in} → {parts.d_out})", kind="linear", state=_state(list(base.parameters())))
+    w0 = _part(
+        ax,
+        3.45,
+        upper,
+        2.3,
+        0.5,
+        "frozen W₀x",
+        f"{parts.base} ({parts.d_in} → {parts.d_out})",
+        kind="linear",
+        state=_state(list(base.parameters())),
+    )
     _arrow(ax, (split, middle), (split, upper), w0.left)
     _arrow(ax, w0.right, add.left)
     path_colour = INK if active else MUTED
@@ -164,7 +218,8 @@ def lora_linear(model: nn.Module, name: str | None = None) -> Figure:
     steps.append(("A: down to r", f"{parts.A} {tuple(A.shape)}", "linear", 1.4, _state([A])))
     steps.append(("B: starts at 0", f"{parts.B} {tuple(B.shape)}", "linear", 1.4, _state([B])))
     scale_w = 0.95
-    gap = (add.x - scale_w / 2 - split - sum(step[3] for step in steps)) / (len(steps) + 1)  # spread evenly up to the scale
+    # spread evenly up to the scale
+    gap = (add.x - scale_w / 2 - split - sum(step[3] for step in steps)) / (len(steps) + 1)
     previous: _Box | None = None
     for label, code, kind, width, state in steps:
         box = _part(ax, cursor + gap + width / 2, lower, width, 0.5, label, code, kind=kind, state=state)
@@ -173,7 +228,9 @@ def lora_linear(model: nn.Module, name: str | None = None) -> Figure:
         else:
             _arrow(ax, previous.right, box.left, colour=path_colour, dashed=not active)
         if previous is not None and label.startswith("B"):  # between A and B the LoRA path is r features wide
-            _text(ax, (previous.right[0] + box.left[0]) / 2, lower + 0.36, f"(..., r={parts.r})", size=SMALL, colour=MUTED)
+            _text(
+                ax, (previous.right[0] + box.left[0]) / 2, lower + 0.36, f"(..., r={parts.r})", size=SMALL, colour=MUTED
+            )
         previous, cursor = box, box.right[0]
     assert previous is not None
     scale = _box(ax, add.x, lower, scale_w, 0.5, "× α / r", kind="tensor", code=f"scale = {layer.scale:g}")
@@ -186,8 +243,24 @@ def lora_linear(model: nn.Module, name: str | None = None) -> Figure:
         _text(ax, (split + add.x) / 2, lower - 0.45, f"LoRA path not computed ({why})", size=SMALL, colour=MUTED)
     trained = sum(p.numel() for p in layer.parameters() if p.requires_grad)
     frozen = sum(p.numel() for p in layer.parameters() if not p.requires_grad)
-    _text(ax, 0.15, 0.55, f"trained here: {_count(trained)} numbers ({parts.A} and {parts.B}: r·(d_in + d_out) = {parts.r} × {parts.d_in + parts.d_out});", size=SMALL, ha="left")
-    _text(ax, 0.15, 0.35, f"frozen: {_count(frozen)} ({parts.base}.weight {tuple(base.weight.shape)}" + (" and its bias)" if base.bias is not None else ")"), size=SMALL, ha="left")
+    _text(
+        ax,
+        0.15,
+        0.55,
+        f"trained here: {_count(trained)} numbers ({parts.A} and {parts.B}: "
+        f"r·(d_in + d_out) = {parts.r} × {parts.d_in + parts.d_out});",
+        size=SMALL,
+        ha="left",
+    )
+    _text(
+        ax,
+        0.15,
+        0.35,
+        f"frozen: {_count(frozen)} ({parts.base}.weight {tuple(base.weight.shape)}"
+        + (" and its bias)" if base.bias is not None else ")"),
+        size=SMALL,
+        ha="left",
+    )
     _state_key(ax, 0.15, 0.12, "trained", "trained (requires_grad)")
     _state_key(ax, 2.2, 0.12, "frozen", "frozen")
 
@@ -197,11 +270,35 @@ def lora_linear(model: nn.Module, name: str | None = None) -> Figure:
     _text(ax, left, 3.7, "after training: merge()", fontweight="bold", ha="left")
     biggest = max(parts.d_in, parts.d_out)
     unit, least, row = 0.8 / biggest, 0.05, 2.45
-    W = _matrix(ax, left + 0.5, row, parts.d_out, parts.d_in, unit, least, kind="linear", state=_state(list(base.parameters())), gid="matrix-W0")
+    W = _matrix(
+        ax,
+        left + 0.5,
+        row,
+        parts.d_out,
+        parts.d_in,
+        unit,
+        least,
+        kind="linear",
+        state=_state(list(base.parameters())),
+        gid="matrix-W0",
+    )
     _text(ax, W.right[0] + 0.14, row, "+", size=11, fontweight="bold")
     _text(ax, W.right[0] + 0.4, row, f"{layer.scale:g} ×", size=SMALL)
-    Bm = _matrix(ax, W.right[0] + 0.68, row, parts.d_out, parts.r, unit, least, kind="linear", state=_state([B]), gid="matrix-B")
-    Am = _matrix(ax, Bm.right[0] + 0.12 + max(parts.d_in * unit, least) / 2, row + W.h / 2 - max(parts.r * unit, least) / 2, parts.r, parts.d_in, unit, least, kind="linear", state=_state([A]), gid="matrix-A")
+    Bm = _matrix(
+        ax, W.right[0] + 0.68, row, parts.d_out, parts.r, unit, least, kind="linear", state=_state([B]), gid="matrix-B"
+    )
+    Am = _matrix(
+        ax,
+        Bm.right[0] + 0.12 + max(parts.d_in * unit, least) / 2,
+        row + W.h / 2 - max(parts.r * unit, least) / 2,
+        parts.r,
+        parts.d_in,
+        unit,
+        least,
+        kind="linear",
+        state=_state([A]),
+        gid="matrix-A",
+    )
     label_y = row - W.h / 2 - 0.16
     _text(ax, W.x, label_y, f"{parts.base}.weight", size=SMALL, code=True)
     _text(ax, W.x, label_y - 0.19, f"{tuple(base.weight.shape)}", size=SMALL, colour=MUTED)
@@ -209,8 +306,17 @@ def lora_linear(model: nn.Module, name: str | None = None) -> Figure:
     _text(ax, Bm.x, label_y - 0.19, f"{tuple(B.shape)}", size=SMALL, colour=MUTED)
     _text(ax, Am.x, Am.bottom[1] - 0.16, parts.A, size=SMALL, code=True)
     _text(ax, Am.x, Am.bottom[1] - 0.35, f"{tuple(A.shape)}", size=SMALL, colour=MUTED)
-    _text(ax, left - 0.05, 1.35, f"{parts.base}.weight += scale * {parts.B} @ {parts.A}", size=SMALL, code=True, ha="left")
-    _text(ax, left - 0.05, 1.1, f"the same shape {tuple(base.weight.shape)}: then h = {parts.base}(x),", size=SMALL, ha="left")
+    _text(
+        ax, left - 0.05, 1.35, f"{parts.base}.weight += scale * {parts.B} @ {parts.A}", size=SMALL, code=True, ha="left"
+    )
+    _text(
+        ax,
+        left - 0.05,
+        1.1,
+        f"the same shape {tuple(base.weight.shape)}: then h = {parts.base}(x),",
+        size=SMALL,
+        ha="left",
+    )
     _text(ax, left - 0.05, 0.9, "one product, the cost of the original layer;", size=SMALL, ha="left")
     _text(ax, left - 0.05, 0.7, "unmerge() subtracts the update again", size=SMALL, ha="left")
     return fig
@@ -218,7 +324,18 @@ def lora_linear(model: nn.Module, name: str | None = None) -> Figure:
 
 def _box(ax: Axes, x: float, y: float, w: float, h: float, label: str, *, kind: str, code: str | None) -> _Box:
     """A box with no parameters of its own (an input, a factor, a function): plain, with a label and a code line."""
-    ax.add_patch(FancyBboxPatch((x - w / 2, y - h / 2), w, h, boxstyle="round,pad=0,rounding_size=0.05", facecolor=FILL[kind], edgecolor=INK, linewidth=1.0, gid=kind))
+    ax.add_patch(
+        FancyBboxPatch(
+            (x - w / 2, y - h / 2),
+            w,
+            h,
+            boxstyle="round,pad=0,rounding_size=0.05",
+            facecolor=FILL[kind],
+            edgecolor=INK,
+            linewidth=1.0,
+            gid=kind,
+        )
+    )
     if code is None:
         _text(ax, x, y, label)
         return _Box(x, y, w, h)
@@ -290,7 +407,10 @@ def _sublayers(block: nn.Module) -> tuple[_Sublayer, _Sublayer]:
         layers = _children(order, branch)
         stray = [n for n in layers[:-1] if isinstance(modules[n], AdaptedLinear)]
         if stray:
-            raise ValueError(f"adapter_block draws adapters after a branch's last layer (Houlsby et al.'s places); {stray} is adapted")
+            raise ValueError(
+                "adapter_block draws adapters after a branch's last "
+                f"layer (Houlsby et al.'s places); {stray} is adapted"
+            )
         first, last = layers[0], layers[-1]
         if not isinstance(modules[last], AdaptedLinear):
             drawn.append(_Sublayer(branch, first, last, norm))
@@ -324,7 +444,10 @@ def _trained_by_kind(model: nn.Module) -> str:
         if p.requires_grad and id(p) not in counted:
             owners, sizes = kinds.setdefault(name.split(".")[0], (set(), []))
             sizes.append(p.numel())
-    parts = [f"{len(owners)} {kind} {sum(sizes):,}" if owners else f"{kind} {sum(sizes):,}" for kind, (owners, sizes) in kinds.items()]
+    parts = [
+        f"{len(owners)} {kind} {sum(sizes):,}" if owners else f"{kind} {sum(sizes):,}"
+        for kind, (owners, sizes) in kinds.items()
+    ]
     frozen = sum(p.numel() for p in model.parameters() if not p.requires_grad)
     return "trained: " + "; ".join(parts) + f".  Frozen: {frozen:,}."
 
@@ -368,11 +491,21 @@ def adapter_block(model: nn.Module, block: int = 0) -> Figure:
     first_adapter, (down_name, up_name) = opened_branch.adapter, opened_branch.inner
     down_layer, up_layer = sub[f"{first_adapter}.{down_name}"], sub[f"{first_adapter}.{up_name}"]
     m = down_layer.out_features
-    activation = next((name for name, fn in ACTIVATIONS.items() if fn is getattr(sub[ff.module], "activation", None)), "activation")
+    activation = next(
+        (name for name, fn in ACTIVATIONS.items() if fn is getattr(sub[ff.module], "activation", None)), "activation"
+    )
 
     fig, ax = _canvas(10.0, 5.5)
     fig.set_facecolor("white")
-    _text(ax, 0.15, 5.3, f"{stack}.{index}: a post-LN {type(module).__name__}, one of {n_blocks}, with adapters (bottleneck m = {m})", size=SMALL, code=True, ha="left")
+    _text(
+        ax,
+        0.15,
+        5.3,
+        f"{stack}.{index}: a post-LN {type(module).__name__}, one of {n_blocks}, with adapters (bottleneck m = {m})",
+        size=SMALL,
+        code=True,
+        ha="left",
+    )
     sx, box_h = 0.55, 0.5  # the stream's x, a box's height
     _text(ax, sx, 0.7, f"x (B, T, {d_model})", size=SMALL, code=True, va="top", ha="left")
     y = 0.75
@@ -387,14 +520,47 @@ def adapter_block(model: nn.Module, block: int = 0) -> Figure:
         # the first box stands for the attention's projections before its output (all but the last
         # layer), or for the feed-forward's first layer
         if branch is attn:
-            first_params = [p for n, c in sub[attn.module].named_children() if f"{attn.module}.{n}" != attn.last for p in c.parameters()]
+            first_params = [
+                p
+                for n, c in sub[attn.module].named_children()
+                if f"{attn.module}.{n}" != attn.last
+                for p in c.parameters()
+            ]
         else:
             first_params = list(sub[ff.first].parameters())
-        boxes = [_part(ax, 1.45, split, 1.45, box_h, first_label, first_code, kind="attention" if branch is attn else "ffn", state=_state(first_params))]
+        boxes = [
+            _part(
+                ax,
+                1.45,
+                split,
+                1.45,
+                box_h,
+                first_label,
+                first_code,
+                kind="attention" if branch is attn else "ffn",
+                state=_state(first_params),
+            )
+        ]
         base = branch.base or branch.last  # the frozen linear layer, wrapped or not
-        boxes.append(_part(ax, 3.3, split, 1.9, box_h, last_label, base, kind="linear", state=_state(list(sub[base].parameters()))))
+        boxes.append(
+            _part(
+                ax, 3.3, split, 1.9, box_h, last_label, base, kind="linear", state=_state(list(sub[base].parameters()))
+            )
+        )
         if branch.adapter is not None:
-            boxes.append(_part(ax, 5.38, split, 2.1, box_h, "adapter", branch.adapter, kind="ffn", state=_state(list(sub[branch.adapter].parameters()))))
+            boxes.append(
+                _part(
+                    ax,
+                    5.38,
+                    split,
+                    2.1,
+                    box_h,
+                    "adapter",
+                    branch.adapter,
+                    kind="ffn",
+                    state=_state(list(sub[branch.adapter].parameters())),
+                )
+            )
             if branch is opened_branch:
                 opened = boxes[-1]
         _arrow(ax, (sx, split), boxes[0].left)
@@ -403,7 +569,17 @@ def adapter_block(model: nn.Module, block: int = 0) -> Figure:
         plus = _plus(ax, sx, split + 0.62)
         _arrow(ax, boxes[-1].right, (boxes[-1].right[0] + 0.15, split), (boxes[-1].right[0] + 0.15, plus.y), plus.right)
         _arrow(ax, (sx, split), plus.bottom, colour=STREAM, width=2.0)
-        norm = _part(ax, sx, plus.y + 0.55, 0.8, 0.44, "LN", branch.norm, kind="norm", state=_state(list(sub[branch.norm].parameters())))
+        norm = _part(
+            ax,
+            sx,
+            plus.y + 0.55,
+            0.8,
+            0.44,
+            "LN",
+            branch.norm,
+            kind="norm",
+            state=_state(list(sub[branch.norm].parameters())),
+        )
         _arrow(ax, plus.top, norm.bottom, colour=STREAM, width=2.0)
         y = norm.top[1]
     _arrow(ax, (sx, y), (sx, y + 0.3), colour=STREAM, width=2.0)
@@ -419,9 +595,29 @@ def adapter_block(model: nn.Module, block: int = 0) -> Figure:
     skip_x, split = left + 0.35, 1.4
     _arrow(ax, (cx, 1.1), (cx, split), head=False)
     _dot(ax, cx, split, colour=INK)
-    down = _part(ax, cx, 1.95, 2.05, box_h, f"down-projection {d_model} \u2192 {m}", down_name, kind="linear", state=_state(list(down_layer.parameters())))
+    down = _part(
+        ax,
+        cx,
+        1.95,
+        2.05,
+        box_h,
+        f"down-projection {d_model} \u2192 {m}",
+        down_name,
+        kind="linear",
+        state=_state(list(down_layer.parameters())),
+    )
     gelu = _box(ax, cx, 2.65, 0.9, 0.36, "GELU", kind="ffn", code=None)
-    up = _part(ax, cx, 3.35, 2.05, box_h, f"up-projection {m} \u2192 {d_model}", up_name, kind="linear", state=_state(list(up_layer.parameters())))
+    up = _part(
+        ax,
+        cx,
+        3.35,
+        2.05,
+        box_h,
+        f"up-projection {m} \u2192 {d_model}",
+        up_name,
+        kind="linear",
+        state=_state(list(up_layer.parameters())),
+    )
     add = _plus(ax, cx, 4.0)
     _arrow(ax, (cx, split), down.bottom)
     _arrow(ax, down.top, gelu.bottom)
@@ -434,7 +630,10 @@ def adapter_block(model: nn.Module, block: int = 0) -> Figure:
     _text(ax, left + 0.05, 0.48, "weights drawn near 0 (N(0, 10\u207b\u00b3)), biases 0:", size=SMALL, ha="left")
     _text(ax, left + 0.05, 0.28, "each adapter starts near the identity", size=SMALL, ha="left")
     if opened is not None:
-        for corner, end in ((opened.right, (left - 0.1, 5.1)), ((opened.right[0], opened.bottom[1]), (left - 0.1, 0.65))):
+        for corner, end in (
+            (opened.right, (left - 0.1, 5.1)),
+            ((opened.right[0], opened.bottom[1]), (left - 0.1, 0.65)),
+        ):
             _arrow(ax, corner, end, colour=MUTED, width=0.8, dashed=True, head=False)
 
     _text(ax, 0.15, 0.15, "in the whole model, " + _trained_by_kind(model), size=SMALL, ha="left")

@@ -83,16 +83,33 @@ def gpt_stack(n_layers_shown: int = 3, n_layers: int | None = None) -> Figure:
 
     tie = row + 0.85  # the dashed line joining the tied matrices
     _arrow(ax, wte.top, (wte.x, tie), (head.x, tie), head.top, colour=MUTED, dashed=True, head=False)
-    _text(ax, (wte.x + head.x) / 2, tie + 0.25, "same matrix (weight tying): lm_head.weight is wte.weight,", size=SMALL, va="bottom")
+    _text(
+        ax,
+        (wte.x + head.x) / 2,
+        tie + 0.25,
+        "same matrix (weight tying): lm_head.weight is wte.weight,",
+        size=SMALL,
+        va="bottom",
+    )
     _text(ax, (wte.x + head.x) / 2, tie + 0.08, "used transposed: logits = x @ wte.weight.T", size=SMALL, va="bottom")
 
     # One block opened up, its stream left to right: pre-LN, causal self-attention, no cross-attention.
     left, bottom, top = wpe.right[0] + 0.45, 0.1, 1.85
     stream, branch = 1.2, 0.55  # heights of the residual stream and of the branches
-    _text(ax, left + 0.12, top - 0.17, "inside each block: a pre-LN DecoderBlock, no cross-attention", size=SMALL, ha="left")
+    _text(
+        ax,
+        left + 0.12,
+        top - 0.17,
+        "inside each block: a pre-LN DecoderBlock, no cross-attention",
+        size=SMALL,
+        ha="left",
+    )
     _text(ax, left + 0.15, stream, "x", fontstyle="italic")
     xs = left + 0.25
-    for norm, label, code, kind, width in (("norm1", "causal attention", "self_attn", "attention", 1.15), ("norm2", "FFN", "ff", "ffn", 0.8)):
+    for norm, label, code, kind, width in (
+        ("norm1", "causal attention", "self_attn", "attention", 1.15),
+        ("norm2", "FFN", "ff", "ffn", 0.8),
+    ):
         split = xs + 0.2
         _arrow(ax, (xs, stream), (split, stream), colour=STREAM, width=2.0, head=False)
         _dot(ax, split, stream)
@@ -107,11 +124,22 @@ def gpt_stack(n_layers_shown: int = 3, n_layers: int | None = None) -> Figure:
     _arrow(ax, (xs, stream), (xs + 0.3, stream), colour=STREAM, width=2.0)
     _text(ax, xs + 0.36, stream, "output", ha="left")
     right = xs + 0.95
-    ax.add_patch(FancyBboxPatch((left, bottom), right - left, top - bottom, boxstyle="round,pad=0,rounding_size=0.08", facecolor="#f7f7fb", edgecolor=MUTED, linewidth=1.0, zorder=0.5, gid="detail"))
+    ax.add_patch(
+        FancyBboxPatch(
+            (left, bottom),
+            right - left,
+            top - bottom,
+            boxstyle="round,pad=0,rounding_size=0.08",
+            facecolor="#f7f7fb",
+            edgecolor=MUTED,
+            linewidth=1.0,
+            zorder=0.5,
+            gid="detail",
+        )
+    )
     for corner, end in ((drawn[0].left[0], left), (drawn[0].right[0], right)):
         _arrow(ax, (corner, row - h / 2), (end, top), colour=MUTED, width=0.8, dashed=True, head=False)
     return fig
-
 
 
 def kv_cache_steps(n_steps: int = 4, prompt_len: int = 3) -> Figure:
@@ -152,15 +180,40 @@ def kv_cache_steps(n_steps: int = 4, prompt_len: int = 3) -> Figure:
             x = cells_left + j * pitch
             state = "new" if j in fed else "held"
             for name, y, suffix in (("k", 0.3, ""), ("v", 0.08, "-v")):
-                ax.add_patch(Rectangle((x, y), cell, 0.2, facecolor=FILL["new" if j in fed else "tensor"], edgecolor=INK, linewidth=0.9, gid=f"cache-{state}{suffix}"))
+                ax.add_patch(
+                    Rectangle(
+                        (x, y),
+                        cell,
+                        0.2,
+                        facecolor=FILL["new" if j in fed else "tensor"],
+                        edgecolor=INK,
+                        linewidth=0.9,
+                        gid=f"cache-{state}{suffix}",
+                    )
+                )
                 _text(ax, x + cell / 2, y + 0.1, f"${name}_{{{j}}}$", size=SMALL)
         for i in fed:
-            q = _box(ax, cells_left + i * pitch + cell / 2, 0.95, min(cell, 0.45), 0.22, f"$q_{{{i}}}$", kind="query", gid="query")
+            q = _box(
+                ax,
+                cells_left + i * pitch + cell / 2,
+                0.95,
+                min(cell, 0.45),
+                0.22,
+                f"$q_{{{i}}}$",
+                kind="query",
+                gid="query",
+            )
             # causal: position i attends to positions 0 .. i; the arrows from different queries meet
             # each key at different points along its top
             at = (i - fed[0] + 1) / (len(fed) + 1)
             for j in range(i + 1):
-                _arrow(ax, q.bottom, (cells_left + j * pitch + at * cell, 0.5), colour=MUTED if step == 0 else INK, width=0.7)
+                _arrow(
+                    ax,
+                    q.bottom,
+                    (cells_left + j * pitch + at * cell, 0.5),
+                    colour=MUTED if step == 0 else INK,
+                    width=0.7,
+                )
         queries = f"queries (B, h, {prompt_len}, d_head)" if step == 0 else "query (B, h, 1, d_head)"
         _text(ax, 7.55, 0.66, f"k, v: (B, h, P, d_head), P = {P}", size=SMALL, ha="left")
         _text(ax, 7.55, 0.46, queries, size=SMALL, ha="left", colour=MUTED)

@@ -123,7 +123,19 @@ def _shown(units: list[Unit], most: int = 5) -> list[Unit | None]:
 
 
 def _double_arrow(ax: Axes, x0: float, x1: float, y: float, gid: str) -> None:
-    ax.add_patch(FancyArrowPatch((x0, y), (x1, y), arrowstyle="<|-|>", mutation_scale=9, color=INK, linewidth=1.2, shrinkA=0, shrinkB=0, gid=gid))
+    ax.add_patch(
+        FancyArrowPatch(
+            (x0, y),
+            (x1, y),
+            arrowstyle="<|-|>",
+            mutation_scale=9,
+            color=INK,
+            linewidth=1.2,
+            shrinkA=0,
+            shrinkB=0,
+            gid=gid,
+        )
+    )
 
 
 def ddp_fsdp(model: nn.Module, n_ranks: int = 2) -> Figure:
@@ -163,8 +175,23 @@ def ddp_fsdp(model: nn.Module, n_ranks: int = 2) -> Figure:
     x = 0.15
     for key in keys:  # the legend, along the top
         fill, hatch, header = ROLES[key]
-        ax.add_patch(Rectangle((x, 2 * section_h + 0.1), 0.24, 0.15, facecolor=fill, hatch=hatch, edgecolor=INK, linewidth=0.8, gid="key"))
-        name = {"weights": "weights", "gradients": "gradients", "optimizer": "AdamW's moments (m, v: exp_avg, exp_avg_sq)"}[key]
+        ax.add_patch(
+            Rectangle(
+                (x, 2 * section_h + 0.1),
+                0.24,
+                0.15,
+                facecolor=fill,
+                hatch=hatch,
+                edgecolor=INK,
+                linewidth=0.8,
+                gid="key",
+            )
+        )
+        name = {
+            "weights": "weights",
+            "gradients": "gradients",
+            "optimizer": "AdamW's moments (m, v: exp_avg, exp_avg_sq)",
+        }[key]
         _text(ax, x + 0.32, 2 * section_h + 0.175, name, size=SMALL, ha="left")
         x += 0.32 + len(name) * 0.062 + 0.35
     _text(ax, width - 0.1, 2 * section_h + 0.175, "empty: held by another rank", size=SMALL, ha="right", colour=MUTED)
@@ -194,7 +221,15 @@ def ddp_fsdp(model: nn.Module, n_ranks: int = 2) -> Figure:
                 continue
             count = sum(params[n].numel() for n in unit.parameters)
             _text(ax, 0.15, y + row_h / 2, unit.label, size=SMALL, code=True, ha="left")
-            _text(ax, label_w - 0.12, y + row_h / 2, f"{count / 1e6:.2f}M" if count >= 1e6 else f"{count:,}", size=SMALL, ha="right", colour=MUTED)
+            _text(
+                ax,
+                label_w - 0.12,
+                y + row_h / 2,
+                f"{count / 1e6:.2f}M" if count >= 1e6 else f"{count:,}",
+                size=SMALL,
+                ha="right",
+                colour=MUTED,
+            )
             for rank in range(n_ranks):
                 for role, key in enumerate(keys):
                     fill, hatch, _ = ROLES[key]
@@ -204,20 +239,40 @@ def ddp_fsdp(model: nn.Module, n_ranks: int = 2) -> Figure:
                         mine = parallel == "ddp" or chunk == rank
                         ax.add_patch(
                             Rectangle(
-                                (x0 + chunk * cell_w / chunks, y + 0.035), cell_w / chunks, h, facecolor=fill if mine else "white",
-                                hatch=hatch if mine else None, edgecolor=MUTED, linewidth=0.5, gid=f"{parallel}-{'held' if mine else 'empty'}-{key}",
+                                (x0 + chunk * cell_w / chunks, y + 0.035), cell_w / chunks, h,
+                                facecolor=fill if mine else "white", hatch=hatch if mine else None,
+                                edgecolor=MUTED, linewidth=0.5, gid=f"{parallel}-{'held' if mine else 'empty'}-{key}",
                             )
                         )  # fmt: skip
-                    ax.add_patch(Rectangle((x0, y + 0.035), cell_w, h, facecolor="none", edgecolor=INK, linewidth=0.9, gid="cell"))
+                    ax.add_patch(
+                        Rectangle(
+                            (x0, y + 0.035), cell_w, h, facecolor="none", edgecolor=INK, linewidth=0.9, gid="cell"
+                        )
+                    )
         # What the ranks exchange, under the grid.
         first, last = cell_x(0, 0), cell_x(n_ranks - 1, 0)
         if n_ranks == 1:
-            _text(ax, label_w, y - 0.3, "one process: wrap returns the model itself, and nothing is exchanged", size=SMALL, ha="left")
+            _text(
+                ax,
+                label_w,
+                y - 0.3,
+                "one process: wrap returns the model itself, and nothing is exchanged",
+                size=SMALL,
+                ha="left",
+            )
         elif parallel == "ddp":
             g0, g1 = first + cell_w + 0.06 + cell_w / 2, last + cell_w + 0.06 + cell_w / 2
             _double_arrow(ax, g0, g1, y - 0.16, "all-reduce")
             _text(ax, 0.15, y - 0.16, "all-reduce: gradients", size=SMALL, ha="left")
-            _text(ax, label_w, y - 0.55, "all-reduce of the gradients, bucket by bucket during the backward pass: every rank ends with their mean,", size=SMALL, ha="left")
+            _text(
+                ax,
+                label_w,
+                y - 0.55,
+                "all-reduce of the gradients, bucket by bucket during "
+                "the backward pass: every rank ends with their mean,",
+                size=SMALL,
+                ha="left",
+            )
             _text(ax, label_w, y - 0.73, "then takes the same AdamW step on all of the weights", size=SMALL, ha="left")
         else:
             root = units[-1].label
@@ -225,9 +280,31 @@ def ddp_fsdp(model: nn.Module, n_ranks: int = 2) -> Figure:
             _double_arrow(ax, first + 1.5 * cell_w + 0.06, last + 1.5 * cell_w + 0.06, y - 0.36, "reduce-scatter")
             _text(ax, 0.15, y - 0.16, "all-gather: weights", size=SMALL, ha="left")
             _text(ax, 0.15, y - 0.36, "reduce-scatter: gradients", size=SMALL, ha="left")
-            _text(ax, label_w, y - 0.55, "per unit: all-gather its weights before its forward and again before its backward, freeing them after each;", size=SMALL, ha="left")
-            _text(ax, label_w, y - 0.73, "reduce-scatter its gradients after its backward; then each rank steps AdamW on its own chunks.", size=SMALL, ha="left")
-            _text(ax, label_w, y - 0.91, f"The root unit ({root}) stays gathered from its forward to its backward.", size=SMALL, ha="left")
+            _text(
+                ax,
+                label_w,
+                y - 0.55,
+                "per unit: all-gather its weights before its forward "
+                "and again before its backward, freeing them after each;",
+                size=SMALL,
+                ha="left",
+            )
+            _text(
+                ax,
+                label_w,
+                y - 0.73,
+                "reduce-scatter its gradients after its backward; then each rank steps AdamW on its own chunks.",
+                size=SMALL,
+                ha="left",
+            )
+            _text(
+                ax,
+                label_w,
+                y - 0.91,
+                f"The root unit ({root}) stays gathered from its forward to its backward.",
+                size=SMALL,
+                ha="left",
+            )
     return fig
 
 
@@ -257,19 +334,51 @@ def memory_per_rank(model: nn.Module, ranks: Sequence[int] = (1, 2, 4, 8)) -> Fi
             for key in ROLES:
                 fill, hatch, _ = ROLES[key]
                 value = getattr(held, key) / 1e9
-                ax.bar(i + offsets[parallel], value, width, bottom=bottom, color=fill, hatch=hatch, edgecolor=INK, linewidth=0.8, gid=f"{parallel}-{n}-{key}")
+                ax.bar(
+                    i + offsets[parallel],
+                    value,
+                    width,
+                    bottom=bottom,
+                    color=fill,
+                    hatch=hatch,
+                    edgecolor=INK,
+                    linewidth=0.8,
+                    gid=f"{parallel}-{n}-{key}",
+                )
                 bottom += value
             ax.text(i + offsets[parallel], bottom, f"{bottom:.2f}", ha="center", va="bottom", fontsize=SMALL)
             tops = max(tops, bottom)
-    ax.set_xticks([i + o for i in range(len(ranks)) for o in offsets.values()], labels=["DDP", "FSDP"] * len(ranks), fontsize=SMALL)
+    ax.set_xticks(
+        [i + o for i in range(len(ranks)) for o in offsets.values()],
+        labels=["DDP", "FSDP"] * len(ranks),
+        fontsize=SMALL,
+    )
     for i, n in enumerate(ranks):
-        ax.text(i, -0.12, "1 process" if n == 1 else f"{n} ranks", transform=ax.get_xaxis_transform(), ha="center", va="top", fontsize=9)
+        ax.text(
+            i,
+            -0.12,
+            "1 process" if n == 1 else f"{n} ranks",
+            transform=ax.get_xaxis_transform(),
+            ha="center",
+            va="top",
+            fontsize=9,
+        )
     ax.set_ylabel("GB held by rank 0", fontsize=9)
     ax.set_ylim(0, tops * 1.1)
     ax.set_xlim(-0.6, len(ranks) - 0.4)
     ax.tick_params(axis="y", labelsize=SMALL)
     ax.spines[["top", "right"]].set_visible(False)
-    handles = [Rectangle((0, 0), 1, 1, facecolor=ROLES[k][0], hatch=ROLES[k][1], edgecolor=INK, linewidth=0.8) for k in ROLES]
-    ax.legend(handles, ["weights", "gradients", "AdamW's two moments (exp_avg, exp_avg_sq)"], fontsize=SMALL, frameon=False, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=3)
+    handles = [
+        Rectangle((0, 0), 1, 1, facecolor=ROLES[k][0], hatch=ROLES[k][1], edgecolor=INK, linewidth=0.8) for k in ROLES
+    ]
+    ax.legend(
+        handles,
+        ["weights", "gradients", "AdamW's two moments (exp_avg, exp_avg_sq)"],
+        fontsize=SMALL,
+        frameon=False,
+        loc="lower center",
+        bbox_to_anchor=(0.5, 1.0),
+        ncol=3,
+    )
     fig.subplots_adjust(left=0.09, right=0.98, top=0.88, bottom=0.2)
     return fig

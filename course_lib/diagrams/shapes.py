@@ -42,9 +42,18 @@ def _stack(ax: Axes, x: float, y: float, w: float, h: float, n_heads: int, depth
     step = depth / (n_heads - 1) if n_heads > 1 else 0.0
     for head in reversed(range(n_heads)):
         colour = HEAD_COLOURS[head % len(HEAD_COLOURS)]
-        ax.add_patch(Rectangle((x + head * step, y + head * step), w, h, facecolor=colour, edgecolor=INK, linewidth=0.9, gid="head-slice"))
+        ax.add_patch(
+            Rectangle(
+                (x + head * step, y + head * step),
+                w,
+                h,
+                facecolor=colour,
+                edgecolor=INK,
+                linewidth=0.9,
+                gid="head-slice",
+            )
+        )
     return _Box(x + w / 2, y + h / 2, w, h)
-
 
 
 @dataclass(frozen=True)
@@ -69,7 +78,9 @@ class _ShapeLabel:
             _text(ax, x, y, line, size=size, colour=colour, va="top")
 
 
-def _next_column(left: float, width: float, label: _ShapeLabel, gap: float, next_width: float, next_label: _ShapeLabel) -> float:
+def _next_column(
+    left: float, width: float, label: _ShapeLabel, gap: float, next_width: float, next_label: _ShapeLabel
+) -> float:
     """The left edge of the drawing after the one at ``left``: at least ``gap`` after it (room for
     the arrow and its label), and far enough that the two shape labels keep 0.15 inch apart."""
     apart = left + width / 2 + (label.width + next_label.width) / 2 + 0.15 - next_width / 2
@@ -119,7 +130,13 @@ def multi_head_shapes(B: int = 2, T: int = 5, d_model: int = 12, n_heads: int = 
     c6 = _next_column(c5, split, labels["out"], 0.88, full, labels["merged"])
     c7 = _next_column(c6, full, labels["merged"], 0.65, full, labels["output"])
     fig, ax = _canvas(c7 + full / 2 + max(full, labels["output"].width) / 2 + 0.1, 3.05)
-    _text(ax, 0.15, 2.88, f"B = {B},  T = {T},  d_model = {d_model},  h = n_heads = {h},  d_head = d_model / h = {d_head}", ha="left")
+    _text(
+        ax,
+        0.15,
+        2.88,
+        f"B = {B},  T = {T},  d_model = {d_model},  h = n_heads = {h},  d_head = d_model / h = {d_head}",
+        ha="left",
+    )
     heads = [HEAD_COLOURS[i % len(HEAD_COLOURS)] for i in range(h)]
     lane = {"q": 2.25, "k": 1.55, "v": 0.85}  # centre heights of the q, k, v sheets
     main = (lane["q"] + lane["k"]) / 2  # scores and weights, where q and k meet
@@ -171,4 +188,3 @@ def multi_head_shapes(B: int = 2, T: int = 5, d_model: int = 12, n_heads: int = 
     _sheet(ax, c7, lane["v"] - tall / 2, full, tall, [FILL["tensor"]])
     labels["output"].draw(ax, c7 + full / 2, lane["v"] - under)
     return fig
-
