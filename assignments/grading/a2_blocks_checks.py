@@ -140,7 +140,7 @@ def _expect_sinusoidal(value: Any, args: tuple[Any, ...], where: str, size: Size
 # exactly, so positions kept in half precision show) and the width (past a table of frequencies for
 # d_model up to 1,024).
 SINUSOIDAL = Contract("sinusoidal_encoding", ("T", "d_model"), lambda g, size: (size.length, 8), None, base=Size((), 10), long=4100,
-                      verify=_expect_sinusoidal, again=lambda first, fresh, g: (first[0], 12), edges=(("one position", lambda g, size: (1, 2)),
+                      verify=_expect_sinusoidal, again=lambda first, fresh, g: [(first[0], 12), (first[0] + 7, first[1])], edges=(("one position", lambda g, size: (1, 2)),
                                                         ("a width past any fixed table of frequencies", lambda g, size: (3, 1100))))
 
 

@@ -295,7 +295,7 @@ TOP_K = Contract("top_k_filter", ("logits", "k"),
                  lambda g, size: (_randn(g, *size.lead, size.length).to(size.dtype), _randint(g, 1, size.length + 1)),
                  _ref_top_k, base=Size((2,), 10), leads=((), (1,), (2, 3)), long=3000, dtypes=(torch.float64,))
 TOP_P = Contract("top_p_filter", ("logits", "p"), _top_p_args, _ref_top_p, base=Size((2,), 10), leads=((), (1,), (2, 3)), long=3000,
-                 dtypes=(torch.float64,), again=lambda first, fresh, g: (first[0], _safe_p(g, first[0], margin=1e-4)))  # the filters keep the logits' dtype: top_k's own cases say so
+                 dtypes=(torch.float64,), again=lambda first, fresh, g: [(first[0], _safe_p(g, first[0], margin=1e-4))])  # the filters keep the logits' dtype: top_k's own cases say so
 CACHED_STEP = Contract("cached_attention_step", ("x", "cache_k", "cache_v", "W_q", "W_k", "W_v", "W_o", "n_heads"), _cached_args,
                        _cached_oracle, leads=(), long=1100, differentiable=(0, 1, 2, 3, 4, 5, 6),
                        options=(("forbid", NO_TORCH_ATTENTION),), steps=_cached_protocol)

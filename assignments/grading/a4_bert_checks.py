@@ -219,12 +219,13 @@ def _wordpiece_args(g: torch.Generator, size: Size) -> tuple[Any, ...]:
 # A word past any cap on its length (64, 100, 256 characters; max_chars above it), in about 300 pieces: a
 # right answer that recurses once per piece stays within Python's recursion limit; the word as it comes,
 # composed (NFC) and decomposed (NFD): normalising it, reading it by bytes or dropping combining marks
-# changes its pieces; the same word again under a vocabulary without "caf" (its first piece changes: a
-# memo keyed on the word alone shows).
+# changes its pieces; the same word again under a vocabulary without "caf" (its first piece changes) and
+# under a max_chars one below its length ([UNK]): a memo that leaves either out shows.
 WORDPIECE = Contract("wordpiece", ("word", "vocab", "unk_token", "max_chars"), _wordpiece_args,
                      lambda word, vocab, unk_token, max_chars: _hf_wordpiece(vocab, unk_token, max_chars)(word),
                      base=Size((), 12), long=300, text=(0,),
-                     again=lambda first, fresh, g: (first[0], {p: i for i, p in enumerate(q for q in first[1] if q != "caf")}, *first[2:]))
+                     again=lambda first, fresh, g: [(first[0], {p: i for i, p in enumerate(q for q in first[1] if q != "caf")}, *first[2:]),
+                                                    (*first[:3], len(first[0]) - 1)])
 
 
 # -------------------------------------------------------------------------- part 2: masking

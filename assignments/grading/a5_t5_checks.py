@@ -216,7 +216,7 @@ def _expect_buckets(value: Any, args: tuple[Any, ...], where: str, size: Size) -
 BUCKETS = Contract("relative_position_bucket", ("relative_position", "bidirectional", "num_buckets", "max_distance"),
                    lambda g, size: (_spread(g, size.length, size.lead), True, max(32, size.length // 32), size.length), None,
                    base=Size((2, -1, 3), 128), leads=((), (1,), (3, 5, 7)), long=4100, verify=_expect_buckets,
-                   again=lambda first, fresh, g: (first[0], False, 48, 2 * first[3]))
+                   again=lambda first, fresh, g: [(first[0], False, *first[2:]), (first[0], True, 48, first[3]), (*first[:3], 40)])
 
 
 # ------------------------------------------------------------------------ part 2: noise spans
@@ -274,8 +274,18 @@ def _mask_args(g: torch.Generator, size: Size) -> tuple[Any, ...]:
             return size.length, density, mean, _randint(g, 0, 2**31)
 
 
+def _mask_alone(first: tuple[Any, ...], fresh: tuple[Any, ...], g: torch.Generator) -> list[tuple[Any, ...]]:
+    """The first call with its seed alone changed, and with its density alone where the counts stay
+    clear of a rounding tie."""
+    length, _, mean, seed = first
+    num_noise, num_spans = _counts(length, fresh[1], mean)
+    clear = not (_near_half(length * fresh[1]) or _near_half(num_noise / mean)) and num_spans <= length - num_noise
+    return [(*first[:3], fresh[3])] + ([(length, fresh[1], mean, seed)] if clear else [])
+
+
 NOISE_MASK = Contract("random_spans_noise_mask", ("length", "noise_density", "mean_noise_span_length", "seed"), _mask_args, None,
-                      base=Size((), 40), long=2500, verify=lambda value, args, where, size: _judge_mask(value, *args[:3], where) and None)
+                      base=Size((), 40), long=2500, verify=lambda value, args, where, size: _judge_mask(value, *args[:3], where) and None,
+                      again=_mask_alone)
 
 
 def _compositions(n: int, k: int) -> list[list[int]]:
@@ -601,7 +611,8 @@ def _infilling_args(g: torch.Generator, size: Size) -> tuple[Any, ...]:
 INFILLING = Contract("text_infilling", ("tokens", "mask_ratio", "mask_id", "poisson_lambda", "seed"), _infilling_args, None,
                      base=Size((), 30), long=2100,
                      verify=lambda value, args, where, size: _judge_infilling(value, *args[:3], where) and None,
-                     again=lambda first, fresh, g: (first[0], _ratio(g, len(first[0]) - 2, 0.2, 0.4), first[2], *fresh[3:]))
+                     again=lambda first, fresh, g: [(first[0], _ratio(g, len(first[0]) - 2, 0.2, 0.4), *first[2:]),
+                                                    (*first[:3], fresh[3], first[4]), (*first[:4], fresh[4])])
 
 
 def check_text_infilling(notebook: Student | dict[str, Any]) -> str | None:
@@ -903,7 +914,7 @@ def _beam_args(eos_id: int | None = None, below: float = 0.0) -> Callable[[torch
 # underflow (exp(-800) is 0 in float64: scores as products of probabilities, not sums of logs, show).
 BEAM = Contract("beam_search_step", ("log_probs", "beam_scores", "finished", "beam_width", "eos_id"), _beam_args(), None,
                 base=Size((), 9), long=1100, dtypes=(torch.float64,), verify=_expect_beam,
-                again=lambda first, fresh, g: (*first[:3], first[3] - 1, first[4]),  # the beams of the first call, one fewer kept
+                again=lambda first, fresh, g: [(*first[:3], first[3] - 1, first[4])],  # the first call's beams, one fewer kept
                 edges=(("eos_id 0, the first token", _beam_args(0)), ("eos_id the last token", _beam_args(-1)),
                        ("the beams' scores about -800 (a long sequence)", _beam_args(below=800.0))))
 

@@ -23,10 +23,11 @@ its class of bug on every draw, not on a lucky one):
   strings) sent composed (NFC) and decomposed (NFD), where the spec takes text as it comes;
 * **edges**: the spec's special values at special places (an EOS id already last, a special id first),
   named argument makers checked like every other case;
-* **no state between calls**: a call, then one with the same first argument and the others changed
-  (``again(first, fresh, g)``: by default the first argument of the first call with the rest of a fresh
-  draw; a part whose arguments are drawn to fit each other, or whose answer must change for sure,
-  declares its own): a result kept from an earlier call (a memo keyed on part of the arguments) shows.
+* **no state between calls**: a call, then calls that each change one of its arguments alone
+  (``again(first, fresh, g)``: by default each argument of a fresh draw that differs, put alone into
+  the first call's; a part whose arguments are drawn to fit each other, or whose answer must change for
+  sure, declares its own): a result kept from an earlier call under a key that leaves out any one
+  argument (a memo, a table built once, a mutable default) shows.
 
 Where a right answer is one of a set rather than one value (a draw from a law, a sampler replayed, a
 bucket within float rounding of a boundary), ``verify`` checks one reply against its arguments in place
@@ -51,7 +52,7 @@ from torch import Tensor
 
 from course_grading.sandbox.calls import GradArg, probe
 
-from gradinglib import CheckFailed, Guarded, StudentRaised, expect_close, expect_equal, kind
+from gradinglib import CheckFailed, Guarded, StudentRaised, expect_close, expect_equal, kind, same_value
 
 # (atol, rtol) of a value, by dtype; gradients get ten times these (float32: 1e-4, 1e-3).
 TOLERANCE: dict[torch.dtype, tuple[float, float]] = {torch.float32: (1e-5, 1e-4), torch.float64: (1e-9, 1e-8)}
@@ -68,9 +69,10 @@ class Size:
     dtype: torch.dtype = torch.float32
 
 
-def keep_first(first: tuple[Any, ...], fresh: tuple[Any, ...], g: torch.Generator) -> tuple[Any, ...]:
-    """The arguments of a second call: the first call's first argument, the rest of a fresh draw."""
-    return (first[0], *fresh[1:])
+def each_alone(first: tuple[Any, ...], fresh: tuple[Any, ...], g: torch.Generator) -> list[tuple[Any, ...]]:
+    """The arguments of the calls after a first one: each argument of a fresh draw that differs from the
+    first call's, put alone in the first call's arguments."""
+    return [(*first[:i], fresh[i], *first[i + 1 :]) for i in range(len(first)) if not same_value(first[i], fresh[i])]
 
 
 @dataclass(frozen=True)
@@ -98,7 +100,7 @@ class Contract:
     verify: Callable[[Any, tuple[Any, ...], str, Size], None] | None = None  # a set of right answers: one reply judged
     text: tuple[int, ...] = ()  # the arguments read as text: each sent in NFC and in NFD
     edges: tuple[tuple[str, Callable[[torch.Generator, Size], tuple[Any, ...]]], ...] = ()  # special values, named
-    again: Callable[[tuple[Any, ...], tuple[Any, ...], torch.Generator], tuple[Any, ...]] = keep_first  # (first, fresh, g)
+    again: Callable[[tuple[Any, ...], tuple[Any, ...], torch.Generator], list[tuple[Any, ...]]] = each_alone  # (first, fresh, g)
 
     def sizes(self) -> list[tuple[str, Size]]:
         """The generic cases' sizes, each with what it is for."""
@@ -247,14 +249,15 @@ def _value_case(
 
 
 def _again_case(contract: Contract, student: Guarded, g: torch.Generator) -> Callable[[], None]:
-    """Two calls in a row sharing their first argument, each judged on its own."""
+    """A call, then calls that each change one of its arguments, each judged on its own."""
 
     def run() -> None:
         first = contract.make(g, contract.base)
-        second = contract.again(first, contract.make(g, contract.base), g)
         _value_case(replace(contract, make=lambda g, size: first), student, g, "a first call", contract.base)()
-        label = "a second call with the same first argument and the others changed (nothing kept from the first)"
-        _value_case(replace(contract, make=lambda g, size: second), student, g, label, contract.base)()
+        for then in contract.again(first, contract.make(g, contract.base), g):
+            changed = [name for name, a, b in zip(contract.names, first, then) if not same_value(a, b)]
+            label = f"then a call with only {' and '.join(changed)} changed (nothing kept from the first)"
+            _value_case(replace(contract, make=lambda g, size, then=then: then), student, g, label, contract.base)()
 
     return run
 
