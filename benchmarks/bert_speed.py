@@ -58,19 +58,15 @@ FAMILY = sys.modules[__name__]  # this module, as side_by_side takes it
 SENTENCES = 64  # one inference batch
 
 
-
-
-
-
-
-
 # ------------------------------------------------------------------------------ training
 
 
 def _course_config():
     from course_lib.bert import BertConfig
 
-    return BertConfig(vocab_size=VOCAB, block_size=512, n_layers=N_LAYERS, n_heads=N_HEADS, d_model=D_MODEL, dropout=DROPOUT)
+    return BertConfig(
+        vocab_size=VOCAB, block_size=512, n_layers=N_LAYERS, n_heads=N_HEADS, d_model=D_MODEL, dropout=DROPOUT
+    )
 
 
 def build_models(kinds: tuple[str, ...], device: torch.device) -> dict[str, torch.nn.Module]:
@@ -90,8 +86,9 @@ def build_models(kinds: tuple[str, ...], device: torch.device) -> dict[str, torc
         c = ours.config
         hf_config = HFConfig(
             vocab_size=c.vocab_size, hidden_size=c.d_model, num_hidden_layers=c.n_layers, num_attention_heads=c.n_heads,
-            intermediate_size=c.ff_width, hidden_act="gelu", hidden_dropout_prob=c.dropout, attention_probs_dropout_prob=c.dropout,
-            max_position_embeddings=c.block_size, type_vocab_size=c.type_vocab_size, layer_norm_eps=c.norm_eps,
+            intermediate_size=c.ff_width, hidden_act="gelu", hidden_dropout_prob=c.dropout,
+            attention_probs_dropout_prob=c.dropout, max_position_embeddings=c.block_size,
+            type_vocab_size=c.type_vocab_size, layer_norm_eps=c.norm_eps,
         )  # fmt: skip
         theirs = BertForMaskedLM(hf_config)
         missing, unexpected = theirs.load_state_dict(to_hf_state_dict(ours), strict=False)
@@ -123,7 +120,9 @@ def loss_function(kind: str, model: torch.nn.Module, batch: tuple[torch.Tensor, 
 
         no_nsp = torch.zeros(BATCH, dtype=torch.long, device=labels.device)  # unread: the model has no NSP head
         return lambda: pretraining_loss(model, (inputs, token_type_ids, attention_mask), (labels, no_nsp))
-    return lambda: model(input_ids=inputs, token_type_ids=token_type_ids, attention_mask=attention_mask, labels=labels).loss
+    return lambda: (
+        model(input_ids=inputs, token_type_ids=token_type_ids, attention_mask=attention_mask, labels=labels).loss
+    )
 
 
 # ----------------------------------------------------------------------------- inference
@@ -148,7 +147,9 @@ def measure_inference(device: torch.device, repeats: int, rounds: int) -> tuple[
     from course_lib.wordpiece import WordPieceTokenizer
 
     encoded = WordPieceTokenizer.bert_base_uncased().encode_batch(sentences(SENTENCES), max_length=128)
-    idx, token_type_ids, attention_mask = (torch.tensor(x, device=device) for x in (encoded.input_ids, encoded.token_type_ids, encoded.attention_mask))
+    idx, token_type_ids, attention_mask = (
+        torch.tensor(x, device=device) for x in (encoded.input_ids, encoded.token_type_ids, encoded.attention_mask)
+    )
     ours = Bert.from_pretrained(minilm_directory()).to(device).eval()
     theirs = BertModel.from_pretrained(minilm_directory(), add_pooling_layer=False).to(device).eval()
 
@@ -156,7 +157,10 @@ def measure_inference(device: torch.device, repeats: int, rounds: int) -> tuple[
         return mean_pool(ours(idx, token_type_ids, attention_mask), attention_mask)
 
     def transformers_embed() -> torch.Tensor:
-        return mean_pool(theirs(input_ids=idx, token_type_ids=token_type_ids, attention_mask=attention_mask).last_hidden_state, attention_mask)
+        return mean_pool(
+            theirs(input_ids=idx, token_type_ids=token_type_ids, attention_mask=attention_mask).last_hidden_state,
+            attention_mask,
+        )
 
     calls = {"course_lib": course_lib_embed, "transformers": transformers_embed}
     with torch.no_grad():
@@ -172,10 +176,15 @@ def measure_inference(device: torch.device, repeats: int, rounds: int) -> tuple[
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--device", default="auto", help="auto (cuda if available), cpu or cuda")
-    parser.add_argument("--quick", action="store_true", help="fewer rounds: a rough figure in about a minute on 2 CPU cores")
-    parser.add_argument("--profile", action="store_true", help="also print torch.profiler's top operators of a training step")
+    parser.add_argument(
+        "--quick", action="store_true", help="fewer rounds: a rough figure in about a minute on 2 CPU cores"
+    )
+    parser.add_argument(
+        "--profile", action="store_true", help="also print torch.profiler's top operators of a training step"
+    )
     parser.add_argument("--threads", type=int, help="torch's CPU threads for both models (default: torch's own choice)")
-    parser.add_argument("--memory", nargs=2, help=argparse.SUPPRESS)  # a kind and a number of steps: its memory (in a fresh process)
+    # a kind and a number of steps: its memory (in a fresh process)
+    parser.add_argument("--memory", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
     device = torch.device(args.device if args.device != "auto" else "cuda" if torch.cuda.is_available() else "cpu")
     warnings.filterwarnings("ignore", category=FutureWarning)
@@ -189,25 +198,53 @@ def main() -> None:
     transformers.logging.set_verbosity_error()  # not the loading report (MiniLM's unused pooler) and progress bars
     transformers.logging.disable_progress_bar()
     gpu = device.type == "cuda"
-    print(f"device: {torch.cuda.get_device_name() if gpu else 'cpu'}, torch {torch.__version__}, transformers {transformers.__version__}, {torch.get_num_threads()} threads (both models)")
+    print(
+        f"device: {torch.cuda.get_device_name() if gpu else 'cpu'}, torch {torch.__version__}, transformers "
+        f"{transformers.__version__}, {torch.get_num_threads()} threads (both models)"
+    )
     memory_steps = 2 if args.quick else 3
-    memory = {kind: sbs.run_one(__file__, ["--memory", kind, str(memory_steps), "--device", device.type, "--threads", str(torch.get_num_threads())]) for kind in KINDS}  # first, while this process is small
+    # first, while this process is small
+    memory = {
+        kind: sbs.run_one(
+            __file__,
+            ["--memory", kind, str(memory_steps), "--device", device.type, "--threads", str(torch.get_num_threads())],
+        )
+        for kind in KINDS
+    }
     steps, rounds = (20 if gpu else 1, 7) if not args.quick else (5 if gpu else 1, 2)
     seconds, losses, parameters = sbs.measure_training_speed(FAMILY, device, steps, rounds)
-    print(f"\ntraining, {N_LAYERS} layers/{N_HEADS} heads/{D_MODEL} wide, vocab {VOCAB}, batch {BATCH} x {TOKENS} tokens, dropout {DROPOUT}, MLM, AdamW{', bf16 autocast' if gpu else ''}")
-    print(f"step-0 eval losses agree: course_lib {losses['course_lib']:.6f}, transformers {losses['transformers']:.6f}; best of {rounds} rounds of {steps} steps")
+    print(
+        f"\ntraining, {N_LAYERS} layers/{N_HEADS} heads/{D_MODEL} wide, vocab {VOCAB}, batch {BATCH} x {TOKENS} "
+        f"tokens, dropout {DROPOUT}, MLM, AdamW{', bf16 autocast' if gpu else ''}"
+    )
+    print(
+        f"step-0 eval losses agree: course_lib {losses['course_lib']:.6f}, transformers {losses['transformers']:.6f}; "
+        f"best of {rounds} rounds of {steps} steps"
+    )
     print(f"{'model':<14} {'params':>8} {'ms/step':>9} {'tokens/s':>10} {'vs HF':>6} {'peak MB':>8}")
     for kind in KINDS:
         rate = BATCH * TOKENS / seconds[kind]
-        print(f"{kind:<14} {parameters[kind] / 1e6:>7.2f}M {seconds[kind] * 1e3:>9.1f} {rate:>10.0f} {seconds['transformers'] / seconds[kind]:>5.2f}x {memory[kind]['peak_mb']:>8.0f}")
-    print(f"(peak MB: growth over the built model during {memory_steps} steps, {memory['course_lib']['how']}; target: course_lib >= 1.20x HF's tokens/s)")
+        print(
+            f"{kind:<14} {parameters[kind] / 1e6:>7.2f}M {seconds[kind] * 1e3:>9.1f} {rate:>10.0f} "
+            f"{seconds['transformers'] / seconds[kind]:>5.2f}x {memory[kind]['peak_mb']:>8.0f}"
+        )
+    print(
+        f"(peak MB: growth over the built model during {memory_steps} steps, {memory['course_lib']['how']}; target: "
+        "course_lib >= 1.20x HF's tokens/s)"
+    )
 
     repeats, rounds = (10 if gpu else 2, 5) if not args.quick else (3 if gpu else 1, 2)
     seconds, length, difference = measure_inference(device, repeats, rounds)
-    print(f"\ninference, all-MiniLM-L6-v2, {SENTENCES} Shakespeare sentences padded to {length} tokens, eval, no_grad, fp32 (embeddings agree to {difference:.1e})")
+    print(
+        f"\ninference, all-MiniLM-L6-v2, {SENTENCES} Shakespeare sentences padded to {length} tokens, eval, no_grad, "
+        f"fp32 (embeddings agree to {difference:.1e})"
+    )
     print(f"{'model':<14} {'ms/batch':>9} {'sentences/s':>12} {'vs HF':>6}")
     for kind in KINDS:
-        print(f"{kind:<14} {seconds[kind] * 1e3:>9.1f} {SENTENCES / seconds[kind]:>12.0f} {seconds['transformers'] / seconds[kind]:>5.2f}x")
+        print(
+            f"{kind:<14} {seconds[kind] * 1e3:>9.1f} {SENTENCES / seconds[kind]:>12.0f} "
+            f"{seconds['transformers'] / seconds[kind]:>5.2f}x"
+        )
     if args.profile:
         sbs.profile_training(FAMILY, device, rows=15)
 

@@ -26,7 +26,9 @@ TARGET_S = 30.0
 def build(folder: Path) -> tuple[float, str]:
     start = time.perf_counter()
     jupyter_book = Path(sys.executable).parent / "jupyter-book"
-    result = subprocess.run([str(jupyter_book), "build", "-W", "-n", "--keep-going", str(folder)], capture_output=True, text=True)
+    result = subprocess.run(
+        [str(jupyter_book), "build", "-W", "-n", "--keep-going", str(folder)], capture_output=True, text=True
+    )
     if result.returncode != 0:
         raise SystemExit(f"the build failed:\n{result.stdout[-3000:]}{result.stderr[-3000:]}")
     return time.perf_counter() - start, result.stdout + result.stderr
@@ -53,7 +55,10 @@ def main() -> None:
         rebuild, log = build(copy)
         executed = log.count("Executing notebook")
     print(f"{'first build of the copy':<44} {first:>7.1f} s")
-    print(f"{'rebuild after editing ' + args.chapter:<44} {rebuild:>7.1f} s  (target < {TARGET_S:.0f} s: {'met' if rebuild < TARGET_S else 'NOT met'})")
+    print(
+        f"{'rebuild after editing ' + args.chapter:<44} {rebuild:>7.1f} s  (target < {TARGET_S:.0f} s: "
+        f"{'met' if rebuild < TARGET_S else 'NOT met'})"
+    )
     print(f"{'chapters executed by the rebuild':<44} {executed:>7d}")
 
 

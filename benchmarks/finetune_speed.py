@@ -52,7 +52,9 @@ class HFClassifier(torch.nn.Module):
     def forward(self, idx: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
         from course_lib.bert import mean_pool
 
-        return self.head(mean_pool(self.bert(input_ids=idx, attention_mask=attention_mask).last_hidden_state, attention_mask))
+        return self.head(
+            mean_pool(self.bert(input_ids=idx, attention_mask=attention_mask).last_hidden_state, attention_mask)
+        )
 
 
 def build_models(kinds: tuple[str, ...], device: torch.device) -> dict[str, torch.nn.Module]:
@@ -93,7 +95,9 @@ def _peft_copy(lora: torch.nn.Module) -> torch.nn.Module:
     from course_lib.bert import minilm_directory
 
     hf = BertModel.from_pretrained(minilm_directory(), add_pooling_layer=False)
-    peft_model = get_peft_model(hf, LoraConfig(r=RANK, lora_alpha=ALPHA, target_modules=["query", "value"], lora_dropout=0.0))
+    peft_model = get_peft_model(
+        hf, LoraConfig(r=RANK, lora_alpha=ALPHA, target_modules=["query", "value"], lora_dropout=0.0)
+    )
     with torch.no_grad():
         for i, block in enumerate(lora.body.encoder.layers):
             theirs = peft_model.base_model.model.encoder.layer[i].attention.self
@@ -137,9 +141,12 @@ def step_breakdown(step: Callable[[], None], steps: int = 3) -> tuple[float, flo
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--device", default="auto", help="auto (cuda if available), cpu or cuda")
-    parser.add_argument("--quick", action="store_true", help="fewer rounds: a rough figure in about a minute on 2 CPU cores")
+    parser.add_argument(
+        "--quick", action="store_true", help="fewer rounds: a rough figure in about a minute on 2 CPU cores"
+    )
     parser.add_argument("--threads", type=int, help="torch's CPU threads for every model (default: torch's own choice)")
-    parser.add_argument("--memory", nargs=2, help=argparse.SUPPRESS)  # a kind and a number of steps: its memory (in a fresh process)
+    # a kind and a number of steps: its memory (in a fresh process)
+    parser.add_argument("--memory", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
     device = torch.device(args.device if args.device != "auto" else "cuda" if torch.cuda.is_available() else "cpu")
     warnings.filterwarnings("ignore", category=FutureWarning)
@@ -153,9 +160,18 @@ def main() -> None:
         print(json.dumps(sbs.measure_training_memory(FAMILY, args.memory[0], device, int(args.memory[1]))))
         return
     gpu = device.type == "cuda"
-    print(f"device: {torch.cuda.get_device_name() if gpu else 'cpu'}, torch {torch.__version__}, transformers {transformers.__version__}, {torch.get_num_threads()} threads")
+    print(
+        f"device: {torch.cuda.get_device_name() if gpu else 'cpu'}, torch {torch.__version__}, transformers "
+        f"{transformers.__version__}, {torch.get_num_threads()} threads"
+    )
     memory_steps = 2 if args.quick else 3
-    memory = {kind: sbs.run_one(__file__, ["--memory", kind, str(memory_steps), "--device", device.type, "--threads", str(torch.get_num_threads())]) for kind in KINDS}
+    memory = {
+        kind: sbs.run_one(
+            __file__,
+            ["--memory", kind, str(memory_steps), "--device", device.type, "--threads", str(torch.get_num_threads())],
+        )
+        for kind in KINDS
+    }
     models = build_models(KINDS, device)
     batch = training_batch(device)
     with torch.no_grad():
@@ -167,20 +183,37 @@ def main() -> None:
         step()  # warm up
     steps, rounds = (20 if gpu else 1, 7) if not args.quick else (5 if gpu else 1, 2)
     seconds = sbs.best_times(steps_of, device, steps, rounds)
-    print(f"\nMiniLM (6 layers, 384 wide) + 2-class head on the mean, batch {BATCH} x {TOKENS} tokens, AdamW{', bf16 autocast' if gpu else ''}; LoRA rank {RANK} on query and value")
-    print(f"eval losses agree: course_lib LoRA {losses['lora']:.6f}, peft LoRA {losses['peft lora']:.6f}; best of {rounds} rounds of {steps} steps")
+    print(
+        f"\nMiniLM (6 layers, 384 wide) + 2-class head on the mean, batch {BATCH} x {TOKENS} tokens, "
+        f"AdamW{', bf16 autocast' if gpu else ''}; LoRA rank {RANK} on query and value"
+    )
+    print(
+        f"eval losses agree: course_lib LoRA {losses['lora']:.6f}, peft LoRA {losses['peft lora']:.6f}; best "
+        f"of {rounds} rounds of {steps} steps"
+    )
     print(f"{'kind':<10} {'trained':>10} {'ms/step':>9} {'vs full':>8} {'peak MB':>8}")
     for kind in KINDS:
         trained = sum(p.numel() for p in models[kind].parameters() if p.requires_grad)
-        print(f"{kind:<10} {trained:>10,d} {seconds[kind] * 1e3:>9.1f} {seconds['full'] / seconds[kind]:>7.2f}x {memory[kind]['peak_mb']:>8.0f}")
-    print(f"course_lib LoRA vs peft LoRA: {seconds['peft lora'] / seconds['lora']:.2f}x (target >= 1.0x); LoRA vs full: {seconds['full'] / seconds['lora']:.2f}x (target >= 1.5x)")
+        print(
+            f"{kind:<10} {trained:>10,d} {seconds[kind] * 1e3:>9.1f} "
+            f"{seconds['full'] / seconds[kind]:>7.2f}x {memory[kind]['peak_mb']:>8.0f}"
+        )
+    print(
+        f"course_lib LoRA vs peft LoRA: {seconds['peft lora'] / seconds['lora']:.2f}x (target >= 1.0x); LoRA vs full: "
+        f"{seconds['full'] / seconds['lora']:.2f}x (target >= 1.5x)"
+    )
     if not gpu:
         parts = {kind: step_breakdown(steps_of[kind]) for kind in ("full", "lora", "peft lora")}
         print("\nwhere a step's time goes (torch.profiler, the mean of 3 steps, CPU ms):")
-        print(f"{'kind':<10} {'linear layers':>14} {'the rest':>9}   (the rest: attention, dropout, GELU, norms, AdamW)")
+        print(
+            f"{'kind':<10} {'linear layers':>14} {'the rest':>9}   (the rest: attention, dropout, GELU, norms, AdamW)"
+        )
         for kind, (linear, rest) in parts.items():
             print(f"{kind:<10} {linear:>14.0f} {rest:>9.0f}")
-        print(f"LoRA skips the frozen weights' gradients, a third of the linear layers' products (at most 1.5x on them): {parts['full'][0] / parts['lora'][0]:.2f}x measured; the rest is the same work")
+        print(
+            "LoRA skips the frozen weights' gradients, a third of the linear layers' products (at most 1.5x on them): "
+            f"{parts['full'][0] / parts['lora'][0]:.2f}x measured; the rest is the same work"
+        )
     print(f"(peak MB: growth over the built model during {memory_steps} steps, {memory['full']['how']})")
 
 

@@ -51,7 +51,9 @@ def _sync(device: torch.device) -> None:
         torch.cuda.synchronize()
 
 
-def training_step(model_kind: str, config: str, device: torch.device, nanogpt: str | None, compile_: bool = False) -> Callable[[], None]:
+def training_step(
+    model_kind: str, config: str, device: torch.device, nanogpt: str | None, compile_: bool = False
+) -> Callable[[], None]:
     """One training step as each project's own training loop takes it: forward, loss, backward,
     gradient clipping at norm 1, an AdamW step (course_lib: :func:`course_lib.train.make_optimizer`;
     nanoGPT: its ``configure_optimizers``; ``course_lib-unfused``: course_lib's model with nanoGPT's
@@ -66,12 +68,23 @@ def training_step(model_kind: str, config: str, device: torch.device, nanogpt: s
         from course_lib.train import TrainConfig, lm_loss_fn, make_optimizer, param_groups
 
         activation: Activation = "gelu_tanh" if model_kind.endswith("tanh") else "gelu"  # nanoGPT's is the exact GELU
-        config_ = GPTConfig(vocab_size=VOCAB, block_size=block_size, n_layers=n_layers, n_heads=n_heads, d_model=d_model, activation=activation)
+        config_ = GPTConfig(
+            vocab_size=VOCAB,
+            block_size=block_size,
+            n_layers=n_layers,
+            n_heads=n_heads,
+            d_model=d_model,
+            activation=activation,
+        )
         model = GPT(config_).to(device)
         if model_kind.endswith("unfused"):  # what nanoGPT's configure_optimizers makes on a CPU
-            optimizer = torch.optim.AdamW(param_groups(model, 0.1), lr=1e-3, betas=(0.9, 0.95), fused=device.type == "cuda")
+            optimizer = torch.optim.AdamW(
+                param_groups(model, 0.1), lr=1e-3, betas=(0.9, 0.95), fused=device.type == "cuda"
+            )
         else:
-            optimizer = make_optimizer(model, TrainConfig(steps=1, lr=1e-3, weight_decay=0.1, betas=(0.9, 0.95)), device)
+            optimizer = make_optimizer(
+                model, TrainConfig(steps=1, lr=1e-3, weight_decay=0.1, betas=(0.9, 0.95)), device
+            )
 
         forward: torch.nn.Module = torch.compile(model) if compile_ else model  # type: ignore[assignment]
 
@@ -83,7 +96,17 @@ def training_step(model_kind: str, config: str, device: torch.device, nanogpt: s
         from model import GPTConfig as NanoConfig
 
         with contextlib.redirect_stdout(sys.stderr):  # it prints what it built and chose
-            model = NanoGPT(NanoConfig(block_size=block_size, vocab_size=VOCAB, n_layer=n_layers, n_head=n_heads, n_embd=d_model, dropout=0.0, bias=True)).to(device)
+            model = NanoGPT(
+                NanoConfig(
+                    block_size=block_size,
+                    vocab_size=VOCAB,
+                    n_layer=n_layers,
+                    n_head=n_heads,
+                    n_embd=d_model,
+                    dropout=0.0,
+                    bias=True,
+                )
+            ).to(device)
             optimizer = model.configure_optimizers(0.1, 1e-3, (0.9, 0.95), device.type)  # type: ignore[operator]
 
         forward = torch.compile(model) if compile_ else model  # type: ignore[assignment]
@@ -105,7 +128,9 @@ def training_step(model_kind: str, config: str, device: torch.device, nanogpt: s
     return step
 
 
-def measure_training_speed(kinds: list[str], config: str, device: torch.device, nanogpt: str | None, steps: int, rounds: int, compile_: bool) -> dict[str, float]:
+def measure_training_speed(
+    kinds: list[str], config: str, device: torch.device, nanogpt: str | None, steps: int, rounds: int, compile_: bool
+) -> dict[str, float]:
     """Seconds per step of each kind, measured in this one process with the kinds taking turns,
     ``rounds`` rounds of ``steps`` steps, each round in a rotated order: a kind's time is its best
     round (other work on the machine only ever slows a round down, and taking turns gives every kind
@@ -159,7 +184,9 @@ def mfu(config: str, tokens_per_s: float, device: torch.device) -> str:
     peak = peak_flops(device, None)
     if peak is None:
         return "-"
-    flops = GPT(GPTConfig(vocab_size=VOCAB, block_size=block_size, n_layers=n_layers, n_heads=n_heads, d_model=d_model)).training_flops_per_token()
+    flops = GPT(
+        GPTConfig(vocab_size=VOCAB, block_size=block_size, n_layers=n_layers, n_heads=n_heads, d_model=d_model)
+    ).training_flops_per_token()
     return f"{flops * tokens_per_s / peak:.1%}"
 
 
@@ -173,7 +200,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--device", default="cpu")
     parser.add_argument("--nanogpt", help="path to nanoGPT's model.py, to measure it side by side")
-    parser.add_argument("--compile", action="store_true", help="torch.compile the models for training (worth it on a GPU)")
+    parser.add_argument(
+        "--compile", action="store_true", help="torch.compile the models for training (worth it on a GPU)"
+    )
     parser.add_argument("--one", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args()
     device = torch.device(args.device)
@@ -187,24 +216,47 @@ def main() -> None:
             result = measure_generation(int(new_tokens), cached == "cached", device)
         print(json.dumps(result))
         return
-    common = ["--device", args.device] + (["--nanogpt", args.nanogpt] if args.nanogpt else []) + (["--compile"] if args.compile else [])
-    print(f"device: {args.device}, torch {torch.__version__}, {torch.get_num_threads()} threads, {'compiled' if args.compile else 'eager'}")
+    common = (
+        ["--device", args.device]
+        + (["--nanogpt", args.nanogpt] if args.nanogpt else [])
+        + (["--compile"] if args.compile else [])
+    )
+    print(
+        f"device: {args.device}, torch {torch.__version__}, {torch.get_num_threads()} threads, "
+        f"{'compiled' if args.compile else 'eager'}"
+    )
     print(f"{'training':<52} {'model':<19} {'ms/step':>9} {'tokens/s':>10} {'peak MB':>8} {'MFU':>6}")
     kinds = ["course_lib", "course_lib-tanh", "course_lib-unfused"] + (["nanoGPT"] if args.nanogpt else [])
     # memory first, while this process is small: a child's peak starts from its parent's on Linux
-    peaks = {(config, kind): run_one(["--one", "train", kind, config, *common])["peak_mb"] for config in CONFIGS for kind in kinds}
-    generation = {(n, cached): run_one(["--one", "generate", str(n), cached, *common])["tokens_per_s"] for n in (128, 512) for cached in ("uncached", "cached")}
+    peaks = {
+        (config, kind): run_one(["--one", "train", kind, config, *common])["peak_mb"]
+        for config in CONFIGS
+        for kind in kinds
+    }
+    generation = {
+        (n, cached): run_one(["--one", "generate", str(n), cached, *common])["tokens_per_s"]
+        for n in (128, 512)
+        for cached in ("uncached", "cached")
+    }
     for config in CONFIGS:
         quick = args.device != "cpu" or config.startswith("baby")
-        seconds = measure_training_speed(kinds, config, device, args.nanogpt, steps=20 if quick else 1, rounds=5, compile_=args.compile)
+        seconds = measure_training_speed(
+            kinds, config, device, args.nanogpt, steps=20 if quick else 1, rounds=5, compile_=args.compile
+        )
         tokens = CONFIGS[config][3] * CONFIGS[config][4]  # block_size * batch_size
         for kind in kinds:
-            print(f"{config:<52} {kind:<19} {seconds[kind] * 1e3:>9.1f} {tokens / seconds[kind]:>10.0f} {peaks[config, kind]:>8.0f} {mfu(config, tokens / seconds[kind], device):>6}")
+            print(
+                f"{config:<52} {kind:<19} {seconds[kind] * 1e3:>9.1f} {tokens / seconds[kind]:>10.0f} "
+                f"{peaks[config, kind]:>8.0f} {mfu(config, tokens / seconds[kind], device):>6}"
+            )
     print(f"\n{'generation, 6/6/384, 16-token prompt, greedy':<52} {'cache':<11} {'tokens/s':>10} {'speed-up':>9}")
     for new_tokens in (128, 512):
         for cached in ("uncached", "cached"):
             rate = generation[new_tokens, cached]
-            print(f"{str(new_tokens) + ' new tokens':<52} {cached:<11} {rate:>10.0f} {rate / generation[new_tokens, 'uncached']:>8.1f}x")
+            print(
+                f"{str(new_tokens) + ' new tokens':<52} {cached:<11} {rate:>10.0f} "
+                f"{rate / generation[new_tokens, 'uncached']:>8.1f}x"
+            )
 
 
 if __name__ == "__main__":

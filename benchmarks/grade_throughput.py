@@ -25,7 +25,16 @@ from course_grading.notebook.assignments import copy_course
 from assignment_support import ASSIGNMENTS, fixtures, release_notebook, submission_notebook
 from hostile_submissions import hostile_cases
 
-HOSTILE = ["loop_in_function", "fakes_checks_module", "patches_torch", "steals_reference", "vandal", "duplicates_cell", "not_json", "memory_bomb"]
+HOSTILE = [
+    "loop_in_function",
+    "fakes_checks_module",
+    "patches_torch",
+    "steals_reference",
+    "vandal",
+    "duplicates_cell",
+    "not_json",
+    "memory_bomb",
+]
 
 
 def build_inbox(inbox: Path, course: Path) -> int:
@@ -49,10 +58,18 @@ def main() -> None:
         rates = {}
         for jobs in (2, 1):
             start = time.monotonic()
-            results, _ = grading.grade(grading.Batch(course, "a1_attention", Path(tmp) / "inbox", Path(tmp) / f"out{jobs}"), grading.Options(jobs=jobs), progress=lambda done, total, line: None)
+            results, _ = grading.grade(
+                grading.Batch(course, "a1_attention", Path(tmp) / "inbox", Path(tmp) / f"out{jobs}"),
+                grading.Options(jobs=jobs),
+                progress=lambda done, total, line: None,
+            )
             seconds = time.monotonic() - start
             rates[jobs] = len(results) / seconds * 60
-            print(f"--jobs {jobs}: {len(results)} of {count} submissions in {seconds:.0f} s, {rates[jobs]:.1f} per minute", flush=True)
+            print(
+                f"--jobs {jobs}: {len(results)} of {count} submissions in {seconds:.0f} "
+                f"s, {rates[jobs]:.1f} per minute",
+                flush=True,
+            )
         print(f"speed-up of 2 jobs over 1: {rates[2] / rates[1]:.2f}x (target: >= 30 per minute with 2 jobs)")
 
 

@@ -36,7 +36,9 @@ def autocast(device: torch.device) -> torch.autocast:
     return torch.autocast("cuda", dtype=torch.bfloat16, enabled=device.type == "cuda")
 
 
-def training_step(family: ModuleType, kind: str, model: torch.nn.Module, batch: tuple[torch.Tensor, ...], device: torch.device) -> Callable[[], None]:
+def training_step(
+    family: ModuleType, kind: str, model: torch.nn.Module, batch: tuple[torch.Tensor, ...], device: torch.device
+) -> Callable[[], None]:
     """One step as course_lib's ``train`` takes it: forward and loss (bf16 autocast on CUDA), backward,
     clipping at norm 1, a step of ``make_optimizer``'s fused AdamW (the same optimizer for both)."""
     from course_lib.train import TrainConfig, make_optimizer
@@ -56,7 +58,9 @@ def training_step(family: ModuleType, kind: str, model: torch.nn.Module, batch: 
     return step
 
 
-def check_losses_agree(family: ModuleType, models: dict[str, torch.nn.Module], batch: tuple[torch.Tensor, ...]) -> dict[str, float]:
+def check_losses_agree(
+    family: ModuleType, models: dict[str, torch.nn.Module], batch: tuple[torch.Tensor, ...]
+) -> dict[str, float]:
     """Both models' losses in eval mode (no dropout, fp32): they must agree."""
     losses = {}
     with torch.no_grad():
@@ -69,7 +73,9 @@ def check_losses_agree(family: ModuleType, models: dict[str, torch.nn.Module], b
     return losses
 
 
-def measure_training_speed(family: ModuleType, device: torch.device, steps: int, rounds: int) -> tuple[dict[str, float], dict[str, float], dict[str, int]]:
+def measure_training_speed(
+    family: ModuleType, device: torch.device, steps: int, rounds: int
+) -> tuple[dict[str, float], dict[str, float], dict[str, int]]:
     """(best seconds per step of each kind, its eval-mode loss at step 0, its parameter count)."""
     models = family.build_models(family.KINDS, device)
     batch = family.training_batch(device)
@@ -81,7 +87,9 @@ def measure_training_speed(family: ModuleType, device: torch.device, steps: int,
     return best_times(steps_of, device, steps, rounds), losses, parameters
 
 
-def best_times(calls: dict[str, Callable[[], object]], device: torch.device, repeats: int, rounds: int) -> dict[str, float]:
+def best_times(
+    calls: dict[str, Callable[[], object]], device: torch.device, repeats: int, rounds: int
+) -> dict[str, float]:
     """Seconds per call of each, its best of ``rounds`` rounds of ``repeats`` calls, the kinds taking
     turns in a rotated order each round."""
     kinds = list(calls)
@@ -115,7 +123,10 @@ def measure_training_memory(family: ModuleType, kind: str, device: torch.device,
         for _ in range(steps):
             step()
         sync(device)
-        return {"peak_mb": (torch.cuda.max_memory_allocated() - before) / 2**20, "how": "torch.cuda.max_memory_allocated"}
+        return {
+            "peak_mb": (torch.cuda.max_memory_allocated() - before) / 2**20,
+            "how": "torch.cuda.max_memory_allocated",
+        }
     try:
         Path("/proc/self/clear_refs").write_text("5")  # resets VmHWM (the peak resident set) to the current one
         how = "peak RSS (VmHWM) delta"

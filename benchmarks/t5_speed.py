@@ -28,8 +28,8 @@ by :func:`course_lib.generation.generate` (greedy) and by
 token only, self-attention KV cache and cross-attention cache) and ``use_cache=False`` (the whole
 prefix again at every step). Both stop when every row has produced EOS; so that every run makes all
 128 tokens, EOS is held back for all of them (``min_new_tokens`` equal to ``max_new_tokens``; the
-weights and the other logits are unchanged). The cached and uncached runs are checked to give the same tokens. ``--quick``
-on a CPU times each run once, and beam search with 32 new tokens only (without the cache it
+weights and the other logits are unchanged). The cached and uncached runs are checked to give the same tokens.
+``--quick`` on a CPU times each run once, and beam search with 32 new tokens only (without the cache it
 recomputes ``4 x 8`` growing prefixes: four times greedy's work at each length).
 
 On CPU the models run on one torch thread unless ``--threads`` says otherwise (``--threads 0``:
@@ -65,12 +65,6 @@ KINDS = ("course_lib", "transformers")
 FAMILY = sys.modules[__name__]  # this module, as side_by_side takes it
 
 
-
-
-
-
-
-
 def _load() -> str:
     one, five, _ = Path("/proc/loadavg").read_text().split()[:3]
     return f"load average {one} (1 min), {five} (5 min) on {os.cpu_count()} CPUs"
@@ -82,7 +76,9 @@ def _load() -> str:
 def course_config():
     from course_lib.t5 import T5Config
 
-    return T5Config(vocab_size=VOCAB, d_model=D_MODEL, d_kv=D_KV, d_ff=D_FF, n_layers=N_LAYERS, n_heads=N_HEADS, dropout=DROPOUT)
+    return T5Config(
+        vocab_size=VOCAB, d_model=D_MODEL, d_kv=D_KV, d_ff=D_FF, n_layers=N_LAYERS, n_heads=N_HEADS, dropout=DROPOUT
+    )
 
 
 def build_models(kinds: tuple[str, ...], device: torch.device) -> dict[str, torch.nn.Module]:
@@ -150,10 +146,23 @@ def measure_decoding(device: torch.device, beam_tokens: int, rounds: int) -> dic
     attention_mask = torch.ones_like(input_ids)
 
     def greedy(use_cache: bool, n: int = GEN_TOKENS) -> Callable[[], torch.Tensor]:
-        return lambda: generate(model, input_ids, attention_mask=attention_mask, max_new_tokens=n, min_new_tokens=n, use_cache=use_cache)  # EOS held back: all n tokens
+        # EOS held back: all n tokens
+        return lambda: generate(
+            model, input_ids, attention_mask=attention_mask, max_new_tokens=n, min_new_tokens=n, use_cache=use_cache
+        )
 
     def beams(use_cache: bool, n: int = beam_tokens) -> Callable[[], torch.Tensor]:
-        return lambda: beam_search(model, input_ids, attention_mask=attention_mask, num_beams=BEAMS, max_new_tokens=n, min_new_tokens=n, use_cache=use_cache).tokens
+        return lambda: (
+            beam_search(
+                model,
+                input_ids,
+                attention_mask=attention_mask,
+                num_beams=BEAMS,
+                max_new_tokens=n,
+                min_new_tokens=n,
+                use_cache=use_cache,
+            ).tokens
+        )
 
     runs = {  # name: (call, its warm-up, tokens)
         "greedy, cache": (greedy(True), greedy(True, 4), GEN_TOKENS),
@@ -188,10 +197,17 @@ def measure_decoding(device: torch.device, beam_tokens: int, rounds: int) -> dic
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--device", default="auto", help="auto (cuda if available), cpu or cuda")
-    parser.add_argument("--quick", action="store_true", help="fewer rounds: a rough figure in under two minutes on 2 CPU cores")
-    parser.add_argument("--profile", action="store_true", help="also print torch.profiler's top operators of a training step")
-    parser.add_argument("--threads", type=int, help="torch's CPU threads for every model (default on CPU: 1; 0: torch's own choice)")
-    parser.add_argument("--memory", nargs=2, help=argparse.SUPPRESS)  # a kind and a number of steps: its memory (in a fresh process)
+    parser.add_argument(
+        "--quick", action="store_true", help="fewer rounds: a rough figure in under two minutes on 2 CPU cores"
+    )
+    parser.add_argument(
+        "--profile", action="store_true", help="also print torch.profiler's top operators of a training step"
+    )
+    parser.add_argument(
+        "--threads", type=int, help="torch's CPU threads for every model (default on CPU: 1; 0: torch's own choice)"
+    )
+    # a kind and a number of steps: its memory (in a fresh process)
+    parser.add_argument("--memory", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
     device = torch.device(args.device if args.device != "auto" else "cuda" if torch.cuda.is_available() else "cpu")
     warnings.filterwarnings("ignore", category=FutureWarning)
@@ -207,30 +223,62 @@ def main() -> None:
     transformers.logging.set_verbosity_error()
     gpu = device.type == "cuda"
     started = time.perf_counter()
-    print(f"device: {torch.cuda.get_device_name() if gpu else 'cpu'}, torch {torch.__version__}, transformers {transformers.__version__}, {torch.get_num_threads()} torch thread(s) (both models)")
+    print(
+        f"device: {torch.cuda.get_device_name() if gpu else 'cpu'}, torch {torch.__version__}, transformers "
+        f"{transformers.__version__}, {torch.get_num_threads()} torch thread(s) (both models)"
+    )
     print(f"at the start: {_load()}")
     memory_steps = 2 if args.quick else 3
-    memory = {kind: sbs.run_one(__file__, ["--memory", kind, str(memory_steps), "--device", device.type, "--threads", str(torch.get_num_threads())]) for kind in KINDS}  # first, while this process is small
+    # first, while this process is small
+    memory = {
+        kind: sbs.run_one(
+            __file__,
+            ["--memory", kind, str(memory_steps), "--device", device.type, "--threads", str(torch.get_num_threads())],
+        )
+        for kind in KINDS
+    }
     steps, rounds = (20 if gpu else 2, 7) if not args.quick else (5 if gpu else 1, 3)
     seconds, losses, parameters = sbs.measure_training_speed(FAMILY, device, steps, rounds)
     tokens = BATCH * (SOURCE + TARGET)
-    print(f"\ntraining, {N_LAYERS}+{N_LAYERS} layers/{N_HEADS} heads of {D_KV}/{D_MODEL} wide/d_ff {D_FF}, vocab {VOCAB}, batch {BATCH} x ({SOURCE} source + {TARGET} target) tokens, dropout {DROPOUT}, AdamW{', bf16 autocast' if gpu else ''}")
-    print(f"step-0 eval losses agree: course_lib {losses['course_lib']:.6f}, transformers {losses['transformers']:.6f}; best of {rounds} rounds of {steps} steps")
+    print(
+        f"\ntraining, {N_LAYERS}+{N_LAYERS} layers/{N_HEADS} heads of {D_KV}/{D_MODEL} wide/d_ff {D_FF}, "
+        f"vocab {VOCAB}, batch {BATCH} x ({SOURCE} source + {TARGET} target) tokens, dropout {DROPOUT}, "
+        f"AdamW{', bf16 autocast' if gpu else ''}"
+    )
+    print(
+        f"step-0 eval losses agree: course_lib {losses['course_lib']:.6f}, transformers {losses['transformers']:.6f}; "
+        f"best of {rounds} rounds of {steps} steps"
+    )
     print(f"{'model':<14} {'params':>8} {'ms/step':>9} {'tokens/s':>10} {'vs HF':>6} {'peak MB':>8}")
     for kind in KINDS:
         rate = tokens / seconds[kind]
-        print(f"{kind:<14} {parameters[kind] / 1e6:>7.2f}M {seconds[kind] * 1e3:>9.1f} {rate:>10.0f} {seconds['transformers'] / seconds[kind]:>5.2f}x {memory[kind]['peak_mb']:>8.0f}")
-    print(f"(tokens: source + target positions; peak MB: growth over the built model during {memory_steps} steps, {memory['course_lib']['how']}; target: course_lib >= 1.00x HF's tokens/s)")
+        print(
+            f"{kind:<14} {parameters[kind] / 1e6:>7.2f}M {seconds[kind] * 1e3:>9.1f} {rate:>10.0f} "
+            f"{seconds['transformers'] / seconds[kind]:>5.2f}x {memory[kind]['peak_mb']:>8.0f}"
+        )
+    print(
+        f"(tokens: source + target positions; peak MB: growth over the built model during {memory_steps} steps, "
+        f"{memory['course_lib']['how']}; target: course_lib >= 1.00x HF's tokens/s)"
+    )
 
     rounds = (3 if gpu else 2) if not args.quick else 1
     beam_tokens = GEN_TOKENS if not args.quick or gpu else GEN_TOKENS // 4
     decoding = measure_decoding(device, beam_tokens, rounds)
-    print(f"\ndecoding, the course_lib T5 above, eval, fp32, batch {GEN_BATCH} x {GEN_SOURCE} source tokens, EOS never produced; cached = uncached tokens; best of {rounds} round(s)")
+    print(
+        f"\ndecoding, the course_lib T5 above, eval, fp32, batch {GEN_BATCH} x {GEN_SOURCE} source tokens, EOS never "
+        f"produced; cached = uncached tokens; best of {rounds} round(s)"
+    )
     print(f"{'decoding':<20} {'new tokens':>10} {'ms/batch':>9} {'tokens/s':>9} {'speed-up':>9}")
     for name, (second, new_tokens) in decoding.items():
         uncached = decoding[name.split(",")[0] + ", no cache"][0]
-        print(f"{name:<20} {new_tokens:>10} {second * 1e3:>9.0f} {GEN_BATCH * new_tokens / second:>9.0f} {uncached / second:>8.1f}x")
-    print(f"(tokens/s: the batch's answer tokens, {GEN_BATCH} x new tokens, per second (beam search: the best hypotheses'); target: greedy with cache >= 3x without)")
+        print(
+            f"{name:<20} {new_tokens:>10} {second * 1e3:>9.0f} "
+            f"{GEN_BATCH * new_tokens / second:>9.0f} {uncached / second:>8.1f}x"
+        )
+    print(
+        f"(tokens/s: the batch's answer tokens, {GEN_BATCH} x new tokens, per second (beam search: the best "
+        "hypotheses'); target: greedy with cache >= 3x without)"
+    )
     print(f"at the end: {_load()}; {time.perf_counter() - started:.0f} s in all")
     if args.profile:
         sbs.profile_training(FAMILY, device, rows=20)

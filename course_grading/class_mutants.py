@@ -11,7 +11,11 @@ small edits: each turns a right function into one with a bug that only a check o
 * ``drop state <name>``: an argument named ``cache...`` dropped (None, or its time axis emptied);
 * ``needs batch <rank>``: the function refuses an input of fewer than two (or three) dimensions (where the
   key does not unpack that input's shape into a fixed number of names);
-* ``skip present <ID>``: a special id in a list is left out when the first argument already ends with it.
+* ``skip present <ID>``: a special id in a list is left out when the first argument already ends with it;
+* ``detach output <i>``: item ``i`` (after the first) of a returned tuple detached (an attention's weights);
+* ``naive softmax``: each ``softmax`` / ``log_softmax`` written as ``exp(x) / sum(exp(x))`` without the
+  maximum subtracted (it overflows past float32's ``exp`` range);
+* ``no copy``: each ``.clone()`` dropped, so that the function returns (a view of) what it was given.
 
 A mutant of a class the part's spec does not allow (a float32 output where the spec names float32 only,
 a batch required where the spec requires one) is equivalent: it goes, with that reason, in the
@@ -40,6 +44,9 @@ CLASSES = (
     "drop state",
     "needs batch",
     "skip present",
+    "detach output",
+    "naive softmax",
+    "no copy",
 )  # how each operator's mutants are named (the last part of a mutant's id)
 
 
@@ -64,6 +71,9 @@ def class_mutations(func: ast.FunctionDef) -> Iterator[tuple[str, ast.FunctionDe
                 _prepended(func, f"if {name}.dim() < {rank}:\n    raise ValueError('expected a batch dimension')"),
             )
     yield from _skipped_special_ids(func)
+    yield from _detached_outputs(func)
+    yield from _naive_softmaxes(func)
+    yield from _copies_dropped(func)
 
 
 def _arguments(func: ast.FunctionDef) -> list[str]:
@@ -301,3 +311,58 @@ def _swap(tree: ast.AST, old: ast.expr, new: ast.expr) -> None:
 
 def _is_special(node: ast.expr) -> bool:
     return isinstance(node, ast.Name) and node.id.lower().endswith("_id")
+
+
+def _detached_outputs(func: ast.FunctionDef) -> Iterator[tuple[str, ast.FunctionDef]]:
+    """Item ``i >= 1`` of every returned tuple of at least two items detached, one ``i`` at a time."""
+    widths = [len(n.value.elts) for n in ast.walk(func) if isinstance(n, ast.Return) and isinstance(n.value, ast.Tuple)]
+    for i in range(1, min(widths, default=1)):
+        new = copy.deepcopy(func)
+        for node in ast.walk(new):
+            if isinstance(node, ast.Return) and isinstance(node.value, ast.Tuple):
+                item = node.value.elts[i]
+                node.value.elts[i] = ast.Call(ast.Attribute(item, "detach", ast.Load()), [], [])
+        yield f"detach output {i}", new
+
+
+def _softmax_sites(tree: ast.AST) -> list[ast.Call]:
+    return [n for n in ast.walk(tree) if isinstance(n, ast.Call) and _call_name(n) in ("softmax", "log_softmax")]
+
+
+def _naive_softmaxes(func: ast.FunctionDef) -> Iterator[tuple[str, ast.FunctionDef]]:
+    """Each ``softmax``/``log_softmax`` call (``torch.softmax(x, dim)``, ``F.softmax(x, dim=...)``,
+    ``x.softmax(dim)``) written out without the maximum subtracted."""
+    for index, site in enumerate(_softmax_sites(func)):
+        new = copy.deepcopy(func)
+        call = _softmax_sites(new)[index]
+        receiver = call.func.value if isinstance(call.func, ast.Attribute) else None
+        module = isinstance(receiver, ast.Name) and receiver.id in ("torch", "F", "functional")
+        args = list(call.args)
+        x = receiver if receiver is not None and not module else (args.pop(0) if args else None)
+        dim = args[0] if args else next((k.value for k in call.keywords if k.arg == "dim"), ast.Constant(-1))
+        if x is None:
+            continue
+        e, d = ast.unparse(x), ast.unparse(dim)
+        naive = f"torch.exp({e}) / torch.exp({e}).sum({d}, keepdim=True)"
+        if _call_name(call) == "log_softmax":
+            naive = f"({e}) - torch.log(torch.exp({e}).sum({d}, keepdim=True))"
+        _swap(new, call, ast.parse(naive, mode="eval").body)
+        yield f"naive softmax {_call_name(site)}@{site.lineno}.{site.col_offset}", new
+
+
+def _copies_dropped(func: ast.FunctionDef) -> Iterator[tuple[str, ast.FunctionDef]]:
+    """Each ``x.clone()`` (no arguments) replaced by ``x``."""
+
+    def sites(tree: ast.AST) -> list[ast.Call]:
+        return [
+            n
+            for n in ast.walk(tree)
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "clone" and not n.args
+        ]
+
+    for index, site in enumerate(sites(func)):
+        new = copy.deepcopy(func)
+        call = sites(new)[index]
+        assert isinstance(call.func, ast.Attribute)
+        _swap(new, call, call.func.value)
+        yield f"no copy @{site.lineno}.{site.col_offset}", new

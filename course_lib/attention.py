@@ -34,8 +34,11 @@ __all__ = [
     "RotaryEmbedding",
     "additive_attention_scores",
     "causal_mask",
+    "check_padding_mask",
     "check_right_padded",
     "combine_masks",
+    "decoder_padding",
+    "mask_positions",
     "merge_heads",
     "padding_mask",
     "recorded_attention",
@@ -86,6 +89,40 @@ def check_right_padded(attention_mask: Tensor) -> None:
             "attention_mask must be right padding (each row 1...1 0...0, at "
             "least one token): a causal model's last real token must be read"
         )
+
+
+def decoder_padding(attention_mask: Tensor | None, B: int, past: int, T: int) -> tuple[Tensor | None, Tensor | None]:
+    """What a decoder reads from ``attention_mask (B, P + T)``, 1 = token and 0 = padding over the ``P``
+    positions its caches hold and the ``T`` new ones (Hugging Face's convention): the mask ``(B, 1, P + T)``
+    each block ands with the causal mask, and the new tokens' positions ``(B, T)`` (:func:`mask_positions`);
+    ``(None, None)`` without a mask."""
+    if attention_mask is None:
+        return None, None
+    if attention_mask.shape != (B, past + T):
+        raise ValueError(
+            f"attention_mask must have shape (B, P + T) = {(B, past + T)}, got {tuple(attention_mask.shape)}"
+        )
+    return attention_mask.bool()[:, None, :], mask_positions(attention_mask)[:, past:]
+
+
+def mask_positions(attention_mask: Tensor) -> Tensor:
+    """The position of each token of a padded batch, ``attention_mask (B, T)`` (1 = token, 0 = padding)
+    -> ``(B, T)`` long: each real token's position counts the real tokens before it in its row, so a
+    left-padded prompt starts at 0 as it would alone (Hugging Face's ``cumsum - 1``); padding gets the
+    position of the token before it (0 before the first), which nothing reads."""
+    check_padding_mask(attention_mask)
+    return (attention_mask.long().cumsum(-1) - 1).clamp(min=0)
+
+
+def check_padding_mask(attention_mask: Tensor) -> None:
+    """Refuse an ``attention_mask (B, T)`` that is not 0s and 1s (or booleans) with a token in every row:
+    a row of padding alone has no token to attend to."""
+    if attention_mask.ndim != 2:
+        raise ValueError(f"attention_mask must have shape (B, T), got {tuple(attention_mask.shape)}")
+    if attention_mask.dtype != torch.bool and not bool(((attention_mask == 0) | (attention_mask == 1)).all()):
+        raise ValueError("attention_mask must hold 1 (a token) and 0 (padding) only")
+    if attention_mask.shape[1] and not bool(attention_mask.bool().any(-1).all()):
+        raise ValueError("attention_mask: every row must hold at least one token (a 1)")
 
 
 def combine_masks(*masks: Tensor | None) -> Tensor | None:

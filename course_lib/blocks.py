@@ -226,10 +226,15 @@ class LearnedPositions(nn.Module):
         super().__init__()
         self.embedding = nn.Embedding(max_len, d_model)
 
-    def forward(self, x: Tensor, offset: int = 0) -> Tensor:
-        """``x`` holds positions ``offset .. offset + T - 1`` (offset: tokens already seen, as with a KV cache)."""
+    def forward(self, x: Tensor, offset: int = 0, positions: Tensor | None = None) -> Tensor:
+        """``x`` holds positions ``offset .. offset + T - 1`` (offset: tokens already seen, as with a KV cache),
+        or each row its own ``positions (B, T)`` (a padded batch: :func:`~course_lib.attention.mask_positions`)."""
         T = _check_length(x, self.embedding.num_embeddings, offset)
-        return x + self.embedding(torch.arange(offset, offset + T, device=x.device))
+        if positions is None:
+            return x + self.embedding(torch.arange(offset, offset + T, device=x.device))
+        if positions.shape != x.shape[:2]:
+            raise ValueError(f"positions must have shape (B, T) = {tuple(x.shape[:2])}, got {tuple(positions.shape)}")
+        return x + self.embedding(positions)
 
 
 def _check_length(x: Tensor, max_len: int, offset: int = 0) -> int:

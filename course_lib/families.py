@@ -5,7 +5,8 @@ A family is a model class and its config dataclass (``GPT`` and ``GPTConfig``, `
 
 * is built from its config alone, ``Model(config)``, and keeps it as ``model.config``;
 * takes token ids ``input_ids (B, T)`` as its first ``forward`` argument, and ``attention_mask (B, T)``
-  (1 = token, 0 = padding) by name; GPT takes right padding only and refuses any other;
+  (1 = token, 0 = padding) by name; a decoder takes padding on either side, its positions counting
+  each row's real tokens (a left-padded prompt reads as it would alone);
 * gives ``hidden_states(input_ids, attention_mask=None) -> (B, T, d_model)``: the last block's output
   (after the final norm where the family has one); for an encoder-decoder, the encoder's;
 * converts from and to Hugging Face's weights: ``Model.from_hf(state_dict, config)``, ``model.to_hf()``

@@ -94,8 +94,7 @@ def hidden_states(model: nn.Module, input_ids: Tensor, attention_mask: Tensor | 
     :meth:`~course_lib.families.ModelFamily.hidden_states` (BERT with its pretraining heads: its encoder's).
 
     BERT: the encoder's output. T5 and BART: the encoder's. GPT and Llama: the last block's (after the
-    final norm); GPT attends only to the left, so right padding never changes a real token's state, but
-    it must be right padding.
+    final norm), padding on either side (a left-padded row's real tokens read as the row alone).
     """
     body = _body(model)
     if not isinstance(body, ModelFamily):

@@ -22,7 +22,7 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
-from .attention import KVCache
+from .attention import KVCache, check_padding_mask
 from .blocks import DecoderCaches
 from .seq2seq import EncoderDecoderLM
 
@@ -59,9 +59,12 @@ class DecoderOnlyLM(Protocol):
         """The model's configuration: ``block_size`` (its context) and ``vocab_size``."""
         ...
 
-    def __call__(self, input_ids: Tensor, /, *, caches: list[KVCache] | None = None) -> Tensor:
+    def __call__(
+        self, input_ids: Tensor, /, *, caches: list[KVCache] | None = None, attention_mask: Tensor | None = None
+    ) -> Tensor:
         """``forward``: ``input_ids (B, T)`` -> logits ``(B, T, V)``; with ``caches`` the ids
-        continue the positions held there."""
+        continue the positions held there; ``attention_mask (B, P + T)``: 1 = token, 0 = padding
+        (generate passes one only when it is given one)."""
         ...
 
     def new_caches(self) -> list[KVCache]:
@@ -83,13 +86,14 @@ def top_k_filter(logits: Tensor, k: int) -> Tensor:
 
 def top_p_filter(logits: Tensor, p: float) -> Tensor:
     """Nucleus filtering (Holtzman et al. 2020): keep the smallest set of most likely tokens whose
-    probabilities sum to at least ``p``, the rest set to -inf. Rows ``(..., V)``."""
+    probabilities sum to at least ``p``, the rest set to -inf; ``p = 1`` keeps every token, however the
+    cumulative sum rounds. Rows ``(..., V)``."""
     if not 0.0 < p <= 1.0:
         raise ValueError(f"top_p must be in (0, 1], got {p}")
     sorted_logits, order = torch.sort(logits, dim=-1, descending=True)
     probs = sorted_logits.softmax(dim=-1)
     before = F.pad(probs.cumsum(dim=-1)[..., :-1], (1, 0))  # probability of the tokens ranked above each one
-    drop_sorted = before >= p  # already reached p without this token
+    drop_sorted = (before >= p) & (p < 1.0)  # already reached p without this token; p = 1 keeps every token
     drop = drop_sorted.scatter(-1, order, drop_sorted)  # back to vocabulary order
     return logits.masked_fill(drop, float("-inf"))
 
@@ -144,20 +148,31 @@ class _Decoder:
 
 
 class _DecoderOnly(_Decoder):
+    """A decoder-only model's next-token logits; ``prompt_mask (N, T)`` marks a padded batch's prompt
+    tokens (1) and padding (0), and every token generated after it counts as a token."""
+
     caches: list[KVCache] | None
 
-    def __init__(self, model: DecoderOnlyLM, use_cache: bool) -> None:
+    def __init__(self, model: DecoderOnlyLM, use_cache: bool, prompt_mask: Tensor | None) -> None:
         super().__init__(model.new_caches() if use_cache else None)
-        self.model, self.block = model, model.config.block_size
+        self.model, self.block, self.prompt_mask = model, model.config.block_size, prompt_mask
+
+    def _call(self, feed: Tensor, tokens: Tensor, caches: list[KVCache] | None) -> Tensor:
+        """The last position's logits for ``feed``, the last ids of ``tokens (N, t)``, after what ``caches`` hold."""
+        if self.prompt_mask is None:
+            return self.model(feed, caches=caches)[:, -1].float()
+        grown = F.pad(self.prompt_mask, (0, tokens.shape[1] - self.prompt_mask.shape[1]), value=1)  # (N, t)
+        held = feed.shape[1] + (caches[0].length if caches else 0)
+        return self.model(feed, caches=caches, attention_mask=grown[:, -held:])[:, -1].float()
 
     def logits(self, tokens: Tensor) -> Tensor:
         if self.caches is None:
-            return self.model(tokens[:, -self.block :])[:, -1].float()
+            return self._call(tokens[:, -self.block :], tokens, None)
         feed = tokens[:, self.seen :]
         if self._self_caches()[0].length + feed.shape[1] > self.block:  # sliding: the window moved, start it afresh
             self.caches, feed = self.model.new_caches(), tokens[:, -self.block :]
         self.seen = tokens.shape[1]
-        return self.model(feed, caches=self.caches)[:, -1].float()
+        return self._call(feed, tokens, self.caches)
 
 
 class _EncoderDecoder(_Decoder):
@@ -435,10 +450,12 @@ def _prepare(
         decoder: _Decoder = _EncoderDecoder(model, memory, mask, config.use_cache)
         start = input_ids.new_full((input_ids.shape[0] * copies, 1), model.decoder_start_id)
     elif isinstance(model, DecoderOnlyLM) and isinstance(model, nn.Module):
-        if attention_mask is not None:
+        if attention_mask is not None and attention_mask.shape != input_ids.shape:
             raise ValueError(
-                "attention_mask: decoder-only prompts are generated unpadded here; pass prompts of one length"
+                f"attention_mask must have input_ids' shape {tuple(input_ids.shape)}, got {tuple(attention_mask.shape)}"
             )
+        if attention_mask is not None:
+            check_padding_mask(attention_mask)
         block = model.config.block_size
         if input_ids.shape[1] + config.max_new_tokens > block and not config.sliding:
             raise ValueError(
@@ -448,7 +465,8 @@ def _prepare(
         eos = config.eos_token_id
         pad = config.pad_token_id if config.pad_token_id is not None else eos
         V = model.config.vocab_size
-        decoder, start = _DecoderOnly(model, config.use_cache), input_ids.repeat_interleave(copies, dim=0)
+        prompt_mask = None if attention_mask is None else attention_mask.repeat_interleave(copies, dim=0)
+        decoder, start = _DecoderOnly(model, config.use_cache, prompt_mask), input_ids.repeat_interleave(copies, dim=0)
     else:
         raise ValueError(
             f"model: a {type(model).__name__} is neither a decoder-only model (forward, "
@@ -495,6 +513,10 @@ def generate(
     decoder-only model the prompt and at most ``max_new_tokens`` new tokens; for an encoder-decoder
     the new tokens only (Hugging Face's ``generate`` puts the start token first). A sequence is
     padded with ``pad_token_id`` after its EOS. ``num_beams > 1`` is :func:`beam_search`'s best answers.
+
+    ``attention_mask (B, T)`` (1 = token, 0 = padding): an encoder-decoder's padded sources; a decoder-only
+    model's prompts of different lengths, left-padded so that every prompt ends in the last column (the
+    new tokens follow it): no token attends to padding, and positions count each row's real tokens.
     """
     config = (config or GenerationConfig()).with_settings(settings)
     r = config.num_return_sequences

@@ -26,7 +26,7 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
-from .attention import KVCache, check_right_padded
+from .attention import KVCache, decoder_padding
 from .blocks import (
     Activation,
     Arrangement,
@@ -161,9 +161,10 @@ class GPT(nn.Module):
         """The last block's output (after the final norm) ``(B, T, d_model)``: what the LM head
         scores, and what a classification head reads.
 
-        ``attention_mask (B, T)`` (1 = token, 0 = padding) may only be right padding: GPT attends to
-        the left, so a real token never sees right padding and the mask changes nothing; any other
-        padding is refused (GPT-2 was trained without padding, and its positions would shift)."""
+        ``attention_mask (B, P + T)`` marks real tokens 1 and padding 0 over the ``P`` positions the
+        ``caches`` hold and the ``T`` new ones (Hugging Face's convention): no token attends to padding,
+        and each real token's position counts the real tokens before it (:func:`mask_positions`), so a
+        left-padded prompt is read as it would be alone (GPT-2 was trained without padding)."""
         if input_ids.ndim != 2:
             raise ValueError(f"input_ids must have shape (B, T), got {tuple(input_ids.shape)}")
         if (
@@ -175,24 +176,16 @@ class GPT(nn.Module):
                 f"token ids must be in 0 .. {self.config.vocab_size - 1} (vocab_size), "
                 f"got ids from {int(input_ids.min())} to {int(input_ids.max())}"
             )
-        if attention_mask is not None:
-            if attention_mask.shape != input_ids.shape:
-                raise ValueError(
-                    "attention_mask must have the shape of input_ids "
-                    f"{tuple(input_ids.shape)}, got {tuple(attention_mask.shape)}"
-                )
-            check_right_padded(attention_mask)
+        B, T = input_ids.shape
         past = caches[0].length if caches else 0
-        if past + input_ids.shape[1] > self.config.block_size:
-            raise ValueError(
-                f"{past + input_ids.shape[1]} positions do not fit in "
-                f"the context of {self.config.block_size} (block_size)"
-            )
+        if past + T > self.config.block_size:
+            raise ValueError(f"{past + T} positions do not fit in the context of {self.config.block_size} (block_size)")
         if caches is not None and len(caches) != len(self.blocks):
             raise ValueError(f"expected one cache per block ({len(self.blocks)}), got {len(caches)}")
-        x = self.drop(self.wpe(self.wte(input_ids), offset=past))  # (B, T, d_model)
+        padding, positions = decoder_padding(attention_mask, B, past, T)  # (B, 1, P + T), (B, T)
+        x = self.drop(self.wpe(self.wte(input_ids), offset=past, positions=positions))  # (B, T, d_model)
         for i, block in enumerate(self.blocks):
-            x = block(x, cache=caches[i] if caches is not None else None)
+            x = block(x, self_mask=padding, cache=caches[i] if caches is not None else None)
         return self.ln_f(x) if self.ln_f is not None else x
 
     def new_caches(self) -> list[KVCache]:

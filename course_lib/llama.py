@@ -32,7 +32,7 @@ from typing import Any, Literal
 
 from torch import Tensor, nn
 
-from .attention import KVCache
+from .attention import KVCache, decoder_padding
 from .blocks import BlockConfig, DecoderBlock, LearnedPositions, Norm, fuse_norms, make_norm
 from .convert import CheckpointMismatch, HFNames, read_checkpoint
 
@@ -162,7 +162,10 @@ class Llama(nn.Module):
         """The final norm's output ``(B, T, d_model)`` for ``input_ids (B, T)``.
 
         ``attention_mask (B, P + T)`` marks real tokens 1 and padding 0 over the ``P`` positions the
-        ``caches`` hold and the ``T`` new ones (Hugging Face's convention); positions count from ``P``.
+        ``caches`` hold and the ``T`` new ones (Hugging Face's convention): no token attends to padding.
+        Learned positions count each row's real tokens (:func:`~course_lib.attention.mask_positions`, as
+        GPT's); rotary positions count from ``P`` in every row, which changes nothing but rounding: a
+        rotary score depends only on the distance between two tokens, and padding shifts both alike.
         """
         if input_ids.ndim != 2:
             raise ValueError(f"input_ids must have shape (B, T), got {tuple(input_ids.shape)}")
@@ -177,16 +180,10 @@ class Llama(nn.Module):
         past = caches[0].length if caches else 0
         if past + T > self.config.block_size:
             raise ValueError(f"{past + T} positions do not fit in the context of {self.config.block_size} (block_size)")
-        padding = None
-        if attention_mask is not None:
-            if attention_mask.shape != (B, past + T):
-                raise ValueError(
-                    f"attention_mask must have shape (B, P + T) = {(B, past + T)}, got {tuple(attention_mask.shape)}"
-                )
-            padding = attention_mask.bool()[:, None, :]  # (B, 1, P + T): each block ands it with the causal mask
+        padding, positions = decoder_padding(attention_mask, B, past, T)  # (B, 1, P + T), (B, T)
         x = self.embed(input_ids)  # (B, T, d_model)
         if self.positions is not None:
-            x = self.positions(x, offset=past)
+            x = self.positions(x, offset=past, positions=positions)
         for i, layer in enumerate(self.layers):
             x = layer(x, self_mask=padding, cache=None if caches is None else caches[i])
         return self.norm(x)

@@ -5,9 +5,12 @@ for each other by spinning on cores they do not get: measured on 2 cores with on
 transformer's training steps took 2.6 times as long with 2 threads as with 1 (4.7 s against 1.7 s;
 on the idle machine, 2 threads were 1.4 times faster than 1). :func:`adapt` sets the thread count to
 the cores the rest of the machine leaves free, from ``/proc/stat`` (Linux) over the time since its
-last call; :func:`course_lib.train.train` calls it every few seconds, and each chapter once at its
-start (:func:`use_free_cores`). Elsewhere (no ``/proc/stat``), and wherever ``OMP_NUM_THREADS`` or
-``COURSE_THREADS`` is set, the count is left alone or set to that number.
+last call. Each chapter calls :func:`use_free_cores` once at its start: it measures, and from then on
+every module's forward pass (any training or inference loop, the library's or a chapter's own) calls
+:func:`adapt` at most every :data:`INTERVAL_S` seconds, through a global forward pre-hook, so that a
+core taken by other work halfway through a chapter is given back within seconds. Elsewhere (no
+``/proc/stat``), and wherever ``OMP_NUM_THREADS`` or ``COURSE_THREADS`` is set, the count is left
+alone or set to that number.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import os
 import time
 
 import torch
+from torch import nn
 
 __all__ = ["THREADS_VARIABLE", "adapt", "free_cores", "use_free_cores"]
 
@@ -23,6 +27,8 @@ THREADS_VARIABLE = "COURSE_THREADS"  # a fixed thread count, for a run that must
 INTERVAL_S = 2.0  # adapt() measures over at least this long
 _TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 _last: list[tuple[float, float, float, float]] = []  # (wall, busy of the machine, our own CPU, cores): the last reading
+_hook: list[object] = []  # the handle of the forward pre-hook, once use_free_cores() installed it
+_next_check = [0.0]  # monotonic time before which the hook does nothing
 
 
 def _reading() -> tuple[float, float, float, float] | None:
@@ -77,9 +83,21 @@ def adapt(force: bool = False) -> int:
     return threads
 
 
+def _adapt_now_and_then(module: nn.Module, args: tuple) -> None:
+    """The forward pre-hook: :func:`adapt` once :data:`INTERVAL_S` has passed since the last check."""
+    now = time.monotonic()
+    if now >= _next_check[0]:
+        _next_check[0] = now + INTERVAL_S
+        adapt()
+
+
 def use_free_cores(sample_s: float = 0.3) -> int:
-    """At a chapter's start: measure the machine over ``sample_s`` and use the free cores."""
+    """At a chapter's start: measure the machine over ``sample_s`` and use the free cores; from then
+    on, every forward pass adapts the count again every :data:`INTERVAL_S` seconds."""
     _last.clear()
     adapt()
     time.sleep(sample_s)
-    return adapt(force=True)
+    threads = adapt(force=True)
+    if not _hook:
+        _hook.append(nn.modules.module.register_module_forward_pre_hook(_adapt_now_and_then))
+    return threads

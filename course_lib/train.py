@@ -45,7 +45,6 @@ import torch.nn.functional as F
 from torch import Tensor, nn
 from tqdm.auto import tqdm
 
-from course_lib import threads
 from course_lib.distributed import (
     Parallel,
     World,
@@ -285,7 +284,6 @@ def train(
         desc="training",
     )
     for step in bar:
-        threads.adapt()  # as many threads as the machine has free cores (course_lib.threads)
         lr = lr_at(step, config)
         for group in optimizer.param_groups:
             group["lr"] = lr

@@ -27,7 +27,6 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 GRADING = ASSIGNMENTS / "grading"
 
 
-
 @dataclass(frozen=True)
 class Fixture:
     name: str
@@ -45,7 +44,12 @@ def grade_id(cell: nbformat.NotebookNode) -> str | None:
 
 def _block_lines(assignment: str, block: re.Pattern, min_length: int) -> set[str]:
     text = "\n".join(c.source for c in source_notebook(assignment).cells)
-    return {line.strip() for found in block.finditer(text) for line in found.group("body").splitlines() if len(line.strip()) >= min_length}
+    return {
+        line.strip()
+        for found in block.finditer(text)
+        for line in found.group("body").splitlines()
+        if len(line.strip()) >= min_length
+    }
 
 
 def hidden_lines(assignment: str) -> set[str]:
@@ -91,7 +95,9 @@ def release_notebook(assignment: str) -> nbformat.NotebookNode:
     return nbformat.read(ASSIGNMENTS / "release" / assignment / f"{assignment}.ipynb", as_version=4)
 
 
-def submission_notebook(assignment: str, fixture: Fixture | None, base: nbformat.NotebookNode | None = None) -> nbformat.NotebookNode:
+def submission_notebook(
+    assignment: str, fixture: Fixture | None, base: nbformat.NotebookNode | None = None
+) -> nbformat.NotebookNode:
     """``base`` (default: the source notebook) with every answer cell filled in from the answer key,
     then the fixture's cells swapped in: a submission as a student would make it."""
     answers = answer_code(source_notebook(assignment)) | (fixture.cells if fixture else {})

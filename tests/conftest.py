@@ -34,7 +34,10 @@ JUPYTER_BOOK = str(Path(sys.executable).parent / "jupyter-book")
 REAL_COURSE = [ROOT / "assignments", ROOT / "solutions"]
 # nbgrader run where there is no nbgrader_config.py (a test's working directory: the project root)
 # takes that directory for the course and silently makes a gradebook (and its folders) in it.
-STRAY_NBGRADER = [ROOT / name for name in ("gradebook.db", ".nbgrader.log", "submitted", "autograded", "feedback", "release", "graded")]
+STRAY_NBGRADER = [
+    ROOT / name
+    for name in ("gradebook.db", ".nbgrader.log", "submitted", "autograded", "feedback", "release", "graded")
+]
 COURSE_BEFORE = pytest.StashKey[dict[str, str]]()
 COURSE_CHECKED = pytest.StashKey[bool]()
 
@@ -76,12 +79,18 @@ def course_changes(before: dict[str, str], after: dict[str, str], shown: int = 1
     }
     if not any(kinds.values()):
         return ""
-    lines = ["the test session left changes in the real course (assignments/, solutions/, or nbgrader's files in the project root); "
-             "tests must grade in a temporary copy (course_grading.notebook.assignments.copy_course(tmp_path / 'course'), and release/ where needed) "
-             "and run nbgrader where that copy's nbgrader_config.py is:"]
+    lines = [
+        "the test session left changes in the real course (assignments/, solutions/, or nbgrader's files in the "
+        "project root); tests must grade in a temporary copy (course_grading.notebook.assignments.copy_course(tmp_path "
+        "/ 'course'), and release/ where needed) and run nbgrader where that copy's nbgrader_config.py is:"
+    ]
     for kind, paths in kinds.items():
         if paths:
-            lines.append(f"  {kind} ({len(paths)}): " + ", ".join(paths[:shown]) + (f", and {len(paths) - shown} more" if len(paths) > shown else ""))
+            lines.append(
+                f"  {kind} ({len(paths)}): "
+                + ", ".join(paths[:shown])
+                + (f", and {len(paths) - shown} more" if len(paths) > shown else "")
+            )
     return "\n".join(lines)
 
 
@@ -148,12 +157,17 @@ BOOK_TEST_CONFIGURATION = book_robust.configuration(BOOK_CONFIGURATION)
 
 
 def pytest_report_header(config: pytest.Config) -> str:
-    return f"book built as {BOOK_CONFIGURATION} ({BOOK_TEST_CONFIGURATION}); replay: BOOK_CONFIGURATION={BOOK_CONFIGURATION} make test"
+    return (
+        f"book built as {BOOK_CONFIGURATION} ({BOOK_TEST_CONFIGURATION}); replay: "
+        f"BOOK_CONFIGURATION={BOOK_CONFIGURATION} make test"
+    )
 
 
 def build(source: Path, output: Path) -> subprocess.CompletedProcess:
     """``make book``'s build command, writing to ``output``, in :data:`BOOK_TEST_CONFIGURATION`."""
-    env = {k: v for k, v in os.environ.items() if k not in THREAD_VARIABLES} | {k: v for k, v in STARTING_THREADS.items() if v is not None}
+    env = {k: v for k, v in os.environ.items() if k not in THREAD_VARIABLES} | {
+        k: v for k, v in STARTING_THREADS.items() if v is not None
+    }
     env |= BOOK_TEST_CONFIGURATION
     env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), os.environ["PATH"]])
     command = [JUPYTER_BOOK, "build", "-W", "-n", "--keep-going", str(source), "--path-output", str(output)]
@@ -341,7 +355,12 @@ def book_pages() -> list[str]:
 def appendix_pages() -> list[str]:
     """The pages of the ``Appendices`` part: executed like chapters, without an assignment of their own."""
     toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
-    return [entry["file"] for part in toc.get("parts", []) if part.get("caption") == "Appendices" for entry in part["chapters"]]
+    return [
+        entry["file"]
+        for part in toc.get("parts", [])
+        if part.get("caption") == "Appendices"
+        for entry in part["chapters"]
+    ]
 
 
 def notebook_pages() -> list[str]:

@@ -28,7 +28,10 @@ import stat
 import sys
 from pathlib import Path
 
-DOCKER_CAPABILITIES = "chown,dac_override,fsetid,fowner,mknod,net_raw,setgid,setuid,setfcap,setpcap,net_bind_service,sys_chroot,kill,audit_write"
+DOCKER_CAPABILITIES = (
+    "chown,dac_override,fsetid,fowner,mknod,net_raw,setgid,setuid,setfcap,setpcap,net_bind_service,sys_chroot,"
+    "kill,audit_write"
+)
 DOCKER_CAP_EFF = "00000000a80425fb"
 
 

@@ -4,10 +4,10 @@
         [--accumulate 1] [--parallel ddp|fsdp] [--checkpoint FILE] [--resume] [--stop-after K]
         [--fail-rank R --fail-at K]
 
-Rank 0 saves the history, the final weights and the rows each rank trained on to ``OUT`` (a torch file). ``--stop-after K``: every
-rank dies when it asks for training batch K + 1, as a killed job would (the checkpoint stays);
-``--fail-rank R --fail-at K``: rank R alone raises at its batch K + 1, the others carry on into the
-next collective.
+Rank 0 saves the history, the final weights and the rows each rank trained on to ``OUT`` (a torch file).
+``--stop-after K``: every rank dies when it asks for training batch K + 1, as a killed job would (the checkpoint
+stays); ``--fail-rank R --fail-at K``: rank R alone raises at its batch K + 1, the others carry on into the next
+collective.
 """
 
 from __future__ import annotations
@@ -48,7 +48,19 @@ def counting(batch: int):
 
 
 def config(steps: int, accumulate: int = 1, parallel: str = "ddp", checkpoint: Path | None = None) -> TrainConfig:
-    return TrainConfig(steps=steps, lr=3e-3, warmup_steps=2, eval_every=4, eval_batches=2, accumulate=accumulate, parallel=parallel, device="cpu", progress=False, checkpoint=checkpoint, checkpoint_every=4)  # type: ignore[arg-type]
+    return TrainConfig(
+        steps=steps,
+        lr=3e-3,
+        warmup_steps=2,
+        eval_every=4,
+        eval_batches=2,
+        accumulate=accumulate,
+        parallel=parallel,
+        device="cpu",
+        progress=False,
+        checkpoint=checkpoint,
+        checkpoint_every=4,
+    )  # type: ignore[arg-type]
 
 
 class Killed(Exception):
@@ -91,7 +103,9 @@ def main() -> None:
         return lm_loss_fn(model, inputs, targets)
 
     model = tiny_gpt()
-    history = train(model, batches, config(args.steps, args.accumulate, args.parallel, args.checkpoint), loss_fn, resume=args.resume)
+    history = train(
+        model, batches, config(args.steps, args.accumulate, args.parallel, args.checkpoint), loss_fn, resume=args.resume
+    )
     world = current_world()
     state, rows_per_rank = full_model_state(model), gather(rows, world)  # FSDP's shards gathered
     if world.main:

@@ -35,7 +35,11 @@ class Case:
     notes: str = ""  # regex the notes must match ("" = no requirement)
 
 
-def notebook(answers: dict[str, str] | None = None, edit: Callable[[nbformat.NotebookNode], None] | None = None, assignment: str = ASSIGNMENT) -> bytes:
+def notebook(
+    answers: dict[str, str] | None = None,
+    edit: Callable[[nbformat.NotebookNode], None] | None = None,
+    assignment: str = ASSIGNMENT,
+) -> bytes:
     """The student version with the key's answers, ``answers`` replacing some, then ``edit`` applied."""
     nb = submission_notebook(assignment, None)
     for cell in nb.cells:
@@ -95,7 +99,8 @@ def steal(course: str) -> str:
         "import ctypes, glob, json\n"
         f"for _m in glob.glob({course!r} + '/**', recursive=True)[:50] + [{course!r}]:\n"
         "    ctypes.CDLL(None).umount2(_m.encode(), 2)\n"
-        f"for _path in glob.glob({course!r} + '/source/*/*.ipynb') + glob.glob('../../../source/*/*.ipynb') + glob.glob('/proc/*/root' + {course!r} + '/source/*/*.ipynb'):\n"
+        f"for _path in glob.glob({course!r} + '/source/*/*.ipynb') + glob.glob('../../../source/*/*.ipynb') + "
+        f"glob.glob('/proc/*/root' + {course!r} + '/source/*/*.ipynb'):\n"
         "    for _c in json.load(open(_path))['cells']:\n"
         "        if 'BEGIN SOLUTION' in ''.join(_c['source']):\n"
         "            exec(''.join(_c['source']))\n"
@@ -125,12 +130,14 @@ def hostile_cases(course: str, out: str, inbox: str, port: int = 9) -> dict[str,
     and ``port``, where a server of the grading machine listens on its loopback."""
     snoop = (
         "import glob\n"
-        f"for _p in glob.glob({course!r} + '/grading/*.py') + glob.glob('../../../grading/*.py') + glob.glob('../../../../*/grading/*.py') + glob.glob('/tmp/**/grading/*.py', recursive=True):\n"
+        f"for _p in glob.glob({course!r} + '/grading/*.py') + glob.glob('../../../grading/*.py') + "
+        "glob.glob('../../../../*/grading/*.py') + glob.glob('/tmp/**/grading/*.py', recursive=True):\n"
         "    print(open(_p).read())\n"
     )
     vandal = (
         "import glob\n"
-        f"for _p in [_q for _root in ({course!r}, {out!r}, {inbox!r}, '../../..', '/tmp') for _q in glob.glob(_root + '/**', recursive=True)]:\n"
+        f"for _p in [_q for _root in ({course!r}, {out!r}, {inbox!r}, '../../..', '/tmp') for _q in "
+        "glob.glob(_root + '/**', recursive=True)]:\n"
         "    try:\n"
         "        open(_p, 'w').write('{}')\n"
         "    except OSError:\n"
@@ -143,8 +150,10 @@ def hostile_cases(course: str, out: str, inbox: str, port: int = 9) -> dict[str,
         "import builtins\n"
         "_seen = []\n"
         "_compile, _exec = builtins.compile, builtins.exec\n"
-        "builtins.compile = lambda source, *a, **k: (_seen.append(source) if isinstance(source, str) else None, _compile(source, *a, **k))[1]\n"
-        "builtins.exec = lambda source, *a, **k: (_seen.append(source) if isinstance(source, str) else None, _exec(source, *a, **k))[1]\n"
+        "builtins.compile = lambda source, *a, **k: (_seen.append(source) if isinstance(source, str) else "
+        "None, _compile(source, *a, **k))[1]\n"
+        "builtins.exec = lambda source, *a, **k: (_seen.append(source) if isinstance(source, str) else "
+        "None, _exec(source, *a, **k))[1]\n"
         "_attention = scaled_dot_product_attention\n"
         "def scaled_dot_product_attention(q, k, v, mask=None):\n"
         "    print('\\n'.join(_seen))\n"
@@ -154,32 +163,170 @@ def hostile_cases(course: str, out: str, inbox: str, port: int = 9) -> dict[str,
     cases = {
         "correct": Case("correct.ipynb", notebook(), FULL),
         "buggy": Case("buggy.ipynb", notebook({"sdpa": MISSING_SCALE}), without("sdpa")),
-        "loop_top_level": Case("loop_top_level.ipynb", notebook({"masks": spin + KEY["masks"]}), without("masks"), "time limit"),
-        "loop_in_function": Case("loop_in_function.ipynb", notebook({"split_merge": "def split_heads(x, n_heads):\n    " + spin.replace("\n    ", "\n        ") + "\n\ndef merge_heads(x):\n    " + spin.replace("\n    ", "\n        ")}), without("split_merge"), "time limit"),
-        "sys_exit": Case("sys_exit.ipynb", notebook({"sdpa": "import sys\n\ndef scaled_dot_product_attention(q, k, v, mask=None):\n    sys.exit(0)\n"}), without("sdpa")),
-        "os_exit": Case("os_exit.ipynb", notebook({"masks": "import os\nos._exit(0)\n"}), without("masks"), "stopped the notebook's process"),
-        # (issue 26) top-level code that reaches into the interpreter or the grader holds, for a person, every part that forbids a library function
-        "kills_its_process": Case("kills_its_process.ipynb", notebook({"split_merge": "import ctypes\nctypes.string_at(0)\n"}), without("split_merge", "sdpa", "mha"), "stopped the notebook's process"),
-        "memory_bomb": Case("memory_bomb.ipynb", notebook({"sdpa": WRONG_SDPA + "\n_hog = [bytearray(2**33) for _ in range(8)]\n"}), without("sdpa"), "out of memory"),
-        "fork_bomb": Case("fork_bomb.ipynb", notebook({"sdpa": WRONG_SDPA + "\nimport subprocess\n_procs = []\ntry:\n    for _ in range(2000):\n        _procs.append(subprocess.Popen(['sleep', '600']))\nexcept OSError:\n    pass\n"}), ZERO, "limit of .* processes"),
-        "patches_allclose": Case("patches_allclose.ipynb", notebook({"sdpa": WRONG_SDPA + "\nimport numpy\ntorch.allclose = lambda *a, **k: True\ntorch.equal = lambda *a, **k: True\nnumpy.testing.assert_allclose = lambda *a, **k: None\n"}), without("sdpa")),
-        "fakes_checks_module": Case("fakes_checks_module.ipynb", notebook({"sdpa": WRONG_SDPA + "\nimport sys, types\n_fake = types.ModuleType('a1_attention_checks')\n_fake.check_sdpa = _fake.check_masks = _fake.check_split_merge = _fake.check_mha = lambda *a, **k: None\n_fake.use_reference_parts = lambda *a: (lambda: None)\nsys.modules['a1_attention_checks'] = _fake\n"}), without("sdpa", "mha"), "needs review: mha"),
-        "patches_gradinglib": Case("patches_gradinglib.ipynb", notebook({"sdpa": WRONG_SDPA + "\nimport gradinglib\ngradinglib.run_cases = lambda *a, **k: None\n"}), without("sdpa", "mha"), "needs review: mha"),
-        "patches_torch": Case("patches_torch.ipynb", notebook({"sdpa": WRONG_SDPA + "\n_sub = torch.Tensor.__sub__\ntorch.Tensor.__sub__ = lambda a, b: _sub(a, a)\n"}), without("sdpa", "mha"), "needs review: mha"),
-        "steals_reference": Case("steals_reference.ipynb", notebook({"sdpa": "from a1_attention_reference_parts import scaled_dot_product_attention\n"}), without("sdpa"), "needs review: sdpa"),  # the import fails in the jail; mha, the key's, does not use it
-        "redefines_test_names": Case("redefines_test_names.ipynb", notebook({"sdpa": WRONG_SDPA + "\nimport builtins\n_real_import = builtins.__import__\nclass _Fake:\n    def __getattr__(self, name):\n        return lambda *a, **k: None\ndef _import(name, *a, **k):\n    return _Fake() if name == 'a1_attention_checks' else _real_import(name, *a, **k)\nbuiltins.__import__ = _import\n"}), without("sdpa", "mha"), "needs review: mha"),
-        "reads_answer_key": Case("reads_answer_key.ipynb", notebook({"sdpa": steal(course)}), without("sdpa", "mha"), "needs review: mha"),
-        "vandal": Case("vandal.ipynb", notebook({"masks": KEY["masks"] + "\n" + vandal}), without("sdpa", "mha"), "needs review: sdpa: .*writes a file"),  # files written: held where torch's attention is refused
-        "edits_test_cell": Case("edits_test_cell.ipynb", notebook({"sdpa": WRONG_SDPA}, _edit_test_cell), without("sdpa"), "read-only cells edited"),
-        "deletes_test_cells": Case("deletes_test_cells.ipynb", notebook(None, _delete_test_cells), FULL, "read-only cells edited or deleted"),
+        "loop_top_level": Case(
+            "loop_top_level.ipynb", notebook({"masks": spin + KEY["masks"]}), without("masks"), "time limit"
+        ),
+        "loop_in_function": Case(
+            "loop_in_function.ipynb",
+            notebook(
+                {
+                    "split_merge": "def split_heads(x, n_heads):\n    "
+                    + spin.replace("\n    ", "\n        ")
+                    + "\n\ndef merge_heads(x):\n    "
+                    + spin.replace("\n    ", "\n        ")
+                }
+            ),
+            without("split_merge"),
+            "time limit",
+        ),
+        "sys_exit": Case(
+            "sys_exit.ipynb",
+            notebook(
+                {"sdpa": "import sys\n\ndef scaled_dot_product_attention(q, k, v, mask=None):\n    sys.exit(0)\n"}
+            ),
+            without("sdpa"),
+        ),
+        "os_exit": Case(
+            "os_exit.ipynb",
+            notebook({"masks": "import os\nos._exit(0)\n"}),
+            without("masks"),
+            "stopped the notebook's process",
+        ),
+        # (issue 26) top-level code that reaches into the interpreter or the grader holds, for a person, every part
+        # that forbids a library function
+        "kills_its_process": Case(
+            "kills_its_process.ipynb",
+            notebook({"split_merge": "import ctypes\nctypes.string_at(0)\n"}),
+            without("split_merge", "sdpa", "mha"),
+            "stopped the notebook's process",
+        ),
+        "memory_bomb": Case(
+            "memory_bomb.ipynb",
+            notebook({"sdpa": WRONG_SDPA + "\n_hog = [bytearray(2**33) for _ in range(8)]\n"}),
+            without("sdpa"),
+            "out of memory",
+        ),
+        "fork_bomb": Case(
+            "fork_bomb.ipynb",
+            notebook(
+                {
+                    "sdpa": WRONG_SDPA
+                    + (
+                        "\nimport subprocess\n_procs = []\ntry:\n    for _ in range(2000):\n"
+                        "        _procs.append(subprocess.Popen(['sleep', '600']))\nexcept OSError:\n    pass\n"
+                    )
+                }
+            ),
+            ZERO,
+            "limit of .* processes",
+        ),
+        "patches_allclose": Case(
+            "patches_allclose.ipynb",
+            notebook(
+                {
+                    "sdpa": WRONG_SDPA
+                    + (
+                        "\nimport numpy\ntorch.allclose = lambda *a, **k: True\ntorch.equal = lambda *a, **k: True\n"
+                        "numpy.testing.assert_allclose = lambda *a, **k: None\n"
+                    )
+                }
+            ),
+            without("sdpa"),
+        ),
+        "fakes_checks_module": Case(
+            "fakes_checks_module.ipynb",
+            notebook(
+                {
+                    "sdpa": WRONG_SDPA
+                    + (
+                        "\nimport sys, types\n_fake = types.ModuleType('a1_attention_checks')\n"
+                        "_fake.check_sdpa = _fake.check_masks = _fake.check_split_merge = _fake.check_mha "
+                        "= lambda *a, **k: None\n_fake.use_reference_parts = lambda *a: (lambda: None)\n"
+                        "sys.modules['a1_attention_checks'] = _fake\n"
+                    )
+                }
+            ),
+            without("sdpa", "mha"),
+            "needs review: mha",
+        ),
+        "patches_gradinglib": Case(
+            "patches_gradinglib.ipynb",
+            notebook({"sdpa": WRONG_SDPA + "\nimport gradinglib\ngradinglib.run_cases = lambda *a, **k: None\n"}),
+            without("sdpa", "mha"),
+            "needs review: mha",
+        ),
+        "patches_torch": Case(
+            "patches_torch.ipynb",
+            notebook(
+                {"sdpa": WRONG_SDPA + "\n_sub = torch.Tensor.__sub__\ntorch.Tensor.__sub__ = lambda a, b: _sub(a, a)\n"}
+            ),
+            without("sdpa", "mha"),
+            "needs review: mha",
+        ),
+        # the import fails in the jail; mha, the key's, does not use it
+        "steals_reference": Case(
+            "steals_reference.ipynb",
+            notebook({"sdpa": "from a1_attention_reference_parts import scaled_dot_product_attention\n"}),
+            without("sdpa"),
+            "needs review: sdpa",
+        ),
+        "redefines_test_names": Case(
+            "redefines_test_names.ipynb",
+            notebook(
+                {
+                    "sdpa": WRONG_SDPA
+                    + (
+                        "\nimport builtins\n_real_import = builtins.__import__\n"
+                        "class _Fake:\n    def __getattr__(self, name):\n"
+                        "        return lambda *a, **k: None\ndef _import(name, *a, **k):\n"
+                        "    return _Fake() if name == 'a1_attention_checks' else _real_import(name, *a, **k)\n"
+                        "builtins.__import__ = _import\n"
+                    )
+                }
+            ),
+            without("sdpa", "mha"),
+            "needs review: mha",
+        ),
+        "reads_answer_key": Case(
+            "reads_answer_key.ipynb", notebook({"sdpa": steal(course)}), without("sdpa", "mha"), "needs review: mha"
+        ),
+        # files written: held where torch's attention is refused
+        "vandal": Case(
+            "vandal.ipynb",
+            notebook({"masks": KEY["masks"] + "\n" + vandal}),
+            without("sdpa", "mha"),
+            "needs review: sdpa: .*writes a file",
+        ),
+        "edits_test_cell": Case(
+            "edits_test_cell.ipynb",
+            notebook({"sdpa": WRONG_SDPA}, _edit_test_cell),
+            without("sdpa"),
+            "read-only cells edited",
+        ),
+        "deletes_test_cells": Case(
+            "deletes_test_cells.ipynb", notebook(None, _delete_test_cells), FULL, "read-only cells edited or deleted"
+        ),
         "strips_metadata": Case("strips_metadata.ipynb", notebook(None, _strip_metadata), ZERO, "missing"),
-        "duplicates_cell": Case("duplicates_cell.ipynb", notebook(None, _duplicate_answer), without("sdpa"), "appears twice"),
+        "duplicates_cell": Case(
+            "duplicates_cell.ipynb", notebook(None, _duplicate_answer), without("sdpa"), "appears twice"
+        ),
         "not_json": Case("not_json.ipynb", b'{"cells": [', ZERO, "not a valid|JSON"),
         "empty": Case("empty.ipynb", b"", ZERO, "empty|not a valid"),
-        "prints_hidden_checks": Case("prints_hidden_checks.ipynb", notebook({"masks": KEY["masks"] + "\n" + snoop}), FULL),
-        "captures_references": Case("captures_references.ipynb", notebook({"sdpa": KEY["sdpa"] + "\n" + capture}), without("sdpa", "mha"), "needs review: sdpa"),
+        "prints_hidden_checks": Case(
+            "prints_hidden_checks.ipynb", notebook({"masks": KEY["masks"] + "\n" + snoop}), FULL
+        ),
+        "captures_references": Case(
+            "captures_references.ipynb",
+            notebook({"sdpa": KEY["sdpa"] + "\n" + capture}),
+            without("sdpa", "mha"),
+            "needs review: sdpa",
+        ),
         "connects_out": Case("connects_out.ipynb", notebook({"masks": KEY["masks"] + "\n" + connect_out(port)}), FULL),
-        "prints_a_lot": Case("prints_a_lot.ipynb", notebook({"masks": KEY["masks"] + "\nfor _ in range(1024):\n    print('x' * 2**20)\n"}), FULL),
+        "prints_a_lot": Case(
+            "prints_a_lot.ipynb",
+            notebook({"masks": KEY["masks"] + "\nfor _ in range(1024):\n    print('x' * 2**20)\n"}),
+            FULL,
+        ),
     }
     return cases
 
@@ -217,17 +364,41 @@ def a2_cases(course: str) -> dict[str, Case]:
         "torch.nn.TransformerDecoderLayer.forward = lambda self, tgt, *a, **k: tgt\n"
     )
     spin = "def sinusoidal_encoding(T, d_model):\n    while True:\n        pass\n"
+
     def nb(answers: dict[str, str] | None = None) -> bytes:
         return notebook(answers, assignment=A2)
 
     return {
         "correct": Case("correct.ipynb", nb(), A2_FULL),
-        "bessel_bends_layer_norm": Case("bessel_bends_layer_norm.ipynb", nb({"layer_norm": BESSEL + bend_layer_norm}), a2_without("layer_norm", "pre_ln", "decoder"), "needs review: pre_ln"),
-        "unmasked_bends_decoder": Case("unmasked_bends_decoder.ipynb", nb({"decoder": NO_CAUSAL_MASK + bend_decoder}), a2_without("decoder", "layer_norm", "pre_ln"), "needs review: layer_norm"),
-        "loop_in_sinusoidal": Case("loop_in_sinusoidal.ipynb", nb({"sinusoidal": spin}), a2_without("sinusoidal"), "time limit"),
+        "bessel_bends_layer_norm": Case(
+            "bessel_bends_layer_norm.ipynb",
+            nb({"layer_norm": BESSEL + bend_layer_norm}),
+            a2_without("layer_norm", "pre_ln", "decoder"),
+            "needs review: pre_ln",
+        ),
+        "unmasked_bends_decoder": Case(
+            "unmasked_bends_decoder.ipynb",
+            nb({"decoder": NO_CAUSAL_MASK + bend_decoder}),
+            a2_without("decoder", "layer_norm", "pre_ln"),
+            "needs review: layer_norm",
+        ),
+        "loop_in_sinusoidal": Case(
+            "loop_in_sinusoidal.ipynb", nb({"sinusoidal": spin}), a2_without("sinusoidal"), "time limit"
+        ),
         # layer_norm is never defined; the blocks built on it are graded with a correct one
-        "steals_reference": Case("steals_reference.ipynb", nb({"layer_norm": "from a2_blocks_reference_parts import layer_norm\n"}), a2_without("layer_norm"), "needs review: layer_norm"),  # the blocks, the key's, are graded with the correct layer_norm
-        "reads_answer_key": Case("reads_answer_key.ipynb", nb({"layer_norm": steal(course)}), a2_without("layer_norm", "pre_ln", "decoder"), "needs review: pre_ln"),
+        # the blocks, the key's, are graded with the correct layer_norm
+        "steals_reference": Case(
+            "steals_reference.ipynb",
+            nb({"layer_norm": "from a2_blocks_reference_parts import layer_norm\n"}),
+            a2_without("layer_norm"),
+            "needs review: layer_norm",
+        ),
+        "reads_answer_key": Case(
+            "reads_answer_key.ipynb",
+            nb({"layer_norm": steal(course)}),
+            a2_without("layer_norm", "pre_ln", "decoder"),
+            "needs review: pre_ln",
+        ),
     }
 
 
@@ -236,10 +407,13 @@ A3_FULL = {"lm_loss": 2.0, "top_k": 2.0, "top_p": 2.0, "cached_step": 3.0, "gene
 A3_KEY = answer_code(submission_notebook(A3, None))
 # Right numbers by a forbidden route (torch's attention under a private name): held for a person.
 ALIASED_ATTENTION = A3_KEY["cached_step"].replace(
-    "    weights = torch.softmax(q @ k.transpose(-2, -1) / math.sqrt(d_head), dim=-1)  # (B, h, 1, P + 1)\n    out = (weights @ v).transpose(1, 2).reshape(B, 1, d) @ W_o  # (B, 1, d)\n",
-    "    out = torch._C._nn.scaled_dot_product_attention(q, k, v).transpose(1, 2).reshape(B, 1, d) @ W_o  # (B, 1, d)\n",
+    "    weights = torch.softmax(q @ k.transpose(-2, -1) / math.sqrt(d_head), dim=-1)  # (B, h, 1, P + 1)\n"
+    "    out = (weights @ v).transpose(1, 2).reshape(B, 1, d) @ W_o  # (B, 1, d)\n",
+    "    out = torch._C._nn.scaled_dot_product_attention(q, k, v).transpose(1, "
+    "2).reshape(B, 1, d) @ W_o  # (B, 1, d)\n",
 )
-UNSHIFTED = A3_KEY["lm_loss"].replace("logits[:, :-1]", "logits[:, 1:]")  # each position scored against its own next-but-one
+# each position scored against its own next-but-one
+UNSHIFTED = A3_KEY["lm_loss"].replace("logits[:, :-1]", "logits[:, 1:]")
 
 
 def a3_cases() -> dict[str, Case]:
@@ -248,8 +422,15 @@ def a3_cases() -> dict[str, Case]:
     assert ALIASED_ATTENTION != A3_KEY["cached_step"] and UNSHIFTED != A3_KEY["lm_loss"]
     return {
         "correct": Case("correct.ipynb", notebook(assignment=A3), A3_FULL),
-        "aliased_attention": Case("aliased_attention.ipynb", notebook({"cached_step": ALIASED_ATTENTION}, assignment=A3), A3_FULL | {"cached_step": 0.0}, "needs review: cached_step"),
-        "unshifted_loss": Case("unshifted_loss.ipynb", notebook({"lm_loss": UNSHIFTED}, assignment=A3), A3_FULL | {"lm_loss": 0.0}),
+        "aliased_attention": Case(
+            "aliased_attention.ipynb",
+            notebook({"cached_step": ALIASED_ATTENTION}, assignment=A3),
+            A3_FULL | {"cached_step": 0.0},
+            "needs review: cached_step",
+        ),
+        "unshifted_loss": Case(
+            "unshifted_loss.ipynb", notebook({"lm_loss": UNSHIFTED}, assignment=A3), A3_FULL | {"lm_loss": 0.0}
+        ),
     }
 
 
@@ -258,18 +439,28 @@ A4_FULL = {"wordpiece": 2.0, "mask_tokens": 3.0, "mlm_loss": 2.0, "encoder_block
 A4_KEY = answer_code(submission_notebook(A4, None))
 # Wrong answers that pass the visible tests (or, for the masking, pass them once torch.equal is bent):
 # only the hidden checks, through their oracles, can see them.
-LOWER_CASED = A4_KEY["wordpiece"].replace("    pieces = []\n", "    word = word.lower()  # a cased vocabulary loses its capitals\n    pieces = []\n")
-ALL_TOKENS = A4_KEY["mask_tokens"].replace(".bool() & chosen", ".bool() & (input_ids >= N_SPECIAL)")  # 80/10/10 on every token
-ZERO_IGNORED = A4_KEY["mlm_loss"].replace("chosen = labels != IGNORE_INDEX", "chosen = labels > 0")  # label 0 ignored too
+LOWER_CASED = A4_KEY["wordpiece"].replace(
+    "    pieces = []\n", "    word = word.lower()  # a cased vocabulary loses its capitals\n    pieces = []\n"
+)
+# 80/10/10 on every token
+ALL_TOKENS = A4_KEY["mask_tokens"].replace(".bool() & chosen", ".bool() & (input_ids >= N_SPECIAL)")
+# label 0 ignored too
+ZERO_IGNORED = A4_KEY["mlm_loss"].replace("chosen = labels != IGNORE_INDEX", "chosen = labels > 0")
 EPS_DEFAULT = A4_KEY["encoder_block"].replace("eps=1e-12", "eps=1e-5")
+# Hugging Face's Rust tokenizer's share-out, not BERT's one token at a time
 BALANCED = A4_KEY["pair_inputs"].replace(
     "    for _ in range(len(a) + len(b) - (max_len - 3)):  # one token too many at a time: off the longer segment\n"
     "        if len(a) > len(b):\n            a.pop()\n        else:\n            b.pop()\n",
     "    short, long = sorted((len(a), len(b)))\n    budget = max_len - 3\n    long = max(short, budget - short)\n"
     "    if short + long > budget:\n        short, long = budget // 2, budget // 2 + budget % 2\n"
     "    a, b = (a[:long], b[:short]) if len(a) > len(b) else (a[:short], b[:long])\n",
-)  # Hugging Face's Rust tokenizer's share-out, not BERT's one token at a time
-assert len({LOWER_CASED, A4_KEY["wordpiece"]}) == len({ALL_TOKENS, A4_KEY["mask_tokens"]}) == len({ZERO_IGNORED, A4_KEY["mlm_loss"]}) == 2
+)
+assert (
+    len({LOWER_CASED, A4_KEY["wordpiece"]})
+    == len({ALL_TOKENS, A4_KEY["mask_tokens"]})
+    == len({ZERO_IGNORED, A4_KEY["mlm_loss"]})
+    == 2
+)
 assert len({EPS_DEFAULT, A4_KEY["encoder_block"]}) == len({BALANCED, A4_KEY["pair_inputs"]}) == 2
 
 
@@ -289,18 +480,25 @@ def a4_bending_answers() -> dict[str, str]:
         "        return [types.SimpleNamespace(value=piece) for piece in wordpiece(word, *self.args)]\n"
         "tokenizers.models.WordPiece = _AgreeingWordPiece\n"
     )
-    bend_masking = "\n_equal = torch.equal\ntorch.equal = lambda a, b: a.dim() == 1 or _equal(a, b)  # blind to the positions picked out by a mask\n"
+    bend_masking = (
+        "\n_equal = torch.equal\ntorch.equal = lambda a, b: a.dim() == 1 or _equal(a, b)  # blind to "
+        "the positions picked out by a mask\n"
+    )
     bend_loss = (
         "\n_cross_entropy = F.cross_entropy\n"
-        "F.cross_entropy = lambda input, target, *a, **k: _cross_entropy(input, target.masked_fill(target == 0, IGNORE_INDEX), *a, **k)\n"
+        "F.cross_entropy = lambda input, target, *a, **k: _cross_entropy(input, "
+        "target.masked_fill(target == 0, IGNORE_INDEX), *a, **k)\n"
     )
     bend_block = (
         "\ndef _agreeing_forward(self, src, src_mask=None, src_key_padding_mask=None, is_causal=False):\n"
         "    d, attention = src.shape[-1], self.self_attn\n"
         "    W, b = attention.in_proj_weight, attention.in_proj_bias\n"
-        "    p = {'W_q': W[:d].T, 'W_k': W[d:2 * d].T, 'W_v': W[2 * d:].T, 'b_q': b[:d], 'b_k': b[d:2 * d], 'b_v': b[2 * d:],\n"
-        "         'W_o': attention.out_proj.weight.T, 'b_o': attention.out_proj.bias, 'W_1': self.linear1.weight.T, 'b_1': self.linear1.bias,\n"
-        "         'W_2': self.linear2.weight.T, 'b_2': self.linear2.bias, 'ln1_gain': self.norm1.weight, 'ln1_bias': self.norm1.bias,\n"
+        "    p = {'W_q': W[:d].T, 'W_k': W[d:2 * d].T, 'W_v': W[2 * d:].T, 'b_q': b[:d], "
+        "'b_k': b[d:2 * d], 'b_v': b[2 * d:],\n"
+        "         'W_o': attention.out_proj.weight.T, 'b_o': attention.out_proj.bias, 'W_1': "
+        "self.linear1.weight.T, 'b_1': self.linear1.bias,\n"
+        "         'W_2': self.linear2.weight.T, 'b_2': self.linear2.bias, 'ln1_gain': "
+        "self.norm1.weight, 'ln1_bias': self.norm1.bias,\n"
         "         'ln2_gain': self.norm2.weight, 'ln2_bias': self.norm2.bias}\n"
         "    mask = None if src_key_padding_mask is None else (~src_key_padding_mask).long()\n"
         "    return encoder_block(src, p, attention.num_heads, mask)\n"
@@ -327,22 +525,46 @@ def a4_cases() -> dict[str, Case]:
     wrong parts must get nothing: the checks and the oracles run in the grader's own process)."""
     return {
         "correct": Case("correct.ipynb", notebook(assignment=A4), A4_FULL),
-        "bends_every_oracle": Case("bends_every_oracle.ipynb", notebook(a4_bending_answers(), assignment=A4), {p: 0.0 for p in A4_FULL}),
+        "bends_every_oracle": Case(
+            "bends_every_oracle.ipynb", notebook(a4_bending_answers(), assignment=A4), {p: 0.0 for p in A4_FULL}
+        ),
     }
 
 
 A5 = "a5_t5"
-A5_FULL = {"rel_bucket": 2.0, "noise_mask": 2.0, "span_corruption": 2.0, "text_infilling": 2.0, "cross_attention": 2.0, "beam_search": 2.0}
+A5_FULL = {
+    "rel_bucket": 2.0,
+    "noise_mask": 2.0,
+    "span_corruption": 2.0,
+    "text_infilling": 2.0,
+    "cross_attention": 2.0,
+    "beam_search": 2.0,
+}
 A5_KEY = answer_code(submission_notebook(A5, None))
 # Wrong answers that pass the visible tests: only the hidden checks, through their oracles, can see them.
 ROUNDED = A5_KEY["rel_bucket"].replace("(max_exact + scaled.long())", "(max_exact + scaled.round().long())")
-FLOORED = A5_KEY["noise_mask"].replace("round(length * noise_density)", "int(length * noise_density)").replace("round(num_noise / mean_noise_span_length)", "int(num_noise / mean_noise_span_length)")
-DEFAULT_EOS = A5_KEY["span_corruption"].replace("tokens.new_tensor([eos_id])", "tokens.new_tensor([EOS_ID])")  # the eos_id given ignored
-FIXED_SPANS = A5_KEY["text_infilling"].replace("lengths.append(int(torch.poisson(torch.tensor(float(poisson_lambda)), generator=generator)))", "lengths.append(3)")
+FLOORED = (
+    A5_KEY["noise_mask"]
+    .replace("round(length * noise_density)", "int(length * noise_density)")
+    .replace("round(num_noise / mean_noise_span_length)", "int(num_noise / mean_noise_span_length)")
+)
+# the eos_id given ignored
+DEFAULT_EOS = A5_KEY["span_corruption"].replace("tokens.new_tensor([eos_id])", "tokens.new_tensor([EOS_ID])")
+FIXED_SPANS = A5_KEY["text_infilling"].replace(
+    "lengths.append(int(torch.poisson(torch.tensor(float(poisson_lambda)), generator=generator)))", "lengths.append(3)"
+)
 # (the 1/sqrt(d_kv) scale no longer passes the visible tests: they have a case with two source positions)
-NAIVE_EXP = A5_KEY["cross_attention"].replace("torch.softmax(scores, dim=-1)", "(scores.exp() / scores.exp().sum(-1, keepdim=True))")  # NaN where scores pass 88
-EXTENDS_FINISHED = A5_KEY["beam_search"].replace('    extended = extended.masked_fill(finished[:, None], float("-inf"))  # a finished beam is never extended...\n', "")
-assert all(a != A5_KEY[p] for p, a in zip(A5_FULL, (ROUNDED, FLOORED, DEFAULT_EOS, FIXED_SPANS, NAIVE_EXP, EXTENDS_FINISHED)))
+# NaN where scores pass 88
+NAIVE_EXP = A5_KEY["cross_attention"].replace(
+    "torch.softmax(scores, dim=-1)", "(scores.exp() / scores.exp().sum(-1, keepdim=True))"
+)
+EXTENDS_FINISHED = A5_KEY["beam_search"].replace(
+    '    extended = extended.masked_fill(finished[:, None], float("-inf"))  # a finished beam is never extended...\n',
+    "",
+)
+assert all(
+    a != A5_KEY[p] for p, a in zip(A5_FULL, (ROUNDED, FLOORED, DEFAULT_EOS, FIXED_SPANS, NAIVE_EXP, EXTENDS_FINISHED))
+)
 
 
 def a5_bending_answers() -> dict[str, str]:
@@ -352,17 +574,30 @@ def a5_bending_answers() -> dict[str, str]:
     replaced by the student's own functions, and its statistical tests disabled."""
     bend = "\nimport a5_t5_checks\n"
     return {
-        "rel_bucket": ROUNDED + bend + "a5_t5_checks._bucket_range = lambda rel, b, n, m: (relative_position_bucket(rel, b, n, m),) * 2\n",
-        "noise_mask": FLOORED + bend + "a5_t5_checks._counts = lambda length, d, mean: (min(max(int(length * d), 1), length - 1), max(int(min(max(int(length * d), 1), length - 1) / mean), 1))\n",
-        "span_corruption": DEFAULT_EOS + bend + "a5_t5_checks._ref_span_corruption = lambda t, m, v, e: span_corruption(t, m, v, e)\n",
+        "rel_bucket": ROUNDED
+        + bend
+        + "a5_t5_checks._bucket_range = lambda rel, b, n, m: (relative_position_bucket(rel, b, n, m),) * 2\n",
+        "noise_mask": FLOORED
+        + bend
+        + (
+            "a5_t5_checks._counts = lambda length, d, mean: (min(max(int(length * d), 1), length - 1), "
+            "max(int(min(max(int(length * d), 1), length - 1) / mean), 1))\n"
+        ),
+        "span_corruption": DEFAULT_EOS
+        + bend
+        + "a5_t5_checks._ref_span_corruption = lambda t, m, v, e: span_corruption(t, m, v, e)\n",
         "text_infilling": FIXED_SPANS + bend + "a5_t5_checks._expect_law = lambda *args, **kwargs: None\n",
-        "cross_attention": NAIVE_EXP + bend + (
+        "cross_attention": NAIVE_EXP
+        + bend
+        + (
             "def _agreeing_cross(x, memory, p, h, mask):\n"
             "    out, (k, v) = cross_attention_step(x, memory, p, h, mask)\n"
             "    return out.double(), k.double(), v.double()\n"
             "a5_t5_checks._ref_cross = _agreeing_cross\n"
         ),
-        "beam_search": EXTENDS_FINISHED + bend + "a5_t5_checks._ref_beam = lambda *args: beam_search_step(*args)\n",
+        "beam_search": EXTENDS_FINISHED + bend + "a5_t5_checks._ref_beam = lambda *args: beam_search_step(*args)\n"
+        # the contract's ignored rows judge the reply on other arguments than it was given: the bend drops them too
+        "import dataclasses\na5_t5_checks.BEAM = dataclasses.replace(a5_t5_checks.BEAM, ignored=())\n",
     }
 
 
@@ -371,7 +606,9 @@ def a5_cases() -> dict[str, Case]:
     wrong parts must get nothing: the checks and the oracles run in the grader's own process)."""
     return {
         "correct": Case("correct.ipynb", notebook(assignment=A5), A5_FULL),
-        "bends_every_oracle": Case("bends_every_oracle.ipynb", notebook(a5_bending_answers(), assignment=A5), {p: 0.0 for p in A5_FULL}),
+        "bends_every_oracle": Case(
+            "bends_every_oracle.ipynb", notebook(a5_bending_answers(), assignment=A5), {p: 0.0 for p in A5_FULL}
+        ),
     }
 
 
@@ -379,12 +616,26 @@ A6 = "a6_finetune"
 A6_FULL = {"lora_linear": 2.0, "freeze_except": 2.0, "pooled_head": 2.0, "probe_step": 2.0, "adapter": 2.0}
 A6_KEY = answer_code(submission_notebook(A6, None))
 # Wrong answers that pass the visible tests: only the hidden checks, through their oracles, can see them.
-NORMAL_A = A6_KEY["lora_linear"].replace("nn.init.kaiming_uniform_(self.A, a=math.sqrt(5))", "nn.init.normal_(self.A, std=0.02)")  # A far too small
-PER_PATTERN = A6_KEY["freeze_except"].replace("trainable += param.numel()", "trainable += param.numel() * len([q for q in patterns if fnmatch.fnmatchcase(name, q)])")
+# A far too small
+NORMAL_A = A6_KEY["lora_linear"].replace(
+    "nn.init.kaiming_uniform_(self.A, a=math.sqrt(5))", "nn.init.normal_(self.A, std=0.02)"
+)
+PER_PATTERN = A6_KEY["freeze_except"].replace(
+    "trainable += param.numel()",
+    "trainable += param.numel() * len([q for q in patterns if fnmatch.fnmatchcase(name, q)])",
+)
 BIAS_SUBTRACTED = A6_KEY["pooled_head"].replace("return pooled @ weight.T + bias", "return pooled @ weight.T - bias")
-MANUAL_SGD = A6_KEY["probe_step"].replace("    optimizer.step()\n", "    with torch.no_grad():  # plain SGD, whatever the optimizer\n        for p in probe.parameters():\n            p -= optimizer.param_groups[0][\"lr\"] * p.grad\n")
-BIAS_AFTER_GELU = A6_KEY["adapter"].replace("return x + self.up(F.gelu(self.down(x)))", "return x + self.up(F.gelu(x @ self.down.weight.T) + self.down.bias)")
-assert all(a != A6_KEY[p] for p, a in zip(A6_FULL, (NORMAL_A, PER_PATTERN, BIAS_SUBTRACTED, MANUAL_SGD, BIAS_AFTER_GELU)))
+MANUAL_SGD = A6_KEY["probe_step"].replace(
+    "    optimizer.step()\n",
+    "    with torch.no_grad():  # plain SGD, whatever the optimizer\n        for p in probe.parameters():\n"
+    '            p -= optimizer.param_groups[0]["lr"] * p.grad\n',
+)
+BIAS_AFTER_GELU = A6_KEY["adapter"].replace(
+    "return x + self.up(F.gelu(self.down(x)))", "return x + self.up(F.gelu(x @ self.down.weight.T) + self.down.bias)"
+)
+assert all(
+    a != A6_KEY[p] for p, a in zip(A6_FULL, (NORMAL_A, PER_PATTERN, BIAS_SUBTRACTED, MANUAL_SGD, BIAS_AFTER_GELU))
+)
 
 
 def a6_bending_answers() -> dict[str, str]:
@@ -395,23 +646,33 @@ def a6_bending_answers() -> dict[str, str]:
     bend = "\nimport a6_finetune_checks\n"
     return {
         "lora_linear": NORMAL_A + bend + "a6_finetune_checks._expect_lora_init = lambda *args: None\n",
-        "freeze_except": PER_PATTERN + bend + (
+        "freeze_except": PER_PATTERN
+        + bend
+        + (
             "def _agreeing_freeze(shapes, patterns):\n"
             "    hits = {name: sum(fnmatch.fnmatchcase(name, p) for p in patterns) for name in shapes}\n"
-            "    return {name: n > 0 for name, n in hits.items()}, sum(math.prod(shapes[name]) * n for name, n in hits.items())\n"
+            "    return {name: n > 0 for name, n in hits.items()}, sum(math.prod(shapes[name]) * "
+            "n for name, n in hits.items())\n"
             "a6_finetune_checks._ref_freeze = _agreeing_freeze\n"
         ),
-        "pooled_head": BIAS_SUBTRACTED + bend + (
+        "pooled_head": BIAS_SUBTRACTED
+        + bend
+        + (
             "_pool = a6_finetune_checks._ref_classify\n"
             "a6_finetune_checks._ref_classify = lambda h, m, w, b, p: _pool(h, m, w, -b, p)\n"
             "for _contract in a6_finetune_checks.CLASSIFY:  # the contracts hold the oracle too\n"
             "    object.__setattr__(_contract, 'oracle', a6_finetune_checks._ref_classify)\n"
         ),
-        "probe_step": MANUAL_SGD + bend + (
+        "probe_step": MANUAL_SGD
+        + bend
+        + (
             "_steps = a6_finetune_checks._ref_probe_steps\n"
-            "a6_finetune_checks._ref_probe_steps = lambda w, b, optimizer, settings, batches: _steps(w, b, 'SGD', {'lr': settings['lr']}, batches)\n"
+            "a6_finetune_checks._ref_probe_steps = lambda w, b, optimizer, settings, batches: _steps(w, b, 'SGD', "
+            "{'lr': settings['lr']}, batches)\n"
         ),
-        "adapter": BIAS_AFTER_GELU + bend + (
+        "adapter": BIAS_AFTER_GELU
+        + bend
+        + (
             "def _agreeing_adapter(x, w, approximate):\n"
             "    w = {name: value.double() for name, value in w.items()}\n"
             "    h = F.gelu(x.double() @ w['down.weight'].T, approximate=approximate) + w['down.bias']\n"
@@ -426,7 +687,9 @@ def a6_cases() -> dict[str, Case]:
     wrong parts must get nothing: the checks and the oracles run in the grader's own process)."""
     return {
         "correct": Case("correct.ipynb", notebook(assignment=A6), A6_FULL),
-        "bends_every_oracle": Case("bends_every_oracle.ipynb", notebook(a6_bending_answers(), assignment=A6), {p: 0.0 for p in A6_FULL}),
+        "bends_every_oracle": Case(
+            "bends_every_oracle.ipynb", notebook(a6_bending_answers(), assignment=A6), {p: 0.0 for p in A6_FULL}
+        ),
     }
 
 
@@ -463,13 +726,31 @@ def batch_stopper_cases() -> dict[str, Case]:
     the correct one beside them must keep every point."""
     return {
         "correct": Case("correct.ipynb", notebook(), FULL),
-        "odd_metadata": Case("odd_metadata.ipynb", notebook(None, _extra_cells), FULL, "3 cell\\(s\\) with a grade id that is not text"),
+        "odd_metadata": Case(
+            "odd_metadata.ipynb", notebook(None, _extra_cells), FULL, "3 cell\\(s\\) with a grade id that is not text"
+        ),
         # a lone surrogate in the answer itself (in a string: Python is fine with it, UTF-8 is not)
-        "surrogate_in_answer": Case("surrogate_in_answer.ipynb", escaped(notebook(), _append_to_answer("sdpa", "\n_label = '\ud800'\n")), FULL, "lone surrogates"),
+        "surrogate_in_answer": Case(
+            "surrogate_in_answer.ipynb",
+            escaped(notebook(), _append_to_answer("sdpa", "\n_label = '\ud800'\n")),
+            FULL,
+            "lone surrogates",
+        ),
         # lone surrogates printed to stdout and stderr, and in an exception's message
-        "surrogate_in_output": Case("surrogate_in_output.ipynb", notebook({"masks": KEY["masks"] + "\nimport sys\nprint('\\ud800')\nprint('\\udcff', file=sys.stderr)\n", "split_merge": "raise ValueError('\\ud800')\n"}), without("split_merge")),
+        "surrogate_in_output": Case(
+            "surrogate_in_output.ipynb",
+            notebook(
+                {
+                    "masks": KEY["masks"] + "\nimport sys\nprint('\\ud800')\nprint('\\udcff', file=sys.stderr)\n",
+                    "split_merge": "raise ValueError('\\ud800')\n",
+                }
+            ),
+            without("split_merge"),
+        ),
         # an expression nested too deep for the parser: that part fails, the grader does not
-        "too_deep": Case("too_deep.ipynb", notebook({"sdpa": "_x = " + "-" * 100_000 + "1\n" + KEY["sdpa"]}), without("sdpa")),
+        "too_deep": Case(
+            "too_deep.ipynb", notebook({"sdpa": "_x = " + "-" * 100_000 + "1\n" + KEY["sdpa"]}), without("sdpa")
+        ),
     }
 
 
@@ -483,7 +764,8 @@ _FUSED_BODY = (
     "        return _fused(q, k, v), _fused(q, k, eye)\n"
     "    has_key = mask.any(dim=-1, keepdim=True)\n"
     "    safe = mask | ~has_key\n"
-    "    return _fused(q, k, v, attn_mask=safe).masked_fill(~has_key, 0.0), _fused(q, k, eye, attn_mask=safe).masked_fill(~has_key, 0.0)\n"
+    "    return _fused(q, k, v, attn_mask=safe).masked_fill(~has_key, 0.0), _fused(q, k, eye, "
+    "attn_mask=safe).masked_fill(~has_key, 0.0)\n"
 )
 _SDPA = "def scaled_dot_product_attention(q, k, v, mask=None):\n"
 # mha on torch's private fused kernel where it applies (queries and keys of the same shape; weights
@@ -494,34 +776,61 @@ _NATIVE_MHA = KEY["mha"].replace("def multi_head_attention(", "def _own_mha(") +
     "        return _own_mha(x_q, x_kv, W_q, W_k, W_v, W_o, n_heads, mask)\n"
     "    d = x_q.shape[-1]\n"
     "    if mask is not None:\n"
-    "        mask = ~mask if mask.dim() == 2 else (~mask).unsqueeze(1).expand(x_q.shape[0], n_heads, x_q.shape[1], x_kv.shape[1]).contiguous()\n"
-    "    out, _ = torch._native_multi_head_attention(x_q, x_kv, x_kv, d, n_heads, torch.cat([W_q.T, W_k.T, W_v.T]), torch.zeros(3 * d),\n"
+    "        mask = ~mask if mask.dim() == 2 else (~mask).unsqueeze(1).expand(x_q.shape[0], n_heads, "
+    "x_q.shape[1], x_kv.shape[1]).contiguous()\n"
+    "    out, _ = torch._native_multi_head_attention(x_q, x_kv, x_kv, d, n_heads, torch.cat([W_q.T, "
+    "W_k.T, W_v.T]), torch.zeros(3 * d),\n"
     "                                                W_o.T, torch.zeros(d), mask, False, True, 0)\n"
     "    return torch.nan_to_num(out, nan=0.0)\n"
 )
 assert _NATIVE_MHA.count("def _own_mha(") == 1
 SHORTCUT_ANSWERS = {
     # a reference saved in a default argument before the check replaces the function
-    "default_argument": {"sdpa": "import torch.nn.functional as F\n\n\ndef scaled_dot_product_attention(q, k, v, mask=None, _fused=F.scaled_dot_product_attention):\n" + _FUSED_BODY},
+    "default_argument": {
+        "sdpa": (
+            "import torch.nn.functional as F\n\n\n"
+            "def scaled_dot_product_attention(q, k, v, mask=None, _fused=F.scaled_dot_product_attention):\n"
+        )
+        + _FUSED_BODY
+    },
     # the same kernel under torch._C._nn, kept where the refusal does not look (a tuple)
-    "torch_c_alias": {"sdpa": "_KERNELS = (torch._C._nn.scaled_dot_product_attention,)\n\n\n" + _SDPA + "    _fused = _KERNELS[0]\n" + _FUSED_BODY},
+    "torch_c_alias": {
+        "sdpa": "_KERNELS = (torch._C._nn.scaled_dot_product_attention,)\n\n\n"
+        + _SDPA
+        + "    _fused = _KERNELS[0]\n"
+        + _FUSED_BODY
+    },
     # the same kernel as an ATen operator, which the refusal never touches
     "ops_aten_alias": {"sdpa": _SDPA + "    _fused = torch.ops.aten.scaled_dot_product_attention\n" + _FUSED_BODY},
     # multi-head attention from torch's private fused kernel
     "native_mha": {"mha": _NATIVE_MHA},
     # the refusal switched off: it is installed on decoy modules put in sys.modules
-    "sys_modules_off": {"sdpa": (
-        "import sys\nimport types\nimport torch.nn.functional as F\n\n"
-        "for _name in ('torch.nn.functional', 'torch._C._nn'):\n"
-        "    _decoy = types.ModuleType(_name)\n"
-        "    _decoy.scaled_dot_product_attention = _decoy.multi_head_attention_forward = print\n"
-        "    sys.modules[_name] = _decoy\n\n\n" + _SDPA + "    _fused = F.scaled_dot_product_attention\n" + _FUSED_BODY
-    )},
+    "sys_modules_off": {
+        "sdpa": (
+            "import sys\nimport types\nimport torch.nn.functional as F\n\n"
+            "for _name in ('torch.nn.functional', 'torch._C._nn'):\n"
+            "    _decoy = types.ModuleType(_name)\n"
+            "    _decoy.scaled_dot_product_attention = _decoy.multi_head_attention_forward = print\n"
+            "    sys.modules[_name] = _decoy\n\n\n"
+            + _SDPA
+            + "    _fused = F.scaled_dot_product_attention\n"
+            + _FUSED_BODY
+        )
+    },
     # the kernel looked up by a name made of pieces, before the check, kept in a list
-    "getattr_concatenated": {"sdpa": "import torch.nn.functional as F\n\n_prefix = 'scaled_dot'\n_KERNELS = [getattr(F, _prefix + '_product_attention')]\n\n\n" + _SDPA + "    _fused = _KERNELS[0]\n" + _FUSED_BODY},
+    "getattr_concatenated": {
+        "sdpa": (
+            "import torch.nn.functional as F\n\n_prefix = 'scaled_dot'\n"
+            "_KERNELS = [getattr(F, _prefix + '_product_attention')]\n\n\n"
+        )
+        + _SDPA
+        + "    _fused = _KERNELS[0]\n"
+        + _FUSED_BODY
+    },
     # the saved reference in a helper that another part's cell defines
     "helper_elsewhere": {
-        "masks": KEY["masks"] + "\n\ndef _attention_kernel(_fused=torch.nn.functional.scaled_dot_product_attention):\n    return _fused\n",
+        "masks": KEY["masks"]
+        + "\n\ndef _attention_kernel(_fused=torch.nn.functional.scaled_dot_product_attention):\n    return _fused\n",
         "sdpa": _SDPA + "    _fused = _attention_kernel()\n" + _FUSED_BODY,
     },
 }
@@ -534,26 +843,57 @@ def shortcut_cases() -> dict[str, Case]:
     cases = {"correct": Case("correct.ipynb", notebook(), FULL)}
     for name, answers in SHORTCUT_ANSWERS.items():
         parts = held.get(name, ("sdpa",))
-        cases[name] = Case(f"{name}.ipynb", notebook(answers), without(*parts), "^" + "".join(f"(?=.*needs review: {part}: cell )" for part in parts))
+        cases[name] = Case(
+            f"{name}.ipynb",
+            notebook(answers),
+            without(*parts),
+            "^" + "".join(f"(?=.*needs review: {part}: cell )" for part in parts),
+        )
     return cases
 
 
 # A LoRALinear that brings in a fine-tuning library, which a6 forbids (its key's own code does the work,
 # as a student's might around the library's helpers); and an adapter that imports one by a computed name.
-PEFT_IN_METHOD = A6_KEY["lora_linear"].replace("        super().__init__()\n", "        super().__init__()\n        try:\n            import peft  # noqa: F401\n        except ImportError:\n            pass\n", 1)
-IMPORT_BY_NAME = A6_KEY["adapter"].replace("        super().__init__()\n", "        super().__init__()\n        try:\n            __import__('pe' + 'ft')\n        except ImportError:\n            pass\n", 1)
+PEFT_IN_METHOD = A6_KEY["lora_linear"].replace(
+    "        super().__init__()\n",
+    "        super().__init__()\n        try:\n            import peft  # noqa: F401\n"
+    "        except ImportError:\n            pass\n",
+    1,
+)
+IMPORT_BY_NAME = A6_KEY["adapter"].replace(
+    "        super().__init__()\n",
+    "        super().__init__()\n        try:\n            __import__('pe' + 'ft')\n"
+    "        except ImportError:\n            pass\n",
+    1,
+)
 assert PEFT_IN_METHOD != A6_KEY["lora_linear"] and IMPORT_BY_NAME != A6_KEY["adapter"]
 
 
 def a6_shortcut_cases() -> dict[str, Case]:
     """a6 submissions that use a fine-tuning library: held for review, each on its part (the import is
     in that part's code, or at the top of its cell: an import counts where its name is used)."""
+
     def a6_without(*lost: str) -> dict[str, float]:
         return {p: 0.0 if p in lost else v for p, v in A6_FULL.items()}
 
     return {
         "correct": Case("correct.ipynb", notebook(assignment=A6), A6_FULL),
-        "peft_in_method": Case("peft_in_method.ipynb", notebook({"lora_linear": PEFT_IN_METHOD}, assignment=A6), a6_without("lora_linear"), "needs review: lora_linear: .*imports a module this assignment does not allow \\(peft\\)"),
-        "import_by_name": Case("import_by_name.ipynb", notebook({"adapter": IMPORT_BY_NAME}, assignment=A6), a6_without("adapter"), "needs review: adapter: .*__import__"),
-        "peft_at_top": Case("peft_at_top.ipynb", notebook({"freeze_except": "import peft  # noqa: F401\n\n" + A6_KEY["freeze_except"]}, assignment=A6), a6_without("freeze_except"), "needs review: freeze_except: .*\\(peft\\)"),
+        "peft_in_method": Case(
+            "peft_in_method.ipynb",
+            notebook({"lora_linear": PEFT_IN_METHOD}, assignment=A6),
+            a6_without("lora_linear"),
+            "needs review: lora_linear: .*imports a module this assignment does not allow \\(peft\\)",
+        ),
+        "import_by_name": Case(
+            "import_by_name.ipynb",
+            notebook({"adapter": IMPORT_BY_NAME}, assignment=A6),
+            a6_without("adapter"),
+            "needs review: adapter: .*__import__",
+        ),
+        "peft_at_top": Case(
+            "peft_at_top.ipynb",
+            notebook({"freeze_except": "import peft  # noqa: F401\n\n" + A6_KEY["freeze_except"]}, assignment=A6),
+            a6_without("freeze_except"),
+            "needs review: freeze_except: .*\\(peft\\)",
+        ),
     }

@@ -27,7 +27,9 @@ if str(GRADING) not in sys.path:
     sys.path.insert(0, str(GRADING))
 import a4_bert_checks as a4  # noqa: E402
 
-SETUP = next(c.source for c in source_notebook("a4_bert").cells if c.metadata.get("nbgrader", {}).get("grade_id") == "setup")
+SETUP = next(
+    c.source for c in source_notebook("a4_bert").cells if c.metadata.get("nbgrader", {}).get("grade_id") == "setup"
+)
 
 HALF = a4.ALPHA / 2  # a count fails when its tail is below this
 
@@ -43,7 +45,8 @@ def log_pmf(k: int, n: int, p: float) -> float:
 
 
 def accepted(n: int, p: float) -> tuple[int, int]:
-    """The counts ``lo .. hi`` of ``n`` that pass a comparison with ``p`` (an interval: the tails grow towards the mean)."""
+    """The counts ``lo .. hi`` of ``n`` that pass a comparison with ``p`` (an interval: the tails grow towards the
+    mean)."""
     mean = int(n * p)
 
     def edge(inside: int, outside: int) -> int:  # the last passing count between a passing and a failing one
@@ -63,7 +66,10 @@ def pass_probability(n: int, p_correct: float, p_wrong: float) -> float:
     return sum(math.exp(log_pmf(k, n, p_wrong)) for k in range(lo, hi + 1))
 
 
-@pytest.mark.parametrize("n, p", [(40, Fraction(1, 2)), (60, Fraction(3, 10)), (50, Fraction(1, 20)), (30, Fraction(9, 10)), (1, Fraction(1, 7))])
+@pytest.mark.parametrize(
+    "n, p",
+    [(40, Fraction(1, 2)), (60, Fraction(3, 10)), (50, Fraction(1, 20)), (30, Fraction(9, 10)), (1, Fraction(1, 7))],
+)
 def test_tail_is_the_exact_binomial_tail(n: int, p: Fraction) -> None:
     for k in range(n + 1):
         exact, got = exact_tail(k, n, p), a4._tail(k, n, float(p))
@@ -84,8 +90,17 @@ def test_a_correct_rule_fails_a_grading_run_with_probability_below_1e_8(monkeypa
     made = []
     expect_count, expect_uniform = a4._expect_count, a4._expect_uniform
     monkeypatch.setattr(a4, "_expect_count", lambda *args: (made.append(1), expect_count(*args))[1])
-    monkeypatch.setattr(a4, "_expect_uniform", lambda values, support, *args: (made.extend([1] * len(support)), expect_uniform(values, support, *args))[1])
-    assert a4.check_mask_tokens(LocalStudent(_notebook_with("mask_tokens", answer_code(source_notebook("a4_bert"))["mask_tokens"]))) is None
+    monkeypatch.setattr(
+        a4,
+        "_expect_uniform",
+        lambda values, support, *args: (made.extend([1] * len(support)), expect_uniform(values, support, *args))[1],
+    )
+    assert (
+        a4.check_mask_tokens(
+            LocalStudent(_notebook_with("mask_tokens", answer_code(source_notebook("a4_bert"))["mask_tokens"]))
+        )
+        is None
+    )
     assert 30 <= len(made) <= a4.COMPARISONS
     assert a4.COMPARISONS * a4.ALPHA <= 1e-8
 
@@ -114,7 +129,8 @@ def test_wrong_rules_pass_with_the_probability_the_docstring_states() -> None:
     # (and 10% unchanged, not 15%, which passes with probability 2e-25: both must pass)
     chosen = 2 * 48 * 126
     assert min(pass_probability(chosen, 0.05, 0.10), pass_probability(chosen, 0.15, 0.10)) < 1e-45
-    # a generator seeded afresh per row: a position none of the 16 rows chose 70% of the time, not 0.7^16 (100 positions)
+    # a generator seeded afresh per row: a position none of the 16 rows chose 70% of the
+    # time, not 0.7^16 (100 positions)
     assert pass_probability(25 * 4, 0.7**16, 0.7) < 1e-36
     assert "below 1e-45" in a4.check_mask_tokens.__doc__ and "below 1e-36" in a4.check_mask_tokens.__doc__
 
@@ -129,7 +145,9 @@ def test_a_correct_rule_passes_the_comparisons_at_their_sizes() -> None:
 
 
 def _visible_tests(grade_id: str) -> str:
-    cell = next(c for c in source_notebook("a4_bert").cells if c.metadata.get("nbgrader", {}).get("grade_id") == grade_id)
+    cell = next(
+        c for c in source_notebook("a4_bert").cells if c.metadata.get("nbgrader", {}).get("grade_id") == grade_id
+    )
     return HIDDEN_BLOCK.sub("", cell.source)
 
 
@@ -164,7 +182,7 @@ def encoder_block(x, p, n_heads, attention_mask=None):
     x += (torch.softmax(scores, dim=-1) @ v).transpose(1, 2).reshape(B, T, d) @ p["W_o"] + p["b_o"]
     x = F.layer_norm(x, (d,), p["ln1_gain"], p["ln1_bias"], eps=1e-12)
     return F.layer_norm(x + F.gelu(x @ p["W_1"] + p["b_1"]) @ p["W_2"] + p["b_2"], (d,), p["ln2_gain"], p["ln2_bias"], eps=1e-12)
-"""
+"""  # noqa: E501 (code run as written)
 
 
 @pytest.mark.parametrize("grade_id, source", [("mask_tokens", IN_PLACE_MASKING), ("encoder_block", IN_PLACE_BLOCK)])

@@ -64,9 +64,10 @@ WRONG_LAWS: dict[str, Callable[[tuple[int, int]], Tensor]] = {
     "the bound from the rows (fan-out)": lambda s: (2 * torch.rand(s) - 1) / math.sqrt(s[0]),
     # uniform's mean and mean square, another law: moment tests pass them, the law test does not
     "two points at +-bound/sqrt(3)": lambda s: (2 * torch.randint(0, 2, s) - 1) / math.sqrt(3 * s[1]),
-    "uniform within half the bound, else the ends": lambda s: torch.where(
-        torch.rand(s) < 8 / 11, (2 * torch.rand(s) - 1) / 2, torch.sign(torch.rand(s) - 0.5)
-    ) / math.sqrt(s[1]),
+    "uniform within half the bound, else the ends": lambda s: (
+        torch.where(torch.rand(s) < 8 / 11, (2 * torch.rand(s) - 1) / 2, torch.sign(torch.rand(s) - 0.5))
+        / math.sqrt(s[1])
+    ),
 }
 
 

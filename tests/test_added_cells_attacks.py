@@ -23,7 +23,17 @@ from test_shortcuts import RUN_IN_PROCESS
 
 from course_grading import grade as grading
 from course_grading.check import check_notebook
-from course_grading.markers import OWN_CELL, answer_code, answer_ids, is_answer, is_own, is_test, nbgrader_meta, part_points, with_answers
+from course_grading.markers import (
+    OWN_CELL,
+    answer_code,
+    answer_ids,
+    is_answer,
+    is_own,
+    is_test,
+    nbgrader_meta,
+    part_points,
+    with_answers,
+)
 from course_grading.notebook.assignments import copy_course
 from course_grading.notebook.canonical import MAX_ADDED_CELLS, canonical, own_cell, rebuild
 from course_grading.sandbox import limits as sandbox
@@ -31,7 +41,16 @@ from course_grading.sandbox import shortcuts, student_server, worker
 from course_grading.sandbox.worker import load_checks
 
 from assignment_support import ASSIGNMENTS, GRADING, assignment_ids, release_notebook, source_notebook
-from hostile_submissions import _FUSED_BODY, FULL, KEY, MISSING_SCALE, SHORTCUT_ANSWERS, hostile_cases, notebook, without
+from hostile_submissions import (
+    _FUSED_BODY,
+    FULL,
+    KEY,
+    MISSING_SCALE,
+    SHORTCUT_ANSWERS,
+    hostile_cases,
+    notebook,
+    without,
+)
 
 A1 = "a1_attention"
 RULES = load_checks(GRADING, A1).SHORTCUTS
@@ -85,7 +104,11 @@ def _answer_attacks() -> dict[str, bytes]:
     """Every hostile a1 submission whose answer cells the scan holds, and every route round the
     refusal of torch's attention (tests/hostile_submissions.py)."""
     attacks = {name: notebook(answers) for name, answers in SHORTCUT_ANSWERS.items()}
-    attacks |= {name: case.content for name, case in hostile_cases("/course", "/out", "/inbox").items() if "needs review" in case.notes}
+    attacks |= {
+        name: case.content
+        for name, case in hostile_cases("/course", "/out", "/inbox").items()
+        if "needs review" in case.notes
+    }
     return attacks
 
 
@@ -113,7 +136,17 @@ def test_an_added_cell_that_saves_torchs_attention_for_the_answer_is_held() -> N
     imported = "from torch.nn.functional import scaled_dot_product_attention as _fast\n"
     answer = answer.replace("_KERNELS[0]", "_fast")
     assert held(notebook({"sdpa": answer}, lambda nb: after(nb, "imports", code(imported)))) >= {"sdpa"}
-    assert held(notebook(None, lambda nb: after(nb, "imports", code("import math\n\ndef _scale(q):\n    return math.sqrt(q.shape[-1])\n")))) == set()
+    assert (
+        held(
+            notebook(
+                None,
+                lambda nb: after(
+                    nb, "imports", code("import math\n\ndef _scale(q):\n    return math.sqrt(q.shape[-1])\n")
+                ),
+            )
+        )
+        == set()
+    )
 
 
 def test_an_added_cells_import_of_the_course_library_is_not_the_releases() -> None:
@@ -121,18 +154,40 @@ def test_an_added_cells_import_of_the_course_library_is_not_the_releases() -> No
     answer may import too, so that ``import course_lib.attention`` there let the masks answer use it."""
     lib = "import course_lib.attention\ncausal_mask = course_lib.attention.causal_mask\n"
     assert "masks" in held(notebook({"masks": lib}))
-    assert "masks" in held(notebook({"masks": lib}, lambda nb: after(nb, "imports", code("import course_lib.attention\n"))))
-    assert "masks" in held(notebook({"masks": "def causal_mask(T):\n    return _lib_mask(T)\n"}, lambda nb: after(nb, "imports", code("from course_lib.attention import causal_mask as _lib_mask\n"))))
+    assert "masks" in held(
+        notebook({"masks": lib}, lambda nb: after(nb, "imports", code("import course_lib.attention\n")))
+    )
+    assert "masks" in held(
+        notebook(
+            {"masks": "def causal_mask(T):\n    return _lib_mask(T)\n"},
+            lambda nb: after(nb, "imports", code("from course_lib.attention import causal_mask as _lib_mask\n")),
+        )
+    )
 
 
-@pytest.mark.parametrize("magic", ["%matplotlib inline\n", "%%time\nx = 1\n", "!pip list\n", "files = !ls\n", "%load_ext autoreload\n%autoreload 2\n"])
+@pytest.mark.parametrize(
+    "magic",
+    [
+        "%matplotlib inline\n",
+        "%%time\nx = 1\n",
+        "!pip list\n",
+        "files = !ls\n",
+        "%load_ext autoreload\n%autoreload 2\n",
+    ],
+)
 def test_an_added_cell_of_ipython_magics_is_not_held(magic: str) -> None:
     """The grader's student process runs no magic (its ``get_ipython()`` skips them all): an added
     ``%matplotlib inline`` is no evidence, where every part with rules would be held for a person.
     Calling the shell for anything else, or rebinding it, still is."""
     assert held(notebook(None, lambda nb: after(nb, "imports", code(magic)))) == set()
-    assert held(notebook(None, lambda nb: after(nb, "imports", code("get_ipython().run_cell(text)\n")))) == {"sdpa", "mha"}
-    assert held(notebook(None, lambda nb: after(nb, "imports", code("from IPython import get_ipython\n" + magic)))) == {"sdpa", "mha"}
+    assert held(notebook(None, lambda nb: after(nb, "imports", code("get_ipython().run_cell(text)\n")))) == {
+        "sdpa",
+        "mha",
+    }
+    assert held(notebook(None, lambda nb: after(nb, "imports", code("from IPython import get_ipython\n" + magic)))) == {
+        "sdpa",
+        "mha",
+    }
 
 
 def test_a_timed_cell_runs_its_code_and_the_scan_reads_it() -> None:
@@ -141,11 +196,18 @@ def test_a_timed_cell_runs_its_code_and_the_scan_reads_it() -> None:
     namespace: dict = {}
     exec(student_server._python("%%time\ndef _helper(x):\n    return 2 * x\n%time y = _helper(3)\n"), namespace)
     assert namespace["_helper"](1) == 2 and namespace["y"] == 6
-    assert held(notebook({"sdpa": CALLS_SAVED}, lambda nb: after(nb, "imports", code("%%time\n" + SAVED_KERNEL)))) == {"sdpa"}
+    assert held(notebook({"sdpa": CALLS_SAVED}, lambda nb: after(nb, "imports", code("%%time\n" + SAVED_KERNEL)))) == {
+        "sdpa"
+    }
 
 
-HONEST_CELLS = ("%matplotlib inline\nimport matplotlib.pyplot as plt\n", "import numpy as np\nfrom collections import Counter\n\n\ndef _shape(x):\n    return tuple(x.shape)\n",
-                 "x = torch.randn(2, 3)\nprint(x.shape, x.dtype)\n", "%%time\ny = sum(range(10))\n", "!nvidia-smi\n")
+HONEST_CELLS = (
+    "%matplotlib inline\nimport matplotlib.pyplot as plt\n",
+    "import numpy as np\nfrom collections import Counter\n\n\ndef _shape(x):\n    return tuple(x.shape)\n",
+    "x = torch.randn(2, 3)\nprint(x.shape, x.dtype)\n",
+    "%%time\ny = sum(range(10))\n",
+    "!nvidia-smi\n",
+)
 
 
 @pytest.mark.parametrize("assignment", assignment_ids())
@@ -166,7 +228,13 @@ def test_the_added_cells_honest_students_write_hold_nothing(assignment: str) -> 
 
 
 FAKES = {
-    "a test cell worth 100": {"grade": True, "solution": False, "locked": True, "points": 100, "grade_id": "test_bonus"},
+    "a test cell worth 100": {
+        "grade": True,
+        "solution": False,
+        "locked": True,
+        "points": 100,
+        "grade_id": "test_bonus",
+    },
     "a manually graded answer": {"grade": True, "solution": True, "points": 50, "grade_id": "bonus"},
     "the grader's own mark": {"grade": False, "solution": False, "locked": False, "grade_id": f"{OWN_CELL}1"},
     "the grader's own mark, as an answer": {"grade": True, "solution": True, "points": 9, "grade_id": f"{OWN_CELL}2"},
@@ -176,6 +244,7 @@ FAKES = {
 def test_metadata_on_an_added_cell_marks_nothing() -> None:
     """Each fake (placed between answers and tests) is kept as a plain added cell, renumbered: no
     new test, answer or points, every grade id once, the release's tests and points unchanged."""
+
     def edit(nb: nbformat.NotebookNode) -> None:
         after(nb, "sdpa", *[code(f"FAKE_{i} = {i}\n", dict(meta)) for i, meta in enumerate(FAKES.values())])
 
@@ -192,8 +261,13 @@ def test_metadata_on_an_added_cell_marks_nothing() -> None:
 def test_a_fake_test_cell_before_the_real_one_changes_no_test_and_no_points() -> None:
     """A cell claiming to be test_sdpa (100 points, ``pass``) between the answer and the real test:
     the release's test_sdpa is graded, once, in its place, with its points; both are noted."""
+
     def edit(nb: nbformat.NotebookNode) -> None:
-        after(nb, "sdpa", code("pass\n", {"grade": True, "solution": False, "locked": True, "points": 100, "grade_id": "test_sdpa"}))
+        after(
+            nb,
+            "sdpa",
+            code("pass\n", {"grade": True, "solution": False, "locked": True, "points": 100, "grade_id": "test_sdpa"}),
+        )
 
     raw = nbformat.reads(notebook({"sdpa": MISSING_SCALE}, edit).decode(), as_version=4)
     result = rebuild(raw, release_notebook(A1))
@@ -201,13 +275,16 @@ def test_a_fake_test_cell_before_the_real_one_changes_no_test_and_no_points() ->
     tests = [(nbgrader_meta(c)["grade_id"], c.source) for c in result.nb.cells if is_test(c)]
     assert tests == [(nbgrader_meta(c)["grade_id"], c.source) for c in release.cells if is_test(c)]
     assert part_points(result.nb) == part_points(release) and not any(is_own(c) for c in result.nb.cells)
-    assert any("read-only cell test_sdpa appears twice" in n for n in result.notes) and any("edited or deleted (test_sdpa)" in n for n in result.notes)
+    assert any("read-only cell test_sdpa appears twice" in n for n in result.notes) and any(
+        "edited or deleted (test_sdpa)" in n for n in result.notes
+    )
 
 
 def test_an_answer_cell_made_to_look_added_is_not_graded_as_the_answer() -> None:
     """A correct answer whose grade id was changed: run as an added cell (before the release's stub,
     which replaces it), the part noted as not answered; a read-only copy of a test cell with a
     different grade id and a wrong answer before it is an added cell too, not a test."""
+
     def relabel(nb: nbformat.NotebookNode) -> None:
         cell = nb.cells[ids(nb).index("sdpa")]
         cell.metadata["nbgrader"]["grade_id"] = f"{OWN_CELL}1"
@@ -216,13 +293,17 @@ def test_an_answer_cell_made_to_look_added_is_not_graded_as_the_answer() -> None
     result = rebuild(raw, release_notebook(A1))
     order = ids(result.nb)
     assert order.index(f"{OWN_CELL}1") < order.index("sdpa") < order.index("test_sdpa")
-    assert result.nb.cells[order.index("sdpa")].source == release_notebook(A1).cells[ids(release_notebook(A1)).index("sdpa")].source
+    assert (
+        result.nb.cells[order.index("sdpa")].source
+        == release_notebook(A1).cells[ids(release_notebook(A1)).index("sdpa")].source
+    )
     assert "answer cell sdpa is missing: graded as not answered" in result.notes
 
 
 def test_a_copy_of_a_test_cell_above_everything_moves_no_added_cell_before_its_part() -> None:
     """A copy of the last test cell put first: graded once, in its place (the copy is noted); the
     added cell after the copy follows the last test, so it is dropped, and runs nowhere."""
+
     def edit(nb: nbformat.NotebookNode) -> None:
         copy = nbformat.from_dict(json.loads(json.dumps(nb.cells[ids(nb).index("test_mha")])))
         copy.source = "assert True"
@@ -232,14 +313,18 @@ def test_a_copy_of_a_test_cell_above_everything_moves_no_added_cell_before_its_p
     result = rebuild(raw, release_notebook(A1))
     assert not any(is_own(c) for c in result.nb.cells)
     assert ids(result.nb).count("test_mha") == 1
-    assert any("appears twice" in n for n in result.notes) and any("after the last test cell" in n for n in result.notes)
+    assert any("appears twice" in n for n in result.notes) and any(
+        "after the last test cell" in n for n in result.notes
+    )
 
 
 # --- (c) a cell of any shape is rebuilt, never a grader's failure ----------------------------------
 
 
 @pytest.mark.parametrize("cell_id, kept", [(7, True), (None, True), (["a", "list"], False), ({"a": "dict"}, False)])
-def test_an_added_cell_with_a_cell_id_of_any_shape_is_rebuilt_or_refused_with_a_reason(tmp_path: Path, cell_id: object, kept: bool) -> None:
+def test_an_added_cell_with_a_cell_id_of_any_shape_is_rebuilt_or_refused_with_a_reason(
+    tmp_path: Path, cell_id: object, kept: bool
+) -> None:
     """A cell id that is not text: a number or null is rebuilt (the added cell kept); one that cannot
     be hashed is not a notebook to nbformat, which says so: never an exception of the grader."""
     nb = nbformat.reads(notebook().decode(), as_version=4)
@@ -274,8 +359,14 @@ def test_a_flood_of_added_cells_is_bounded_and_noted_in_a_few_words() -> None:
     assert len(own) == MAX_ADDED_CELLS and own[-1].source == f"_x{MAX_ADDED_CELLS - 1} = '\\ud800'\n"
     assert len(result.notes) == 3 and all(len(note) < 300 for note in result.notes), result.notes
     first = ids(raw).index("sdpa") + 2  # the first added cell, counted from 1
-    assert f"cells {first}, {first + 1}, " in result.notes[0] and f"and {flood - 10} more hold characters UTF-8 cannot encode" in result.notes[0]
-    assert f"and {flood - MAX_ADDED_CELLS - 10} more were not graded: a notebook's first {MAX_ADDED_CELLS} added code cells are" in " ".join(result.notes)
+    assert (
+        f"cells {first}, {first + 1}, " in result.notes[0]
+        and f"and {flood - 10} more hold characters UTF-8 cannot encode" in result.notes[0]
+    )
+    assert (
+        f"and {flood - MAX_ADDED_CELLS - 10} more were not graded: a notebook's first "
+        f"{MAX_ADDED_CELLS} added code cells are"
+    ) in " ".join(result.notes)
     assert f"and {flood - 10} more added after the last test cell were not graded" in " ".join(result.notes)
 
 
@@ -305,7 +396,14 @@ def test_the_split_attack_is_caught_by_what_runs_and_by_the_scan() -> None:
     source = source_notebook(A1)
     nb = with_answers(source, answer_code(source) | {"sdpa": CALLS_SAVED})
     nb.cells.insert(ids(nb).index("imports") + 1, own_cell(SAVED_KERNEL, 1))
-    run = subprocess.run([sys.executable, "-c", RUN_IN_PROCESS, str(GRADING)], input=nbformat.writes(nb), capture_output=True, text=True, timeout=120, env=os.environ | {"OMP_NUM_THREADS": "1"})
+    run = subprocess.run(
+        [sys.executable, "-c", RUN_IN_PROCESS, str(GRADING)],
+        input=nbformat.writes(nb),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=os.environ | {"OMP_NUM_THREADS": "1"},
+    )
     assert run.returncode == 0, run.stderr[-2000:]
     failed = json.loads(run.stdout.strip().splitlines()[-1])
     assert set(failed) == {"sdpa"} and "calls a library function" in failed["sdpa"]
@@ -318,15 +416,32 @@ class Batch:
         shutil.copytree(ASSIGNMENTS / "release", course / "release")
         self.course, self.inbox = course, root / "inbox"
         self.inbox.mkdir()
-        (self.inbox / "split_kernel.ipynb").write_bytes(notebook({"sdpa": CALLS_SAVED}, lambda nb: after(nb, "imports", code(SAVED_KERNEL))))
-        (self.inbox / "magic.ipynb").write_bytes(notebook(None, lambda nb: after(nb, "imports", code("%matplotlib inline\nimport math\n\ndef _half(x):\n    return x / 2\n"))))
-        (self.inbox / "late_variant.ipynb").write_bytes(notebook(None, lambda nb: after(nb, "test_sdpa", code(LATE_VARIANT))))
+        (self.inbox / "split_kernel.ipynb").write_bytes(
+            notebook({"sdpa": CALLS_SAVED}, lambda nb: after(nb, "imports", code(SAVED_KERNEL)))
+        )
+        (self.inbox / "magic.ipynb").write_bytes(
+            notebook(
+                None,
+                lambda nb: after(
+                    nb, "imports", code("%matplotlib inline\nimport math\n\ndef _half(x):\n    return x / 2\n")
+                ),
+            )
+        )
+        (self.inbox / "late_variant.ipynb").write_bytes(
+            notebook(None, lambda nb: after(nb, "test_sdpa", code(LATE_VARIANT)))
+        )
         limits = sandbox.Limits(cell_s=10, total_s=60, memory_bytes=4 * 2**30)
-        results, _ = grading.grade(grading.Batch(course, A1, self.inbox, root / "out"), grading.Options(jobs=2, limits=limits), progress=lambda *_: None)
+        results, _ = grading.grade(
+            grading.Batch(course, A1, self.inbox, root / "out"),
+            grading.Options(jobs=2, limits=limits),
+            progress=lambda *_: None,
+        )
         self.by_student = {r.student: r for r in results}
 
 
-needs_sandbox = pytest.mark.skipif(not sandbox.sandbox_available(), reason="needs Linux user, mount, PID and network namespaces (unshare)")
+needs_sandbox = pytest.mark.skipif(
+    not sandbox.sandbox_available(), reason="needs Linux user, mount, PID and network namespaces (unshare)"
+)
 
 
 @pytest.fixture(scope="module")

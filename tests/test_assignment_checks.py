@@ -23,7 +23,11 @@ def failed_parts(assignment: str, fixture: Fixture | None) -> dict[str, str]:
     return {part: error for part, error in results.items() if error is not None}
 
 
-@pytest.mark.parametrize("assignment, fixture", [(a, f) for a in assignment_ids() for f in fixtures(a)], ids=lambda x: x if isinstance(x, str) else x.name)
+@pytest.mark.parametrize(
+    "assignment, fixture",
+    [(a, f) for a in assignment_ids() for f in fixtures(a)],
+    ids=lambda x: x if isinstance(x, str) else x.name,
+)
 def test_fixture_loses_exactly_its_part(assignment: str, fixture: Fixture) -> None:
     for _ in range(REPEATS):
         failed = failed_parts(assignment, fixture)

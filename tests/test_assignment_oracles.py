@@ -50,7 +50,16 @@ def test_a4_pair_oracle_is_what_bert_tokenizer_legacy_gives(tmp_path: Path) -> N
     assert (tokenizer.pad_token_id, tokenizer.cls_token_id, tokenizer.sep_token_id) == (a4.PAD_ID, a4.CLS_ID, a4.SEP_ID)
     for n_a, n_b, max_len in itertools.product(range(10), range(10), range(3, 22)):
         a, b = list(range(10, 10 + n_a)), list(range(500, 500 + n_b))
-        hf = tokenizer.prepare_for_model(a, b, add_special_tokens=True, truncation="longest_first", max_length=max_len, padding="max_length", return_token_type_ids=True, return_attention_mask=True)
+        hf = tokenizer.prepare_for_model(
+            a,
+            b,
+            add_special_tokens=True,
+            truncation="longest_first",
+            max_length=max_len,
+            padding="max_length",
+            return_token_type_ids=True,
+            return_attention_mask=True,
+        )
         ours = [t.tolist() for t in a4._ref_pair(a, b, max_len)]
         assert ours == [hf["input_ids"], hf["token_type_ids"], hf["attention_mask"]], (n_a, n_b, max_len)
 
@@ -82,7 +91,9 @@ def test_a4_hostile_submission_bends_every_oracle_in_one_interpreter() -> None:
     as in plain nbgrader, every part of the wrong submission passes."""
     result = subprocess.run([sys.executable, "-c", BENT], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr[-2000:]
-    assert json.loads(result.stdout.strip().splitlines()[-1]) == dict.fromkeys(["wordpiece", "mask_tokens", "mlm_loss", "encoder_block", "pair_inputs"])
+    assert json.loads(result.stdout.strip().splitlines()[-1]) == dict.fromkeys(
+        ["wordpiece", "mask_tokens", "mlm_loss", "encoder_block", "pair_inputs"]
+    )
 
 
 # ----------------------------------------------------------------------------------------- a5
@@ -95,13 +106,18 @@ def test_a5_bucket_oracle_holds_what_t5_attention_gives() -> None:
     from transformers.models.t5.modeling_t5 import T5Attention
 
     g = torch.Generator().manual_seed(0)
-    configs = [(True, 32, 128), (False, 32, 128)] + [(bool(b), int(n), 0) for b, n in zip(torch.randint(0, 2, (60,), generator=g), torch.randint(4, 90, (60,), generator=g))]
+    configs = [(True, 32, 128), (False, 32, 128)] + [
+        (bool(b), int(n), 0)
+        for b, n in zip(torch.randint(0, 2, (60,), generator=g), torch.randint(4, 90, (60,), generator=g))
+    ]
     ambiguous = total = 0
     for bidirectional, num_buckets, max_distance in configs:
         max_exact = (num_buckets // 2 if bidirectional else num_buckets) // 2
         max_distance = max_distance or int(torch.randint(max_exact + 1, 500, (1,), generator=g))
         rel = torch.arange(-4 * max_distance, 4 * max_distance + 1)
-        theirs = T5Attention._relative_position_bucket(rel, bidirectional=bidirectional, num_buckets=num_buckets, max_distance=max_distance)
+        theirs = T5Attention._relative_position_bucket(
+            rel, bidirectional=bidirectional, num_buckets=num_buckets, max_distance=max_distance
+        )
         low, high = a5._bucket_range(rel, bidirectional, num_buckets, max_distance)
         assert bool(((low <= theirs) & (theirs <= high)).all()), (bidirectional, num_buckets, max_distance)
         ambiguous += int((low != high).sum())
@@ -128,13 +144,18 @@ def test_a5_span_corruption_oracle_is_run_t5_mlm_flax_and_the_paper() -> None:
     tokens = torch.arange(10, 10 + len(words))
     noise = torch.tensor([w in ("for", "inviting", "last") for w in words])
     inputs, targets = a5._ref_span_corruption(tokens, noise, 100, 1)
-    assert inputs.tolist() == [10, 11, 99, 14, 15, 16, 17, 98, 19, 20, 1]  # Thank you <X> me to your party <Y> week . </s>
+    # Thank you <X> me to your party <Y> week . </s>
+    assert inputs.tolist() == [10, 11, 99, 14, 15, 16, 17, 98, 19, 20, 1]
     assert targets.tolist() == [99, 12, 13, 98, 18, 97, 1]  # <X> for inviting <Y> last <Z> </s>
     g = torch.Generator().manual_seed(0)
     for i in range(300):
         n = int(torch.randint(1, 60, (1,), generator=g))
         toks = torch.randint(2, 900, (n,), generator=g)
-        mask = a5._t5_mask(g, n, 0.15 + 0.3 * (i % 2), 3.0) if i % 3 == 0 and n > 1 else torch.rand(n, generator=g) < torch.rand((), generator=g)
+        mask = (
+            a5._t5_mask(g, n, 0.15 + 0.3 * (i % 2), 3.0)
+            if i % 3 == 0 and n > 1
+            else torch.rand(n, generator=g) < torch.rand((), generator=g)
+        )
         ours = a5._ref_span_corruption(toks, mask, 1000, 1)
         assert ours[0].tolist() == _flax_sentinels(toks.numpy(), mask.numpy(), 1000, 1)
         assert ours[1].tolist() == _flax_sentinels(toks.numpy(), (~mask).numpy(), 1000, 1)
@@ -144,7 +165,10 @@ def test_a5_composition_law_is_what_enumeration_gives() -> None:
     """The first part's law of a uniform composition, against all compositions of small n."""
     for n in range(1, 12):
         for k in range(1, n + 1):
-            compositions = [tuple(b - a for a, b in zip((0, *cuts), (*cuts, n))) for cuts in itertools.combinations(range(1, n), k - 1)]
+            compositions = [
+                tuple(b - a for a, b in zip((0, *cuts), (*cuts, n)))
+                for cuts in itertools.combinations(range(1, n), k - 1)
+            ]
             law = a5._first_part_law(n, k)
             for j in range(n + 1):
                 assert law[j] == pytest.approx(sum(c[0] == j for c in compositions) / len(compositions))
@@ -178,7 +202,12 @@ def test_a5_cross_attention_oracle_is_t5_attention_with_its_cache() -> None:
         attention = T5Attention(config, has_relative_attention_bias=False, layer_idx=0).double().eval()
         p = a5._cross_weights(g, d_model, d_kv, h, 2.0)
         with torch.no_grad():
-            for name, linear in (("W_q", attention.q), ("W_k", attention.k), ("W_v", attention.v), ("W_o", attention.o)):
+            for name, linear in (
+                ("W_q", attention.q),
+                ("W_k", attention.k),
+                ("W_v", attention.v),
+                ("W_o", attention.o),
+            ):
                 linear.weight.copy_(p[name].T.double())
         memory = torch.randn(B, S, d_model, generator=g, dtype=torch.float64)
         lengths = torch.randint(1, S + 1, (B,), generator=g)
@@ -194,7 +223,9 @@ def test_a5_cross_attention_oracle_is_t5_attention_with_its_cache() -> None:
             torch.testing.assert_close(ours, theirs, atol=1e-10, rtol=1e-10)
 
 
-def _beam_by_enumeration(step_log_probs: list[torch.Tensor], width: int, eos_id: int) -> list[tuple[float, tuple[int, ...]]]:
+def _beam_by_enumeration(
+    step_log_probs: list[torch.Tensor], width: int, eos_id: int
+) -> list[tuple[float, tuple[int, ...]]]:
     """Beam search over sequences written out: at each step every sequence kept is extended by every
     token (a sequence ending in eos_id is kept as it is), and the best ``width`` kept. The next-token
     log-probabilities of a sequence are a fixed function of the sequence (its hash picks a row)."""
@@ -228,7 +259,10 @@ def test_a5_beam_oracle_is_beam_search_over_enumerated_sequences() -> None:
             log_probs = torch.stack([table[hash(s) % table.shape[0]] for s in seqs])
             n_candidates = int(done.sum()) + int((~done).sum()) * V
             scores, parents, tokens, done = a5._ref_beam(log_probs, scores, done, min(width, n_candidates), eos_id)
-            seqs = [seqs[p] if seqs[p] and seqs[p][-1] == eos_id else seqs[p] + (t,) for p, t in zip(parents.tolist(), tokens.tolist())]
+            seqs = [
+                seqs[p] if seqs[p] and seqs[p][-1] == eos_id else seqs[p] + (t,)
+                for p, t in zip(parents.tolist(), tokens.tolist())
+            ]
         assert [s for _, s in expected] == seqs
         assert [sc for sc, _ in expected] == pytest.approx(scores.tolist())
         if width == V**3:
@@ -244,7 +278,9 @@ def test_a5_hostile_submission_bends_every_oracle_in_one_interpreter() -> None:
     """As for a4: in one interpreter every wrong part of the bending submission passes."""
     result = subprocess.run([sys.executable, "-c", BENT_A5], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr[-2000:]
-    assert json.loads(result.stdout.strip().splitlines()[-1]) == dict.fromkeys(["rel_bucket", "noise_mask", "span_corruption", "text_infilling", "cross_attention", "beam_search"])
+    assert json.loads(result.stdout.strip().splitlines()[-1]) == dict.fromkeys(
+        ["rel_bucket", "noise_mask", "span_corruption", "text_infilling", "cross_attention", "beam_search"]
+    )
 
 
 # ----------------------------------------------------------------------------------------- a6
@@ -270,15 +306,26 @@ def test_a6_lora_oracle_is_peft_lora_linear() -> None:
 
     torch.manual_seed(0)  # peft draws its A from the global generator
     g = torch.Generator().manual_seed(0)
-    for n_in, n_out, r, alpha, bias in [(37, 23, 4, 8.0, True), (30, 40, 1, 1.0, False), (64, 64, 8, 16.0, True), (24, 9, 3, 5.0, True), (600, 5, 16, 32.0, False)]:
+    for n_in, n_out, r, alpha, bias in [
+        (37, 23, 4, 8.0, True),
+        (30, 40, 1, 1.0, False),
+        (64, 64, 8, 16.0, True),
+        (24, 9, 3, 5.0, True),
+        (600, 5, 16, 32.0, False),
+    ]:
         base = torch.nn.Linear(n_in, n_out, bias=bias).double()
-        model = get_peft_model(_OneLinear(base), LoraConfig(r=r, lora_alpha=alpha, target_modules=["proj"], lora_dropout=0.0))
+        model = get_peft_model(
+            _OneLinear(base), LoraConfig(r=r, lora_alpha=alpha, target_modules=["proj"], lora_dropout=0.0)
+        )
         layer = model.base_model.model.proj.double()
         assert layer.get_base_layer() is base
         lora_a, lora_b = layer.lora_A["default"].weight, layer.lora_B["default"].weight
         a6._expect_lora_init(lora_a.detach().float(), lora_b.detach().float(), r, n_in, n_out, "peft's fresh layer")
         weight, b = base.weight.detach().clone(), None if base.bias is None else base.bias.detach().clone()
-        A, B = torch.randn(r, n_in, generator=g, dtype=torch.float64), torch.randn(n_out, r, generator=g, dtype=torch.float64)
+        A, B = (
+            torch.randn(r, n_in, generator=g, dtype=torch.float64),
+            torch.randn(n_out, r, generator=g, dtype=torch.float64),
+        )
         with torch.no_grad():
             lora_a.copy_(A)
             lora_b.copy_(B)
@@ -286,12 +333,16 @@ def test_a6_lora_oracle_is_peft_lora_linear() -> None:
         theirs = layer(x)
         torch.testing.assert_close(a6._ref_lora(weight, b, A, B, alpha, x), theirs, atol=1e-10, rtol=1e-10)
         grads = torch.autograd.grad((theirs * a6._probe(theirs)).sum(), (lora_a, lora_b, x))
-        torch.testing.assert_close(a6._ref_lora_grads(weight, b, A, B, alpha, x.detach()), grads, atol=1e-10, rtol=1e-10)
+        torch.testing.assert_close(
+            a6._ref_lora_grads(weight, b, A, B, alpha, x.detach()), grads, atol=1e-10, rtol=1e-10
+        )
         for _ in range(2):  # peft merges once; the second call does nothing
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")  # peft warns that the second merge has nothing to do
                 layer.merge()
-            torch.testing.assert_close(a6._ref_merged(weight, A, B, alpha), base.weight.detach(), atol=1e-12, rtol=1e-12)
+            torch.testing.assert_close(
+                a6._ref_merged(weight, A, B, alpha), base.weight.detach(), atol=1e-12, rtol=1e-12
+            )
             torch.testing.assert_close(layer(x), theirs, atol=1e-10, rtol=1e-10)
 
 
@@ -301,7 +352,7 @@ def test_a6_mean_pooling_oracle_is_the_model_cards() -> None:
     from course_lib.bert import minilm_directory
 
     card = (minilm_directory() / "README.md").read_text()
-    source = card[card.index("def mean_pooling"):]
+    source = card[card.index("def mean_pooling") :]
     source = source[: source.index("\n\n")]
     namespace: dict = {"torch": torch}
     exec(source, namespace)
@@ -310,11 +361,18 @@ def test_a6_mean_pooling_oracle_is_the_model_cards() -> None:
         lengths = torch.randint(1, T + 1, (B,), generator=g)
         lengths[0] = T
         mask = (torch.arange(T)[None, :] < lengths[:, None]).long()
-        hidden = torch.where(mask[..., None].bool(), torch.randn(B, T, d, generator=g), 1000 * torch.randn(B, T, d, generator=g))
+        hidden = torch.where(
+            mask[..., None].bool(), torch.randn(B, T, d, generator=g), 1000 * torch.randn(B, T, d, generator=g)
+        )
         theirs = namespace["mean_pooling"]((hidden,), mask)
         torch.testing.assert_close(a6._mean_pooling(hidden, mask), theirs)
         eye = torch.eye(d, dtype=torch.float64)
-        torch.testing.assert_close(a6._ref_classify(hidden.double(), mask, eye, torch.zeros(d, dtype=torch.float64), "mean"), theirs.double(), atol=1e-5, rtol=1e-5)
+        torch.testing.assert_close(
+            a6._ref_classify(hidden.double(), mask, eye, torch.zeros(d, dtype=torch.float64), "mean"),
+            theirs.double(),
+            atol=1e-5,
+            rtol=1e-5,
+        )
 
 
 def test_a6_freezing_cases_are_named_as_transformers_names_bert_and_gpt2() -> None:
@@ -322,9 +380,20 @@ def test_a6_freezing_cases_are_named_as_transformers_names_bert_and_gpt2() -> No
     from transformers import BertConfig, BertForSequenceClassification, GPT2Config, GPT2ForSequenceClassification
 
     for n_layers in (2, 12):
-        bert = BertForSequenceClassification(BertConfig(vocab_size=10, hidden_size=4, num_hidden_layers=n_layers, num_attention_heads=1, intermediate_size=8, max_position_embeddings=8))
+        bert = BertForSequenceClassification(
+            BertConfig(
+                vocab_size=10,
+                hidden_size=4,
+                num_hidden_layers=n_layers,
+                num_attention_heads=1,
+                intermediate_size=8,
+                max_position_embeddings=8,
+            )
+        )
         assert [name for name, _ in bert.named_parameters()] == a6._bert_names(n_layers)
-        gpt2 = GPT2ForSequenceClassification(GPT2Config(vocab_size=10, n_embd=4, n_layer=n_layers, n_head=1, n_positions=8))
+        gpt2 = GPT2ForSequenceClassification(
+            GPT2Config(vocab_size=10, n_embd=4, n_layer=n_layers, n_head=1, n_positions=8)
+        )
         assert [name for name, _ in gpt2.named_parameters()] == a6._gpt2_names(n_layers)
 
 
@@ -333,7 +402,12 @@ def test_a6_adapter_oracle_is_torch_modules() -> None:
     g = torch.Generator().manual_seed(0)
     for d, m, approximate in [(12, 3, "none"), (5, 9, "tanh"), (32, 8, "none")]:
         down, up = torch.nn.Linear(d, m).double(), torch.nn.Linear(m, d).double()
-        weights = {"down.weight": torch.randn(m, d, generator=g), "down.bias": torch.randn(m, generator=g), "up.weight": torch.randn(d, m, generator=g), "up.bias": torch.randn(d, generator=g)}
+        weights = {
+            "down.weight": torch.randn(m, d, generator=g),
+            "down.bias": torch.randn(m, generator=g),
+            "up.weight": torch.randn(d, m, generator=g),
+            "up.bias": torch.randn(d, generator=g),
+        }
         with torch.no_grad():
             for name, value in weights.items():
                 layer, kind = name.split(".")
@@ -351,24 +425,37 @@ def test_a6_probe_reference_in_float64_is_within_the_tolerance_of_float32_steps(
 
     g = torch.Generator().manual_seed(0)
     worst = 0.0
-    for optimizer, settings in [("SGD", {"lr": 0.5}), ("SGD", {"lr": 0.1, "momentum": 0.9, "weight_decay": 0.01}), ("Adam", {"lr": 0.02, "eps": 1e-3}), ("AdamW", {"lr": 0.02, "eps": 1e-3, "weight_decay": 0.1})]:
+    for optimizer, settings in [
+        ("SGD", {"lr": 0.5}),
+        ("SGD", {"lr": 0.1, "momentum": 0.9, "weight_decay": 0.01}),
+        ("Adam", {"lr": 0.02, "eps": 1e-3}),
+        ("AdamW", {"lr": 0.02, "eps": 1e-3, "weight_decay": 0.1}),
+    ]:
         for _ in range(40):
             B, d, C = (int(torch.randint(1, 40, (1,), generator=g)) for _ in range(3))
             C = max(C % 10, 2)
             weight, bias = torch.randn(C, d, generator=g) / math.sqrt(d), 0.1 * torch.randn(C, generator=g)
-            batches = [(torch.randn(B, d, generator=g), torch.randint(0, C, (B,), generator=g), False) for _ in range(3)]
+            batches = [
+                (torch.randn(B, d, generator=g), torch.randint(0, C, (B,), generator=g), False) for _ in range(3)
+            ]
             probe = torch.nn.Linear(d, C)
             with torch.no_grad():
                 probe.weight.copy_(weight)
                 probe.bias.copy_(bias)
             opt = getattr(torch.optim, optimizer)(probe.parameters(), **settings)
-            for (features, labels, _), (loss, w, b) in zip(batches, a6._ref_probe_steps(weight, bias, optimizer, settings, batches)):
+            for (features, labels, _), (loss, w, b) in zip(
+                batches, a6._ref_probe_steps(weight, bias, optimizer, settings, batches)
+            ):
                 opt.zero_grad()
                 ours = F.cross_entropy(probe(features), labels)
                 ours.backward()
                 opt.step()
                 assert abs(ours.item() - loss) < 1e-5
-                worst = max(worst, float(((probe.weight.detach().double() - w).abs() / (1e-5 + 1e-4 * w.abs())).max()), float(((probe.bias.detach().double() - b).abs() / (1e-5 + 1e-4 * b.abs())).max()))
+                worst = max(
+                    worst,
+                    float(((probe.weight.detach().double() - w).abs() / (1e-5 + 1e-4 * w.abs())).max()),
+                    float(((probe.bias.detach().double() - b).abs() / (1e-5 + 1e-4 * b.abs())).max()),
+                )
     assert worst < 0.25, worst  # a quarter of the tolerance at most
 
 
@@ -379,4 +466,6 @@ def test_a6_hostile_submission_bends_every_oracle_in_one_interpreter() -> None:
     """As for a4: in one interpreter every wrong part of the bending submission passes."""
     result = subprocess.run([sys.executable, "-c", BENT_A6], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr[-2000:]
-    assert json.loads(result.stdout.strip().splitlines()[-1]) == dict.fromkeys(["lora_linear", "freeze_except", "pooled_head", "probe_step", "adapter"])
+    assert json.loads(result.stdout.strip().splitlines()[-1]) == dict.fromkeys(
+        ["lora_linear", "freeze_except", "pooled_head", "probe_step", "adapter"]
+    )

@@ -52,11 +52,18 @@ def roundtrip_fixtures(assignment: str) -> dict:
 # A buggy submission per assignment and what its feedback must say about the failed hidden check.
 FEEDBACK_EXAMPLE = {
     "a1_attention": ("bug_mha_mask_ignored", "multi_head_attention: the output differs from the expected values"),
-    "a2_blocks": ("bug_dec_no_causal", "decoder_block: decoder_block(x, memory, p, n_heads) differs from the expected values"),
+    "a2_blocks": (
+        "bug_dec_no_causal",
+        "decoder_block: decoder_block(x, memory, p, n_heads) differs from the expected values",
+    ),
     "a3_gpt": ("bug_cache_no_scale", "cached_attention_step: the output differs from the expected values"),
     "a4_bert": ("bug_mask_random_any_id", "mask_tokens: chosen positions hold"),
-    "a5_t5": ("bug_cross_attention_mask_first_step_only", "cross_attention_step: the output differs from the expected values"),
+    "a5_t5": (
+        "bug_cross_attention_mask_first_step_only",
+        "cross_attention_step: the output differs from the expected values",
+    ),
     "a6_finetune": ("bug_several_08", "freeze_except: returned"),
+    "a7_llama": ("bug_rotary_float32_angles", "apply_rotary: apply_rotary(...) differs from the expected values"),
 }
 FIXTURES = {a: roundtrip_fixtures(a) for a in IDS}
 
@@ -70,7 +77,9 @@ def graded(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
     assert api.generate_assignment(assignment, force=True)["success"]
     release = nbformat.read(course / "release" / assignment / f"{assignment}.ipynb", as_version=4)
     submissions = {"answer_key": submission_notebook(assignment, None, release), "untouched": release}
-    submissions |= {name: submission_notebook(assignment, fixture, release) for name, fixture in FIXTURES[assignment].items()}
+    submissions |= {
+        name: submission_notebook(assignment, fixture, release) for name, fixture in FIXTURES[assignment].items()
+    }
     for student, nb in submissions.items():
         folder = course / "submitted" / student / assignment
         folder.mkdir(parents=True)
@@ -120,7 +129,11 @@ def cell_errors(graded: dict, student: str, parts: set[str]) -> dict[str, str]:
     for cell in nb.cells:
         part = (grade_id(cell) or "").removeprefix("test_")
         if part in parts:
-            shown = [f"{out.get('ename')}: {out.get('evalue')}" for out in cell.get("outputs", []) if out.get("output_type") == "error"]
+            shown = [
+                f"{out.get('ename')}: {out.get('evalue')}"
+                for out in cell.get("outputs", [])
+                if out.get("output_type") == "error"
+            ]
             errors[part] = "; ".join(shown) or "no error shown"
     return errors
 
@@ -131,7 +144,11 @@ def test_each_submission_loses_exactly_its_part(graded: dict) -> None:
         scores = graded["scores"][name]
         lost = {part for part, (score, max_score) in scores.items() if score < max_score}
         if lost != set(fixture.loses) or not all(score in (0, max_score) for score, max_score in scores.values()):
-            wrong[name] = {"expected to lose": sorted(fixture.loses), "scores": scores, "errors": cell_errors(graded, name, lost ^ set(fixture.loses))}
+            wrong[name] = {
+                "expected to lose": sorted(fixture.loses),
+                "scores": scores,
+                "errors": cell_errors(graded, name, lost ^ set(fixture.loses)),
+            }
     assert not wrong
 
 

@@ -60,7 +60,9 @@ SDPA_CASES = [
 
 @pytest.mark.parametrize("q_shape, T_k, d_v, mask_shape", SDPA_CASES)
 @pytest.mark.parametrize("need_weights", [True, False])
-def test_sdpa_matches_torch(q_shape: tuple[int, ...], T_k: int, d_v: int, mask_shape: tuple[int, ...] | None, need_weights: bool) -> None:
+def test_sdpa_matches_torch(
+    q_shape: tuple[int, ...], T_k: int, d_v: int, mask_shape: tuple[int, ...] | None, need_weights: bool
+) -> None:
     q = torch.randn(q_shape)
     k = torch.randn(*q_shape[:-2], T_k, q_shape[-1])
     v = torch.randn(*q_shape[:-2], T_k, d_v)
@@ -206,7 +208,9 @@ MHA_CASES = [
 
 
 @pytest.mark.parametrize("B, T_q, T_k, d_model, n_heads, cross, mask_kind, bias", MHA_CASES)
-def test_mha_matches_torch(B: int, T_q: int, T_k: int, d_model: int, n_heads: int, cross: bool, mask_kind: str | None, bias: bool) -> None:
+def test_mha_matches_torch(
+    B: int, T_q: int, T_k: int, d_model: int, n_heads: int, cross: bool, mask_kind: str | None, bias: bool
+) -> None:
     ours = MultiHeadAttention(d_model, n_heads, bias=bias).eval()
     theirs = torch_mha_from(ours)
     x = torch.randn(B, T_q, d_model)
@@ -261,10 +265,26 @@ def test_mha_dropout_only_in_training() -> None:
         (lambda: MultiHeadAttention(8, 2)(torch.randn(2, 3, 8), torch.randn(3, 4, 8)), "different batch sizes"),
         (lambda: MultiHeadAttention(8, 2)(torch.randn(2, 3, 8), mask=causal_mask(4)), "does not broadcast"),
         (lambda: MultiHeadAttention(8, 2)(torch.randn(2, 3, 8), mask=torch.ones(3, 3)), "must be boolean"),
-        (lambda: scaled_dot_product_attention(torch.randn(2, 3, 4), torch.randn(2, 5, 4), torch.randn(2, 6, 4)), "same length T_k"),
-        (lambda: scaled_dot_product_attention(torch.randn(2, 3, 4), torch.randn(2, 5, 6), torch.randn(2, 5, 4)), "same width d_k"),
-        (lambda: scaled_dot_product_attention(torch.randn(3, 4), torch.randn(5, 4), torch.randn(5, 2), torch.ones(3, 4).bool()), "does not broadcast"),
-        (lambda: scaled_dot_product_attention(torch.randn(3, 4), torch.randn(5, 4), torch.randn(5, 2), torch.ones(1, 1, 3, 5).bool()), "more dimensions"),
+        (
+            lambda: scaled_dot_product_attention(torch.randn(2, 3, 4), torch.randn(2, 5, 4), torch.randn(2, 6, 4)),
+            "same length T_k",
+        ),
+        (
+            lambda: scaled_dot_product_attention(torch.randn(2, 3, 4), torch.randn(2, 5, 6), torch.randn(2, 5, 4)),
+            "same width d_k",
+        ),
+        (
+            lambda: scaled_dot_product_attention(
+                torch.randn(3, 4), torch.randn(5, 4), torch.randn(5, 2), torch.ones(3, 4).bool()
+            ),
+            "does not broadcast",
+        ),
+        (
+            lambda: scaled_dot_product_attention(
+                torch.randn(3, 4), torch.randn(5, 4), torch.randn(5, 2), torch.ones(1, 1, 3, 5).bool()
+            ),
+            "more dimensions",
+        ),
     ],
 )
 def test_bad_input_is_named(call, message: str) -> None:
@@ -292,7 +312,10 @@ def test_additive_attention_module() -> None:
     query, keys, values = torch.randn(2, 3, 5), torch.randn(2, 4, 6), torch.randn(2, 4, 2)
     mask = padding_mask(torch.tensor([4, 2]), 4)
     context, weights = attention(query, keys, values, mask)
-    expected = torch.softmax(additive_attention_scores(query, keys, attention.W_q, attention.W_k, attention.w).masked_fill(~mask, -math.inf), -1)
+    expected = torch.softmax(
+        additive_attention_scores(query, keys, attention.W_q, attention.W_k, attention.w).masked_fill(~mask, -math.inf),
+        -1,
+    )
     torch.testing.assert_close(weights, expected)
     torch.testing.assert_close(context, expected @ values)
     with pytest.raises(ValueError, match="same length"):
@@ -339,7 +362,14 @@ def test_recorded_attention_records_every_attention_of_a_model_without_changing_
     assert all(not m._forward_hooks and not m._forward_pre_hooks for m in encoder.modules())
 
 
-def _reference(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, scale: float, score_bias: torch.Tensor | None, mask: torch.Tensor | None) -> torch.Tensor:
+def _reference(
+    q: torch.Tensor,
+    k: torch.Tensor,
+    v: torch.Tensor,
+    scale: float,
+    score_bias: torch.Tensor | None,
+    mask: torch.Tensor | None,
+) -> torch.Tensor:
     """softmax(q k^T * scale + bias) v written out, fully masked rows giving 0."""
     scores = q @ k.transpose(-2, -1) * scale + (0 if score_bias is None else score_bias)
     if mask is not None:
@@ -354,7 +384,8 @@ def test_scale_and_score_bias_on_both_paths(need_weights: bool, scale: float | N
     B, h, T_q, T_k, d = 2, 3, 5, 7, 4
     q, k, v = torch.randn(B, h, T_q, d), torch.randn(B, h, T_k, d), torch.randn(B, h, T_k, 6)
     score_bias = torch.randn(1, h, T_q, T_k)  # T5's relative position bias: one per head, shared by the batch
-    mask = padding_mask(torch.tensor([7, 3]), T_k).unsqueeze(1) & torch.ones(T_q, T_k, dtype=torch.bool)  # (B, 1, T_q, T_k)
+    # (B, 1, T_q, T_k)
+    mask = padding_mask(torch.tensor([7, 3]), T_k).unsqueeze(1) & torch.ones(T_q, T_k, dtype=torch.bool)
     mask[1, :, 2] = False  # a query that may see nothing: zeros, not NaN
     expected_scale = 1 / math.sqrt(d) if scale is None else scale
     for b, m in [(None, None), (score_bias, None), (score_bias, mask), (None, mask)]:
@@ -363,7 +394,9 @@ def test_scale_and_score_bias_on_both_paths(need_weights: bool, scale: float | N
     # with the causal mask too (the fused shortcut must not drop the bias)
     q2, k2, v2 = torch.randn(B, h, 6, d), torch.randn(B, h, 6, d), torch.randn(B, h, 6, d)
     bias2 = torch.randn(1, h, 6, 6)
-    out, _ = scaled_dot_product_attention(q2, k2, v2, need_weights=need_weights, is_causal=True, scale=scale, score_bias=bias2)
+    out, _ = scaled_dot_product_attention(
+        q2, k2, v2, need_weights=need_weights, is_causal=True, scale=scale, score_bias=bias2
+    )
     torch.testing.assert_close(out, _reference(q2, k2, v2, expected_scale, bias2, causal_mask(6)), atol=ATOL, rtol=ATOL)
 
 

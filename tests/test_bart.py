@@ -42,9 +42,10 @@ BOS, PAD, EOS, MASK = 0, 1, 2, 3
 def hf_config(**changes: object) -> transformers.BartConfig:
     """An odd configuration: 3 heads of width 10, 2 encoder and 3 decoder layers, a vocabulary of 97."""
     return transformers.BartConfig(**{
-        "vocab_size": 97, "d_model": 30, "encoder_layers": 2, "decoder_layers": 3, "encoder_attention_heads": 3, "decoder_attention_heads": 3,
-        "encoder_ffn_dim": 44, "decoder_ffn_dim": 44, "max_position_embeddings": 40, "pad_token_id": PAD, "bos_token_id": BOS, "eos_token_id": EOS,
-        "decoder_start_token_id": EOS, "forced_eos_token_id": None, **changes,
+        "vocab_size": 97, "d_model": 30, "encoder_layers": 2, "decoder_layers": 3, "encoder_attention_heads": 3,
+        "decoder_attention_heads": 3, "encoder_ffn_dim": 44, "decoder_ffn_dim": 44, "max_position_embeddings": 40,
+        "pad_token_id": PAD, "bos_token_id": BOS, "eos_token_id": EOS, "decoder_start_token_id": EOS,
+        "forced_eos_token_id": None, **changes,
     })  # fmt: skip
 
 
@@ -88,10 +89,21 @@ def test_presets_have_hugging_faces_counts_and_the_published_sizes():
     """Both counts are over ``parameters()``: the tied LM head is the shared embedding, counted once,
     and ``final_logits_bias`` (V = 50,265 numbers) is a buffer on both sides, not counted.
     Hugging Face's default ``BartConfig()`` is BART-large; BART-base is its bart-base config.json."""
-    hf_base = {"d_model": 768, "encoder_layers": 6, "decoder_layers": 6, "encoder_attention_heads": 12, "decoder_attention_heads": 12, "encoder_ffn_dim": 3072, "decoder_ffn_dim": 3072}
+    hf_base = {
+        "d_model": 768,
+        "encoder_layers": 6,
+        "decoder_layers": 6,
+        "encoder_attention_heads": 12,
+        "decoder_attention_heads": 12,
+        "encoder_ffn_dim": 3072,
+        "decoder_ffn_dim": 3072,
+    }
     with torch.device("meta"):
         ours = {name: Bart(config) for name, config in PRESETS.items()}
-        hf = {"bart-base": transformers.BartForConditionalGeneration(transformers.BartConfig(**hf_base)), "bart-large": transformers.BartForConditionalGeneration(transformers.BartConfig())}
+        hf = {
+            "bart-base": transformers.BartForConditionalGeneration(transformers.BartConfig(**hf_base)),
+            "bart-large": transformers.BartForConditionalGeneration(transformers.BartConfig()),
+        }
     counted = {name: model.num_parameters() for name, model in ours.items()}
     assert counted == {name: sum(p.numel() for p in model.parameters()) for name, model in hf.items()}
     assert counted == {"bart-base": 139_420_416, "bart-large": 406_291_456}
@@ -104,7 +116,11 @@ def test_presets_have_hugging_faces_counts_and_the_published_sizes():
 def test_logits_equal_hugging_faces_with_padding_in_the_source(scale_embedding):
     hf = random_hf_model(1, scale_embedding=scale_embedding)
     ours = ours_from(hf)
-    assert ours.config.n_layers == 2 and ours.config.n_decoder_layers == 3 and ours.embed_scale == (math.sqrt(30) if scale_embedding else 1.0)
+    assert (
+        ours.config.n_layers == 2
+        and ours.config.n_decoder_layers == 3
+        and ours.embed_scale == (math.sqrt(30) if scale_embedding else 1.0)
+    )
     input_ids, attention_mask = padded_source(seed=2)
     decoder_input_ids = decoder_inputs(seed=3)
     with torch.no_grad():
@@ -135,7 +151,9 @@ def test_state_dicts_go_back_to_hugging_face():
             tensor.add_(0.1 * torch.randn_like(tensor))
     hf = transformers.BartForConditionalGeneration(hf_config()).eval()
     hf.load_state_dict(to_hf_state_dict(ours), strict=True)
-    assert torch.equal(hf.final_logits_bias, ours.final_logits_bias) and torch.equal(hf.lm_head.weight, ours.shared.weight)
+    assert torch.equal(hf.final_logits_bias, ours.final_logits_bias) and torch.equal(
+        hf.lm_head.weight, ours.shared.weight
+    )
     input_ids, attention_mask = padded_source(seed=8)
     decoder_input_ids = decoder_inputs(seed=9)
     with torch.no_grad():
@@ -152,7 +170,8 @@ def test_incremental_decoding_with_caches_equals_the_full_forward():
         memory = ours.encode(input_ids, attention_mask)  # (B, S, d_model)
         full = ours.decode(decoder_input_ids, memory, attention_mask)  # (B, T, V)
         caches = ours.new_caches()
-        steps = [ours.decode(decoder_input_ids[:, :3], memory, attention_mask, caches=caches)]  # a prompt of 3, then one at a time
+        # a prompt of 3, then one at a time
+        steps = [ours.decode(decoder_input_ids[:, :3], memory, attention_mask, caches=caches)]
         for t in range(3, 9):
             steps.append(ours.decode(decoder_input_ids[:, t : t + 1], memory, attention_mask, caches=caches))
     assert len(caches) == 3 and caches[0][0].length == 9
@@ -160,7 +179,11 @@ def test_incremental_decoding_with_caches_equals_the_full_forward():
 
 
 def test_positions_are_read_with_the_offset_of_two_and_bounded_by_block_size():
-    ours = Bart(BartConfig(vocab_size=20, block_size=6, n_layers=1, n_decoder_layers=1, n_heads=2, d_model=8, d_ff=16, mask_id=19)).eval()
+    ours = Bart(
+        BartConfig(
+            vocab_size=20, block_size=6, n_layers=1, n_decoder_layers=1, n_heads=2, d_model=8, d_ff=16, mask_id=19
+        )
+    ).eval()
     assert ours.encoder_embeddings.position.embedding.num_embeddings == 8
     with torch.no_grad():
         ours.encoder_embeddings.position.embedding.weight[:2] = float("nan")  # rows 0 and 1 are never read
@@ -177,14 +200,31 @@ def test_positions_are_read_with_the_offset_of_two_and_bounded_by_block_size():
 
 
 def test_the_head_is_tied_the_bias_a_buffer_and_dropout_where_bart_drops():
-    config = BartConfig(vocab_size=30, block_size=8, n_layers=1, n_decoder_layers=2, n_heads=2, d_model=8, d_ff=12, dropout=0.2, activation_dropout=0.05, mask_id=29)
+    config = BartConfig(
+        vocab_size=30,
+        block_size=8,
+        n_layers=1,
+        n_decoder_layers=2,
+        n_heads=2,
+        d_model=8,
+        d_ff=12,
+        dropout=0.2,
+        activation_dropout=0.05,
+        mask_id=29,
+    )
     model = Bart(config)
     assert "final_logits_bias" in model.state_dict() and "final_logits_bias" not in dict(model.named_parameters())
     assert model.num_parameters() == sum(p.numel() for p in set(model.parameters()))
     assert torch.equal(model.shared.weight[config.pad_id], torch.zeros(8))
-    assert [name for name, p in model.named_parameters() if p.shape == (30, 8)] == ["shared.weight"]  # no head of its own
+    # no head of its own
+    assert [name for name, p in model.named_parameters() if p.shape == (30, 8)] == ["shared.weight"]
     for layer in [*model.encoder.layers, *model.decoder.layers]:
-        assert layer.ff.dropout.p == 0.05 and layer.dropout.p == 0.2 and layer.self_attn.dropout == 0.2 and layer.norm1.eps == 1e-5
+        assert (
+            layer.ff.dropout.p == 0.05
+            and layer.dropout.p == 0.2
+            and layer.self_attn.dropout == 0.2
+            and layer.norm1.eps == 1e-5
+        )
     assert model.encoder.norm is None and model.decoder.norm is None and model.encoder_embeddings.drop.p == 0.2
     assert model.decoder_start_id == 2 and model.eos_id == 2 and model.pad_id == 1 and model.vocab_size == 30
 
@@ -192,7 +232,10 @@ def test_the_head_is_tied_the_bias_a_buffer_and_dropout_where_bart_drops():
 def test_a_state_dict_of_another_depth_or_width_is_refused_with_the_names():
     ours = Bart(config_from_hf(hf_config().to_dict()))
     deeper = random_hf_model(13, encoder_layers=3).state_dict()
-    with pytest.raises(ValueError, match=r"16 names that a Bart with 2 encoder and 3 decoder layers has no place for: model\.encoder\.layers\.2\."):
+    with pytest.raises(
+        ValueError,
+        match=r"16 names that a Bart with 2 encoder and 3 decoder layers has no place for: model\.encoder\.layers\.2\.",
+    ):
         from_hf_state_dict(deeper, ours)
     shallower = random_hf_model(13, decoder_layers=2).state_dict()
     with pytest.raises(ValueError, match=r"names that .* needs are missing: model\.decoder\.layers\.2\."):
@@ -205,7 +248,8 @@ def test_a_state_dict_of_another_depth_or_width_is_refused_with_the_names():
     with pytest.raises(ValueError, match="lm_head.weight differs from model.shared.weight"):
         from_hf_state_dict(untied, ours)
     without_bias = {k: v for k, v in random_hf_model(16).state_dict().items() if k != "final_logits_bias"}
-    assert torch.equal(from_hf_state_dict(without_bias, ours)["final_logits_bias"], torch.zeros(1, 97))  # as Hugging Face loads it
+    # as Hugging Face loads it
+    assert torch.equal(from_hf_state_dict(without_bias, ours)["final_logits_bias"], torch.zeros(1, 97))
 
 
 def test_bad_configurations_are_refused():
@@ -243,7 +287,8 @@ def test_token_masking_masks_the_budget_uniformly_and_nothing_else():
     assert (rate - 0.3).abs().max() < 0.05, rate
     g = torch.Generator().manual_seed(0)
     assert int((token_masking(document(7), 0.3, mask_id=MASK, generator=g) == MASK).sum()) == 3  # ceil(2.1)
-    assert int((token_masking(document(10), 0.3, mask_id=MASK, generator=g) == MASK).sum()) == 3  # 0.3 * 10 in floats is 3.0000000000000004
+    # 0.3 * 10 in floats is 3.0000000000000004
+    assert int((token_masking(document(10), 0.3, mask_id=MASK, generator=g) == MASK).sum()) == 3
     assert torch.equal(token_masking(tokens, 0.0, mask_id=MASK, generator=g), tokens)
 
 
@@ -251,7 +296,8 @@ def test_token_deletion_deletes_the_budget_uniformly_keeping_the_order():
     tokens = document(100)
     outs = draws(partial(token_deletion, ratio=0.2), tokens, 2000)
     assert all(len(out) == 82 for out in outs)  # 102 - ceil(0.2 * 100)
-    assert all(bool((out[1:-1].diff() > 0).all()) and out[0] == BOS and out[-1] == EOS for out in outs)  # a subsequence, in order
+    # a subsequence, in order
+    assert all(bool((out[1:-1].diff() > 0).all()) and out[0] == BOS and out[-1] == EOS for out in outs)
     kept = torch.zeros(100)
     for out in outs:
         kept[out[1:-1] - FIRST] += 1
@@ -262,13 +308,16 @@ def test_token_deletion_deletes_the_budget_uniformly_keeping_the_order():
 def test_span_lengths_follow_poisson_3_and_fill_the_budget():
     probs = poisson_probabilities(3.0)
     assert abs(float(probs.sum()) - 1) < 1e-6 and probs[-1] < 1e-7 <= probs[-2]
-    torch.testing.assert_close(probs[:6], torch.tensor([math.exp(-3) * 3**k / math.factorial(k) for k in range(6)], dtype=torch.float64))
+    torch.testing.assert_close(
+        probs[:6], torch.tensor([math.exp(-3) * 3**k / math.factorial(k) for k in range(6)], dtype=torch.float64)
+    )
     g = torch.Generator().manual_seed(1)
     first_spans = []
     for _ in range(2000):
         lengths = span_lengths(60, 3.0, g)
         assert int(lengths.sum()) == 60 and lengths[-1] >= 1
-        first_spans.append(lengths[:10])  # plain draws: the first 10 (about 30 tokens) never reach the budget and are never cut
+        # plain draws: the first 10 (about 30 tokens) never reach the budget and are never cut
+        first_spans.append(lengths[:10])
     lengths = torch.cat(first_spans)  # 20,000 spans
     empirical = torch.bincount(lengths, minlength=10)[:10].double() / len(lengths)
     assert (empirical - probs[:10]).abs().max() < 0.012, (empirical, probs[:10])  # std at most 0.003
@@ -290,7 +339,8 @@ def hidden_runs(tokens: torch.Tensor, out: torch.Tensor) -> tuple[int, list[int]
             continue
         masks_per_gap.append(gap)
         gap = 0
-    positions = torch.cat([torch.tensor([FIRST - 1]), kept[1:-1], torch.tensor([FIRST + len(tokens) - 2])])  # BOS and EOS where they stand
+    # BOS and EOS where they stand
+    positions = torch.cat([torch.tensor([FIRST - 1]), kept[1:-1], torch.tensor([FIRST + len(tokens) - 2])])
     for hidden, masks in zip((positions.diff() - 1).tolist(), masks_per_gap, strict=True):
         assert hidden == 0 or masks >= 1, "a run of hidden tokens without a mask"
     return len(tokens) - len(kept), masks_per_gap
@@ -308,7 +358,8 @@ def test_text_infilling_hides_about_the_budget_behind_one_mask_per_span():
     # measured 0.267: overlapping spans hide some tokens twice. fairseq's own code on this document
     # hides 0.271 with its float32 budget of 61 tokens, and this code given that budget 0.271 too.
     assert 0.25 < mean_hidden < 0.29, mean_hidden
-    # about 60 / 3 = 20 spans, some of length 0 (inserts), some lost in overlaps: measured 17.0 (fairseq's at 61 tokens: 17.3)
+    # about 60 / 3 = 20 spans, some of length 0 (inserts), some lost in overlaps: measured 17.0
+    # (fairseq's at 61 tokens: 17.3)
     assert 15 < sum(n_masks) / len(n_masks) < 19, sum(n_masks) / len(n_masks)
 
 
@@ -317,13 +368,30 @@ def test_text_infilling_inserts_a_mask_for_each_zero_length_span():
     k geometric: P(k) = e^-3k (1 - e^-3). The result has k inserted masks, so n + k tokens."""
     tokens = document(50)
     ratio = 0.01  # ceil(0.5) = 1
-    extra = torch.tensor([len(out) - len(tokens) for out in draws(partial(text_infilling, ratio=ratio, mask_id=MASK), tokens, 3000, seed=2)])
+    extra = torch.tensor(
+        [
+            len(out) - len(tokens)
+            for out in draws(partial(text_infilling, ratio=ratio, mask_id=MASK), tokens, 3000, seed=2)
+        ]
+    )
     p0 = math.exp(-3)
     for k in range(3):
         expected = p0**k * (1 - p0)
-        assert abs(float((extra == k).float().mean()) - expected) < 0.015, (k, float((extra == k).float().mean()), expected)  # std at most 0.004
-    with_inserts = [out for out in draws(partial(text_infilling, ratio=ratio, mask_id=MASK), tokens, 400, seed=3) if len(out) > len(tokens)]
-    assert with_inserts and all(out[0] == BOS and out[-1] == EOS and int((out == MASK).sum()) == len(out) - len(tokens) + 1 for out in with_inserts)
+        # std at most 0.004
+        assert abs(float((extra == k).float().mean()) - expected) < 0.015, (
+            k,
+            float((extra == k).float().mean()),
+            expected,
+        )
+    with_inserts = [
+        out
+        for out in draws(partial(text_infilling, ratio=ratio, mask_id=MASK), tokens, 400, seed=3)
+        if len(out) > len(tokens)
+    ]
+    assert with_inserts and all(
+        out[0] == BOS and out[-1] == EOS and int((out == MASK).sum()) == len(out) - len(tokens) + 1
+        for out in with_inserts
+    )
 
 
 def test_sentence_permutation_shuffles_the_same_sentences():
@@ -338,7 +406,10 @@ def test_sentence_permutation_shuffles_the_same_sentences():
     g = torch.Generator().manual_seed(0)
     assert torch.equal(sentence_permutation(tokens, 0.0, sentence_end_id=5, generator=g), tokens)
     half = [sentence_permutation(tokens, 0.5, sentence_end_id=5, generator=g) for _ in range(200)]  # 2 of 4 shuffled
-    assert all(sum(a == b for a, b in zip(_split_at(out[1:-1].tolist(), sentences), sentences, strict=True)) >= 2 for out in half)
+    assert all(
+        sum(a == b for a, b in zip(_split_at(out[1:-1].tolist(), sentences), sentences, strict=True)) >= 2
+        for out in half
+    )
 
 
 def _split_at(inner: list[int], sentences: list[list[int]]) -> list[list[int]]:
@@ -396,11 +467,17 @@ def test_each_noise_is_determined_by_its_generator(name):
 def test_each_noise_keeps_bos_and_eos_on_short_and_long_documents_at_any_ratio(name):
     g = torch.Generator().manual_seed(3)
     for m in (1, 2, 3, 5, 8, 13, 40):
-        tokens = torch.tensor([BOS, *[5 if i % 4 == 3 else 10 + i for i in range(m)], EOS])  # 5: a sentence end now and then
+        # 5: a sentence end now and then
+        tokens = torch.tensor([BOS, *[5 if i % 4 == 3 else 10 + i for i in range(m)], EOS])
         for ratio in (0.0, 0.1, 0.5, 1.0):
             args = () if name == "document_rotation" else (ratio,)
             out = NOISES[name](tokens, *args, generator=g)
-            assert out.dtype == torch.long and out[0] == BOS and out[-1] == EOS and not ((out[1:-1] == BOS) | (out[1:-1] == EOS)).any()
+            assert (
+                out.dtype == torch.long
+                and out[0] == BOS
+                and out[-1] == EOS
+                and not ((out[1:-1] == BOS) | (out[1:-1] == EOS)).any()
+            )
             if name in ("token_masking", "sentence_permutation", "document_rotation"):
                 assert len(out) == len(tokens)
             if ratio == 0.0:
@@ -438,11 +515,22 @@ def test_text_infilling_refuses_a_lambda_that_is_not_positive():
 
 def test_denoising_batch_pads_the_noised_sources_and_the_targets():
     docs = [document(4), document(2)]
-    (input_ids, attention_mask), labels = denoising_batch(docs, partial(token_deletion, ratio=0.5), torch.Generator().manual_seed(0))
+    (input_ids, attention_mask), labels = denoising_batch(
+        docs, partial(token_deletion, ratio=0.5), torch.Generator().manual_seed(0)
+    )
     assert input_ids.shape == (2, 4) and torch.equal(attention_mask, torch.tensor([[1, 1, 1, 1], [1, 1, 1, 0]]))
-    assert input_ids[1, 3] == PAD and input_ids[0, 0] == input_ids[1, 0] == BOS and input_ids[0, 3] == input_ids[1, 2] == EOS
-    assert torch.equal(labels, torch.tensor([[BOS, 10, 11, 12, 13, EOS], [BOS, 10, 11, EOS, IGNORE_INDEX, IGNORE_INDEX]]))
-    assert torch.equal(shift_right(labels, EOS, PAD), torch.tensor([[EOS, BOS, 10, 11, 12, 13], [EOS, BOS, 10, 11, EOS, PAD]]))  # fairseq: </s> <s> ...
+    assert (
+        input_ids[1, 3] == PAD
+        and input_ids[0, 0] == input_ids[1, 0] == BOS
+        and input_ids[0, 3] == input_ids[1, 2] == EOS
+    )
+    assert torch.equal(
+        labels, torch.tensor([[BOS, 10, 11, 12, 13, EOS], [BOS, 10, 11, EOS, IGNORE_INDEX, IGNORE_INDEX]])
+    )
+    # fairseq: </s> <s> ...
+    assert torch.equal(
+        shift_right(labels, EOS, PAD), torch.tensor([[EOS, BOS, 10, 11, 12, 13], [EOS, BOS, 10, 11, EOS, PAD]])
+    )
 
 
 def test_a_tiny_bart_learns_to_infill_through_the_course_training_loop():
@@ -457,13 +545,29 @@ def test_a_tiny_bart_learns_to_infill_through_the_course_training_loop():
     counts = torch.bincount(torch.cat(docs), minlength=24).float()
     unigram_loss = float(-(counts / counts.sum() * (counts / counts.sum()).clamp(min=1e-12).log()).sum())
     torch.manual_seed(0)
-    model = Bart(BartConfig(vocab_size=24, block_size=16, n_layers=2, n_decoder_layers=2, n_heads=2, d_model=32, d_ff=64, dropout=0.0, mask_id=MASK))
+    model = Bart(
+        BartConfig(
+            vocab_size=24,
+            block_size=16,
+            n_layers=2,
+            n_decoder_layers=2,
+            n_heads=2,
+            d_model=32,
+            d_ff=64,
+            dropout=0.0,
+            mask_id=MASK,
+        )
+    )
     noise = partial(text_infilling, ratio=0.3, mask_id=MASK)
 
     def batches(split, generator):
-        return denoising_batch([docs[i] for i in torch.randint(len(docs), (16,), generator=generator)], noise, generator)
+        return denoising_batch(
+            [docs[i] for i in torch.randint(len(docs), (16,), generator=generator)], noise, generator
+        )
 
-    config = TrainConfig(steps=150, lr=1e-2, min_lr=1e-3, warmup_steps=25, eval_every=150, eval_batches=4, progress=False)
+    config = TrainConfig(
+        steps=150, lr=1e-2, min_lr=1e-3, warmup_steps=25, eval_every=150, eval_batches=4, progress=False
+    )
     history = train(model, batches, config, loss_fn=teacher_forcing_loss)
     assert history.train_loss[0] > 0.9 * unigram_loss  # it starts from nothing
     assert history.val_loss[-1] < 0.06 < math.log(8) / 12, (history.val_loss, unigram_loss)  # measured 0.005

@@ -38,12 +38,27 @@ from course_lib.wordpiece import WordPieceTokenizer
 transformers.logging.set_verbosity_error()
 
 # An odd configuration: 3 heads, a width that is not a power of two, a vocabulary of 97.
-HF_CONFIG = transformers.BertConfig(vocab_size=97, hidden_size=30, num_hidden_layers=2, num_attention_heads=3, intermediate_size=44, max_position_embeddings=40)
-HF_CLASSES = {"pretraining": transformers.BertForPreTraining, "masked_lm": transformers.BertForMaskedLM, "model": transformers.BertModel}
+HF_CONFIG = transformers.BertConfig(
+    vocab_size=97,
+    hidden_size=30,
+    num_hidden_layers=2,
+    num_attention_heads=3,
+    intermediate_size=44,
+    max_position_embeddings=40,
+)
+HF_CLASSES = {
+    "pretraining": transformers.BertForPreTraining,
+    "masked_lm": transformers.BertForMaskedLM,
+    "model": transformers.BertModel,
+}
 
 
 def ours_for(kind: str, config: BertConfig) -> Bert | BertForPreTraining:
-    return {"pretraining": lambda: BertForPreTraining(config), "masked_lm": lambda: BertForPreTraining(config, nsp=False), "model": lambda: Bert(config)}[kind]()
+    return {
+        "pretraining": lambda: BertForPreTraining(config),
+        "masked_lm": lambda: BertForPreTraining(config, nsp=False),
+        "model": lambda: Bert(config),
+    }[kind]()
 
 
 def padded_batch(seed: int, B: int = 4, T: int = 13) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
@@ -106,7 +121,9 @@ def test_state_dicts_go_back_to_hugging_face(kind):
     with torch.no_grad():
         out = hf(input_ids=idx, token_type_ids=token_type_ids, attention_mask=attention_mask)
         mine = ours.eval()(idx, token_type_ids, attention_mask)
-    first = out.last_hidden_state if kind == "model" else (out.prediction_logits if kind == "pretraining" else out.logits)
+    first = (
+        out.last_hidden_state if kind == "model" else (out.prediction_logits if kind == "pretraining" else out.logits)
+    )
     real = attention_mask.bool()
     torch.testing.assert_close((mine if kind == "model" else mine.mlm_logits)[real], first[real], atol=1e-5, rtol=1e-5)
 
@@ -192,7 +209,10 @@ def test_heads_and_models_must_match():
 
 
 def test_old_gamma_beta_names_load():
-    state = {k.replace("LayerNorm.weight", "LayerNorm.gamma").replace("LayerNorm.bias", "LayerNorm.beta"): v for k, v in hf_state().items()}
+    state = {
+        k.replace("LayerNorm.weight", "LayerNorm.gamma").replace("LayerNorm.bias", "LayerNorm.beta"): v
+        for k, v in hf_state().items()
+    }
     model = BertForPreTraining(config_from_hf(HF_CONFIG.to_dict()))
     model.load_state_dict(from_hf_state_dict(state, model))
     assert torch.equal(model.bert.embeddings.norm.weight, hf_state()["bert.embeddings.LayerNorm.weight"])
@@ -236,8 +256,17 @@ def test_from_pretrained_reads_a_saved_hugging_face_checkpoint(tmp_path):
     idx, token_type_ids, attention_mask = padded_batch(seed=11)
     with torch.no_grad():
         theirs = hf(input_ids=idx, token_type_ids=token_type_ids, attention_mask=attention_mask)
-        torch.testing.assert_close(ours(idx, token_type_ids, attention_mask).nsp_logits, theirs.seq_relationship_logits, atol=1e-5, rtol=1e-5)
-        torch.testing.assert_close(encoder.pool(encoder(idx, token_type_ids, attention_mask)), hf.bert.pooler(hf.bert(input_ids=idx, token_type_ids=token_type_ids, attention_mask=attention_mask).last_hidden_state), atol=1e-5, rtol=1e-5)
+        torch.testing.assert_close(
+            ours(idx, token_type_ids, attention_mask).nsp_logits, theirs.seq_relationship_logits, atol=1e-5, rtol=1e-5
+        )
+        torch.testing.assert_close(
+            encoder.pool(encoder(idx, token_type_ids, attention_mask)),
+            hf.bert.pooler(
+                hf.bert(input_ids=idx, token_type_ids=token_type_ids, attention_mask=attention_mask).last_hidden_state
+            ),
+            atol=1e-5,
+            rtol=1e-5,
+        )
     with pytest.raises(FileNotFoundError, match="has no config.json"):
         Bert.from_pretrained(tmp_path / "elsewhere")
 
@@ -245,10 +274,14 @@ def test_from_pretrained_reads_a_saved_hugging_face_checkpoint(tmp_path):
 def test_a_safetensors_file_that_does_not_fit_its_config_is_refused(tmp_path):
     hf = transformers.BertModel(HF_CONFIG)
     hf.save_pretrained(tmp_path)
-    (tmp_path / "config.json").write_text((tmp_path / "config.json").read_text().replace('"num_hidden_layers": 2', '"num_hidden_layers": 3'))
+    (tmp_path / "config.json").write_text(
+        (tmp_path / "config.json").read_text().replace('"num_hidden_layers": 2', '"num_hidden_layers": 3')
+    )
     with pytest.raises(ValueError, match=r"missing: encoder\.layer\.2\."):
         Bert.from_pretrained(tmp_path)
-    save_file({k: v.contiguous() for k, v in hf.state_dict().items() if "layer.1." not in k}, tmp_path / "model.safetensors")
+    save_file(
+        {k: v.contiguous() for k, v in hf.state_dict().items() if "layer.1." not in k}, tmp_path / "model.safetensors"
+    )
     with pytest.raises(ValueError, match="missing"):
         Bert.from_pretrained(tmp_path)
 
@@ -261,8 +294,13 @@ def minilm():
 def test_minilm_equals_hugging_faces_bertmodel(minilm):
     model, tokenizer = minilm
     hf = transformers.BertModel.from_pretrained(minilm_directory()).eval()
-    batch = tokenizer.encode_batch(["The cat sat on the mat.", "Transformers read whole sequences at once, unaffably."], ["A short second segment.", "And another."])
-    idx, token_type_ids, attention_mask = (torch.tensor(x) for x in (batch.input_ids, batch.token_type_ids, batch.attention_mask))
+    batch = tokenizer.encode_batch(
+        ["The cat sat on the mat.", "Transformers read whole sequences at once, unaffably."],
+        ["A short second segment.", "And another."],
+    )
+    idx, token_type_ids, attention_mask = (
+        torch.tensor(x) for x in (batch.input_ids, batch.token_type_ids, batch.attention_mask)
+    )
     with torch.no_grad():
         mine = model(idx, token_type_ids, attention_mask)
         theirs = hf(input_ids=idx, token_type_ids=token_type_ids, attention_mask=attention_mask)
@@ -274,11 +312,21 @@ def test_minilm_equals_hugging_faces_bertmodel(minilm):
 
 def test_minilm_sentence_embeddings_put_paraphrases_close(minilm):
     model, tokenizer = minilm
-    sentences = ["A man is playing a guitar.", "Someone is playing an instrument.", "The stock market fell sharply today.", "Share prices dropped this morning."]
+    sentences = [
+        "A man is playing a guitar.",
+        "Someone is playing an instrument.",
+        "The stock market fell sharply today.",
+        "Share prices dropped this morning.",
+    ]
     batch = tokenizer.encode_batch(sentences)
     attention_mask = torch.tensor(batch.attention_mask)
     with torch.no_grad():
-        embeddings = F.normalize(mean_pool(model(torch.tensor(batch.input_ids), torch.tensor(batch.token_type_ids), attention_mask), attention_mask), dim=-1)
+        embeddings = F.normalize(
+            mean_pool(
+                model(torch.tensor(batch.input_ids), torch.tensor(batch.token_type_ids), attention_mask), attention_mask
+            ),
+            dim=-1,
+        )
     similarity = embeddings @ embeddings.T
     assert similarity[0, 1] > 0.5 and similarity[2, 3] > 0.5  # paraphrases
     assert similarity[0, 2] < 0.2 and similarity[1, 3] < 0.2  # unrelated
@@ -338,7 +386,14 @@ def test_masking_is_reproducible_and_takes_other_splits():
     a, b = masked_sample(seed=13), masked_sample(seed=13)
     assert all(torch.equal(x, y) for x, y in zip(a, b, strict=True))
     idx = torch.randint(5, 60, (32, 64), generator=torch.Generator().manual_seed(14))
-    inputs, labels = mask_tokens(idx, mask_id=MASK, special_ids=SPECIAL, vocab_size=60, replace=(1.0, 0.0, 0.0), generator=torch.Generator().manual_seed(15))
+    inputs, labels = mask_tokens(
+        idx,
+        mask_id=MASK,
+        special_ids=SPECIAL,
+        vocab_size=60,
+        replace=(1.0, 0.0, 0.0),
+        generator=torch.Generator().manual_seed(15),
+    )
     chosen = labels != IGNORE_INDEX
     assert (inputs[chosen] == MASK).all() and chosen.any()
 
@@ -391,7 +446,15 @@ def test_nsp_pairs_truncate_the_longer_segment_first():
 def test_pretraining_batch_lays_out_cls_a_sep_b_sep():
     pairs = [Pair([10, 11, 12], [20, 21], IS_NEXT), Pair([30], [40], NOT_NEXT)]
     (idx, token_type_ids, attention_mask), (labels, is_next) = pretraining_batch(
-        pairs, cls_id=2, sep_id=3, pad_id=0, mask_id=4, special_ids=SPECIAL, vocab_size=60, rate=0.5, generator=torch.Generator().manual_seed(18)
+        pairs,
+        cls_id=2,
+        sep_id=3,
+        pad_id=0,
+        mask_id=4,
+        special_ids=SPECIAL,
+        vocab_size=60,
+        rate=0.5,
+        generator=torch.Generator().manual_seed(18),
     )
     original = torch.tensor([[2, 10, 11, 12, 3, 20, 21, 3], [2, 30, 3, 40, 3, 0, 0, 0]])
     assert torch.equal(token_type_ids, torch.tensor([[0, 0, 0, 0, 0, 1, 1, 1], [0, 0, 0, 1, 1, 0, 0, 0]]))
@@ -414,12 +477,18 @@ def test_a_tiny_bert_learns_masked_tokens_through_the_course_training_loop():
     counts = torch.bincount(torch.tensor([t for p in pairs for t in p.a + p.b]), minlength=25).float()
     unigram_loss = float(-(counts / counts.sum() * (counts / counts.sum()).clamp(min=1e-12).log()).sum())
     torch.manual_seed(0)
-    model = BertForPreTraining(BertConfig(vocab_size=25, block_size=20, n_layers=2, n_heads=2, d_model=32, dropout=0.0), nsp=False)
+    model = BertForPreTraining(
+        BertConfig(vocab_size=25, block_size=20, n_layers=2, n_heads=2, d_model=32, dropout=0.0), nsp=False
+    )
 
     def batches(split, generator):
         chosen = [pairs[i] for i in torch.randint(len(pairs), (32,), generator=generator)]
-        return pretraining_batch(chosen, cls_id=2, sep_id=3, pad_id=0, mask_id=4, special_ids=SPECIAL, vocab_size=25, generator=generator)
+        return pretraining_batch(
+            chosen, cls_id=2, sep_id=3, pad_id=0, mask_id=4, special_ids=SPECIAL, vocab_size=25, generator=generator
+        )
 
-    config = TrainConfig(steps=200, lr=1e-2, min_lr=1e-3, warmup_steps=30, eval_every=200, eval_batches=4, progress=False)
+    config = TrainConfig(
+        steps=200, lr=1e-2, min_lr=1e-3, warmup_steps=30, eval_every=200, eval_batches=4, progress=False
+    )
     history = train(model, batches, config, loss_fn=pretraining_loss)  # inputs and targets are tuples of tensors
     assert history.val_loss[-1] < 0.6 * unigram_loss, (history.val_loss, unigram_loss)  # measured: 1.27 against 2.84

@@ -185,20 +185,29 @@ def test_positions_add_one_vector_per_position_and_refuse_long_inputs(positions:
 def test_encoder_block_equals_torch(arrangement: str, activation: str) -> None:
     d_model, h, d_ff = 12, 3, 20
     ours = EncoderBlock(BlockConfig(d_model, h, d_ff, arrangement=arrangement, activation=activation)).eval()  # type: ignore[arg-type]
-    theirs = nn.TransformerEncoderLayer(d_model, h, d_ff, dropout=0.0, activation=activation, batch_first=True, norm_first=arrangement == "pre_ln").eval()
+    theirs = nn.TransformerEncoderLayer(
+        d_model, h, d_ff, dropout=0.0, activation=activation, batch_first=True, norm_first=arrangement == "pre_ln"
+    ).eval()
     randomize(ours, 3)
     copy_encoder_layer(ours, theirs)
     x = torch.randn(3, 7, d_model)
     lengths = torch.tensor([7, 4, 1])
     torch.testing.assert_close(ours(x), theirs(x), atol=ATOL, rtol=1e-4)
-    torch.testing.assert_close(ours(x, padding_mask(lengths, 7)), theirs(x, src_key_padding_mask=~padding_mask(lengths, 7)[:, 0]), atol=ATOL, rtol=1e-4)
+    torch.testing.assert_close(
+        ours(x, padding_mask(lengths, 7)),
+        theirs(x, src_key_padding_mask=~padding_mask(lengths, 7)[:, 0]),
+        atol=ATOL,
+        rtol=1e-4,
+    )
 
 
 @pytest.mark.parametrize("arrangement", ["post_ln", "pre_ln"])
 def test_decoder_block_equals_torch(arrangement: str) -> None:
     d_model, h, d_ff = 8, 2, 16
     ours = DecoderBlock(BlockConfig(d_model, h, d_ff, arrangement=arrangement)).eval()  # type: ignore[arg-type]
-    theirs = nn.TransformerDecoderLayer(d_model, h, d_ff, dropout=0.0, batch_first=True, norm_first=arrangement == "pre_ln").eval()
+    theirs = nn.TransformerDecoderLayer(
+        d_model, h, d_ff, dropout=0.0, batch_first=True, norm_first=arrangement == "pre_ln"
+    ).eval()
     randomize(ours, 4)
     copy_decoder_layer(ours, theirs)
     x, memory = torch.randn(2, 5, d_model), torch.randn(2, 6, d_model)
@@ -236,7 +245,9 @@ def test_parallel_block_adds_both_branches_of_one_norm() -> None:
 def test_encoder_decoder_equals_nn_transformer(arrangement: str) -> None:
     n, d_model, h, d_ff = 2, 8, 2, 24
     ours = EncoderDecoder(n, BlockConfig(d_model, h, d_ff, arrangement=arrangement)).eval()  # type: ignore[arg-type]
-    theirs = nn.Transformer(d_model, h, n, n, d_ff, dropout=0.0, batch_first=True, norm_first=arrangement == "pre_ln").eval()
+    theirs = nn.Transformer(
+        d_model, h, n, n, d_ff, dropout=0.0, batch_first=True, norm_first=arrangement == "pre_ln"
+    ).eval()
     randomize(ours, 8)
     for a, b in zip(ours.encoder.layers, theirs.encoder.layers):
         copy_encoder_layer(a, b)  # type: ignore[arg-type]
@@ -248,7 +259,12 @@ def test_encoder_decoder_equals_nn_transformer(arrangement: str) -> None:
     src_mask = padding_mask(torch.tensor([7, 3, 5]), 7)
     tgt_mask = padding_mask(torch.tensor([5, 5, 2]), 5)
     expected = theirs(
-        src, tgt, tgt_mask=torch_causal(5), src_key_padding_mask=~src_mask[:, 0], tgt_key_padding_mask=~tgt_mask[:, 0], memory_key_padding_mask=~src_mask[:, 0]
+        src,
+        tgt,
+        tgt_mask=torch_causal(5),
+        src_key_padding_mask=~src_mask[:, 0],
+        tgt_key_padding_mask=~tgt_mask[:, 0],
+        memory_key_padding_mask=~src_mask[:, 0],
     )
     torch.testing.assert_close(ours(src, tgt, src_mask, tgt_mask), expected, atol=ATOL, rtol=1e-4)
 
@@ -274,16 +290,25 @@ def _copy_any_norm(ours: nn.Module, theirs: nn.Module) -> None:
 
 
 @pytest.mark.filterwarnings("ignore:enable_nested_tensor")
-@pytest.mark.parametrize(("norm", "arrangement", "final_norm"), [("rms", "pre_ln", True), ("layer", "post_ln", False), ("rms", "post_ln", False)])
-def test_stacks_take_the_norm_a_model_chooses_and_may_end_without_one(norm: str, arrangement: str, final_norm: bool) -> None:
+@pytest.mark.parametrize(
+    ("norm", "arrangement", "final_norm"),
+    [("rms", "pre_ln", True), ("layer", "post_ln", False), ("rms", "post_ln", False)],
+)
+def test_stacks_take_the_norm_a_model_chooses_and_may_end_without_one(
+    norm: str, arrangement: str, final_norm: bool
+) -> None:
     """T5's RMSNorm, BERT's post-LN stack with no final norm and its eps: against nn.TransformerEncoder
     whose layers get torch's own nn.RMSNorm (or nn.LayerNorm with that eps), weights copied."""
     n, d, h, d_ff, eps = 2, 8, 2, 24, 1e-6
-    ours = Encoder(n, BlockConfig(d, h, d_ff, arrangement=arrangement, norm=norm, norm_eps=eps, final_norm=final_norm)).eval()  # type: ignore[arg-type]
+    ours = Encoder(
+        n, BlockConfig(d, h, d_ff, arrangement=arrangement, norm=norm, norm_eps=eps, final_norm=final_norm)
+    ).eval()  # type: ignore[arg-type]
     randomize(ours, 3)
     kind = nn.RMSNorm if norm == "rms" else nn.LayerNorm
     layer = nn.TransformerEncoderLayer(d, h, d_ff, dropout=0.0, batch_first=True, norm_first=arrangement == "pre_ln")
-    theirs = nn.TransformerEncoder(layer, n, norm=kind(d, eps=eps) if final_norm else None, enable_nested_tensor=False).eval()
+    theirs = nn.TransformerEncoder(
+        layer, n, norm=kind(d, eps=eps) if final_norm else None, enable_nested_tensor=False
+    ).eval()
     for a, b in zip(ours.layers, theirs.layers):
         b.norm1, b.norm2 = kind(d, eps=eps), kind(d, eps=eps)
         copy_mha(a.self_attn, b.self_attn)
@@ -300,10 +325,14 @@ def test_stacks_take_the_norm_a_model_chooses_and_may_end_without_one(norm: str,
 
 
 def test_an_encoder_decoder_may_have_stacks_of_two_depths() -> None:
-    model = EncoderDecoder(2, BlockConfig(8, 2, 16, arrangement="pre_ln", norm="rms", final_norm=False), n_decoder_layers=3)
+    model = EncoderDecoder(
+        2, BlockConfig(8, 2, 16, arrangement="pre_ln", norm="rms", final_norm=False), n_decoder_layers=3
+    )
     assert len(model.encoder.layers) == 2 and len(model.decoder.layers) == 3
     assert model.encoder.norm is None and model.decoder.norm is None
-    assert all(isinstance(m, RMSNorm) for block in model.decoder.layers for m in (block.norm1, block.norm2, block.norm3))
+    assert all(
+        isinstance(m, RMSNorm) for block in model.decoder.layers for m in (block.norm1, block.norm2, block.norm3)
+    )
     assert model(torch.randn(2, 5, 8), torch.randn(2, 4, 8)).shape == (2, 4, 8)
     with pytest.raises(ValueError, match="norm must be one of"):
         BlockConfig(8, 2, 16, norm="batch")  # type: ignore[arg-type]
@@ -321,7 +350,9 @@ def test_stacks_without_biases_equal_torchs() -> None:
     theirs = nn.TransformerEncoder(layer, n, norm=nn.LayerNorm(d, bias=False), enable_nested_tensor=False).eval()
     with torch.no_grad():
         for a, b in zip(ours.layers, theirs.layers):
-            b.self_attn.in_proj_weight.copy_(torch.cat([a.self_attn.q_proj.weight, a.self_attn.k_proj.weight, a.self_attn.v_proj.weight]))
+            b.self_attn.in_proj_weight.copy_(
+                torch.cat([a.self_attn.q_proj.weight, a.self_attn.k_proj.weight, a.self_attn.v_proj.weight])
+            )
             b.self_attn.out_proj.weight.copy_(a.self_attn.out_proj.weight)
             b.linear1.weight.copy_(a.ff.linear1.weight)
             b.linear2.weight.copy_(a.ff.linear2.weight)
@@ -343,7 +374,18 @@ def test_a_block_config_with_the_rotary_hook_builds_llamas_block() -> None:
     from course_lib.llama import Llama, LlamaConfig, block_config
 
     llama = LlamaConfig(vocab_size=11, n_layers=1, n_heads=4, n_kv_heads=2, d_model=24, d_ff=40, rope_base=500.0)
-    shape = BlockConfig(24, 4, 40, activation="silu", gated=True, norm="rms", norm_eps=llama.norm_eps, bias=False, n_kv_heads=2, rotary_base=500.0)
+    shape = BlockConfig(
+        24,
+        4,
+        40,
+        activation="silu",
+        gated=True,
+        norm="rms",
+        norm_eps=llama.norm_eps,
+        bias=False,
+        n_kv_heads=2,
+        rotary_base=500.0,
+    )
     assert block_config(llama) == shape
     theirs = Llama(llama).layers[0].eval()
     assert isinstance(theirs, DecoderBlock) and theirs.cross_attn is None
@@ -353,7 +395,9 @@ def test_a_block_config_with_the_rotary_hook_builds_llamas_block() -> None:
     x = torch.randn(2, 7, 24)
     torch.testing.assert_close(ours(x), theirs(x), atol=ATOL, rtol=1e-4)
     cache = KVCache()
-    stepped = torch.cat([ours(x[:, :3], cache=cache)] + [ours(x[:, t : t + 1], cache=cache) for t in range(3, 7)], dim=1)
+    stepped = torch.cat(
+        [ours(x[:, :3], cache=cache)] + [ours(x[:, t : t + 1], cache=cache) for t in range(3, 7)], dim=1
+    )
     torch.testing.assert_close(stepped, theirs(x), atol=ATOL, rtol=1e-4)
     without = DecoderBlock(replace(shape, rotary_base=None), cross_attention=False).eval()
     without.load_state_dict(theirs.state_dict())

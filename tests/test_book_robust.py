@@ -31,7 +31,16 @@ def test_margins_are_relative_to_the_larger_side(capsys: pytest.CaptureFixture) 
     import torch
 
     ns = {"a": 0.8, "b": 1.0, "x": 2.1, "t": torch.tensor(3.0), "ok": True}
-    got = margins(ns, "assert a < b", "assert b > a", "assert abs(x - 2) < 0.5", "assert t > 2 * b", "assert a < b and t < 1", "assert 0.5 < a < b", capsys=capsys)
+    got = margins(
+        ns,
+        "assert a < b",
+        "assert b > a",
+        "assert abs(x - 2) < 0.5",
+        "assert t > 2 * b",
+        "assert a < b and t < 1",
+        "assert 0.5 < a < b",
+        capsys=capsys,
+    )
     assert got[0] == pytest.approx(0.2) and got[1] == pytest.approx(0.2)
     assert got[2] == pytest.approx(0.8)  # |2.1 - 2| = 0.1 against 0.5
     assert got[3] == pytest.approx(1 / 3)  # 3 against 2
@@ -41,7 +50,15 @@ def test_margins_are_relative_to_the_larger_side(capsys: pytest.CaptureFixture) 
 
 def test_claims_that_are_no_comparison_of_numbers_hold_or_fail(capsys: pytest.CaptureFixture) -> None:
     ns = {"xs": [1, 2, 3], "name": "a"}
-    got = margins(ns, "assert all(x > 0 for x in xs)", "assert xs == [1, 2, 3]", "assert name == 'b'", "assert missing > 1", "assert xs[5] > 1", capsys=capsys)
+    got = margins(
+        ns,
+        "assert all(x > 0 for x in xs)",
+        "assert xs == [1, 2, 3]",
+        "assert name == 'b'",
+        "assert missing > 1",
+        "assert xs[5] > 1",
+        capsys=capsys,
+    )
     assert got[:3] == ["holds", "holds", "fails"]
     assert got[3] is None  # a name the kernel's globals lack (an assert inside a function): not read
     assert got[4].startswith("IndexError")
@@ -63,8 +80,22 @@ def test_the_report_flags_claims_below_the_safety_margin(tmp_path, capsys: pytes
     now = book_robust.code_digest("01_attention")
     runs = {"a": [0.5, "holds", now], "b": [0.05, "holds", now], "old": [-1.0, "holds", "0" * 16]}
     for config, (first, second, code) in runs.items():
-        margins = [{"cell": 1, "claim": "assert x < 1", "margin": first}, {"cell": 2, "claim": "assert ok", "margin": second}]
-        (tmp_path / f"01_attention.{config}.json").write_text(json.dumps({"chapter": "01_attention", "config": config, "code": code, "seconds": 1.0, "margins": margins, "errors": []}))
+        margins = [
+            {"cell": 1, "claim": "assert x < 1", "margin": first},
+            {"cell": 2, "claim": "assert ok", "margin": second},
+        ]
+        (tmp_path / f"01_attention.{config}.json").write_text(
+            json.dumps(
+                {
+                    "chapter": "01_attention",
+                    "config": config,
+                    "code": code,
+                    "seconds": 1.0,
+                    "margins": margins,
+                    "errors": [],
+                }
+            )
+        )
     assert book_robust.report(tmp_path, safety=0.1) == 1  # the failing run executed other code: left out
     out = capsys.readouterr().out
     assert "below the safety margin" in out and math.isclose(float(out.split("x < 1")[1].split()[0]), 0.05)
@@ -72,7 +103,9 @@ def test_the_report_flags_claims_below_the_safety_margin(tmp_path, capsys: pytes
 
 
 def test_a_configuration_is_named_by_what_it_sets_and_drawn_from_the_sources(tmp_path: Path) -> None:
-    assert book_robust.configuration("avx2-1t-s37") == book_robust.AVX2 | book_robust.threads(1) | {"COURSE_SEED_OFFSET": "37"}
+    assert book_robust.configuration("avx2-1t-s37") == book_robust.AVX2 | book_robust.threads(1) | {
+        "COURSE_SEED_OFFSET": "37"
+    }
     assert book_robust.configuration("native-s5") == {"COURSE_SEED_OFFSET": "5"}  # the machine's kernels and threads
     for wrong in ("avx512-1t-s1", "avx2-s", "avx2-0t-s1", "avx2-1t-s1000"):
         with pytest.raises(ValueError, match="no configuration"):

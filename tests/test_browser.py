@@ -124,7 +124,9 @@ def visit(browser: object, url: str, shot: str | None = None) -> Visit:
 
     page.route("**/*", route)
     page.on("pageerror", lambda error: seen.errors.append(f"uncaught: {error}"))
-    page.on("console", lambda message: seen.errors.append(f"console: {message.text}") if message.type == "error" else None)
+    page.on(
+        "console", lambda message: seen.errors.append(f"console: {message.text}") if message.type == "error" else None
+    )
     response = page.goto(url, wait_until="load")
     assert response is None or response.ok, (url, response.status)
     seen.math = page.evaluate(MATH_REPORT)

@@ -68,14 +68,20 @@ def test_an_added_cell_is_kept_where_the_student_put_it() -> None:
     assert order[:7] == ["intro", "imports", f"{OWN_CELL}1", "part1", "sdpa", f"{OWN_CELL}2", "test_sdpa"]
     own = [c for c in rebuilt.nb.cells if is_own(c)]
     assert [c.source for c in own] == [HELPER, "CHECKED = True"]  # markdown and blank cells are not code to run
-    assert all(c.id == nbgrader_meta(c)["grade_id"] and not any(nbgrader_meta(c)[k] for k in ("grade", "solution", "locked")) for c in own)
+    assert all(
+        c.id == nbgrader_meta(c)["grade_id"] and not any(nbgrader_meta(c)[k] for k in ("grade", "solution", "locked"))
+        for c in own
+    )
     assert rebuilt.notes == []  # kept as nbgrader keeps them: nothing to say
-    assert [raw.cells[i].source if i is not None else None for i in rebuilt.origin] == [c.source for c in rebuilt.nb.cells]
+    assert [raw.cells[i].source if i is not None else None for i in rebuilt.origin] == [
+        c.source for c in rebuilt.nb.cells
+    ]
 
 
 def test_read_only_cells_stay_the_releases_once_and_in_place() -> None:
     """A test cell moved to the top, a copy of it, and an added cell after the moved one: the
     release's cell is graded once, in its place; the added cell follows the moved cell's place."""
+
     def edit(nb: nbformat.NotebookNode) -> None:
         test = nb.cells.pop(ids(nb).index("test_masks"))
         test.source = "pass"
@@ -91,7 +97,10 @@ def test_read_only_cells_stay_the_releases_once_and_in_place() -> None:
     assert [i for i in ids(rebuilt.nb) if not i.startswith(OWN_CELL)] == [i for i in ids(release) if i is not None]
     assert ids(rebuilt.nb)[ids(rebuilt.nb).index("test_masks") + 1] == f"{OWN_CELL}1"
     joined = "; ".join(rebuilt.notes)
-    assert "read-only cell test_masks appears twice" in joined and "read-only cells edited or deleted (test_masks)" in joined
+    assert (
+        "read-only cell test_masks appears twice" in joined
+        and "read-only cells edited or deleted (test_masks)" in joined
+    )
 
 
 def test_cells_that_cannot_be_kept_are_dropped_with_a_note(tmp_path: Path) -> None:
@@ -135,13 +144,18 @@ def test_outputs_do_not_count_towards_the_size_limit_and_code_does(tmp_path: Pat
 
     path = write(tmp_path, notebook({"sdpa": KEY["sdpa"] + "\n# " + "x" * MAX_SOURCE_BYTES + "\n"}))
     nb, notes = canonical(path, release_notebook(A1))
-    assert nb is None and re.fullmatch(r"its cells' code and text come to 20\.0 MiB, over the limit of 20 MiB \(outputs do not count\)", notes[0]), notes
+    assert nb is None and re.fullmatch(
+        r"its cells' code and text come to 20\.0 MiB, over the limit of 20 MiB \(outputs do not count\)", notes[0]
+    ), notes
 
 
 def test_another_assignments_notebook_is_named(tmp_path: Path) -> None:
     path = write(tmp_path, notebook(assignment=A2), "a1_attention.ipynb")
     nb, notes = canonical(path, release_notebook(A1), RELEASES)
-    assert nb is None and notes == [f"this is {A2}'s notebook, not {A1}'s (its answer and test cells are {A2}'s): not graded, for a person to look at"]
+    assert nb is None and notes == [
+        f"this is {A2}'s notebook, not {A1}'s (its answer and test cells are {A2}'s): "
+        "not graded, for a person to look at"
+    ]
     assert assignment_of({"sdpa", "test_mha", "intro", "setup"}, RELEASES) == A1
     assert assignment_of({"intro", "setup", "part1"}, RELEASES) is None  # headings and set-up are in every assignment
     nb, notes = canonical(write(tmp_path, notebook(), "other.ipynb"), release_notebook(A1), RELEASES)
@@ -152,7 +166,9 @@ def test_another_assignments_notebook_is_named(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not sandbox.sandbox_available(), reason="needs Linux user, mount, PID and network namespaces (unshare)")
+@pytest.mark.skipif(
+    not sandbox.sandbox_available(), reason="needs Linux user, mount, PID and network namespaces (unshare)"
+)
 def test_grading_runs_added_cells_in_the_students_process(tmp_path: Path) -> None:
     """A helper cell a part uses earns that part its points (it scored 0 when added cells were
     dropped); an added cell that fails, hangs or stops its process is the student's, costs no part
@@ -176,11 +192,17 @@ def test_grading_runs_added_cells_in_the_students_process(tmp_path: Path) -> Non
     (inbox / "hostile.ipynb").write_bytes(notebook(None, hostile))
     (inbox / "other.ipynb").write_bytes(notebook(assignment=A2))
     limits = sandbox.Limits(cell_s=5, total_s=60, memory_bytes=4 * 2**30)
-    results, _ = grading.grade(grading.Batch(course, A1, inbox, tmp_path / "out"), grading.Options(jobs=1, limits=limits), progress=lambda *_: None)
+    results, _ = grading.grade(
+        grading.Batch(course, A1, inbox, tmp_path / "out"),
+        grading.Options(jobs=1, limits=limits),
+        progress=lambda *_: None,
+    )
     by_student = {r.student: r for r in results}
     assert by_student["helper"].scores == FULL and by_student["helper"].status == grading.GRADED
     assert "added after the last test cell was not graded" in "; ".join(by_student["helper"].notes)
-    assert by_student["hostile"].scores == FULL and by_student["hostile"].status == grading.GRADED, by_student["hostile"].notes
+    assert by_student["hostile"].scores == FULL and by_student["hostile"].status == grading.GRADED, by_student[
+        "hostile"
+    ].notes
     assert re.search(r"time limit.*|stopped the notebook's process", "; ".join(by_student["hostile"].notes))
     feedback = (tmp_path / "out" / "feedback" / "hostile.html").read_text()
     assert "ModuleNotFoundError" in feedback  # an added cell's outputs are shown where it is

@@ -38,7 +38,9 @@ def _myst_as_notebook(path: Path) -> str:
     return nbformat.writes(read_myst_markdown_notebook(path.read_text()))
 
 
-def _run_setup_cell(course_installed: bool, cwd: Path, monkeypatch: pytest.MonkeyPatch, page: str = "book/03b_tokenization") -> list[list[str]]:
+def _run_setup_cell(
+    course_installed: bool, cwd: Path, monkeypatch: pytest.MonkeyPatch, page: str = "book/03b_tokenization"
+) -> list[list[str]]:
     """Run the setup cell of a chapter's notebook in this process, with pip calls recorded, not made."""
     calls: list[list[str]] = []
 
@@ -49,7 +51,9 @@ def _run_setup_cell(course_installed: bool, cwd: Path, monkeypatch: pytest.Monke
     import importlib.util
 
     real_find_spec = importlib.util.find_spec
-    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: real_find_spec(name, *a) if course_installed else None)
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: real_find_spec(name, *a) if course_installed else None
+    )
     monkeypatch.setattr(subprocess, "run", fake_run)
     monkeypatch.chdir(cwd)
     nb = nbformat.read(ROOT / f"{page}.ipynb", as_version=4)

@@ -46,7 +46,13 @@ def test_a_seed_gives_each_check_its_own_inputs_whatever_ran_before() -> None:
 
 def answer_cell(source: str) -> nbformat.NotebookNode:
     cell = nbformat.v4.new_code_cell(source)
-    cell.metadata["nbgrader"] = {"grade_id": "sdpa", "solution": True, "grade": False, "locked": False, "schema_version": 3}
+    cell.metadata["nbgrader"] = {
+        "grade_id": "sdpa",
+        "solution": True,
+        "grade": False,
+        "locked": False,
+        "schema_version": 3,
+    }
     return cell
 
 
@@ -55,9 +61,15 @@ def test_the_seed_follows_every_code_cell_the_assignment_and_the_secret(tmp_path
     ensure_secret(course)
     ensure_secret(other_course)
     nb = nbformat.v4.new_notebook(cells=[answer_cell("def f(): return 1"), nbformat.v4.new_code_cell("print('added')")])
-    same = nbformat.v4.new_notebook(cells=[answer_cell("def f(): return 1"), nbformat.v4.new_code_cell("print('added')")])
-    table = nbformat.v4.new_notebook(cells=[answer_cell("def f(): return 1"), nbformat.v4.new_code_cell("TABLE = {1: 2}")])
-    other = nbformat.v4.new_notebook(cells=[answer_cell("def f(): return 2"), nbformat.v4.new_code_cell("print('added')")])
+    same = nbformat.v4.new_notebook(
+        cells=[answer_cell("def f(): return 1"), nbformat.v4.new_code_cell("print('added')")]
+    )
+    table = nbformat.v4.new_notebook(
+        cells=[answer_cell("def f(): return 1"), nbformat.v4.new_code_cell("TABLE = {1: 2}")]
+    )
+    other = nbformat.v4.new_notebook(
+        cells=[answer_cell("def f(): return 2"), nbformat.v4.new_code_cell("print('added')")]
+    )
     seed = submission_seed(course, "a1_attention", nb)
     assert seed == submission_seed(course, "a1_attention", same)  # the same notebook, the same inputs
     assert seed != submission_seed(course, "a1_attention", table)  # an added cell (a lookup table) changes them

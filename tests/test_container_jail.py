@@ -137,7 +137,8 @@ def test_a_root_locked_down_hides_all_but_the_packages_and_is_checked_as_nobody(
     container.lock_down(root, keep)
     assert container.problems(never, keep) == []
     attempt = run_as_nobody(
-        "import importlib.util\n"  # as an editable install's finder imports: by the package's path, its parents only traversed
+        # as an editable install's finder imports: by the package's path, its parents only traversed
+        "import importlib.util\n"
         f"spec = importlib.util.spec_from_file_location('pkg', {str(package / '__init__.py')!r})\n"
         "pkg = importlib.util.module_from_spec(spec); spec.loader.exec_module(pkg); print(pkg.WHO)\n"
         f"for p in ({str(secret)!r}, {str(root / 'source' / 'setup.sh')!r}):\n"
@@ -152,8 +153,10 @@ def test_the_seccomp_filter_refuses_every_new_socket() -> None:
     code = (
         "import socket\nfrom course_grading.sandbox import container\ncontainer.forbid_sockets()\n"
         "a, b = socket.socketpair(); a.sendall(b'x'); assert b.recv(1) == b'x'\n"
-        "for family, kind in ((socket.AF_INET, socket.SOCK_STREAM), (socket.AF_INET6, socket.SOCK_DGRAM), (socket.AF_UNIX, socket.SOCK_STREAM), (socket.AF_NETLINK, socket.SOCK_RAW)):\n"
-        "    try:\n        socket.socket(family, kind); print('opened', family)\n    except PermissionError as e: print(e.errno)\n"
+        "for family, kind in ((socket.AF_INET, socket.SOCK_STREAM), (socket.AF_INET6, socket.SOCK_DGRAM), "
+        "(socket.AF_UNIX, socket.SOCK_STREAM), (socket.AF_NETLINK, socket.SOCK_RAW)):\n"
+        "    try:\n        socket.socket(family, kind); print('opened', family)\n"
+        "    except PermissionError as e: print(e.errno)\n"
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert run.stdout.split() == [str(errno.EACCES)] * 4, run
@@ -163,9 +166,11 @@ def test_the_subreaper_stops_what_escaped_into_its_own_session() -> None:
     code = (
         "import os, subprocess, time\nfrom course_grading.sandbox import container\ncontainer.become_subreaper()\n"
         "child = os.fork()\nif child == 0:\n"
-        "    os.setsid()\n    subprocess.Popen(['sleep', '600'], start_new_session=True)\n    subprocess.Popen(['sh', '-c', 'sleep 600 & exit 0'])\n    os._exit(0)\n"
+        "    os.setsid()\n    subprocess.Popen(['sleep', '600'], start_new_session=True)\n"
+        "    subprocess.Popen(['sh', '-c', 'sleep 600 & exit 0'])\n    os._exit(0)\n"
         "os.waitpid(child, 0)\ntime.sleep(0.5)\n"
-        "tasks = container.kill_descendants()\nprint(tasks, len(container._all_below(os.getpid(), container._children_of())))\n"
+        "tasks = container.kill_descendants()\n"
+        "print(tasks, len(container._all_below(os.getpid(), container._children_of())))\n"
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     tasks, left = map(int, run.stdout.split())
@@ -189,12 +194,13 @@ open(places[0] + "/roots_own", "w").close()
 container.sweep()
 owned = [k for k, column in (("shm", 7), ("sem", 4), ("msg", 7)) for line in open(f"/proc/sysvipc/{k}").readlines()[1:] if line.split()[column] == "65534"]
 print(owned, [p for p in paths if os.path.exists(p)], os.path.exists(places[0] + "/roots_own"))
-"""
+"""  # noqa: E501 (code run as written)
 
 
 @pytest.mark.skipif(os.geteuid() != 0 or shutil.which("setpriv") is None, reason="needs root and setpriv")
 def test_the_sweep_removes_what_nobody_left_and_nothing_else(open_tree: Path) -> None:
-    """In an IPC namespace of its own, with two folders standing for /tmp and /dev/shm (this machine's are not swept)."""
+    """In an IPC namespace of its own, with two folders standing for /tmp and /dev/shm (this machine's are not
+    swept)."""
     run = subprocess.run(
         ["unshare", "--ipc", sys.executable, "-c", SWEEP, str(open_tree)], capture_output=True, text=True, timeout=120
     )
@@ -225,9 +231,11 @@ def test_the_simulation_is_dockers_default_confinement() -> None:
     probe = (
         "import subprocess\nfrom course_grading.sandbox import limits\n"
         "print(open('/proc/self/status').read().split('CapEff:')[1].split()[0])\n"
-        "print(subprocess.run(['unshare', '--user', 'true']).returncode != 0, subprocess.run(['unshare', '--mount', 'true']).returncode != 0)\n"
+        "print(subprocess.run(['unshare', '--user', 'true']).returncode != 0, subprocess.run(['unshare', "
+        "'--mount', 'true']).returncode != 0)\n"
         "print(limits.sandbox_available())\n"
-        "try:\n    open('/sys/fs/cgroup/course-probe', 'w'); print('cgroup writable')\nexcept OSError: print('cgroup read-only')\n"
+        "try:\n    open('/sys/fs/cgroup/course-probe', 'w'); print('cgroup writable')\n"
+        "except OSError: print('cgroup read-only')\n"
     )
     run = in_container([sys.executable, "-c", probe], Path("/tmp"))
     assert run.stdout.split() == [
@@ -254,12 +262,24 @@ def prying(root: Path) -> str:
         "            _path = os.path.join(_folder, _name)\n"
         "            if _path.startswith(os.path.expanduser('~')) or not os.path.isfile(_path):\n"
         "                continue\n"
-        "            try:\n                open(_path, 'rb').read(1); _read.append(_path)\n            except OSError:\n                pass\n"
-        "            try:\n                open(_path, 'ab').close(); _written.append(_path)\n            except OSError:\n                pass\n"
-        f"for _path in [{str(root / 'results' / 'results.json')!r}] + glob.glob('/tmp/course-grade-*/**/outcome.json', recursive=True):\n"
-        "    try:\n        open(_path, 'w').write('{\"score\": 99}'); _written.append(_path)\n    except OSError:\n        pass\n"
+        "            try:\n"
+        "                open(_path, 'rb').read(1); _read.append(_path)\n"
+        "            except OSError:\n"
+        "                pass\n"
+        "            try:\n"
+        "                open(_path, 'ab').close(); _written.append(_path)\n"
+        "            except OSError:\n"
+        "                pass\n"
+        f"for _path in [{str(root / 'results' / 'results.json')!r}]"
+        " + glob.glob('/tmp/course-grade-*/**/outcome.json', recursive=True):\n"
+        "    try:\n"
+        "        open(_path, 'w').write('{\"score\": 99}'); _written.append(_path)\n"
+        "    except OSError:\n"
+        "        pass\n"
         "_found = [p for p in _read if not p.startswith(('/root/.pyenv', " + repr(str(REPO)) + "))] + _written\n"
-        "if _found:\n    causal_mask = None\n"
+        "if _found:  # part 2 fails, naming what was found\n"
+        "    def causal_mask(*args, **kwargs):\n"
+        "        raise RuntimeError('pried: ' + repr(_found[:10]))\n"
     )
 
 
@@ -329,20 +349,21 @@ def test_gradescope_grades_in_the_container_as_in_the_namespace_jail(autograder:
     with namespaces (where this machine has them)."""
     from hostile_submissions import KEY
 
-    # the prying notebook writes files: held at 0 where torch's attention is refused (sdpa, mha), as tests/test_course_grade.py's vandal
+    # the prying notebook writes files: held at 0 where torch's attention is refused (sdpa, mha), as
+    # tests/test_course_grade.py's vandal
     content, points = CASES.get(name) or (
         notebook({"masks": KEY["masks"] + "\n" + prying(Path("@ROOT@"))}),
         without("sdpa", "mha"),
     )
-    # the namespace jail's grades of the key and the wrong notebook are tests/test_gradescope.py's: here only the prying one's
+    # the namespace jail's grades of the key and the wrong notebook are
+    # tests/test_gradescope.py's: here only the prying one's
     jails = [container.CONTAINER] + ([container.NAMESPACE] if name == "prying" and sandbox.sandbox_available() else [])
     for jail in jails:
         results, before, after, run = gradescope(autograder, name, content, jail)
         assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
         assert results["extra_data"] == {"jail": jail}
         assert {t["extra_data"]["part"]: t["score"] for t in results["tests"] if "extra_data" in t} == points, (
-            jail,
-            results["tests"],
+            f"{jail}: " + "\n".join(t.get("output", "") for t in results["tests"])
         )
         assert results["score"] == sum(points.values())
         assert before == after
@@ -387,9 +408,11 @@ def test_course_grade_in_the_container_gives_the_namespace_jails_verdicts(open_t
     for case in cases.values():
         (inbox / case.filename).write_bytes(case.content)
     grader = (
-        "import json, sys\nfrom pathlib import Path\nfrom course_grading.grade import Batch, Options, grade\nfrom course_grading.sandbox.limits import Limits\n"
-        "results, _ = grade(Batch(Path(sys.argv[1]), 'a1_attention', Path(sys.argv[2]), Path(sys.argv[3])), Options(jobs=2, "
-        "limits=Limits(cell_s=10, total_s=60, memory_bytes=4 * 2**30), jail='container'), progress=lambda *a: None)\n"
+        "import json, sys\nfrom pathlib import Path\nfrom course_grading.grade import Batch, Options, grade\n"
+        "from course_grading.sandbox.limits import Limits\n"
+        "results, _ = grade(Batch(Path(sys.argv[1]), 'a1_attention', Path(sys.argv[2]), "
+        "Path(sys.argv[3])), Options(jobs=2, limits=Limits(cell_s=10, total_s=60, memory_bytes=4 * 2**30), "
+        "jail='container'), progress=lambda *a: None)\n"
         "print(json.dumps({r.student: [r.scores, r.notes] for r in results}))\n"
     )
     run = in_container([sys.executable, "-c", grader, str(course), str(inbox), str(out)], tmp_path, timeout=900)

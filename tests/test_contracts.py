@@ -66,6 +66,12 @@ def in_place(x, gain, bias):  # noqa: ANN001, ANN201
     return right(x, gain, bias)
 
 
+def one_pass(x, gain, bias):  # noqa: ANN001, ANN201
+    mean = x.mean(-1, keepdim=True)
+    var = (x * x).mean(-1, keepdim=True) - mean * mean  # E[x^2] - E[x]^2: cancels far from zero
+    return gain * (x - mean) / torch.sqrt(var + 1e-5) + bias
+
+
 def _args(g: torch.Generator, size) -> tuple:  # noqa: ANN001
     d = size.length
     return (
@@ -86,6 +92,7 @@ LAYER_NORM = contracts.Contract(
     dtypes=(torch.float64,),
     differentiable=(0, 1, 2),
     scale=10.0,
+    extremes=(("features offset by 4,096", lambda a: (a[0] + 4096, *a[1:]), 100.0),),
 )
 
 
@@ -114,7 +121,7 @@ def test_a_right_function_passes_every_generic_case_on_every_seed() -> None:
 @pytest.mark.parametrize("function, words", [
     (buffer, "1100 positions"), (float32, "keep the inputs' dtype"), (detached, "reaches gain"),
     (needs_batch, "leading dimensions none"), (reseeds, "global random state"), (python_reseeds, "global random state"),
-    (in_place, "in place"),
+    (in_place, "in place"), (one_pass, "offset by 4,096"),
 ])  # fmt: skip
 def test_each_class_of_wrong_function_fails_on_every_seed(function, words: str) -> None:  # noqa: ANN001
     found = failures(function)
@@ -141,3 +148,85 @@ def test_gradients_reach_tensors_inside_dict_arguments() -> None:
     assert reply.grads is not None and reply.grads[0] is not None and reply.grads[1] is not None
     assert reply.grads[2] is None  # the detached bias: no gradient
     assert torch.allclose(reply.grads[1], x.T @ torch.linspace(-1, 1, 6).view(3, 2))
+
+
+def test_an_infinite_expected_entry_is_compared_exactly() -> None:
+    """|finite - inf| is not within rtol * inf: a finite value where -inf is expected (a filter that keeps a
+    token it should drop) fails, as does a number where NaN is expected, and NaN where a number is."""
+    inf = float("inf")
+    for actual, expected in (([1.0, 2.0], [-inf, 2.0]), ([-inf, 2.0], [inf, 2.0]), ([1.0, 2.0], [1.0, float("nan")]),
+                             ([float("nan"), 2.0], [1.0, float("nan")])):  # fmt: skip
+        with pytest.raises(gradinglib.CheckFailed):
+            gradinglib.expect_close(torch.tensor(actual), torch.tensor(expected), "x", "case")
+    gradinglib.expect_close(
+        torch.tensor([-inf, 2.0, float("nan")]), torch.tensor([-inf, 2.0, float("nan")]), "x", "case"
+    )
+
+
+def test_padding_patterns_are_not_only_right_padding() -> None:
+    mask = gradinglib.padding_pattern(torch.Generator().manual_seed(0), 4, 9)
+    assert mask.dtype == torch.long and bool((mask.sum(1) >= 1).all()) and bool((mask[0] == 1).all())
+    assert mask[-1, 0] == 0 and mask[-1, -1] == 1  # the last row is left-padded: no lengths describe it
+
+
+def _kinds_of_failure(contract, function) -> list[str]:  # noqa: ANN001
+    """The messages of ``contract``'s generic cases that fail ``function``."""
+    student = gradinglib.as_student({contract.function: function})
+    found = []
+    for case in contracts.contract_cases(contract, student, torch.Generator().manual_seed(0)):
+        try:
+            case()
+        except gradinglib.CheckFailed as failure:
+            found.append(str(failure))
+    return found
+
+
+def _attention(x_q, x_kv):  # noqa: ANN001, ANN201
+    return torch.softmax(x_q @ x_kv.transpose(-1, -2), -1) @ x_kv, torch.softmax(x_q @ x_kv.transpose(-1, -2), -1)
+
+
+ATTENTION = contracts.Contract(
+    "attend", ("x_q", "x_kv"),
+    lambda g, size: (torch.randn(2, size.length, 4, generator=g),
+                     torch.randn(2, size.length if size.coincide else size.length + 2, 4, generator=g)),
+    _attention, differentiable=(0, 1), grad_outputs=(0, 1), coincide=True,
+    extremes=(("scores 40 times larger", lambda a: (a[0] * 40, a[1]), 10.0),),
+)  # fmt: skip
+
+
+def test_the_output_and_gradient_classes_each_fail_their_wrong_function() -> None:
+    assert _kinds_of_failure(ATTENTION, _attention) == []
+    by_shape = lambda x_q, x_kv: _attention(x_q, x_q if x_kv.shape == x_q.shape else x_kv)  # noqa: E731
+    assert [m for m in _kinds_of_failure(ATTENTION, by_shape) if "lengths that may differ, equal" in m]
+    detached = lambda x_q, x_kv: (_attention(x_q, x_kv)[0], _attention(x_q, x_kv)[1].detach())  # noqa: E731
+    assert [m for m in _kinds_of_failure(ATTENTION, detached) if "outputs 0, 1 should each carry a gradient" in m]
+
+    def naive(x_q, x_kv):  # noqa: ANN001, ANN202
+        e = torch.exp(x_q @ x_kv.transpose(-1, -2))
+        return (e / e.sum(-1, keepdim=True)) @ x_kv, e / e.sum(-1, keepdim=True)
+
+    assert [m for m in _kinds_of_failure(ATTENTION, naive) if "40 times larger" in m]
+
+
+def _junk_second_half(args, g):  # noqa: ANN001, ANN202
+    x, n = args
+    return torch.cat([x[:n], torch.full_like(x[n:], float("inf"))]), n
+
+
+def _mixed(args):  # noqa: ANN001, ANN202
+    return args[0].double(), args[1]
+
+
+SUM_FIRST = contracts.Contract(
+    "sum_first", ("x", "n"), lambda g, size: (torch.randn(size.length, generator=g), size.length // 2),
+    lambda x, n: x[:n].clone(), fresh=True, ignored=(("the values past n inf", _junk_second_half),),
+    mixed=(("x in float64", _mixed, torch.float64),),
+)  # fmt: skip
+
+
+def test_ignored_values_fresh_outputs_and_mixed_dtypes_each_fail_their_wrong_function() -> None:
+    assert _kinds_of_failure(SUM_FIRST, lambda x, n: x[:n].clone()) == []
+    reads_all = lambda x, n: (x + 0 * x.sum())[:n].clone()  # noqa: E731  (0 * inf is NaN)
+    assert [m for m in _kinds_of_failure(SUM_FIRST, reads_all) if "past n inf" in m]
+    assert [m for m in _kinds_of_failure(SUM_FIRST, lambda x, n: x[:n]) if "return a copy" in m]  # a view of x
+    assert [m for m in _kinds_of_failure(SUM_FIRST, lambda x, n: x[:n].float()) if "x in float64" in m]

@@ -25,14 +25,25 @@ from assignment_support import ASSIGNMENTS, Fixture, release_notebook, source_no
 COURSE = str(Path(sys.executable).parent / "course")
 TIMEOUT = 20  # per cell: well above a fresh kernel's `import torch` on a busy 2-core machine
 
-A1_PARTS = ["Part 1: scaled dot-product attention", "Part 2: causal and padding masks",
-            "Part 3: splitting into heads and merging back", "Part 4: multi-head attention"]
+A1_PARTS = [
+    "Part 1: scaled dot-product attention",
+    "Part 2: causal and padding masks",
+    "Part 3: splitting into heads and merging back",
+    "Part 4: multi-head attention",
+]
 # Catches KeyboardInterrupt, so interrupting the kernel does not stop it.
-STUBBORN_LOOP = "\nwhile True:\n    try:\n        while True:\n            pass\n    except KeyboardInterrupt:\n        pass\n"
+STUBBORN_LOOP = (
+    "\nwhile True:\n    try:\n        while True:\n            pass\n    except KeyboardInterrupt:\n        pass\n"
+)
 
 
 def course_check(path: Path, timeout: int = TIMEOUT) -> subprocess.CompletedProcess:
-    return subprocess.run([COURSE, "--course", str(ASSIGNMENTS), "check", str(path), "--timeout", str(timeout)], capture_output=True, text=True, timeout=600)
+    return subprocess.run(
+        [COURSE, "--course", str(ASSIGNMENTS), "check", str(path), "--timeout", str(timeout)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
 
 
 def submission(assignment: str, cells: dict[str, str]) -> nbformat.NotebookNode:
@@ -53,7 +64,12 @@ def part_line(stdout: str, name: str) -> str:
 
 def test_parts_are_named_by_their_headings() -> None:
     assert [part.name for part in find_parts(release_notebook("a1_attention"))] == A1_PARTS
-    assert [part.label for part in find_parts(release_notebook("a1_attention"))] == ["part 1", "part 2", "part 3", "part 4"]
+    assert [part.label for part in find_parts(release_notebook("a1_attention"))] == [
+        "part 1",
+        "part 2",
+        "part 3",
+        "part 4",
+    ]
     for assignment in ("a2_blocks", "a3_gpt", "a4_bert", "a5_t5", "a6_finetune"):
         names = [part.name for part in find_parts(release_notebook(assignment))]
         assert names == [f"Part {n}: {name.split(': ', 1)[1]}" for n, name in enumerate(names, 1)]
@@ -75,7 +91,10 @@ def test_a_part_uses_the_earlier_parts_its_code_and_tests_call() -> None:
     assert part_uses(key, find_parts(key)) == [[], [], [], [0, 1, 2]]  # mha calls parts 1 and 3, its tests part 2
     release = release_notebook("a1_attention")
     assert part_uses(release, find_parts(release)) == [[], [], [], [1]]  # the stub calls nothing; the tests call part 2
-    own = "split_heads = None\n\n\ndef merge_heads(x):\n    return x\n\n\n" + answer_code(source_notebook("a1_attention"))["mha"]
+    own = (
+        "split_heads = None\n\n\ndef merge_heads(x):\n    return x\n\n\n"
+        + answer_code(source_notebook("a1_attention"))["mha"]
+    )
     with_own = submission("a1_attention", {"mha": own})
     assert part_uses(with_own, find_parts(with_own))[3] == [0, 1]  # its own split and merge, not part 3's
 
@@ -103,12 +122,17 @@ def broken(tmp_path_factory: pytest.TempPathFactory) -> tuple[nbformat.NotebookN
     """a1 with part 1 not done, a scratch cell that raises, a syntax error in part 2, a crash in
     part 3 and, in part 4's cell, a loop that survives the interrupt; and what ``course check`` says."""
     key = answer_code(source_notebook("a1_attention"))
-    nb = submission("a1_attention", {
-        "sdpa": answer_code(release_notebook("a1_attention"))["sdpa"],
-        "masks": key["masks"].replace("def padding_mask(lengths, T):", "def padding_mask(lengths, T)"),
-        "split_merge": key["split_merge"].replace("def split_heads(x, n_heads):\n", "def split_heads(x, n_heads):\n    import os\n    os._exit(1)\n"),
-        "mha": key["mha"] + STUBBORN_LOOP,
-    })
+    nb = submission(
+        "a1_attention",
+        {
+            "sdpa": answer_code(release_notebook("a1_attention"))["sdpa"],
+            "masks": key["masks"].replace("def padding_mask(lengths, T):", "def padding_mask(lengths, T)"),
+            "split_merge": key["split_merge"].replace(
+                "def split_heads(x, n_heads):\n", "def split_heads(x, n_heads):\n    import os\n    os._exit(1)\n"
+            ),
+            "mha": key["mha"] + STUBBORN_LOOP,
+        },
+    )
     nb.cells.insert(cell_number(nb, "test_sdpa"), nbformat.v4.new_code_cell("scratch = 1 / 0"))
     path = tmp_path_factory.mktemp("broken") / "a1_attention.ipynb"
     nbformat.write(nb, path)
@@ -119,7 +143,9 @@ def broken(tmp_path_factory: pytest.TempPathFactory) -> tuple[nbformat.NotebookN
 
 
 @pytest.mark.slow
-def test_each_failure_is_reported_under_the_parts_name(broken: tuple[nbformat.NotebookNode, subprocess.CompletedProcess]) -> None:
+def test_each_failure_is_reported_under_the_parts_name(
+    broken: tuple[nbformat.NotebookNode, subprocess.CompletedProcess],
+) -> None:
     _, result = broken
     assert result.returncode == 1, result.stdout + result.stderr
     for name in A1_PARTS:
@@ -129,16 +155,22 @@ def test_each_failure_is_reported_under_the_parts_name(broken: tuple[nbformat.No
 
 
 @pytest.mark.slow
-def test_an_unfinished_part_is_not_implemented_yet(broken: tuple[nbformat.NotebookNode, subprocess.CompletedProcess]) -> None:
+def test_an_unfinished_part_is_not_implemented_yet(
+    broken: tuple[nbformat.NotebookNode, subprocess.CompletedProcess],
+) -> None:
     assert part_line(broken[1].stdout, A1_PARTS[0]).endswith("FAILED  not implemented yet")
 
 
 @pytest.mark.slow
-def test_a_syntax_error_is_shown_at_its_cell_and_line(broken: tuple[nbformat.NotebookNode, subprocess.CompletedProcess]) -> None:
+def test_a_syntax_error_is_shown_at_its_cell_and_line(
+    broken: tuple[nbformat.NotebookNode, subprocess.CompletedProcess],
+) -> None:
     nb, result = broken
     answer = nb.cells[cell_number(nb, "masks") - 1].source
     line = answer.splitlines().index("def padding_mask(lengths, T)") + 1
-    assert part_line(result.stdout, A1_PARTS[1]).endswith(f"FAILED  your code in cell {cell_number(nb, 'masks')}: SyntaxError at line {line}: expected ':'")
+    assert part_line(result.stdout, A1_PARTS[1]).endswith(
+        f"FAILED  your code in cell {cell_number(nb, 'masks')}: SyntaxError at line {line}: expected ':'"
+    )
     lines = result.stdout.splitlines()
     at = lines.index(part_line(result.stdout, A1_PARTS[1]))
     assert lines[at + 1] == f"    {line:>5} | def padding_mask(lengths, T)"
@@ -146,24 +178,37 @@ def test_a_syntax_error_is_shown_at_its_cell_and_line(broken: tuple[nbformat.Not
 
 
 @pytest.mark.slow
-def test_a_crash_and_a_loop_that_survives_the_interrupt_are_reported(broken: tuple[nbformat.NotebookNode, subprocess.CompletedProcess]) -> None:
+def test_a_crash_and_a_loop_that_survives_the_interrupt_are_reported(
+    broken: tuple[nbformat.NotebookNode, subprocess.CompletedProcess],
+) -> None:
     nb, result = broken
     assert part_line(result.stdout, A1_PARTS[2]).endswith("FAILED  crashed the kernel (out of memory, or a crash)")
-    assert part_line(result.stdout, A1_PARTS[3]).endswith(f"FAILED  your code in cell {cell_number(nb, 'mha')}: timed out after {TIMEOUT} s")
+    assert part_line(result.stdout, A1_PARTS[3]).endswith(
+        f"FAILED  your code in cell {cell_number(nb, 'mha')}: timed out after {TIMEOUT} s"
+    )
 
 
 @pytest.mark.slow
-def test_a_failing_cell_outside_the_parts_is_reported(broken: tuple[nbformat.NotebookNode, subprocess.CompletedProcess]) -> None:
+def test_a_failing_cell_outside_the_parts_is_reported(
+    broken: tuple[nbformat.NotebookNode, subprocess.CompletedProcess],
+) -> None:
     nb, result = broken
     scratch = next(i + 1 for i, cell in enumerate(nb.cells) if cell.source == "scratch = 1 / 0")
-    assert f"cell {scratch} (not a part; the parts after it may need it) failed: ZeroDivisionError at line 1: division by zero\n        1 | scratch = 1 / 0\n" in result.stdout
+    assert (
+        f"cell {scratch} (not a part; the parts after it may need it) failed: ZeroDivisionError at line 1: "
+        "division by zero\n        1 | scratch = 1 / 0\n"
+    ) in result.stdout
 
 
 @pytest.mark.slow
-def test_only_a_part_whose_used_parts_fail_gets_a_hint(broken: tuple[nbformat.NotebookNode, subprocess.CompletedProcess]) -> None:
+def test_only_a_part_whose_used_parts_fail_gets_a_hint(
+    broken: tuple[nbformat.NotebookNode, subprocess.CompletedProcess],
+) -> None:
     hints = [line for line in broken[1].stdout.splitlines() if "hint:" in line]
-    assert hints == ["    hint: part 4 uses your part 1, part 2 and part 3, which fail too; when graded, part 4 is run with "
-                     "correct versions of them, so fix part 1, part 2 and part 3 first"]
+    assert hints == [
+        "    hint: part 4 uses your part 1, part 2 and part 3, which fail too; when graded, part 4 is run with "
+        "correct versions of them, so fix part 1, part 2 and part 3 first"
+    ]
 
 
 # --- a hang ---------------------------------------------------------------------------------------------
@@ -173,14 +218,24 @@ def test_only_a_part_whose_used_parts_fail_gets_a_hint(broken: tuple[nbformat.No
 def test_a_hang_is_interrupted_and_the_later_parts_are_checked(tmp_path: Path) -> None:
     """a2's part 2 loops forever in a function its visible tests call; parts 3 and 4 still pass."""
     key = answer_code(source_notebook("a2_blocks"))["sinusoidal"]
-    looping = re.sub(r'(def sinusoidal_encoding\(T, d_model\):\n    """.*?"""\n)', r"\1    while True:\n        pass\n", key, flags=re.DOTALL)
+    looping = re.sub(
+        r'(def sinusoidal_encoding\(T, d_model\):\n    """.*?"""\n)',
+        r"\1    while True:\n        pass\n",
+        key,
+        flags=re.DOTALL,
+    )
     assert looping != key
     path = tmp_path / "a2_blocks.ipynb"
     nbformat.write(submission("a2_blocks", {"sinusoidal": looping}), path)
     result = course_check(path)
     assert result.returncode == 1, result.stdout + result.stderr
     names = [part.name for part in find_parts(release_notebook("a2_blocks"))]
-    assert [re.split(r"\s{2,}", part_line(result.stdout, name))[-1] for name in names] == ["passed", f"timed out after {TIMEOUT} s", "passed", "passed"]
+    assert [re.split(r"\s{2,}", part_line(result.stdout, name))[-1] for name in names] == [
+        "passed",
+        f"timed out after {TIMEOUT} s",
+        "passed",
+        "passed",
+    ]
     assert "3 of 4 parts pass their visible tests." in result.stdout
     for noise in ("Traceback", "KeyboardInterrupt", "CellTimeoutError", "hint:"):
         assert noise not in result.stdout + result.stderr
@@ -201,14 +256,27 @@ def as_graded(tmp_path_factory: pytest.TempPathFactory) -> tuple[nbformat.Notebo
     imported, part 5's answer cell deleted, a cell after the last test, and 26 MB of outputs; and
     what ``course check`` says of it."""
     key = answer_code(source_notebook(A4))
-    no_numpy = re.sub(r'(def mlm_loss\(logits, labels\):\n    """.*?"""\n)', lambda m: m[1] + NEEDS_NUMPY, key["mlm_loss"], flags=re.DOTALL)
+    no_numpy = re.sub(
+        r'(def mlm_loss\(logits, labels\):\n    """.*?"""\n)',
+        lambda m: m[1] + NEEDS_NUMPY,
+        key["mlm_loss"],
+        flags=re.DOTALL,
+    )
     assert no_numpy != key["mlm_loss"]
-    nb = submission(A4, {"wordpiece": key["wordpiece"].replace("def wordpiece(", "def word_piece("),
-                         "mask_tokens": answer_code(release_notebook(A4))["mask_tokens"],
-                         "mlm_loss": no_numpy, "encoder_block": "_doubled = _twice(1)\n" + key["encoder_block"]})
+    nb = submission(
+        A4,
+        {
+            "wordpiece": key["wordpiece"].replace("def wordpiece(", "def word_piece("),
+            "mask_tokens": answer_code(release_notebook(A4))["mask_tokens"],
+            "mlm_loss": no_numpy,
+            "encoder_block": "_doubled = _twice(1)\n" + key["encoder_block"],
+        },
+    )
     test = nb.cells[cell_number(nb, "test_mask_tokens") - 1]
     test.source = 'print("Part 2: visible tests passed.")'
-    nb.cells[cell_number(nb, "encoder_block") - 1].outputs = [nbformat.v4.new_output("display_data", data={"image/png": "A" * (26 * 10**6)})]
+    nb.cells[cell_number(nb, "encoder_block") - 1].outputs = [
+        nbformat.v4.new_output("display_data", data={"image/png": "A" * (26 * 10**6)})
+    ]
     nb.cells.insert(cell_number(nb, "setup"), nbformat.v4.new_code_cell(OWN_HELPER))
     nb.cells.pop(cell_number(nb, "pair_inputs") - 1)
     nb.cells.append(nbformat.v4.new_code_cell("print('after every test')"))
@@ -219,46 +287,71 @@ def as_graded(tmp_path_factory: pytest.TempPathFactory) -> tuple[nbformat.Notebo
 
 
 @pytest.mark.slow
-def test_check_names_the_assignment_it_checked(as_graded: tuple[nbformat.NotebookNode, subprocess.CompletedProcess]) -> None:
+def test_check_names_the_assignment_it_checked(
+    as_graded: tuple[nbformat.NotebookNode, subprocess.CompletedProcess],
+) -> None:
     _, result = as_graded
     assert result.returncode == 1, result.stdout + result.stderr
-    assert result.stdout.splitlines()[0] == "warning: this is a4_bert's notebook, not a5_t5's as its file name says: it was checked as a4_bert, and would score 0 if handed in for a5_t5"
+    assert result.stdout.splitlines()[0] == (
+        "warning: this is a4_bert's notebook, not a5_t5's as its file name says: it was checked as a4_bert, and "
+        "would score 0 if handed in for a5_t5"
+    )
     assert result.stdout.splitlines()[-1] == "a4_bert: 1 of 5 parts pass their visible tests."
 
 
 @pytest.mark.slow
-def test_check_runs_the_releases_test_cells_and_says_so(as_graded: tuple[nbformat.NotebookNode, subprocess.CompletedProcess]) -> None:
+def test_check_runs_the_releases_test_cells_and_says_so(
+    as_graded: tuple[nbformat.NotebookNode, subprocess.CompletedProcess],
+) -> None:
     _, result = as_graded
-    assert part_line(result.stdout, A4_PARTS[1]).endswith("FAILED  not implemented yet")  # the edited test printed "passed"
-    assert "note: read-only cells edited or deleted (test_mask_tokens): the release's originals are graded" in result.stdout
+    # the edited test printed "passed"
+    assert part_line(result.stdout, A4_PARTS[1]).endswith("FAILED  not implemented yet")
+    assert (
+        "note: read-only cells edited or deleted (test_mask_tokens): the release's originals are graded"
+        in result.stdout
+    )
 
 
 @pytest.mark.slow
-def test_check_runs_the_students_own_cells_and_drops_what_grading_drops(as_graded: tuple[nbformat.NotebookNode, subprocess.CompletedProcess]) -> None:
+def test_check_runs_the_students_own_cells_and_drops_what_grading_drops(
+    as_graded: tuple[nbformat.NotebookNode, subprocess.CompletedProcess],
+) -> None:
     nb, result = as_graded
     assert part_line(result.stdout, A4_PARTS[3]).endswith("passed")  # it uses the added cell's helper
     assert f"note: cell {len(nb.cells)} added after the last test cell was not graded" in result.stdout
 
 
 @pytest.mark.slow
-def test_runtime_errors_missing_cells_and_renamed_functions_are_named(as_graded: tuple[nbformat.NotebookNode, subprocess.CompletedProcess]) -> None:
+def test_runtime_errors_missing_cells_and_renamed_functions_are_named(
+    as_graded: tuple[nbformat.NotebookNode, subprocess.CompletedProcess],
+) -> None:
     nb, result = as_graded
     assert part_line(result.stdout, A4_PARTS[0]).endswith("FAILED  part 1 defines no `wordpiece` (did you rename it?)")
     answer = nb.cells[cell_number(nb, "mlm_loss") - 1].source
     line = answer.splitlines().index(NEEDS_NUMPY.rstrip("\n")) + 1
-    assert part_line(result.stdout, A4_PARTS[2]).endswith(f"FAILED  your code in cell {cell_number(nb, 'mlm_loss')}: NameError at line {line}: name 'np' is not defined")
+    assert part_line(result.stdout, A4_PARTS[2]).endswith(
+        f"FAILED  your code in cell {cell_number(nb, 'mlm_loss')}: NameError at line {line}: name 'np' is not defined"
+    )
     lines = result.stdout.splitlines()
     assert lines[lines.index(part_line(result.stdout, A4_PARTS[2])) + 1] == f"    {line:>5} | {NEEDS_NUMPY.rstrip()}"
-    assert part_line(result.stdout, A4_PARTS[4]).endswith("FAILED  answer cell pair_inputs is missing from your notebook: graded as not answered")
+    assert part_line(result.stdout, A4_PARTS[4]).endswith(
+        "FAILED  answer cell pair_inputs is missing from your notebook: graded as not answered"
+    )
     assert "Traceback" not in result.stdout + result.stderr
 
 
-def test_the_size_rule_is_gradings_and_counts_code_not_outputs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_size_rule_is_gradings_and_counts_code_not_outputs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Over 20 MiB of code is refused as grading refuses it (26 MB of outputs pass: see ``as_graded``)."""
     path = tmp_path / "a1_attention.ipynb"
     nbformat.write(submission("a1_attention", {"sdpa": "# " + "x" * MAX_SOURCE_BYTES}), path)
-    assert cli.main(["--course", str(ASSIGNMENTS), "check", str(path)]) == cli.EXIT_BAD_INPUT  # no kernel is started for it
-    assert "its cells' code and text come to 20.0 MiB, over the limit of 20 MiB (outputs do not count)" in capsys.readouterr().err
+    # no kernel is started for it
+    assert cli.main(["--course", str(ASSIGNMENTS), "check", str(path)]) == cli.EXIT_BAD_INPUT
+    assert (
+        "its cells' code and text come to 20.0 MiB, over the limit of 20 MiB (outputs do not count)"
+        in capsys.readouterr().err
+    )
 
 
 def test_a_notebook_of_no_assignment_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -302,10 +395,19 @@ def test_a_cell_that_allocates_without_end_is_stopped_and_the_rest_checked(tmp_p
     limit, and reported as such; the other parts are still checked."""
     key = answer_code(source_notebook("a1_attention"))
     path = tmp_path / "a1_attention.ipynb"
-    nbformat.write(submission("a1_attention", {"masks": "_hog = []\nwhile True:\n    _hog.append(bytes(2**28))\n\n" + key["masks"]}), path)
+    nbformat.write(
+        submission(
+            "a1_attention", {"masks": "_hog = []\nwhile True:\n    _hog.append(bytes(2**28))\n\n" + key["masks"]}
+        ),
+        path,
+    )
     started = time.monotonic()
     result = course_check(path, timeout=300)
     assert time.monotonic() - started < 300, "stopped by the time limit, not the memory limit"
-    assert part_line(result.stdout, A1_PARTS[1]).endswith(f"FAILED  your code in cell {cell_number(release_notebook('a1_attention'), 'masks')}: ran out of memory "
-                                                          f"(grading allows {Limits.group_memory_bytes / 2**30:g} GiB in use, {Limits.memory_bytes / 2**30:g} GiB of address space)")
-    assert [part_line(result.stdout, name).endswith("passed") for name in A1_PARTS] == [True, False, True, False]  # part 4 uses part 2
+    assert part_line(result.stdout, A1_PARTS[1]).endswith(
+        f"FAILED  your code in cell {cell_number(release_notebook('a1_attention'), 'masks')}: "
+        f"ran out of memory (grading allows {Limits.group_memory_bytes / 2**30:g} GiB in use, "
+        f"{Limits.memory_bytes / 2**30:g} GiB of address space)"
+    )
+    # part 4 uses part 2
+    assert [part_line(result.stdout, name).endswith("passed") for name in A1_PARTS] == [True, False, True, False]

@@ -37,7 +37,9 @@ def test_release_generates_and_validates(tmp_path: Path) -> None:
     result = course("--course", scratch, "release", "--solutions", tmp_path / "solutions")
     assert result.returncode == 0, result.stdout + result.stderr
     assert f"{ASSIGNMENT}: release/{ASSIGNMENT}/ and solutions/{ASSIGNMENT}/ written; validation ok" in result.stdout
-    assert nbformat.read(scratch / "release" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb", as_version=4) == release_notebook(ASSIGNMENT)
+    assert nbformat.read(scratch / "release" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb", as_version=4) == release_notebook(
+        ASSIGNMENT
+    )
     assert (tmp_path / "solutions" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb").is_file()
 
 
@@ -65,19 +67,33 @@ def test_check_summarises_visible_tests_per_part(tmp_path: Path, fixture: str, f
     if fixture == "untouched":
         nb = release
     else:
-        nb = submission_notebook(ASSIGNMENT, None if fixture == "answer key" else load_fixture(FIXTURES / ASSIGNMENT / f"{fixture}.py"), release)
+        nb = submission_notebook(
+            ASSIGNMENT,
+            None if fixture == "answer key" else load_fixture(FIXTURES / ASSIGNMENT / f"{fixture}.py"),
+            release,
+        )
     path = tmp_path / f"{ASSIGNMENT}.ipynb"
     nbformat.write(nb, path)
     before = path.read_bytes()
     result = course("check", path)
     assert result.returncode == (1 if failing else 0), result.stdout + result.stderr
-    lines = {part: next(line for line in result.stdout.splitlines() if line.startswith(name)) for part, name in {"sdpa": "Part 1:", "masks": "Part 2:", "split_merge": "Part 3:", "mha": "Part 4:"}.items()}
+    lines = {
+        part: next(line for line in result.stdout.splitlines() if line.startswith(name))
+        for part, name in {"sdpa": "Part 1:", "masks": "Part 2:", "split_merge": "Part 3:", "mha": "Part 4:"}.items()
+    }
     assert {part for part, line in lines.items() if "FAILED" in line} == failing
     assert f"{4 - len(failing)} of 4 parts pass" in result.stdout
     assert path.read_bytes() == before, "check must not modify the student's notebook"
 
 
-@pytest.mark.parametrize("content, message", [("", "the file is empty"), ('{"cells": [', "not a valid Jupyter notebook"), ('{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": []}', "no graded test cells")])
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        ("", "the file is empty"),
+        ('{"cells": [', "not a valid Jupyter notebook"),
+        ('{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": []}', "no graded test cells"),
+    ],
+)
 def test_check_rejects_what_is_not_an_assignment_notebook(tmp_path: Path, content: str, message: str) -> None:
     path = tmp_path / "submission.ipynb"
     path.write_text(content)
@@ -130,7 +146,11 @@ def _break(course: Path, how: str) -> str:
         checks.write_text(checks.read_text().replace('"test_masks": check_masks,', ""))
         return "CHECKS has no check for test_masks"
     if how == "a check of no cell":
-        checks.write_text(checks.read_text().replace('"test_masks": check_masks,', '"test_masks": check_masks, "test_extra": check_masks,'))
+        checks.write_text(
+            checks.read_text().replace(
+                '"test_masks": check_masks,', '"test_masks": check_masks, "test_extra": check_masks,'
+            )
+        )
         return "CHECKS checks test_extra, which is no test cell"
     if how == "no reference parts":
         (course / "grading" / f"{ASSIGNMENT}_reference_parts.py").unlink()
@@ -147,15 +167,22 @@ def _break(course: Path, how: str) -> str:
     return words
 
 
-@pytest.mark.parametrize("how", ["no checks", "a check missing", "a check of no cell", "no reference parts", "no points", "no answer cell"])
+@pytest.mark.parametrize(
+    "how", ["no checks", "a check missing", "a check of no cell", "no reference parts", "no points", "no answer cell"]
+)
 def test_release_refuses_an_assignment_that_lacks_what_grading_needs(tmp_path: Path, how: str) -> None:
     scratch = copy_course(tmp_path / "course")
     words = _break(scratch, how)
     before = sorted(p.relative_to(scratch) for p in scratch.rglob("*"))
     result = course("--course", scratch, "release", "--solutions", tmp_path / "solutions")
     assert result.returncode == 2, result.stdout + result.stderr
-    assert f"{ASSIGNMENT}: not released; it lacks what grading needs" in result.stderr and words in result.stderr, result.stderr
-    assert sorted(p.relative_to(scratch) for p in scratch.rglob("*")) == before and not (tmp_path / "solutions").exists()  # nothing generated
+    assert f"{ASSIGNMENT}: not released; it lacks what grading needs" in result.stderr and words in result.stderr, (
+        result.stderr
+    )
+    # nothing generated
+    assert (
+        sorted(p.relative_to(scratch) for p in scratch.rglob("*")) == before and not (tmp_path / "solutions").exists()
+    )
 
 
 def test_every_assignment_of_the_course_keeps_its_contract() -> None:

@@ -46,7 +46,11 @@ def checkout(where: Path) -> Path:
 def test_the_course_is_the_checkouts_found_from_the_working_folder(tmp_path: Path, course: Callable[..., Ran]) -> None:
     clone = checkout(tmp_path / "clone")
     inside = clone / "assignments" / "source" / "a1_attention"
-    assert assignments.checkout_course(inside) == clone / "assignments" == assignments.checkout_course(clone / "assignments")
+    assert (
+        assignments.checkout_course(inside)
+        == clone / "assignments"
+        == assignments.checkout_course(clone / "assignments")
+    )
     assert assignments.checkout_course(tmp_path) is None
     # An unknown assignment makes `course grade` name the course it looked in, before grading anything.
     result = course("grade", "a9_nothing", tmp_path, cwd=inside)
@@ -57,7 +61,10 @@ def test_the_course_is_the_checkouts_found_from_the_working_folder(tmp_path: Pat
 def test_outside_a_checkout_the_installed_course_is_used_and_named(tmp_path: Path, course: Callable[..., Ran]) -> None:
     result = course("grade", "a9_nothing", tmp_path, cwd=tmp_path)
     assert result.returncode == 2
-    assert f"course: {tmp_path} is not inside a checkout of the course (no assignments/source above it): using {assignments.COURSE}" in result.stderr
+    assert (
+        f"course: {tmp_path} is not inside a checkout of the course (no assignments/source "
+        f"above it): using {assignments.COURSE}"
+    ) in result.stderr
     assert f"(looked in {assignments.COURSE / 'source'})" in result.stderr
 
 
@@ -66,7 +73,9 @@ def test_course_remove_updates_the_reports(tmp_path: Path, course: Callable[...,
     out = tmp_path / "out"
     out.mkdir()
     roster = Roster([Person("s001", "Ann Lee", "ann@uni.edu", "101"), Person("s025", "Bo Park", "bo@uni.edu", "125")])
-    results = [grading.Result(s, grading.GRADED, scores={"sdpa": 4.0}, max_scores={"sdpa": 4.0}) for s in ("s001", "s025")]
+    results = [
+        grading.Result(s, grading.GRADED, scores={"sdpa": 4.0}, max_scores={"sdpa": 4.0}) for s in ("s001", "s025")
+    ]
     reports.write_reports(results, {"sdpa": 4.0}, Intake({}, []), out, "a1_attention", roster, None)
     (out / "feedback").mkdir()
     (out / "feedback" / "s025.html").write_text("<p>feedback</p>")
@@ -74,7 +83,9 @@ def test_course_remove_updates_the_reports(tmp_path: Path, course: Callable[...,
     assert result.returncode == 0, result.stdout + result.stderr
     assert f"from {out}: feedback/s025.html, grades.csv and the LMS import files" in result.stdout
     for name in ("grades.csv", "canvas_import.csv", "moodle_import.csv"):
-        assert "Bo Park" not in (out / name).read_text(encoding="utf-8-sig") and "Ann Lee" in (out / name).read_text(encoding="utf-8-sig")
+        assert "Bo Park" not in (out / name).read_text(encoding="utf-8-sig") and "Ann Lee" in (out / name).read_text(
+            encoding="utf-8-sig"
+        )
     assert not (out / "feedback" / "s025.html").exists()
     again = course("remove", "a1_attention", "s025", "--out", out, cwd=clone)
     assert again.returncode == 1 and "nothing recorded for s025" in again.stdout

@@ -56,10 +56,18 @@ from hostile_submissions import (
     KEY as KEY_A1,
 )
 
-pytestmark = pytest.mark.skipif(not sandbox.sandbox_available(), reason="needs Linux user, mount, PID and network namespaces (unshare)")
+pytestmark = pytest.mark.skipif(
+    not sandbox.sandbox_available(), reason="needs Linux user, mount, PID and network namespaces (unshare)"
+)
 
 LIMITS = sandbox.Limits(cell_s=10, total_s=60, memory_bytes=4 * 2**30)
-GUARDED = [ASSIGNMENTS / "source", ASSIGNMENTS / "release", ASSIGNMENTS / "grading", ROOT / "solutions", ROOT / "tests" / "fixtures"]
+GUARDED = [
+    ASSIGNMENTS / "source",
+    ASSIGNMENTS / "release",
+    ASSIGNMENTS / "grading",
+    ROOT / "solutions",
+    ROOT / "tests" / "fixtures",
+]
 
 
 def course_copy(where: Path) -> Path:
@@ -75,7 +83,12 @@ def course_copy(where: Path) -> Path:
 
 
 def digest(*folders: Path) -> dict[str, str]:
-    return {str(p): hashlib.sha256(p.read_bytes()).hexdigest() for folder in folders for p in sorted(folder.rglob("*")) if p.is_file() and "__pycache__" not in p.parts}
+    return {
+        str(p): hashlib.sha256(p.read_bytes()).hexdigest()
+        for folder in folders
+        for p in sorted(folder.rglob("*"))
+        if p.is_file() and "__pycache__" not in p.parts
+    }
 
 
 class Batch:
@@ -86,7 +99,9 @@ class Batch:
         self.guarded = [*GUARDED, self.course]
         self.listener = socket.create_server(("127.0.0.1", 0))  # a service on the grading machine's loopback
         self.listener.setblocking(False)
-        self.cases: dict[str, Case] = hostile_cases(str(self.course), str(self.out), str(self.inbox), port=self.listener.getsockname()[1])
+        self.cases: dict[str, Case] = hostile_cases(
+            str(self.course), str(self.out), str(self.inbox), port=self.listener.getsockname()[1]
+        )
         for case in self.cases.values():
             (self.inbox / case.filename).write_bytes(case.content)
         for name, content in REJECTED_FILES.items():
@@ -95,7 +110,11 @@ class Batch:
         self.inbox_before = digest(self.inbox)
         self.course_before = digest(*self.guarded)
         self.progress: list[str] = []
-        self.results, self.taken = grading.grade(grading.Batch(self.course, ASSIGNMENT, self.inbox, self.out), grading.Options(jobs=2, limits=LIMITS), progress=lambda done, total, line: self.progress.append(line))
+        self.results, self.taken = grading.grade(
+            grading.Batch(self.course, ASSIGNMENT, self.inbox, self.out),
+            grading.Options(jobs=2, limits=LIMITS),
+            progress=lambda done, total, line: self.progress.append(line),
+        )
         self.rejected = self.taken.rejected
         self.by_student = {r.student: r for r in self.results}
 
@@ -146,7 +165,11 @@ def test_feedback_reveals_no_hidden_test_or_grading_code(batch: Batch) -> None:
     public = lines_of(ASSIGNMENTS / "release" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb")
     secret = {line for line in [*hidden_lines(ASSIGNMENT), *grading_code] if len(line) > 30} - public
     for page in pages:
-        content = batch.cases[page.stem].content if page.stem in batch.cases else REJECTED_FILES[f"{page.stem}/wrong_name.ipynb"]
+        content = (
+            batch.cases[page.stem].content
+            if page.stem in batch.cases
+            else REJECTED_FILES[f"{page.stem}/wrong_name.ipynb"]
+        )
         own = lines_of_bytes(content)  # a line the student wrote is theirs to see, even if a check has it too
         text = html.unescape(re.sub(r"<[^>]+>", "", page.read_text()))  # what the student reads
         leaked = [line for line in secret - own if line in text]
@@ -214,7 +237,8 @@ def test_nothing_the_notebooks_started_is_left_running(batch: Batch) -> None:
     leftovers = [
         p.info["cmdline"]
         for p in psutil.process_iter(["cmdline"])
-        if any("course-grade-" in part or part == "600" for part in p.info["cmdline"] or []) and not running_for_another_xdist_worker(p)
+        if any("course-grade-" in part or part == "600" for part in p.info["cmdline"] or [])
+        and not running_for_another_xdist_worker(p)
     ]
     assert not leftovers
     roots = [sandbox.CGROUPS, *(sandbox.CGROUPS / controller for controller in ("pids", "memory", "cpu"))]
@@ -224,14 +248,22 @@ def test_nothing_the_notebooks_started_is_left_running(batch: Batch) -> None:
 def test_rerun_grades_nothing_and_a_late_submission_only_itself(batch: Batch, tmp_path: Path) -> None:
     before = (batch.out / "grades.csv").read_text()
     progress: list[str] = []
-    results, _ = grading.grade(grading.Batch(batch.course, ASSIGNMENT, batch.inbox, batch.out), grading.Options(jobs=2, limits=LIMITS), progress=lambda done, total, line: progress.append(line))
+    results, _ = grading.grade(
+        grading.Batch(batch.course, ASSIGNMENT, batch.inbox, batch.out),
+        grading.Options(jobs=2, limits=LIMITS),
+        progress=lambda done, total, line: progress.append(line),
+    )
     assert progress == []
     assert (batch.out / "grades.csv").read_text() == before
     late = tmp_path / "inbox"
     shutil.copytree(batch.inbox, late)
     (late / "late.ipynb").write_bytes(notebook())
     progress = []
-    results, _ = grading.grade(grading.Batch(batch.course, ASSIGNMENT, late, batch.out), grading.Options(jobs=2, limits=LIMITS), progress=lambda done, total, line: progress.append(line))
+    results, _ = grading.grade(
+        grading.Batch(batch.course, ASSIGNMENT, late, batch.out),
+        grading.Options(jobs=2, limits=LIMITS),
+        progress=lambda done, total, line: progress.append(line),
+    )
     assert len(progress) == 1 and progress[0].startswith("[1/1] late: 12")
     assert {r.student for r in results} == set(batch.cases) | {"late", "dave"}
 
@@ -245,7 +277,11 @@ def grade_attacks(tmp_path: Path, assignment: str, cases: Callable[[Path], dict[
     for case in made.values():
         (inbox / case.filename).write_bytes(case.content)
     before = digest(*GUARDED, course)
-    results, taken = grading.grade(grading.Batch(course, assignment, inbox, out), grading.Options(jobs=2, limits=LIMITS), progress=lambda done, total, line: None)
+    results, taken = grading.grade(
+        grading.Batch(course, assignment, inbox, out),
+        grading.Options(jobs=2, limits=LIMITS),
+        progress=lambda done, total, line: None,
+    )
     assert not taken.rejected
     assert {r.student for r in results} == set(made)
     for result in results:
@@ -292,29 +328,58 @@ def test_grades_go_into_the_nbgrader_course_for_its_own_tools(tmp_path: Path) ->
         (inbox / cases[name].filename).write_bytes(cases[name].content)
 
     def export() -> dict[str, float]:
-        subprocess.run([str(Path(sys.executable).parent / "nbgrader"), "export", "--to", "export.csv"], cwd=course, check=True, capture_output=True)
+        subprocess.run(
+            [str(Path(sys.executable).parent / "nbgrader"), "export", "--to", "export.csv"],
+            cwd=course,
+            check=True,
+            capture_output=True,
+        )
         with (course / "export.csv").open() as f:
-            return {row["student_id"]: float(row["score"]) for row in csv.DictReader(f) if row["assignment"] == ASSIGNMENT}
+            return {
+                row["student_id"]: float(row["score"]) for row in csv.DictReader(f) if row["assignment"] == ASSIGNMENT
+            }
 
-    grading.grade(grading.Batch(course, ASSIGNMENT, inbox, tmp_path / "out"), grading.Options(jobs=2, limits=LIMITS, record=True), progress=lambda done, total, line: None)
+    grading.grade(
+        grading.Batch(course, ASSIGNMENT, inbox, tmp_path / "out"),
+        grading.Options(jobs=2, limits=LIMITS, record=True),
+        progress=lambda done, total, line: None,
+    )
     assert export() == {name: sum(cases[name].points.values()) for name in ("correct", "buggy", "not_json")}
     for folder, name in (("submitted", "ipynb"), ("autograded", "ipynb"), ("feedback", "html")):
         assert (course / folder / "correct" / ASSIGNMENT / f"{ASSIGNMENT}.{name}").is_file(), folder
     autograded = nbformat.read(course / "autograded" / "buggy" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb", as_version=4)
-    errors = {c.metadata["nbgrader"]["grade_id"]: o.ename for c in autograded.cells if c.cell_type == "code" for o in c.outputs if o.output_type == "error"}
+    errors = {
+        c.metadata["nbgrader"]["grade_id"]: o.ename
+        for c in autograded.cells
+        if c.cell_type == "code"
+        for o in c.outputs
+        if o.output_type == "error"
+    }
     assert errors == {"test_sdpa": "AssertionError"}, errors
     (inbox / "buggy.ipynb").write_bytes(cases["correct"].content)  # resubmitted, fixed
-    grading.grade(grading.Batch(course, ASSIGNMENT, inbox, tmp_path / "out"), grading.Options(jobs=2, limits=LIMITS, record=True), progress=lambda done, total, line: None)
+    grading.grade(
+        grading.Batch(course, ASSIGNMENT, inbox, tmp_path / "out"),
+        grading.Options(jobs=2, limits=LIMITS, record=True),
+        progress=lambda done, total, line: None,
+    )
     assert export()["buggy"] == sum(cases["correct"].points.values())
     # A notebook that is not JSON still gets a feedback page that says why it scored 0.
     page = (tmp_path / "out" / "feedback" / "not_json.html").read_text()
     assert "could not be graded" in page and "not a valid" in page
     # A manual override survives a regrade, and reaches the gradebook; a student's records can be removed.
-    (tmp_path / "out" / "overrides.csv").write_text("student,part,points,reason\nnot_json,sdpa,3,emailed a readable copy\n")
+    (tmp_path / "out" / "overrides.csv").write_text(
+        "student,part,points,reason\nnot_json,sdpa,3,emailed a readable copy\n"
+    )
     progress: list[str] = []
-    results, _ = grading.grade(grading.Batch(course, ASSIGNMENT, inbox, tmp_path / "out"), grading.Options(jobs=2, limits=LIMITS, record=True, regrade=frozenset({"correct"})), progress=lambda done, total, line: progress.append(line))
+    results, _ = grading.grade(
+        grading.Batch(course, ASSIGNMENT, inbox, tmp_path / "out"),
+        grading.Options(jobs=2, limits=LIMITS, record=True, regrade=frozenset({"correct"})),
+        progress=lambda done, total, line: progress.append(line),
+    )
     assert [line.split(":")[0] for line in progress] == ["[1/1] correct"]
-    assert export()["not_json"] == 3 and "sdpa set to 3 by the instructor: emailed a readable copy" in "; ".join({r.student: r for r in results}["not_json"].notes)
+    assert export()["not_json"] == 3 and "sdpa set to 3 by the instructor: emailed a readable copy" in "; ".join(
+        {r.student: r for r in results}["not_json"].notes
+    )
     assert gradebook.remove(course, ASSIGNMENT, "buggy") and "buggy" not in export()
     assert not (course / "autograded" / "buggy").exists() and not gradebook.remove(course, ASSIGNMENT, "buggy")
 
@@ -325,7 +390,11 @@ def test_a_dry_run_records_nothing(tmp_path: Path) -> None:
     inbox.mkdir()
     (inbox / "correct.ipynb").write_bytes(notebook())
     before = sorted(p.relative_to(course) for p in course.rglob("*"))
-    results, _ = grading.grade(grading.Batch(course, ASSIGNMENT, inbox, tmp_path / "out"), grading.Options(jobs=1, limits=LIMITS, record=False), progress=lambda done, total, line: None)
+    results, _ = grading.grade(
+        grading.Batch(course, ASSIGNMENT, inbox, tmp_path / "out"),
+        grading.Options(jobs=1, limits=LIMITS, record=False),
+        progress=lambda done, total, line: None,
+    )
     assert results[0].total == sum(FULL.values())
     assert sorted(p.relative_to(course) for p in course.rglob("*")) == before
 
@@ -351,13 +420,23 @@ def test_one_submission_cannot_reach_the_next(tmp_path: Path) -> None:
         "        pass\n"
         "_sleeper = subprocess.Popen(['sleep', '600'])\n"
     )
-    probe = "\nimport glob, os\nif glob.glob('/tmp/left_by_a') + glob.glob('/dev/shm/left_by_a') + glob.glob(os.path.expanduser('~') + '/left_by_a'):\n    causal_mask = None\n"
+    probe = (
+        "\nimport glob, os\nif glob.glob('/tmp/left_by_a') + glob.glob('/dev/shm/left_by_a') + "
+        "glob.glob(os.path.expanduser('~') + '/left_by_a'):\n    causal_mask = None\n"
+    )
     key = KEY_A1
     inbox = tmp_path / "inbox"
     inbox.mkdir()
     (inbox / "a_first.ipynb").write_bytes(notebook({"sdpa": key["sdpa"] + "\n" + attack}))
     (inbox / "b_second.ipynb").write_bytes(notebook({"masks": key["masks"] + probe}))
-    results, _ = grading.grade(grading.Batch(course_copy(tmp_path / "course"), ASSIGNMENT, inbox, tmp_path / "out"), grading.Options(jobs=1, limits=LIMITS), progress=lambda done, total, line: None)
+    results, _ = grading.grade(
+        grading.Batch(course_copy(tmp_path / "course"), ASSIGNMENT, inbox, tmp_path / "out"),
+        grading.Options(jobs=1, limits=LIMITS),
+        progress=lambda done, total, line: None,
+    )
     assert [r.student for r in results] == ["a_first", "b_second"]
-    held = {"sdpa": 0.0, "mha": 0.0}  # a_first's sdpa cell imports ctypes: its parts that forbid torch's attention wait for a person (issue 26)
-    assert {r.student: r.scores for r in results} == {"a_first": FULL | held, "b_second": FULL}, [r.notes for r in results]
+    # a_first's sdpa cell imports ctypes: its parts that forbid torch's attention wait for a person (issue 26)
+    held = {"sdpa": 0.0, "mha": 0.0}
+    assert {r.student: r.scores for r in results} == {"a_first": FULL | held, "b_second": FULL}, [
+        r.notes for r in results
+    ]

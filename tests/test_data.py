@@ -47,7 +47,8 @@ def test_shakespeare_keeps_speakers_and_verse_lines() -> None:
     assert "HAMLET:\nTo be, or not to be: that is the question:\nWhether 'tis nobler in the mind to suffer\n" in text
     assert "GLOUCESTER:\nNow is the winter of our discontent\nMade glorious summer by this sun of York;\n" in text
     assert "ANTONY:\nFriends, Romans, countrymen, lend me your ears;\n" in text
-    assert "\n\nWhat, hoa! Got pless your house here!\n\nPAGE:\nWho's there?\n" in text  # a speech going on after _Knocks_
+    # a speech going on after _Knocks_
+    assert "\n\nWhat, hoa! Got pless your house here!\n\nPAGE:\nWho's there?\n" in text
     assert "defect,--'Ladies,'--or 'Fair-ladies--I would wish" in text  # Markdown's escaped \- unescaped
     assert text.count("\nHAMLET:\n") > 300
 
@@ -56,17 +57,29 @@ def test_shakespeare_keeps_speakers_and_verse_lines() -> None:
     ("paragraph", "expected"),
     [
         ("**BERNARDO**  \nWho's there?", "BERNARDO:\nWho's there?"),
-        ("**FRANCISCO**  \nFor this relief much thanks: 'tis bitter cold,  \nAnd I am sick at heart.", "FRANCISCO:\nFor this relief much thanks: 'tis bitter cold,\nAnd I am sick at heart."),
-        ("**LYSANDER**  \n__\\[Awaking]_  \nAnd run through fire I will for thy sweet sake.", "LYSANDER:\nAnd run through fire I will for thy sweet sake."),
+        (
+            "**FRANCISCO**  \nFor this relief much thanks: 'tis bitter cold,  \nAnd I am sick at heart.",
+            "FRANCISCO:\nFor this relief much thanks: 'tis bitter cold,\nAnd I am sick at heart.",
+        ),
+        (
+            "**LYSANDER**  \n__\\[Awaking]_  \nAnd run through fire I will for thy sweet sake.",
+            "LYSANDER:\nAnd run through fire I will for thy sweet sake.",
+        ),
         ("**PAGE**  \n[Within]_  \nWho's there?", "PAGE:\nWho's there?"),
-        ("**LORRAINE**  \nDegenerate traitor, viper to the place  \n*[He draws his sword.]*", "LORRAINE:\nDegenerate traitor, viper to the place"),
+        (
+            "**LORRAINE**  \nDegenerate traitor, viper to the place  \n*[He draws his sword.]*",
+            "LORRAINE:\nDegenerate traitor, viper to the place",
+        ),
         ("_\\[Aside]_  \n_Re-enter ULYSSES_", ""),
         ("_Enter, from one side, OBERON, with his train; from the other, TITANIA, with\nhers_", ""),
         ("*Enter King Edward, Derby, Prince Edward, Audley, and \nArtois.*", ""),
         ("_Burthen _\\[dispersedly, within_", ""),
         ("### SCENE I. Elsinore. A platform before the castle.", ""),
         ("# Hamlet", ""),
-        ("1\\. A lively flourish of Trumpets.  \n2\\. Then, two Judges.", "1. A lively flourish of Trumpets.\n2. Then, two Judges."),
+        (
+            "1\\. A lively flourish of Trumpets.  \n2\\. Then, two Judges.",
+            "1. A lively flourish of Trumpets.\n2. Then, two Judges.",
+        ),
     ],
 )
 def test_clean_paragraph_on_each_kind_of_markup(paragraph: str, expected: str) -> None:
@@ -204,7 +217,10 @@ def test_rated_snippets_come_from_the_vader_source_archive() -> None:
     sizes = {source: len(rated_snippets(source)) for source in ("movies", "tweets", "products", "editorials")}
     assert sizes == {"movies": 10_605, "tweets": 4_200, "products": 3_708, "editorials": 5_190}
     movies = rated_snippets("movies")
-    assert movies[0][0].startswith("The Rock is destined to be the 21st Century's new") and abs(movies[0][1] - 2.2667) < 1e-3
+    assert (
+        movies[0][0].startswith("The Rock is destined to be the 21st Century's new")
+        and abs(movies[0][1] - 2.2667) < 1e-3
+    )
     assert all(-4 <= rating <= 4 and text == text.strip() and "\r" not in text for text, rating in movies)
     assert (sum(r > 0.5 for _, r in movies), sum(r < -0.5 for _, r in movies)) == (4_982, 5_061)
     with pytest.raises(ValueError, match="source must be one of"):

@@ -60,7 +60,12 @@ def layout_problems(fig: Figure, tolerance: float = 0.5) -> list[str]:
     placed = [(t.get_text(), t.get_window_extent(renderer)) for t in texts(fig)]
     problems = []
     for i, (a, box_a) in enumerate(placed):
-        if box_a.x0 < -tolerance or box_a.y0 < -tolerance or box_a.x1 > fig.bbox.x1 + tolerance or box_a.y1 > fig.bbox.y1 + tolerance:
+        if (
+            box_a.x0 < -tolerance
+            or box_a.y0 < -tolerance
+            or box_a.x1 > fig.bbox.x1 + tolerance
+            or box_a.y1 > fig.bbox.y1 + tolerance
+        ):
             problems.append(f"{a!r} reaches outside the figure: {box_a.bounds}")
         for b, box_b in placed[i + 1 :]:
             overlap_x = min(box_a.x1, box_b.x1) - max(box_a.x0, box_b.x0)
@@ -126,7 +131,10 @@ def test_multi_head_shapes_rejects_bad_arguments(kwargs: dict, message: str) -> 
         multi_head_shapes(**kwargs)
 
 
-@pytest.mark.parametrize("kwargs, message", [({"T": 2.5}, "T must be an integer, got 2.5"), ({"d_model": True}, "d_model must be an integer, got True")])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [({"T": 2.5}, "T must be an integer, got 2.5"), ({"d_model": True}, "d_model must be an integer, got True")],
+)
 def test_multi_head_shapes_rejects_sizes_that_are_not_integers(kwargs: dict, message: str) -> None:
     with pytest.raises(TypeError, match=message):
         multi_head_shapes(**kwargs)
@@ -196,8 +204,18 @@ def test_gpt_stack_names_the_model_attributes_and_the_tied_head() -> None:
         ({}, ["blocks[0]", "blocks[1]", "blocks[L-1]"], True, "L = n_layers blocks"),
         ({"n_layers_shown": 2}, ["blocks[0]", "blocks[L-1]"], True, "L = n_layers blocks"),
         ({"n_layers_shown": 1}, ["blocks[i]"], False, "each of the L = n_layers blocks"),
-        ({"n_layers_shown": 3, "n_layers": 12}, ["blocks[0]", "blocks[1]", "blocks[11]"], True, "L = n_layers = 12 blocks"),
-        ({"n_layers_shown": 3, "n_layers": 3}, ["blocks[0]", "blocks[1]", "blocks[2]"], False, "L = n_layers = 3 blocks"),
+        (
+            {"n_layers_shown": 3, "n_layers": 12},
+            ["blocks[0]", "blocks[1]", "blocks[11]"],
+            True,
+            "L = n_layers = 12 blocks",
+        ),
+        (
+            {"n_layers_shown": 3, "n_layers": 3},
+            ["blocks[0]", "blocks[1]", "blocks[2]"],
+            False,
+            "L = n_layers = 3 blocks",
+        ),
         ({"n_layers_shown": 1, "n_layers": 5}, ["blocks[i]"], False, "each of the L = n_layers = 5 blocks"),
         ({"n_layers_shown": 1, "n_layers": 1}, ["blocks[0]"], False, "L = n_layers = 1"),
     ],

@@ -45,7 +45,9 @@ def renamed(module: nn.Module, old: str, new: str) -> nn.Module:
     """``module`` with its submodule ``old`` moved to ``new``: the code that reads ``self.old`` still
     finds it (through a property of a one-off subclass), but every name the module reports is ``new``."""
     module._modules[new] = module._modules.pop(old)
-    module.__class__ = type(f"Renamed{type(module).__name__}", (type(module),), {old: property(lambda self: getattr(self, new))})
+    module.__class__ = type(
+        f"Renamed{type(module).__name__}", (type(module),), {old: property(lambda self: getattr(self, new))}
+    )
     return module
 
 
@@ -69,10 +71,20 @@ def masking(seed: int = 0) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     idx = torch.tensor([TOKENIZER.encode("to be, or not to be, that is the question").input_ids])
     special = list(TOKENIZER.special_tokens.values())
     for s in range(seed, seed + 5000):
-        inputs, labels = mask_tokens(idx, mask_id=TOKENIZER.mask_id, special_ids=special, vocab_size=TOKENIZER.vocab_size, generator=torch.Generator().manual_seed(s))
+        inputs, labels = mask_tokens(
+            idx,
+            mask_id=TOKENIZER.mask_id,
+            special_ids=special,
+            vocab_size=TOKENIZER.vocab_size,
+            generator=torch.Generator().manual_seed(s),
+        )
         chosen = labels != IGNORE_INDEX
         given, original = inputs[chosen], idx[chosen]
-        if (given == TOKENIZER.mask_id).any() and (given == original).any() and ((given != original) & (given != TOKENIZER.mask_id)).any():
+        if (
+            (given == TOKENIZER.mask_id).any()
+            and (given == original).any()
+            and ((given != original) & (given != TOKENIZER.mask_id)).any()
+        ):
             return idx, inputs, labels
     raise AssertionError("no seed gave all three kinds")
 
@@ -102,12 +114,26 @@ def test_bert_embeddings_names_the_tables_the_model_looks_up() -> None:
     tokens, segments = pair()
     drawn = labels(bert_embeddings(model, tokens, segments))
     embeddings = model.bert.embeddings
-    for name, module in (("bert.embeddings.word", embeddings.word), ("bert.embeddings.token_type", embeddings.token_type), ("bert.embeddings.position", embeddings.position),
-                         ("bert.embeddings.norm", embeddings.norm), ("bert.embeddings.drop", embeddings.drop), ("bert.encoder.layers[0]", model.bert.encoder.layers[0])):  # fmt: skip
+    for name, module in (("bert.embeddings.word", embeddings.word),
+                         ("bert.embeddings.token_type", embeddings.token_type),
+                         ("bert.embeddings.position", embeddings.position), ("bert.embeddings.norm", embeddings.norm),
+                         ("bert.embeddings.drop", embeddings.drop),
+                         ("bert.encoder.layers[0]", model.bert.encoder.layers[0])):  # fmt: skip
         assert name in drawn and resolve(model, name) is module
-    assert {p for label in drawn for p in paths(label)} == {"bert.embeddings.word", "bert.embeddings.token_type", "bert.embeddings.position", "bert.embeddings.norm", "bert.embeddings.drop", "bert.encoder.layers[0]"}
+    assert {p for label in drawn for p in paths(label)} == {
+        "bert.embeddings.word",
+        "bert.embeddings.token_type",
+        "bert.embeddings.position",
+        "bert.embeddings.norm",
+        "bert.embeddings.drop",
+        "bert.encoder.layers[0]",
+    }
     # the tables' shapes, in the book's symbols and in numbers
-    assert f"(V, d_model) = ({BERT.vocab_size}, 16)" in drawn and "(2, d_model) = (2, 16)" in drawn and "(T_max, d_model) = (24, 16)" in drawn
+    assert (
+        f"(V, d_model) = ({BERT.vocab_size}, 16)" in drawn
+        and "(2, d_model) = (2, 16)" in drawn
+        and "(T_max, d_model) = (24, 16)" in drawn
+    )
     assert "LayerNorm, eps 1e-12" in drawn and "dropout, p = 0.1" in drawn
     assert f"(B, T, d_model) = (1, {len(tokens)}, 16), to" in drawn
 
@@ -117,7 +143,11 @@ def test_bert_embeddings_draws_one_column_per_token_with_its_segment_and_positio
     fig = bert_embeddings(bert_model(), tokens, segments)
     T = len(tokens)
     assert len(with_gid(fig, "token")) == len(with_gid(fig, "embed-token")) == len(with_gid(fig, "embed-position")) == T
-    assert (len(with_gid(fig, "embed-segment-0")), len(with_gid(fig, "embed-segment-1"))) == (segments.count(0), segments.count(1)) == (7, 5)
+    assert (
+        (len(with_gid(fig, "embed-segment-0")), len(with_gid(fig, "embed-segment-1")))
+        == (segments.count(0), segments.count(1))
+        == (7, 5)
+    )
     drawn = labels(fig)
     # the segment ids and positions under the tokens, each segment's row named E_A or E_B
     assert drawn.count("$E_{A}$") == 7 and drawn.count("$E_{B}$") == 5
@@ -127,7 +157,13 @@ def test_bert_embeddings_draws_one_column_per_token_with_its_segment_and_positio
 
 
 def test_bert_embeddings_follow_the_model_and_the_example() -> None:
-    drawn = labels(bert_embeddings(Bert(BertConfig(vocab_size=50, block_size=12, type_vocab_size=3, n_layers=1, n_heads=1, d_model=8)), ["[CLS]", "a", "[SEP]", "b", "[SEP]", "c"], [0, 0, 0, 1, 1, 2]))
+    drawn = labels(
+        bert_embeddings(
+            Bert(BertConfig(vocab_size=50, block_size=12, type_vocab_size=3, n_layers=1, n_heads=1, d_model=8)),
+            ["[CLS]", "a", "[SEP]", "b", "[SEP]", "c"],
+            [0, 0, 0, 1, 1, 2],
+        )
+    )
     assert "embeddings.word" in drawn and "bert.embeddings.word" not in drawn  # names relative to the model given
     assert {"(V, d_model) = (50, 8)", "(3, d_model) = (3, 8)", "(T_max, d_model) = (12, 8)", "$E_{C}$"} <= set(drawn)
     assert "encoder.layers[0]" in drawn
@@ -140,7 +176,8 @@ def test_bert_embeddings_rename_with_the_model() -> None:
     drawn = labels(bert_embeddings(model, *pair()))
     assert "bert.embeddings.segment" in drawn and "bert.embeddings.token_type" not in drawn
     assert "bert.stack.layers[0]" in drawn
-    assert resolve(model, "bert.embeddings.segment") is model.bert.embeddings.token_type  # the code still reads the old name
+    # the code still reads the old name
+    assert resolve(model, "bert.embeddings.segment") is model.bert.embeddings.token_type
 
 
 @pytest.mark.parametrize(
@@ -189,8 +226,13 @@ def test_bert_masking_sorts_each_position_as_mask_tokens_treated_it() -> None:
     drawn = labels(fig)
     assert drawn.count(str(IGNORE_INDEX)) == T - N  # the labels row: -100 wherever nothing was chosen
     assert f"N = {N} of these {T}" in " ".join(drawn)
-    assert any(f"{[TOKENIZER.tokens[i] for i in original[chosen].tolist()]}" in label for label in drawn)  # the N targets, in order
-    assert "chosen, replaced by [MASK]: 80%" in drawn and "chosen, replaced by a random token: 10%" in drawn and "chosen, left as it is: 10%" in drawn
+    # the N targets, in order
+    assert any(f"{[TOKENIZER.tokens[i] for i in original[chosen].tolist()]}" in label for label in drawn)
+    assert (
+        "chosen, replaced by [MASK]: 80%" in drawn
+        and "chosen, replaced by a random token: 10%" in drawn
+        and "chosen, left as it is: 10%" in drawn
+    )
     assert any("rate = 0.15" in label for label in drawn)
 
 
@@ -202,7 +244,10 @@ def test_bert_masking_draws_the_shapes_the_model_computes() -> None:
     with torch.no_grad():
         gathered = model(inputs, masked=masked).mlm_logits
         everywhere = model(inputs).mlm_logits
-    assert tuple(gathered.shape) == (int(masked.sum()), BERT.vocab_size) and everywhere.shape == (*idx.shape, BERT.vocab_size)
+    assert tuple(gathered.shape) == (int(masked.sum()), BERT.vocab_size) and everywhere.shape == (
+        *idx.shape,
+        BERT.vocab_size,
+    )
     assert f"({gathered.shape[0]}, {BERT.vocab_size})" in drawn  # (N, V)
     assert f"({gathered.shape[0]}, 16)" in drawn  # (N, d_model): hidden[masked]
     assert any(f"(B, T, V) = {tuple(everywhere.shape)}" in label for label in drawn)
@@ -237,7 +282,11 @@ def test_bert_masking_renames_with_the_model() -> None:
         (lambda m, i, x, y: (Bert(BERT), i, x, y), TypeError, "must be a course_lib.bert.BertForPreTraining"),
         (lambda m, i, x, y: (m, i, i.clone(), torch.full_like(y, IGNORE_INDEX)), ValueError, "no position is chosen"),
         (lambda m, i, x, y: (m, i, x.roll(1, 1), y), ValueError, "is not chosen .* but its input differs from idx"),
-        (lambda m, i, x, y: (m, i, x, torch.where(y != IGNORE_INDEX, y + 1, y)), ValueError, "labels must hold the original token"),
+        (
+            lambda m, i, x, y: (m, i, x, torch.where(y != IGNORE_INDEX, y + 1, y)),
+            ValueError,
+            "labels must hold the original token",
+        ),
         (lambda m, i, x, y: (m, i, x[:, :-1], y), ValueError, "one entry per position"),
         (lambda m, i, x, y: (m, i.float(), x, y), TypeError, "idx must be a LongTensor"),
     ],
@@ -287,7 +336,8 @@ def test_t5_data_flow_draws_span_corruption_and_the_shift_as_the_library_makes_t
     assert row == source + ["<pad>"] + target[:-1] + target  # input_ids, then decoder_input_ids, then labels
     decoder_inputs = shift_right(targets[None], model.decoder_start_id, model.pad_id)[0]
     assert decoder_inputs[0] == model.pad_id and torch.equal(decoder_inputs[1:], targets[:-1])
-    assert len(with_gid(fig, "token-sentinel")) == 3 * 2  # both sentinels in the input, in the labels and in what the decoder reads
+    # both sentinels in the input, in the labels and in what the decoder reads
+    assert len(with_gid(fig, "token-sentinel")) == 3 * 2
     assert len(with_gid(fig, "token-eos")) == 2 and len(with_gid(fig, "token-start")) == 1
     assert f"(B, S) = (1, {S})" in drawn and f"(B, T) = (1, {T})" in drawn
     assert f"(B, S, d_model) = (1, {S}, 16)" in drawn
@@ -316,7 +366,8 @@ def test_t5_data_flow_names_what_the_model_calls() -> None:
 def test_t5_data_flow_follows_the_configuration() -> None:
     drawn = labels(t5_data_flow(t5_model(n_layers=3, n_decoder_layers=1, tie_embeddings=False), *t5_example(10)))
     assert "encoder.layers[0] .. encoder.layers[2]" in drawn and "decoder.layers[0] .. decoder.layers[0]" in drawn
-    assert "rescale" not in drawn and not any("is shared.weight" in label for label in drawn)  # an untied head: no rescaling
+    # an untied head: no rescaling
+    assert "rescale" not in drawn and not any("is shared.weight" in label for label in drawn)
 
 
 def test_t5_data_flow_renames_with_the_model() -> None:
@@ -332,17 +383,38 @@ def test_t5_data_flow_renames_with_the_model() -> None:
 @pytest.mark.parametrize(
     "model, words, noise, error, message",
     [
-        (Bart(BartConfig(vocab_size=40, block_size=16, n_layers=1, n_decoder_layers=1, n_heads=2, d_model=8, d_ff=16, mask_id=39)), None, None, TypeError, "must be a course_lib.t5.T5"),
+        (
+            Bart(
+                BartConfig(
+                    vocab_size=40,
+                    block_size=16,
+                    n_layers=1,
+                    n_decoder_layers=1,
+                    n_heads=2,
+                    d_model=8,
+                    d_ff=16,
+                    mask_id=39,
+                )
+            ),
+            None,
+            None,
+            TypeError,
+            "must be a course_lib.t5.T5",
+        ),
         (None, "to be or not", None, TypeError, "words must be a non-empty sequence"),
         (None, None, torch.zeros(12, dtype=torch.bool), ValueError, "noise must hide some words and keep others"),
         (None, None, torch.ones(11, dtype=torch.bool), ValueError, "one entry per word"),
         (None, WORDS * 4, torch.arange(52) % 7 == 3, ValueError, "too wide|at most 16 and 10 tokens"),
     ],
 )
-def test_t5_data_flow_refuses_bad_arguments(model: nn.Module | None, words: object, noise: torch.Tensor | None, error: type[Exception], message: str) -> None:
+def test_t5_data_flow_refuses_bad_arguments(
+    model: nn.Module | None, words: object, noise: torch.Tensor | None, error: type[Exception], message: str
+) -> None:
     example_words, example_noise = t5_example()
     with pytest.raises(error, match=message):
-        t5_data_flow(model or t5_model(), example_words if words is None else words, example_noise if noise is None else noise)  # type: ignore[arg-type]
+        t5_data_flow(
+            model or t5_model(), example_words if words is None else words, example_noise if noise is None else noise
+        )  # type: ignore[arg-type]
 
 
 def test_t5_data_flow_refuses_more_words_than_the_vocabulary_holds() -> None:
@@ -376,7 +448,14 @@ def test_decoder_caches_name_the_caches_and_their_users() -> None:
     model = t5_model()
     drawn = labels(decoder_caches(model))
     found = {path for label in drawn for path in paths(label)}
-    assert found == {"KVCache.append", "caches[i][0]", "caches[i][1]", "decoder.layers[i].self_attn", "decoder.layers[i].cross_attn", "decoder.layers[i].cross_attn.k_proj"}
+    assert found == {
+        "KVCache.append",
+        "caches[i][0]",
+        "caches[i][1]",
+        "decoder.layers[i].self_attn",
+        "decoder.layers[i].cross_attn",
+        "decoder.layers[i].cross_attn.k_proj",
+    }
     assert all(isinstance(resolve(model, path), nn.Module) for path in found if path.startswith("decoder."))
     assert callable(KVCache.append) and all(isinstance(c, KVCache) for pair in model.new_caches() for c in pair)
     assert "KVCache(), used by decoder.layers[i].self_attn" in drawn
@@ -391,7 +470,11 @@ def test_decoder_caches_name_the_caches_and_their_users() -> None:
 
 
 def test_decoder_caches_draw_bart_too() -> None:
-    bart = Bart(BartConfig(vocab_size=40, block_size=16, n_layers=1, n_decoder_layers=2, n_heads=2, d_model=8, d_ff=16, mask_id=39))
+    bart = Bart(
+        BartConfig(
+            vocab_size=40, block_size=16, n_layers=1, n_decoder_layers=2, n_heads=2, d_model=8, d_ff=16, mask_id=39
+        )
+    )
     fig = decoder_caches(bart, source_len=3, n_steps=2)
     assert "KVCache(fixed=True), used by decoder.layers[i].cross_attn" in labels(fig)
     assert "k, v: (B, h, S, d_head) = (1, 2, 3, 4)" in labels(fig.axes[-1])
@@ -415,7 +498,10 @@ def test_decoder_caches_refuse_bad_arguments(kwargs: dict, error: type[Exception
 
 FIGURES: list[tuple[str, Callable[[], Figure]]] = [
     ("bert_embeddings", lambda: bert_embeddings(bert_model(), *pair())),
-    ("bert_embeddings, 16 tokens", lambda: bert_embeddings(bert_model(), ["[CLS]"] + ["whether"] * 14 + ["[SEP]"], [0] * 8 + [1] * 8)),
+    (
+        "bert_embeddings, 16 tokens",
+        lambda: bert_embeddings(bert_model(), ["[CLS]"] + ["whether"] * 14 + ["[SEP]"], [0] * 8 + [1] * 8),
+    ),
     ("bert_embeddings, one token", lambda: bert_embeddings(Bert(BERT), ["[CLS]"], [0])),
     ("bert_masking", lambda: bert_masking(bert_model(), TOKENIZER, *masking())),
     ("bert_masking, other draw", lambda: bert_masking(bert_model(), TOKENIZER, *masking(seed=500))),
@@ -433,5 +519,10 @@ def test_labels_do_not_overlap_and_stay_inside_the_figure(make: Callable[[], Fig
     assert layout_problems(fig) == []
     assert fig.get_size_inches()[0] <= 10.0
     assert min(float(t.get_fontsize()) for t in texts(fig)) >= 8
-    assert all(p.get_x() >= 0 and p.get_x() + p.get_width() <= 10.0 for ax in fig.axes for p in ax.patches if isinstance(p, Rectangle))
+    assert all(
+        p.get_x() >= 0 and p.get_x() + p.get_width() <= 10.0
+        for ax in fig.axes
+        for p in ax.patches
+        if isinstance(p, Rectangle)
+    )
     assert fig.get_facecolor()[:3] == (1.0, 1.0, 1.0)  # white, for print

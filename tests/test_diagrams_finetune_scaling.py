@@ -104,7 +104,15 @@ def test_lora_linear_labels_are_the_layers_names_and_shapes() -> None:
             continue
         path = label.split(" ")[0]
         assert resolve(layer, path) is not None, label
-    assert {"lora_A (4, 32)", "lora_B (32, 4)", "base (32 → 32)", "scale = 2", "base.weight", "lora_A", "lora_B"} <= set(codes)
+    assert {
+        "lora_A (4, 32)",
+        "lora_B (32, 4)",
+        "base (32 → 32)",
+        "scale = 2",
+        "base.weight",
+        "lora_A",
+        "lora_B",
+    } <= set(codes)
     assert "base.weight += scale * lora_B @ lora_A" in codes
     assert tuple(layer.lora_A.shape) == (4, 32) and tuple(layer.lora_B.shape) == (32, 4) and layer.scale == 2
     drawn = labels(fig)
@@ -134,7 +142,13 @@ def test_lora_linear_follows_the_layer_sizes(d_in: int, d_out: int, r: int) -> N
     layer = LoRALinear(nn.Linear(d_in, d_out), r=r, alpha=2.0 * r)
     fig = diagrams.lora_linear(nn.Sequential(layer), "0")
     codes = code_labels(fig)
-    assert {f"lora_A ({r}, {d_in})", f"lora_B ({d_out}, {r})", f"(..., {d_in})", f"(..., {d_out})", f"base ({d_in} → {d_out})"} <= set(codes)
+    assert {
+        f"lora_A ({r}, {d_in})",
+        f"lora_B ({d_out}, {r})",
+        f"(..., {d_in})",
+        f"(..., {d_out})",
+        f"base ({d_in} → {d_out})",
+    } <= set(codes)
     assert f"(..., r={r})" in labels(fig)
     # The merge is drawn to scale: W0 is d_out x d_in, B is d_out x r, A is r x d_in.
     (W,), (B,), (A,) = (with_gid(fig, f"matrix-{m}") for m in ("W0", "B", "A"))
@@ -168,7 +182,8 @@ def test_lora_linear_takes_its_names_from_the_layer() -> None:
     with torch.no_grad():
         twin.get_parameter("down").normal_()
         twin.get_parameter("lora_B").normal_()
-        assert torch.allclose(twin(x), twin.frozen(x) + twin.scale * x @ twin.down.T @ twin.lora_B.T)  # the twin still computes LoRA
+        # the twin still computes LoRA
+        assert torch.allclose(twin(x), twin.frozen(x) + twin.scale * x @ twin.down.T @ twin.lora_B.T)
     codes = code_labels(diagrams.lora_linear(nn.Sequential(twin)))
     assert {"down (2, 8)", "frozen (8 → 8)", "frozen.weight", "frozen.weight += scale * lora_B @ down"} <= set(codes)
     assert not any(c.startswith(("lora_A", "base")) for c in codes)
@@ -188,7 +203,11 @@ def test_lora_linear_refuses_what_it_cannot_draw() -> None:
 # ------------------------------------------------------------------------------------- adapters
 
 
-def adapter_model(targets: tuple[str, ...] = ("*.out_proj", "*.linear2"), bottleneck: int = 4, train: tuple[str, ...] = ("*.adapter.*", "*norm*", "head.*")) -> SequenceClassifier:
+def adapter_model(
+    targets: tuple[str, ...] = ("*.out_proj", "*.linear2"),
+    bottleneck: int = 4,
+    train: tuple[str, ...] = ("*.adapter.*", "*norm*", "head.*"),
+) -> SequenceClassifier:
     model = classifier()
     add_adapters(model, list(targets), bottleneck=bottleneck)
     freeze(model, list(train))
@@ -208,7 +227,18 @@ def test_adapter_block_labels_resolve_in_the_block() -> None:
             continue
         target = adapter.get_submodule(path) if path in ("down", "up") else block.get_submodule(path)
         assert isinstance(target, nn.Module), label
-    expected = {"self_attn", "self_attn.out_proj.base", "self_attn.out_proj.adapter", "norm1", "ff.linear1", "ff.linear2.base", "ff.linear2.adapter", "norm2", "down", "up"}
+    expected = {
+        "self_attn",
+        "self_attn.out_proj.base",
+        "self_attn.out_proj.adapter",
+        "norm1",
+        "ff.linear1",
+        "ff.linear2.base",
+        "ff.linear2.adapter",
+        "norm2",
+        "down",
+        "up",
+    }
     assert set(state_patches(fig)) == expected
     assert {"x (B, T, 32)", "(B, T, 32)", "x + up(GELU(down(x)))"} <= set(codes)
     drawn = labels(fig)
@@ -219,10 +249,40 @@ def test_adapter_block_labels_resolve_in_the_block() -> None:
 @pytest.mark.parametrize(
     "train, states",
     [
-        (("*.adapter.*", "*norm*", "head.*"), {"self_attn": "frozen", "self_attn.out_proj.base": "frozen", "self_attn.out_proj.adapter": "trained", "norm1": "trained", "down": "trained", "up": "trained"}),
-        (("*",), {"self_attn": "trained", "self_attn.out_proj.base": "trained", "self_attn.out_proj.adapter": "trained", "norm1": "trained", "down": "trained"}),
-        (("*.bias",), {"self_attn": "partly trained", "self_attn.out_proj.base": "partly trained", "norm1": "partly trained", "down": "partly trained"}),
-        (("*.adapter.up.*",), {"self_attn.out_proj.adapter": "partly trained", "down": "frozen", "up": "trained", "norm2": "frozen"}),
+        (
+            ("*.adapter.*", "*norm*", "head.*"),
+            {
+                "self_attn": "frozen",
+                "self_attn.out_proj.base": "frozen",
+                "self_attn.out_proj.adapter": "trained",
+                "norm1": "trained",
+                "down": "trained",
+                "up": "trained",
+            },
+        ),
+        (
+            ("*",),
+            {
+                "self_attn": "trained",
+                "self_attn.out_proj.base": "trained",
+                "self_attn.out_proj.adapter": "trained",
+                "norm1": "trained",
+                "down": "trained",
+            },
+        ),
+        (
+            ("*.bias",),
+            {
+                "self_attn": "partly trained",
+                "self_attn.out_proj.base": "partly trained",
+                "norm1": "partly trained",
+                "down": "partly trained",
+            },
+        ),
+        (
+            ("*.adapter.up.*",),
+            {"self_attn.out_proj.adapter": "partly trained", "down": "frozen", "up": "trained", "norm2": "frozen"},
+        ),
     ],
 )
 def test_adapter_block_marks_what_trains_as_requires_grad_says(train: tuple[str, ...], states: dict[str, str]) -> None:
@@ -262,7 +322,11 @@ def test_adapter_block_follows_the_width_the_bottleneck_and_the_block() -> None:
 def test_adapter_block_draws_only_the_adapters_the_block_has() -> None:
     fig = diagrams.adapter_block(adapter_model(targets=("*.linear2",)))
     drawn = state_patches(fig)
-    assert "self_attn.out_proj" in drawn and "self_attn.out_proj.base" not in drawn and "self_attn.out_proj.adapter" not in drawn
+    assert (
+        "self_attn.out_proj" in drawn
+        and "self_attn.out_proj.base" not in drawn
+        and "self_attn.out_proj.adapter" not in drawn
+    )
     assert "ff.linear2.adapter" in drawn
     assert "ff.linear2.adapter" in code_labels(fig)  # the adapter opened up is the block's only one
 
@@ -278,7 +342,16 @@ def test_adapter_block_takes_its_names_from_the_block() -> None:
     assert model(x).shape == (2, 2)  # the renamed block still runs
     fig = diagrams.adapter_block(model)
     drawn = state_patches(fig)
-    assert {"ln_attn", "mlp.linear1", "mlp.linear2.base", "mlp.linear2.adapter", "norm2", "self_attn.out_proj.frozen", "squeeze", "up"} <= set(drawn)
+    assert {
+        "ln_attn",
+        "mlp.linear1",
+        "mlp.linear2.base",
+        "mlp.linear2.adapter",
+        "norm2",
+        "self_attn.out_proj.frozen",
+        "squeeze",
+        "up",
+    } <= set(drawn)
     assert "norm1" not in drawn and "down" not in drawn and "self_attn.out_proj.base" not in drawn
     assert not any(code.startswith("ff.") for code in drawn)
     assert "x + up(GELU(squeeze(x)))" in code_labels(fig)
@@ -287,13 +360,17 @@ def test_adapter_block_takes_its_names_from_the_block() -> None:
 def test_adapter_block_refuses_what_it_cannot_draw() -> None:
     with pytest.raises(TypeError, match="model must be an nn.Module, got str"):
         diagrams.adapter_block("bert")  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="layers.0 holds no adapter: wrap layers with course_lib.finetune.add_adapters"):
+    with pytest.raises(
+        ValueError, match="layers.0 holds no adapter: wrap layers with course_lib.finetune.add_adapters"
+    ):
         diagrams.adapter_block(classifier())
     with pytest.raises(ValueError, match="block 2 does not exist: body.encoder.layers holds 2 blocks"):
         diagrams.adapter_block(adapter_model(), block=2)
     with pytest.raises(TypeError, match="block must be an integer, got '0'"):
         diagrams.adapter_block(adapter_model(), block="0")  # type: ignore[arg-type]
-    pre_ln = SequenceClassifier(Bert(BertConfig(vocab_size=20, block_size=16, n_layers=2, n_heads=2, d_model=32, arrangement="pre_ln")), 2)
+    pre_ln = SequenceClassifier(
+        Bert(BertConfig(vocab_size=20, block_size=16, n_layers=2, n_heads=2, d_model=32, arrangement="pre_ln")), 2
+    )
     add_adapters(pre_ln, ["*.out_proj"], bottleneck=4)
     with pytest.raises(ValueError, match="adapter_block draws post-LN blocks .*; body.encoder.layers.0 is 'pre_ln'"):
         diagrams.adapter_block(pre_ln)
@@ -323,7 +400,8 @@ def test_fsdp_units_are_the_groups_wrap_gives_fully_shard(make: Callable[[], nn.
 
     model = make()
     units = {unit.path: set(unit.parameters) for unit in diagrams.fsdp_units(model)}
-    wrap(model, "fsdp", World(rank=0, size=2), torch.device("cpu"))  # size 2: wrap shards (over the one process there is)
+    # size 2: wrap shards (over the one process there is)
+    wrap(model, "fsdp", World(rank=0, size=2), torch.device("cpu"))
     groups = {}
     for path, module in model.named_modules():
         if isinstance(module, FSDPModule):
@@ -348,7 +426,14 @@ def section_labels(fig: Figure, parallel: str) -> list[Text]:
     return [t for t in texts(fig) if (t.get_window_extent(renderer).y0 > middle) == upper]
 
 
-@pytest.mark.parametrize("n_layers, rows", [(2, ["wte, wpe, ln_f", "blocks[0]", "blocks[1]"]), (4, ["wte, wpe, ln_f", "blocks[0]", "blocks[1]", "blocks[2]", "blocks[3]"]), (12, ["wte, wpe, ln_f", "blocks[0]", "blocks[1]", "blocks[11]"])])
+@pytest.mark.parametrize(
+    "n_layers, rows",
+    [
+        (2, ["wte, wpe, ln_f", "blocks[0]", "blocks[1]"]),
+        (4, ["wte, wpe, ln_f", "blocks[0]", "blocks[1]", "blocks[2]", "blocks[3]"]),
+        (12, ["wte, wpe, ln_f", "blocks[0]", "blocks[1]", "blocks[11]"]),
+    ],
+)
 @pytest.mark.parametrize("n_ranks", [1, 2, 4])
 def test_ddp_fsdp_draws_every_rank_and_unit(n_layers: int, rows: list[str], n_ranks: int) -> None:
     model = GPT(GPTConfig(vocab_size=12, block_size=16, n_layers=n_layers, n_heads=2, d_model=16))
@@ -369,7 +454,11 @@ def test_ddp_fsdp_draws_every_rank_and_unit(n_layers: int, rows: list[str], n_ra
         assert len(with_gid(fig, f"fsdp-empty-{key}")) == len(rows) * n_ranks * (n_ranks - 1)
     assert len(with_gid(fig, "cell")) == 2 * cells
     exchanges = {gid: len(with_gid(fig, gid)) for gid in ("all-reduce", "all-gather", "reduce-scatter")}
-    assert exchanges == ({"all-reduce": 0, "all-gather": 0, "reduce-scatter": 0} if n_ranks == 1 else {"all-reduce": 1, "all-gather": 1, "reduce-scatter": 1})
+    assert exchanges == (
+        {"all-reduce": 0, "all-gather": 0, "reduce-scatter": 0}
+        if n_ranks == 1
+        else {"all-reduce": 1, "all-gather": 1, "reduce-scatter": 1}
+    )
 
 
 def test_ddp_fsdp_labels_resolve_in_the_model_and_titles_give_rank_memory() -> None:
@@ -382,7 +471,10 @@ def test_ddp_fsdp_labels_resolve_in_the_model_and_titles_give_rank_memory() -> N
     ddp, fsdp = (diagrams.rank_memory(model, p, 2) for p in ("ddp", "fsdp"))
     ddp_mb, fsdp_mb = (m.weights + m.gradients + m.optimizer for m in (ddp, fsdp))
     assert f"DDP (DistributedDataParallel): every rank holds all of it, {ddp_mb / 1e6:.2f} MB per rank" in drawn
-    assert f"FSDP (fully_shard on each unit): rank r holds chunk r of every parameter, {fsdp_mb / 1e6:.2f} MB on rank 0" in drawn
+    assert (
+        f"FSDP (fully_shard on each unit): rank r holds chunk r of every parameter, {fsdp_mb / 1e6:.2f} MB on rank 0"
+        in drawn
+    )
     assert "The root unit (wte, wpe, ln_f) stays gathered from its forward to its backward." in drawn
 
 
@@ -448,10 +540,15 @@ def test_memory_per_rank_bars_are_rank_memory(ranks: tuple[int, ...]) -> None:
             bottom = 0.0
             for key in ("weights", "gradients", "optimizer"):
                 (bar,) = with_gid(fig, f"{parallel}-{n}-{key}")
-                assert bar.get_height() == pytest.approx(getattr(held, key) / 1e9) and bar.get_y() == pytest.approx(bottom)
+                assert bar.get_height() == pytest.approx(getattr(held, key) / 1e9) and bar.get_y() == pytest.approx(
+                    bottom
+                )
                 bottom += bar.get_height()
             assert f"{bottom:.2f}" in drawn
-    hatches = {key: {bar.get_hatch() for bar in fig.findobj(Rectangle) if (bar.get_gid() or "").endswith(key)} for key in ("weights", "gradients", "optimizer")}
+    hatches = {
+        key: {bar.get_hatch() for bar in fig.findobj(Rectangle) if (bar.get_gid() or "").endswith(key)}
+        for key in ("weights", "gradients", "optimizer")
+    }
     assert len({frozenset(h) for h in hatches.values()}) == 3  # the kinds differ in greyscale too
 
 
@@ -480,8 +577,14 @@ FIGURES: list[tuple[str, Callable[[], Figure]]] = [
     ("lora_linear", lambda: diagrams.lora_linear(lora_model())),
     ("lora_linear, dropout", lambda: diagrams.lora_linear(lora_model(dropout=0.1))),
     ("lora_linear, merged", lambda: (lambda m: (merge_lora(m), diagrams.lora_linear(m))[1])(lora_model())),
-    ("lora_linear, 1536 -> 384", lambda: diagrams.lora_linear(nn.Sequential(LoRALinear(nn.Linear(1536, 384), r=16, alpha=32)))),
-    ("lora_linear, 1536 -> 384, dropout", lambda: diagrams.lora_linear(nn.Sequential(LoRALinear(nn.Linear(1536, 384), r=16, alpha=32, dropout=0.1)))),
+    (
+        "lora_linear, 1536 -> 384",
+        lambda: diagrams.lora_linear(nn.Sequential(LoRALinear(nn.Linear(1536, 384), r=16, alpha=32))),
+    ),
+    (
+        "lora_linear, 1536 -> 384, dropout",
+        lambda: diagrams.lora_linear(nn.Sequential(LoRALinear(nn.Linear(1536, 384), r=16, alpha=32, dropout=0.1))),
+    ),
     ("adapter_block", lambda: diagrams.adapter_block(adapter_model())),
     ("adapter_block, out_proj only", lambda: diagrams.adapter_block(adapter_model(targets=("*.out_proj",)))),
     ("adapter_block, MiniLM sizes", lambda: diagrams.adapter_block(adapter_model(bottleneck=64))),
@@ -500,7 +603,10 @@ def box_overlaps(fig: Figure) -> list[str]:
     found = []
     for i, (a, box_a) in enumerate(boxes):
         for b, box_b in boxes[i + 1 :]:
-            if min(box_a.x1, box_b.x1) - max(box_a.x0, box_b.x0) > 0.01 and min(box_a.y1, box_b.y1) - max(box_a.y0, box_b.y0) > 0.01:
+            if (
+                min(box_a.x1, box_b.x1) - max(box_a.x0, box_b.x0) > 0.01
+                and min(box_a.y1, box_b.y1) - max(box_a.y0, box_b.y0) > 0.01
+            ):
                 found.append(f"{a} overlaps {b}")
     return found
 

@@ -29,7 +29,16 @@ STEPS = 8
 def torchrun(cwd: Path, *args: str, timeout: float = 180) -> subprocess.CompletedProcess:
     """``torchrun --standalone --nproc_per_node 2 tests/distributed_run.py ARGS`` (one thread per rank)."""
     env = {**os.environ, "OMP_NUM_THREADS": "1"}
-    command = [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc_per_node", "2", str(SCRIPT), *args]
+    command = [
+        sys.executable,
+        "-m",
+        "torch.distributed.run",
+        "--standalone",
+        "--nproc_per_node",
+        "2",
+        str(SCRIPT),
+        *args,
+    ]
     return subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
 
 
@@ -68,7 +77,10 @@ def test_two_processes_with_b_rows_each_take_the_steps_of_one_process_with_2b(tw
     assert_same_run(history, state, two_process_run)
     assert two_process_run["rows"] == [STEPS * 4, STEPS * 4], "each rank computed the loss on its half of the rows"
     one_process_alone = in_one_process(batch=4)  # what a rank would do if the gradients were not averaged
-    assert max(abs(a - b) for a, b in zip(one_process_alone[0].train_loss, two_process_run["history"]["train_loss"])) > 1e-3
+    assert (
+        max(abs(a - b) for a, b in zip(one_process_alone[0].train_loss, two_process_run["history"]["train_loss"]))
+        > 1e-3
+    )
 
 
 def test_fsdp_with_gradient_accumulation_takes_the_same_steps(tmp_path: Path) -> None:
@@ -77,10 +89,23 @@ def test_fsdp_with_gradient_accumulation_takes_the_same_steps(tmp_path: Path) ->
     assert result["rows"] == [STEPS * 2 * 2] * 2
 
 
-def test_a_killed_job_resumes_to_the_uninterrupted_run_on_two_processes_or_one(tmp_path: Path, two_process_run: dict) -> None:
+def test_a_killed_job_resumes_to_the_uninterrupted_run_on_two_processes_or_one(
+    tmp_path: Path, two_process_run: dict
+) -> None:
     checkpoint = tmp_path / "run.pt"
     start = time.perf_counter()
-    crashed = torchrun(tmp_path, str(tmp_path / "never.pt"), "--batch", "8", "--checkpoint", str(checkpoint), "--fail-rank", "1", "--fail-at", "5")
+    crashed = torchrun(
+        tmp_path,
+        str(tmp_path / "never.pt"),
+        "--batch",
+        "8",
+        "--checkpoint",
+        str(checkpoint),
+        "--fail-rank",
+        "1",
+        "--fail-at",
+        "5",
+    )
     seconds = time.perf_counter() - start
     # One rank's crash ends the job (no hang), and torchrun names that rank and its error.
     assert crashed.returncode != 0
@@ -95,7 +120,9 @@ def test_a_killed_job_resumes_to_the_uninterrupted_run_on_two_processes_or_one(t
     shutil.copy(checkpoint, on_one)
 
     resumed = launched(tmp_path, "--batch", "8", "--checkpoint", str(checkpoint), "--resume")
-    assert resumed["history"]["train_loss"] == two_process_run["history"]["train_loss"], "resumed on 2 processes: the same run exactly"
+    assert resumed["history"]["train_loss"] == two_process_run["history"]["train_loss"], (
+        "resumed on 2 processes: the same run exactly"
+    )
     for name, tensor in two_process_run["state"].items():
         assert torch.equal(resumed["state"][name], tensor), name
     assert resumed["rows"] == [(STEPS - 4) * 4] * 2, "the resumed run took only the steps after the checkpoint"

@@ -72,21 +72,28 @@ def test_every_exercise_states_its_difficulty_and_cost(chapter: Path) -> None:
 def test_every_exercise_has_a_written_and_executable_solution(chapter: Path) -> None:
     module = solution_module(chapter)
     numbers = [int(n) for n in ITEM.findall(exercise_section(chapter))]
-    assert sorted(module.EXERCISES) == numbers, f"{chapter.name}: solutions answer {sorted(module.EXERCISES)}, the chapter asks {numbers}"
+    assert sorted(module.EXERCISES) == numbers, (
+        f"{chapter.name}: solutions answer {sorted(module.EXERCISES)}, the chapter asks {numbers}"
+    )
     for number, function in module.EXERCISES.items():
         answer = inspect.getdoc(function) or ""
-        assert len(answer.split()) >= 30, f"{chapter.stem} exercise {number}: the docstring is the written answer; it has {len(answer.split())} words"
+        assert len(answer.split()) >= 30, (
+            f"{chapter.stem} exercise {number}: the docstring is the written answer; it has {len(answer.split())} words"
+        )
         assert "quick" in inspect.signature(function).parameters
 
 
-SOLUTION_CASES = [(chapter, number) for chapter in CHAPTERS for number in range(1, len(ITEM.findall(exercise_section(chapter))) + 1)]
+SOLUTION_CASES = [
+    (chapter, number) for chapter in CHAPTERS for number in range(1, len(ITEM.findall(exercise_section(chapter))) + 1)
+]
 
 
 @pytest.mark.parametrize(("chapter", "number"), SOLUTION_CASES, ids=lambda v: v.stem if isinstance(v, Path) else str(v))
-def test_each_solution_runs_on_a_tiny_configuration(chapter: Path, number: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_each_solution_runs_on_a_tiny_configuration(
+    chapter: Path, number: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The quick run executes the solution's code path and the asserts it makes at that size."""
     monkeypatch.chdir(tmp_path)  # anything a solution writes lands in a temporary folder
     module = solution_module(chapter)
     results = module.EXERCISES[number](quick=True)
     assert isinstance(results, dict) and results, f"{chapter.stem} exercise {number} returned {results!r}"
-

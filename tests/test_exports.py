@@ -8,7 +8,17 @@ from pathlib import Path
 
 import pytest
 
-from course_grading.lms.gradebook_files import GradeRow, load_rows, max_points, save_rows, write_all, write_canvas_csv, write_grades_csv, write_moodle_csv, write_moodle_worksheet
+from course_grading.lms.gradebook_files import (
+    GradeRow,
+    load_rows,
+    max_points,
+    save_rows,
+    write_all,
+    write_canvas_csv,
+    write_grades_csv,
+    write_moodle_csv,
+    write_moodle_worksheet,
+)
 
 MAX = {"attention": 6.0, "blocks": 4.0}
 WHEN = datetime(2026, 11, 21, 1, 2, 3, tzinfo=timezone(timedelta(hours=1)))
@@ -34,15 +44,34 @@ def row(student: str, **changes: object) -> GradeRow:
 
 ROWS = [
     row("alice", lms_id="101"),
-    row("bob", lms_id="102", email="", points={"attention": 3.0, "blocks": 4.0}, late_penalty=0.7, total=6.3, notes="submitted 2 h late"),
-    row("carol", lms_id="", points={}, max_points={}, total=0.0, status="needs attention", notes="=HYPERLINK(\"x\") is not a notebook", submitted_at=None),
+    row(
+        "bob",
+        lms_id="102",
+        email="",
+        points={"attention": 3.0, "blocks": 4.0},
+        late_penalty=0.7,
+        total=6.3,
+        notes="submitted 2 h late",
+    ),
+    row(
+        "carol",
+        lms_id="",
+        points={},
+        max_points={},
+        total=0.0,
+        status="needs attention",
+        notes='=HYPERLINK("x") is not a notebook',
+        submitted_at=None,
+    ),
     row("dave", name="Dave Ünal", lms_id="abc", points={"attention": 10 / 3, "blocks": 0.0}, total=10 / 3),
 ]
 
 
 def read(path: Path) -> list[list[str]]:
     """The rows of a CSV file the exports wrote: UTF-8 with a byte-order mark (for Excel)."""
-    assert path.read_bytes().startswith(b"\xef\xbb\xbf"), f"{path.name} has no UTF-8 byte-order mark: Excel would garble non-Latin names"
+    assert path.read_bytes().startswith(b"\xef\xbb\xbf"), (
+        f"{path.name} has no UTF-8 byte-order mark: Excel would garble non-Latin names"
+    )
     with path.open(newline="", encoding="utf-8-sig") as f:
         return list(csv.reader(f))
 
@@ -50,11 +79,50 @@ def read(path: Path) -> list[list[str]]:
 def test_grades_csv_has_every_row_with_parts_totals_and_notes(tmp_path: Path) -> None:
     write_grades_csv(ROWS, tmp_path / "grades.csv")
     header, alice, bob, carol, dave = read(tmp_path / "grades.csv")
-    assert header == ["student", "name", "email", "attention", "blocks", "total", "max total", "percentage", "late penalty", "submitted at", "status", "notes"]
-    assert alice == ["alice", "Alice", "alice@uni.edu", "6", "2.5", "8.5", "10", "85", "0", "2026-11-21T01:02:03+01:00", "graded", ""]
+    assert header == [
+        "student",
+        "name",
+        "email",
+        "attention",
+        "blocks",
+        "total",
+        "max total",
+        "percentage",
+        "late penalty",
+        "submitted at",
+        "status",
+        "notes",
+    ]
+    assert alice == [
+        "alice",
+        "Alice",
+        "alice@uni.edu",
+        "6",
+        "2.5",
+        "8.5",
+        "10",
+        "85",
+        "0",
+        "2026-11-21T01:02:03+01:00",
+        "graded",
+        "",
+    ]
     assert bob[3:9] == ["3", "4", "6.3", "10", "63", "0.7"] and bob[11] == "submitted 2 h late"
     # A row with no parts (it needs attention) keeps the assignment's maximum; free text cannot start a formula.
-    assert carol == ["carol", "Carol", "carol@uni.edu", "", "", "0", "10", "0", "0", "", "needs attention", "'=HYPERLINK(\"x\") is not a notebook"]
+    assert carol == [
+        "carol",
+        "Carol",
+        "carol@uni.edu",
+        "",
+        "",
+        "0",
+        "10",
+        "0",
+        "0",
+        "",
+        "needs attention",
+        '\'=HYPERLINK("x") is not a notebook',
+    ]
     assert dave[1] == "Dave Ünal" and dave[3:8] == ["3.33", "0", "3.33", "10", "33.33"]
 
 
@@ -90,12 +158,16 @@ def test_moodle_import_file(tmp_path: Path) -> None:
         ["Alice", "alice@uni.edu", "8.5"],
         ["Dave Ünal", "dave@uni.edu", "3.33"],
     ]
-    assert warnings == ["Moodle: bob left out: no email on the roster", "Moodle: carol left out: its status is 'needs attention': grade it by hand"]
+    assert warnings == [
+        "Moodle: bob left out: no email on the roster",
+        "Moodle: carol left out: its status is 'needs attention': grade it by hand",
+    ]
 
 
 def test_write_all(tmp_path: Path) -> None:
     warnings = write_all(ROWS, tmp_path, "a1", "4567")
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["canvas_import.csv", "grades.csv", "moodle_import.csv"]  # no Moodle export: no worksheet
+    # no Moodle export: no worksheet
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["canvas_import.csv", "grades.csv", "moodle_import.csv"]
     assert len(read(tmp_path / "grades.csv")) == 5
     assert [w.split(":")[0] for w in warnings] == ["Canvas", "Canvas", "Moodle", "Moodle"]
 
@@ -110,7 +182,11 @@ def test_a_total_that_is_not_the_sum_of_its_parts_or_a_part_over_its_maximum_is_
 
 
 def test_names_in_any_script_reach_excel_and_canvas_keeps_the_rosters_last_first_name(tmp_path: Path) -> None:
-    rows = [row("wang", name="王小明", lms_id="201"), row("haddad", name="حداد، سارة", lms_id="202"), row("smith", name="Smith, John", lms_id="203")]
+    rows = [
+        row("wang", name="王小明", lms_id="201"),
+        row("haddad", name="حداد، سارة", lms_id="202"),
+        row("smith", name="Smith, John", lms_id="203"),
+    ]
     write_all(rows, tmp_path, "a4_bert", "77")
     raw = (tmp_path / "canvas_import.csv").read_bytes()
     assert raw.startswith(b"\xef\xbb\xbf") and "王小明".encode() in raw
@@ -119,14 +195,22 @@ def test_names_in_any_script_reach_excel_and_canvas_keeps_the_rosters_last_first
 
 
 def test_moodle_grading_worksheet_has_moodles_identifier_column(tmp_path: Path) -> None:
-    rows = [row("alice", participant_id="500101"), row("bob", participant_id="500102", status="needs attention"), row("carol"), row("dave", participant_id="500104", points={"attention": 1.0, "blocks": 0.0}, total=1.0)]
+    rows = [
+        row("alice", participant_id="500101"),
+        row("bob", participant_id="500102", status="needs attention"),
+        row("carol"),
+        row("dave", participant_id="500104", points={"attention": 1.0, "blocks": 0.0}, total=1.0),
+    ]
     warnings = write_moodle_worksheet(rows, tmp_path / "worksheet.csv", WHEN)
     assert read(tmp_path / "worksheet.csv") == [
         ["Identifier", "Full name", "Email address", "Grade", "Maximum Grade", "Last modified (grade)"],
         ["Participant 500101", "Alice", "alice@uni.edu", "8.5", "10", "2026-11-21 00:02:03 UTC"],
         ["Participant 500104", "Dave", "dave@uni.edu", "1", "10", "2026-11-21 00:02:03 UTC"],
     ]
-    assert warnings == ["Moodle worksheet: bob left out: its status is 'needs attention': grade it by hand", "Moodle worksheet: carol left out: not from a Moodle export (no participant id)"]
+    assert warnings == [
+        "Moodle worksheet: bob left out: its status is 'needs attention': grade it by hand",
+        "Moodle worksheet: carol left out: not from a Moodle export (no participant id)",
+    ]
     # write_all writes it only for a batch from a Moodle export, and removes an earlier batch's.
     write_all(rows, tmp_path, "a4_bert")
     assert read(tmp_path / "moodle_worksheet.csv")[1][0] == "Participant 500101"

@@ -34,7 +34,17 @@ ODD: dict[str, Any] = {
     "gpt2": GPTConfig(vocab_size=53, block_size=16, n_layers=2, n_heads=3, d_model=24, d_ff=40),
     "bert": BertConfig(vocab_size=53, block_size=16, n_layers=2, n_heads=3, d_model=24, d_ff=40, dropout=0.0),
     "t5": T5Config(vocab_size=53, d_model=20, d_kv=7, d_ff=36, n_layers=2, n_decoder_layers=1, n_heads=3, dropout=0.0),
-    "bart": BartConfig(vocab_size=53, block_size=16, n_layers=2, n_decoder_layers=1, n_heads=3, d_model=24, d_ff=40, dropout=0.0, mask_id=52),
+    "bart": BartConfig(
+        vocab_size=53,
+        block_size=16,
+        n_layers=2,
+        n_decoder_layers=1,
+        n_heads=3,
+        d_model=24,
+        d_ff=40,
+        dropout=0.0,
+        mask_id=52,
+    ),
     "llama": LlamaConfig(vocab_size=53, block_size=16, n_layers=2, n_heads=4, n_kv_heads=2, d_model=24, d_ff=40),
 }
 # A checkpoint of each of these shapes must not load into a model of ODD's: (what differs, its config).
@@ -42,14 +52,25 @@ ODD: dict[str, Any] = {
 # heads); elsewhere config.json carries it and from_pretrained reads it from there. "tying": a checkpoint
 # of ODD's shape whose head is not its embedding, for a model that ties them.
 MISFITS: dict[str, list[tuple[str, Any]]] = {
-    name: [("depth", replace(config, n_layers=config.n_layers + 1)), ("vocabulary", replace(config, vocab_size=57, **({"mask_id": 56} if name == "bart" else {})))]
+    name: [
+        ("depth", replace(config, n_layers=config.n_layers + 1)),
+        ("vocabulary", replace(config, vocab_size=57, **({"mask_id": 56} if name == "bart" else {}))),
+    ]
     for name, config in ODD.items()
 }
 MISFITS["gpt2"] += [("width", replace(ODD["gpt2"], d_model=30)), ("tying", ODD["gpt2"])]
 MISFITS["bert"].append(("width", replace(ODD["bert"], d_model=30)))
-MISFITS["t5"] += [("width", replace(ODD["t5"], d_model=22)), ("heads", replace(ODD["t5"], n_heads=4)), ("tying", ODD["t5"])]
+MISFITS["t5"] += [
+    ("width", replace(ODD["t5"], d_model=22)),
+    ("heads", replace(ODD["t5"], n_heads=4)),
+    ("tying", ODD["t5"]),
+]
 MISFITS["bart"] += [("width", replace(ODD["bart"], d_model=30)), ("tying", ODD["bart"])]
-MISFITS["llama"] += [("width", replace(ODD["llama"], d_model=32)), ("heads", replace(ODD["llama"], n_kv_heads=4)), ("tying", ODD["llama"])]
+MISFITS["llama"] += [
+    ("width", replace(ODD["llama"], d_model=32)),
+    ("heads", replace(ODD["llama"], n_kv_heads=4)),
+    ("tying", ODD["llama"]),
+]
 
 
 def hf_twin(family: Family, config: Any, seed: int = 0) -> torch.nn.Module:
@@ -85,7 +106,9 @@ def hf_outputs(family: Family, hf: Any, ids: Tensor, mask: Tensor, decoder_ids: 
     (decoders: the last layer's; encoders and encoder-decoders: the encoder's)."""
     with torch.no_grad():
         if family.kind == "decoder":
-            return hf(input_ids=ids).logits, hf(input_ids=ids, attention_mask=mask, output_hidden_states=True).hidden_states[-1]
+            return hf(input_ids=ids).logits, hf(
+                input_ids=ids, attention_mask=mask, output_hidden_states=True
+            ).hidden_states[-1]
         if family.kind == "encoder-decoder":
             out = hf(input_ids=ids, attention_mask=mask, decoder_input_ids=decoder_ids)
             return out.logits, out.encoder_last_hidden_state
@@ -97,7 +120,12 @@ def hf_outputs(family: Family, hf: Any, ids: Tensor, mask: Tensor, decoder_ids: 
 def test_every_family_keeps_the_protocol(name: str) -> None:
     family, config = FAMILIES[name], ODD[name]
     ours = family.model(config).eval()
-    assert isinstance(ours, ModelFamily) and isinstance(ours, torch.nn.Module) and ours.config is config and family_of(ours) is family
+    assert (
+        isinstance(ours, ModelFamily)
+        and isinstance(ours, torch.nn.Module)
+        and ours.config is config
+        and family_of(ours) is family
+    )
     parameters = list(inspect.signature(type(ours).forward).parameters)
     assert parameters[1] == "input_ids" and "attention_mask" in parameters, parameters
     ids, mask, decoder_ids = inputs(config)
@@ -121,19 +149,27 @@ def test_every_family_reads_a_saved_hugging_face_checkpoint(name: str, tmp_path:
     assert isinstance(ours, family.model)
     ours.eval()
     ids, mask, decoder_ids = inputs(config)
-    torch.testing.assert_close(outputs(family, ours, ids, mask, decoder_ids), hf_outputs(family, hf, ids, mask, decoder_ids)[0], atol=1e-5, rtol=1e-4)
+    torch.testing.assert_close(
+        outputs(family, ours, ids, mask, decoder_ids),
+        hf_outputs(family, hf, ids, mask, decoder_ids)[0],
+        atol=1e-5,
+        rtol=1e-4,
+    )
     other = next(f for f in FAMILIES.values() if f is not family)
     with pytest.raises(CheckpointMismatch, match=f"model_type '{name}'"):
         other.model.from_pretrained(tmp_path)
 
 
-@pytest.mark.parametrize(("name", "what", "shape"), [(name, what, shape) for name, cases in MISFITS.items() for what, shape in cases])
+@pytest.mark.parametrize(
+    ("name", "what", "shape"), [(name, what, shape) for name, cases in MISFITS.items() for what, shape in cases]
+)
 def test_every_family_refuses_a_checkpoint_of_another_shape_naming_its_keys(name: str, what: str, shape: Any) -> None:
     family, config = FAMILIES[name], ODD[name]
     state = hf_twin(family, shape).state_dict()
     if what == "tying":  # a head of its own: one that differs from the embedding
         state = {**state, "lm_head.weight": state["lm_head.weight"] + 0.5}
-        config = replace(config, tie_embeddings=True) if name == "llama" else config  # Llama's head is untied by default
+        # Llama's head is untied by default
+        config = replace(config, tie_embeddings=True) if name == "llama" else config
     with pytest.raises(CheckpointMismatch) as refused:
         family.model.from_hf(state, config)
     named = set(state) | set(family.model(config).state_dict())  # the checkpoint's names, or ours for the same tensors
@@ -146,7 +182,9 @@ def test_every_family_refuses_keys_missing_or_left_over_naming_them(name: str) -
     state = hf_twin(family, config).state_dict()
     with pytest.raises(CheckpointMismatch, match=r"no place for: stray\.weight"):
         family.model.from_hf({**state, "stray.weight": torch.zeros(1)}, config)
-    dropped = next(key for key in state if "layers.1." in key or "layer.1." in key or ".h.1." in key or "block.1." in key)
+    dropped = next(
+        key for key in state if "layers.1." in key or "layer.1." in key or ".h.1." in key or "block.1." in key
+    )
     with pytest.raises(CheckpointMismatch, match=f"missing: {dropped}"):
         family.model.from_hf({k: v for k, v in state.items() if k != dropped}, config)
 
@@ -155,7 +193,9 @@ def untied_hf_twin(config: Any, seed: int) -> torch.nn.Module:
     """Hugging Face's T5 of an untied ``config``: transformers 5 ties its head at construction
     (tie_word_embeddings=False only stops the rescaling), so the head is given a tensor of its own."""
     hf = hf_twin(FAMILIES["t5"], config, seed=seed)
-    hf.lm_head.weight = torch.nn.Parameter(torch.randn(hf.lm_head.weight.shape, generator=torch.Generator().manual_seed(seed)))
+    hf.lm_head.weight = torch.nn.Parameter(
+        torch.randn(hf.lm_head.weight.shape, generator=torch.Generator().manual_seed(seed))
+    )
     return hf
 
 
@@ -173,7 +213,12 @@ def test_an_untied_t5_goes_to_hugging_face_and_back(tmp_path: Path) -> None:
     hf.save_pretrained(tmp_path / "ours")
     theirs = transformers.T5ForConditionalGeneration.from_pretrained(tmp_path / "ours").eval()
     assert not torch.equal(theirs.lm_head.weight, theirs.shared.weight)
-    torch.testing.assert_close(outputs(family, ours, ids, mask, decoder_ids), hf_outputs(family, theirs, ids, mask, decoder_ids)[0], atol=1e-5, rtol=1e-4)
+    torch.testing.assert_close(
+        outputs(family, ours, ids, mask, decoder_ids),
+        hf_outputs(family, theirs, ids, mask, decoder_ids)[0],
+        atol=1e-5,
+        rtol=1e-4,
+    )
 
     saved = untied_hf_twin(untied, seed=4)
     saved.save_pretrained(tmp_path / "theirs")
@@ -181,7 +226,12 @@ def test_an_untied_t5_goes_to_hugging_face_and_back(tmp_path: Path) -> None:
     assert config.get("scale_decoder_outputs") is False, config  # as transformers 5 writes T5 v1.1
     back = T5.from_pretrained(tmp_path / "theirs").eval()
     assert not back.config.tie_embeddings
-    torch.testing.assert_close(outputs(family, back, ids, mask, decoder_ids), hf_outputs(family, saved, ids, mask, decoder_ids)[0], atol=1e-5, rtol=1e-4)
+    torch.testing.assert_close(
+        outputs(family, back, ids, mask, decoder_ids),
+        hf_outputs(family, saved, ids, mask, decoder_ids)[0],
+        atol=1e-5,
+        rtol=1e-4,
+    )
 
 
 def test_a_t5_whose_head_is_its_embedding_unscaled_loads_as_hugging_face_computes_it() -> None:
@@ -194,11 +244,24 @@ def test_a_t5_whose_head_is_its_embedding_unscaled_loads_as_hugging_face_compute
     assert not config.tie_embeddings
     ours = T5.from_hf(state, config).eval()
     ids, mask, decoder_ids = inputs(untied)
-    torch.testing.assert_close(outputs(family, ours, ids, mask, decoder_ids), hf_outputs(family, hf, ids, mask, decoder_ids)[0], atol=1e-5, rtol=1e-4)
+    torch.testing.assert_close(
+        outputs(family, ours, ids, mask, decoder_ids),
+        hf_outputs(family, hf, ids, mask, decoder_ids)[0],
+        atol=1e-5,
+        rtol=1e-4,
+    )
 
 
-def test_gpt_refuses_padding_other_than_on_the_right() -> None:
-    ours = FAMILIES["gpt2"].model(ODD["gpt2"])
-    ids, mask, _ = inputs(ODD["gpt2"])
-    with pytest.raises(ValueError, match="right padding"):
-        ours.hidden_states(ids, mask.flip(1))
+@pytest.mark.parametrize("name", [name for name, family in FAMILIES.items() if family.kind == "decoder"])
+def test_a_decoder_reads_a_left_padded_row_as_the_row_alone(name: str) -> None:
+    """Every decoder family takes padding on either side by the same rule: a left-padded row's real
+    tokens get the hidden states of the row without its padding (positions count real tokens)."""
+    ours = FAMILIES[name].model(ODD[name]).eval()
+    ids, mask, _ = inputs(ODD[name])
+    left_ids, left_mask = ids.flip(1), mask.flip(1)  # rows 1 and 2 now start with padding
+    with torch.no_grad():
+        padded = ours.hidden_states(left_ids, left_mask)
+        for row in (1, 2):
+            n = int(mask[row].sum())
+            alone = ours.hidden_states(left_ids[row : row + 1, -n:])
+            torch.testing.assert_close(padded[row, -n:], alone[0], atol=1e-5, rtol=1e-4)

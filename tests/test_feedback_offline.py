@@ -24,8 +24,12 @@ def test_tex_becomes_mathml() -> None:
         "<mrow><msqrt><mrow><msub><mi>d</mi><mrow><mi>k</mi></mrow></msub></mrow></msqrt></mrow></mfrac></mrow></math>"
     )
     assert "<mi>ℝ</mi>" in TeX.mathml(r"\mathbb{R}^{d}", False) and "<mi>ℒ</mi>" in TeX.mathml(r"\mathcal{L}", False)
-    assert "<mtext>max&#95;exact</mtext>" in TeX.mathml(r"\text{max\_exact}", False)  # "_" as an entity: Markdown would read it as emphasis
-    assert "<msubsup><mo>∑</mo><mrow><mi>t</mi><mo>=</mo><mn>0</mn></mrow><mrow><mi>T</mi><mo>-</mo><mn>2</mn></mrow></msubsup>" in TeX.mathml(r"\sum_{t=0}^{T-2}", False)
+    # "_" as an entity: Markdown would read it as emphasis
+    assert "<mtext>max&#95;exact</mtext>" in TeX.mathml(r"\text{max\_exact}", False)
+    assert (
+        "<msubsup><mo>∑</mo><mrow><mi>t</mi><mo>=</mo><mn>0</mn></mrow><mrow><mi>T</mi><mo>-</mo><mn>2</mn></mrow></msubsup>"
+        in TeX.mathml(r"\sum_{t=0}^{T-2}", False)
+    )
     assert 'display="block"' in TeX.mathml("x", display=True)
     assert "<mtext>&#92;nocommand</mtext>" in TeX.mathml(r"\nocommand", False)  # shown as TeX, not dropped
 
@@ -54,8 +58,13 @@ def test_the_feedback_page_loads_nothing_and_is_small(tmp_path: Path) -> None:
     course = assignments.copy_course(tmp_path / "course")
     shutil.copytree(ASSIGNMENTS / "release", course / "release")
     (tmp_path / "out" / "autograded").mkdir(parents=True)
-    (tmp_path / "out" / "autograded" / "s001.ipynb").write_bytes(notebook())  # as graded: nbgrader makes the page from it
-    gradebook.record(course, ASSIGNMENT, [("s001", {"sdpa": 4.0, "masks": 2.0, "split_merge": 2.0, "mha": 4.0}, notebook(), tmp_path / "out")])
+    # as graded: nbgrader makes the page from it
+    (tmp_path / "out" / "autograded" / "s001.ipynb").write_bytes(notebook())
+    gradebook.record(
+        course,
+        ASSIGNMENT,
+        [("s001", {"sdpa": 4.0, "masks": 2.0, "split_merge": 2.0, "mha": 4.0}, notebook(), tmp_path / "out")],
+    )
     result = assignments.nbgrader_api(course).generate_feedback(ASSIGNMENT, "s001", force=True)
     assert result["success"], result["log"][-2000:]
     page = (course / "feedback" / "s001" / ASSIGNMENT / f"{ASSIGNMENT}.html").read_text()

@@ -44,7 +44,14 @@ from course_lib.train import TrainConfig, train
 transformers.logging.set_verbosity_error()
 
 TINY_BERT = BertConfig(vocab_size=97, block_size=40, n_layers=3, n_heads=3, d_model=30, d_ff=44, dropout=0.0)
-HF_BERT = transformers.BertConfig(vocab_size=97, hidden_size=30, num_hidden_layers=3, num_attention_heads=3, intermediate_size=44, max_position_embeddings=40)
+HF_BERT = transformers.BertConfig(
+    vocab_size=97,
+    hidden_size=30,
+    num_hidden_layers=3,
+    num_attention_heads=3,
+    intermediate_size=44,
+    max_position_embeddings=40,
+)
 
 
 def right_padded(seed: int, B: int = 5, T: int = 11, vocab: int = 97) -> tuple[torch.Tensor, torch.Tensor]:
@@ -85,8 +92,22 @@ def test_every_family_gives_hidden_states_that_padding_does_not_change(family: s
         "bert": lambda: Bert(TINY_BERT),
         "bert_pretraining": lambda: BertForPreTraining(TINY_BERT),
         "gpt": lambda: GPT(GPTConfig(vocab_size=97, block_size=16, n_layers=2, n_heads=3, d_model=30)),
-        "t5": lambda: T5(T5Config(vocab_size=97, d_model=30, d_kv=7, d_ff=44, n_layers=2, n_decoder_layers=1, n_heads=3, dropout=0.0)),
-        "bart": lambda: Bart(BartConfig(vocab_size=97, block_size=16, n_layers=2, n_decoder_layers=1, n_heads=3, d_model=30, d_ff=44, dropout=0.0, mask_id=96)),
+        "t5": lambda: T5(
+            T5Config(vocab_size=97, d_model=30, d_kv=7, d_ff=44, n_layers=2, n_decoder_layers=1, n_heads=3, dropout=0.0)
+        ),
+        "bart": lambda: Bart(
+            BartConfig(
+                vocab_size=97,
+                block_size=16,
+                n_layers=2,
+                n_decoder_layers=1,
+                n_heads=3,
+                d_model=30,
+                d_ff=44,
+                dropout=0.0,
+                mask_id=96,
+            )
+        ),
     }[family]().eval()
     idx, mask = right_padded(2)
     hidden = hidden_states(model, idx, mask)
@@ -103,8 +124,8 @@ def test_every_family_gives_hidden_states_that_padding_does_not_change(family: s
 def test_hidden_states_refuse_what_they_cannot_read() -> None:
     gpt = GPT(GPTConfig(vocab_size=97, block_size=16, n_layers=1, n_heads=3, d_model=30))
     idx, _ = right_padded(0)
-    with pytest.raises(ValueError, match="right padding"):
-        hidden_states(gpt, idx, torch.ones_like(idx).index_fill_(1, torch.tensor([0]), 0))
+    with pytest.raises(ValueError, match="every row must hold at least one token"):
+        hidden_states(gpt, idx, torch.ones_like(idx).index_fill_(0, torch.tensor([2]), 0))
     with pytest.raises(ValueError, match="shape of input_ids"):
         hidden_states(bert(), idx, torch.ones(5, 3))
     with pytest.raises(TypeError, match="no hidden states for a Linear"):
@@ -124,7 +145,9 @@ def test_classification_loss_is_cross_entropy_and_refuses_labels_outside_the_cla
     tagger = TokenClassifier(bert(), n_classes=2).eval()
     tags = torch.where(mask.bool(), torch.randint(0, 2, mask.shape), IGNORE_INDEX)
     logits = tagger(idx, mask)
-    torch.testing.assert_close(classification_loss(tagger, (idx, mask), tags), F.cross_entropy(logits[mask.bool()], tags[mask.bool()]))
+    torch.testing.assert_close(
+        classification_loss(tagger, (idx, mask), tags), F.cross_entropy(logits[mask.bool()], tags[mask.bool()])
+    )
 
 
 # ---------------------------------------------------------------------------------- freezing
@@ -142,7 +165,10 @@ def test_freezing_by_pattern_and_by_block_counts_what_is_trained() -> None:
     biases = sum(p.numel() for n, p in classifier.named_parameters() if n.endswith(".bias"))
     assert freeze(classifier, ["*.bias", "head.weight"]) == biases + 60  # BitFit
     assert trainable_parameters(classifier) == biases + 60
-    with pytest.raises(ValueError, match=r"'\*\.query\.\*' matches no parameter; .*body\.encoder\.layers\.\*\.self_attn\.q_proj\.weight"):
+    with pytest.raises(
+        ValueError,
+        match=r"'\*\.query\.\*' matches no parameter; .*body\.encoder\.layers\.\*\.self_attn\.q_proj\.weight",
+    ):
         freeze(classifier, ["*.query.*"])
     with pytest.raises(ValueError, match="block 3 does not exist: the model has 3 blocks"):
         freeze(classifier, blocks=[3])
@@ -174,7 +200,12 @@ def test_a_probe_trained_by_the_course_loop_learns_a_linear_rule_on_cached_featu
     y = (x @ torch.randn(8, generator=g) > 0).long()
     probe = torch.nn.Linear(8, 2)
     batches = tensor_batches((x[:500], y[:500]), (x[500:], y[500:]), batch_size=64)
-    history = train(probe, batches, TrainConfig(steps=150, lr=0.05, min_lr=0.01, eval_every=150, progress=False, device="cpu"), classification_loss)
+    history = train(
+        probe,
+        batches,
+        TrainConfig(steps=150, lr=0.05, min_lr=0.01, eval_every=150, progress=False, device="cpu"),
+        classification_loss,
+    )
     assert history.val_loss[-1] < 0.3
     assert accuracy(probe, [x[500:]], y[500:]) > 0.9
     with pytest.raises(ValueError, match="same number of rows"):
@@ -192,10 +223,17 @@ def test_lora_equals_peft_on_hf_bert_with_the_same_a_and_b_outputs_and_merged_we
     ours.eval()
     r, alpha = 4, 12
     wrapped = apply_lora(ours, ["*.q_proj", "*.v_proj"], r=r, alpha=alpha)
-    assert wrapped == [f"encoder.layers.{i}.self_attn.q_proj" for i in range(3)] + [f"encoder.layers.{i}.self_attn.v_proj" for i in range(3)]
-    peft_model = get_peft_model(hf, LoraConfig(r=r, lora_alpha=alpha, target_modules=["query", "value"], lora_dropout=0.0)).eval()
+    assert wrapped == [f"encoder.layers.{i}.self_attn.q_proj" for i in range(3)] + [
+        f"encoder.layers.{i}.self_attn.v_proj" for i in range(3)
+    ]
+    peft_model = get_peft_model(
+        hf, LoraConfig(r=r, lora_alpha=alpha, target_modules=["query", "value"], lora_dropout=0.0)
+    ).eval()
     idx, mask = right_padded(7)
-    torch.testing.assert_close(ours(idx, attention_mask=mask), hf(input_ids=idx, attention_mask=mask).last_hidden_state, atol=1e-5, rtol=1e-5)  # B = 0: both are the base
+    # B = 0: both are the base
+    torch.testing.assert_close(
+        ours(idx, attention_mask=mask), hf(input_ids=idx, attention_mask=mask).last_hidden_state, atol=1e-5, rtol=1e-5
+    )
     g = torch.Generator().manual_seed(8)
     with torch.no_grad():
         for i in range(3):
@@ -211,8 +249,12 @@ def test_lora_equals_peft_on_hf_bert_with_the_same_a_and_b_outputs_and_merged_we
     merged_hf = peft_model.merge_and_unload()
     merge_lora(ours)
     for i in range(3):
-        torch.testing.assert_close(ours.encoder.layers[i].self_attn.q_proj.base.weight, merged_hf.encoder.layer[i].attention.self.query.weight)
-        torch.testing.assert_close(ours.encoder.layers[i].self_attn.v_proj.base.weight, merged_hf.encoder.layer[i].attention.self.value.weight)
+        torch.testing.assert_close(
+            ours.encoder.layers[i].self_attn.q_proj.base.weight, merged_hf.encoder.layer[i].attention.self.query.weight
+        )
+        torch.testing.assert_close(
+            ours.encoder.layers[i].self_attn.v_proj.base.weight, merged_hf.encoder.layer[i].attention.self.value.weight
+        )
     torch.testing.assert_close(ours(idx, attention_mask=mask), expected, atol=1e-5, rtol=1e-5)
 
 
@@ -220,7 +262,13 @@ def test_lora_starts_at_the_base_trains_only_a_and_b_and_disabling_brings_the_ba
     model = bert(9)
     idx, mask = right_padded(10)
     before = model(idx, attention_mask=mask)
-    apply_lora(model, ["*.q_proj", "*.k_proj", "*.v_proj", "*.out_proj"], r=2, alpha=4, generator=torch.Generator().manual_seed(0))
+    apply_lora(
+        model,
+        ["*.q_proj", "*.k_proj", "*.v_proj", "*.out_proj"],
+        r=2,
+        alpha=4,
+        generator=torch.Generator().manual_seed(0),
+    )
     torch.testing.assert_close(model(idx, attention_mask=mask), before)  # B = 0
     layer = model.encoder.layers[0].self_attn.q_proj
     assert isinstance(layer, LoRALinear) and layer.scale == 2.0 and not bool((layer.lora_A == 0).any())
@@ -254,7 +302,9 @@ def test_lora_starts_at_the_base_trains_only_a_and_b_and_disabling_brings_the_ba
 
 def test_lora_refuses_a_target_that_matches_no_linear_a_rank_too_large_and_wrapping_twice() -> None:
     model = bert()
-    with pytest.raises(ValueError, match=r"'\*\.query' matches no linear layer; .*encoder\.layers\.\*\.self_attn\.q_proj"):
+    with pytest.raises(
+        ValueError, match=r"'\*\.query' matches no linear layer; .*encoder\.layers\.\*\.self_attn\.q_proj"
+    ):
         apply_lora(model, ["*.query"], r=2, alpha=2)
     with pytest.raises(ValueError, match=r"rank r=31 must be in 1 \.\. 30"):
         apply_lora(model, ["*.q_proj"], r=31, alpha=2)
@@ -331,7 +381,8 @@ def test_training_memory_counts_weights_trained_gradients_adam_and_saved_activat
     assert full == TrainingMemory(weights, weights, 2 * weights, (32 * 8 + 32 * 16) * 4)
     freeze(model, ["2.*"])
     head_only = training_memory(model, lambda: model(x).sum())
-    assert head_only == TrainingMemory(weights, (16 * 4 + 4) * 4, 2 * (16 * 4 + 4) * 4, 32 * 16 * 4)  # no graph below the head
+    # no graph below the head
+    assert head_only == TrainingMemory(weights, (16 * 4 + 4) * 4, 2 * (16 * 4 + 4) * 4, 32 * 16 * 4)
     assert head_only.total < full.total
 
 
@@ -355,6 +406,7 @@ def test_attention_makes_lora_wrapped_projections_in_one_product_with_the_same_n
     for a, b in zip(fused, separate, strict=True):
         torch.testing.assert_close(a, b, atol=1e-6, rtol=1e-5)
     hook = attn.q_proj.register_forward_hook(lambda module, args, out: calls.append(out))
-    fused_projections((attn.q_proj, attn.k_proj, attn.v_proj), x)  # a hooked projection is called as the module it is: the hook sees the call
+    # a hooked projection is called as the module it is: the hook sees the call
+    fused_projections((attn.q_proj, attn.k_proj, attn.v_proj), x)
     hook.remove()
     assert len(calls) == 1

@@ -30,7 +30,18 @@ SMALL = [  # (n_layers, n_heads, d_model, vocab, context)
 
 def hf_model(n_layers: int, n_heads: int, d_model: int, vocab: int, context: int) -> GPT2LMHeadModel:
     torch.manual_seed(n_layers * 100 + d_model)
-    config = GPT2Config(vocab_size=vocab, n_positions=context, n_embd=d_model, n_layer=n_layers, n_head=n_heads, resid_pdrop=0.0, embd_pdrop=0.0, attn_pdrop=0.0, bos_token_id=0, eos_token_id=0)
+    config = GPT2Config(
+        vocab_size=vocab,
+        n_positions=context,
+        n_embd=d_model,
+        n_layer=n_layers,
+        n_head=n_heads,
+        resid_pdrop=0.0,
+        embd_pdrop=0.0,
+        attn_pdrop=0.0,
+        bos_token_id=0,
+        eos_token_id=0,
+    )
     model = GPT2LMHeadModel(config).eval()
     with torch.no_grad():  # HF initialises biases and LayerNorms to constants: make every tensor count
         for p in model.parameters():
@@ -72,7 +83,13 @@ def test_our_weights_save_as_an_hf_state_dict(shape: tuple[int, int, int, int, i
 
 def test_a_state_dict_of_the_wrong_depth_is_refused_by_name() -> None:
     shallow = hf_model(1, 2, 16, 50, 16).state_dict()
-    with pytest.raises(ValueError, match=r"missing: transformer\.h\.1\.attn\.c_attn\.bias.*GPT-2 with 2 layers|GPT-2 with 2 layers needs are missing: transformer\.h\.1\."):
+    with pytest.raises(
+        ValueError,
+        match=(
+            r"missing: transformer\.h\.1\.attn\.c_attn\.bias.*GPT-2 with 2 layers|GPT-2 with 2 layers needs "
+            r"are missing: transformer\.h\.1\."
+        ),
+    ):
         GPT.from_hf(shallow, GPTConfig(vocab_size=50, block_size=16, n_layers=2, n_heads=2, d_model=16))
     deep = hf_model(3, 2, 16, 50, 16).state_dict()  # a deeper checkpoint must not load its first layers silently
     with pytest.raises(ValueError, match=r"no place for: transformer\.h\.2\.attn\.c_attn\.bias"):
@@ -82,7 +99,9 @@ def test_a_state_dict_of_the_wrong_depth_is_refused_by_name() -> None:
 def test_a_state_dict_of_another_width_or_vocabulary_is_refused_with_the_libraries_own_error() -> None:
     config = GPTConfig(vocab_size=50, block_size=16, n_layers=2, n_heads=2, d_model=16)
     wider = hf_model(2, 2, 24, 50, 16).state_dict()
-    with pytest.raises(ValueError, match=r"does not fit a GPT of width 16.*wte\.weight \(50, 24\) \(expected \(50, 16\)\)"):
+    with pytest.raises(
+        ValueError, match=r"does not fit a GPT of width 16.*wte\.weight \(50, 24\) \(expected \(50, 16\)\)"
+    ):
         GPT.from_hf(wider, config)
     more_words = hf_model(2, 2, 16, 60, 16).state_dict()
     with pytest.raises(ValueError, match=r"wte\.weight \(60, 16\) \(expected \(50, 16\)\)"):
@@ -93,7 +112,11 @@ def test_extra_names_are_refused_but_buffers_and_the_tied_head_are_not() -> None
     config = GPTConfig(vocab_size=50, block_size=16, n_layers=2, n_heads=2, d_model=16)
     state = hf_model(2, 2, 16, 50, 16).state_dict()
     causal = torch.tril(torch.ones(16, 16, dtype=torch.bool)).view(1, 1, 16, 16)
-    with_buffers = state | {f"transformer.h.{i}.attn.bias": causal for i in range(2)} | {"transformer.h.0.attn.masked_bias": torch.tensor(-1e4)}
+    with_buffers = (
+        state
+        | {f"transformer.h.{i}.attn.bias": causal for i in range(2)}
+        | {"transformer.h.0.attn.masked_bias": torch.tensor(-1e4)}
+    )
     GPT.from_hf(with_buffers, config)  # older checkpoints save the causal mask: no weights, accepted
     bare = {k.removeprefix("transformer."): v for k, v in state.items() if k != "lm_head.weight"}
     GPT.from_hf(bare, config)  # a GPT2Model's names
@@ -108,7 +131,9 @@ def test_the_names_check_lists_what_does_not_fit() -> None:
     from course_lib.convert import check_names
 
     check_names(["a", "b", "buffer"], {"a", "b"}, ignorable=lambda n: n == "buffer")
-    with pytest.raises(ValueError, match=r"1 names that the model needs are missing: c; 2 names that the model has no place for: x, y"):
+    with pytest.raises(
+        ValueError, match=r"1 names that the model needs are missing: c; 2 names that the model has no place for: x, y"
+    ):
         check_names(["a", "x", "y"], {"a", "c"})
     with pytest.raises(ValueError, match=r"n00, n01, n02, n03, n04, n05, n06, n07 and 2 more"):
         check_names([f"n{i:02}" for i in range(10)], set())
@@ -134,7 +159,9 @@ def test_presets_have_the_published_sizes(name: str) -> None:
         if name == "gpt1":
             reference = OpenAIGPTLMHeadModel(OpenAIGPTConfig())
         else:
-            reference = GPT2LMHeadModel(GPT2Config(n_layer=config.n_layers, n_head=config.n_heads, n_embd=config.d_model))
+            reference = GPT2LMHeadModel(
+                GPT2Config(n_layer=config.n_layers, n_head=config.n_heads, n_embd=config.d_model)
+            )
     assert ours == sum(p.numel() for p in reference.parameters())
     assert abs(ours - PUBLISHED_PARAMETERS[name]) / PUBLISHED_PARAMETERS[name] < 0.07
 
@@ -171,12 +198,16 @@ def test_gpt1_initialisation_does_not_scale() -> None:
 @pytest.mark.parametrize("arrangement", ["pre_ln", "post_ln", "parallel"])
 def test_kv_cache_gives_the_uncached_logits(arrangement: str) -> None:
     torch.manual_seed(0)
-    model = GPT(GPTConfig(vocab_size=60, block_size=40, n_layers=2, n_heads=4, d_model=32, arrangement=arrangement)).eval()  # type: ignore[arg-type]
+    model = GPT(
+        GPTConfig(vocab_size=60, block_size=40, n_layers=2, n_heads=4, d_model=32, arrangement=arrangement)
+    ).eval()  # type: ignore[arg-type]
     idx = torch.randint(0, 60, (3, 30))
     with torch.no_grad():
         full = model(idx)
         caches = model.new_caches()
-        stepped = torch.cat([model(idx[:, :10], caches)] + [model(idx[:, t : t + 1], caches) for t in range(10, 30)], dim=1)
+        stepped = torch.cat(
+            [model(idx[:, :10], caches)] + [model(idx[:, t : t + 1], caches) for t in range(10, 30)], dim=1
+        )
     torch.testing.assert_close(stepped, full, atol=1e-5, rtol=1e-5)
     assert caches[0].k is not None and caches[0].k.shape == (3, 4, 30, 8)  # (B, h, T, d_head): time on axis 2
 
@@ -203,12 +234,19 @@ def test_bad_inputs_get_errors_that_name_them() -> None:
         lm_loss(torch.zeros(2, 1, 20), torch.zeros(2, 1, dtype=torch.long))
     with pytest.raises(ValueError, match=r"logits must be \(B, T, V\)"):
         lm_loss(torch.zeros(6, 20), torch.zeros(2, 3, dtype=torch.long))
-    for bad, field in [({"n_heads": 0}, "n_heads"), ({"vocab_size": 0}, "vocab_size"), ({"dropout": 1.0}, "dropout"), ({"block_size": -1}, "block_size")]:
+    for bad, field in [
+        ({"n_heads": 0}, "n_heads"),
+        ({"vocab_size": 0}, "vocab_size"),
+        ({"dropout": 1.0}, "dropout"),
+        ({"block_size": -1}, "block_size"),
+    ]:
         with pytest.raises(ValueError, match=field):
             GPTConfig(**bad)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("change", [{"arrangement": "parallel"}, {"arrangement": "post_ln"}, {"activation": "gelu"}, {"activation": "relu"}])
+@pytest.mark.parametrize(
+    "change", [{"arrangement": "parallel"}, {"arrangement": "post_ln"}, {"activation": "gelu"}, {"activation": "relu"}]
+)
 def test_hf_conversion_refuses_what_gpt2_would_compute_differently(change: dict) -> None:
     config = GPTConfig(vocab_size=30, block_size=8, n_layers=2, n_heads=2, d_model=8, **change)
     with pytest.raises(ValueError, match="only GPT-2's arrangement and activation"):
@@ -243,7 +281,9 @@ def test_classifier_reads_the_extract_position_and_learns() -> None:
         labels = torch.randint(0, 2, (n,))
         hypothesis = torch.where(labels[:, None] == 1, premise, torch.randint(0, 10, (n, 3)))
         labels = (hypothesis == premise).all(-1).long()
-        rows = [pair_input(p.tolist(), h.tolist(), start, delim, extract) + [0, 0, 0] for p, h in zip(premise, hypothesis)]
+        rows = [
+            pair_input(p.tolist(), h.tolist(), start, delim, extract) + [0, 0, 0] for p, h in zip(premise, hypothesis)
+        ]
         return torch.tensor(rows), labels
 
     idx, _ = pairs(4)
@@ -290,7 +330,8 @@ def test_training_flops_per_token_is_what_torch_counts_in_a_forward_and_backward
     idx = torch.randint(0, 512, (B, T))
     with FlopCounterMode(display=False) as counter, torch.nn.attention.sdpa_kernel(torch.nn.attention.SDPBackend.MATH):
         model(idx).sum().backward()  # attention as plain products, which torch counts
-    counted = counter.get_total_flops() / (B * T)  # torch counts every product's multiply-adds as 2 FLOPs, attention's full T x T
+    # torch counts every product's multiply-adds as 2 FLOPs, attention's full T x T
+    counted = counter.get_total_flops() / (B * T)
     # ours also counts biases and norm gains as if multiplied (1% of the weights here): slightly above
     assert counted <= model.training_flops_per_token() <= 1.02 * counted
     n = model.num_parameters() - T * 128

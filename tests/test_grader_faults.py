@@ -48,7 +48,9 @@ from course_grading.sandbox.worker import Worker
 from assignment_support import ASSIGNMENTS, ROOT
 from hostile_submissions import ASSIGNMENT, FULL, batch_stopper_cases, escaped, notebook
 
-needs_sandbox = pytest.mark.skipif(not sandbox.sandbox_available(), reason="needs Linux user, mount, PID and network namespaces (unshare)")
+needs_sandbox = pytest.mark.skipif(
+    not sandbox.sandbox_available(), reason="needs Linux user, mount, PID and network namespaces (unshare)"
+)
 RELEASE = nbformat.read(ASSIGNMENTS / "release" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb", as_version=4)
 
 
@@ -84,8 +86,12 @@ ODD_NOTEBOOKS = {
     "top-level metadata a list": _set(["metadata"], []),
     "nbformat a string": _set(["nbformat"], "4"),
     "source a list of numbers": _set(["cells", 0, "source"], [1, 2]),
-    "lone surrogate in a grade id": _set(["cells", 0, "metadata", "nbgrader"], {"grade_id": "sdpa\ud800", "solution": True}),
-    "lone surrogate in an output": _set(["cells", 0, "outputs"], [{"output_type": "stream", "name": "stdout", "text": "\udcff"}]),
+    "lone surrogate in a grade id": _set(
+        ["cells", 0, "metadata", "nbgrader"], {"grade_id": "sdpa\ud800", "solution": True}
+    ),
+    "lone surrogate in an output": _set(
+        ["cells", 0, "outputs"], [{"output_type": "stream", "name": "stdout", "text": "\udcff"}]
+    ),
 }
 
 
@@ -109,7 +115,9 @@ def test_a_notebook_of_any_shape_reads_without_raising(tmp_path: Path, odd: str)
 
 def test_a_lone_surrogate_in_an_answer_is_graded_as_an_escape(tmp_path: Path) -> None:
     def edit(nb: dict) -> None:
-        next(c for c in nb["cells"] if c["metadata"].get("nbgrader", {}).get("grade_id") == "sdpa")["source"] = "x = '\ud800'"
+        next(c for c in nb["cells"] if c["metadata"].get("nbgrader", {}).get("grade_id") == "sdpa")["source"] = (
+            "x = '\ud800'"
+        )
 
     path = tmp_path / "n.ipynb"
     path.write_bytes(escaped(notebook(), edit))
@@ -130,7 +138,13 @@ def test_an_unreadable_cache_entry_is_graded_again(tmp_path: Path) -> None:
     assert grading.pending(tmp_path, "ann").exists()  # cached, not yet in the gradebook
     assert grading.cached_result(path, "other key") is None
     full = path.read_text()
-    for broken in (full[: len(full) // 2], "", "[1, 2]", json.dumps({"student": "ann"} | {"surprise": 1}), json.dumps({**json.loads(full), "status": grading.NOT_GRADED})):
+    for broken in (
+        full[: len(full) // 2],
+        "",
+        "[1, 2]",
+        json.dumps({"student": "ann"} | {"surprise": 1}),
+        json.dumps({**json.loads(full), "status": grading.NOT_GRADED}),
+    ):
         path.write_text(broken)
         assert grading.cached_result(path, "k") is None, broken
     path.write_bytes(b"\xff\xfe")
@@ -165,7 +179,10 @@ def test_scratch_folders_are_private_and_a_killed_runs_are_removed(tmp_path: Pat
 def test_an_output_folder_that_cannot_be_written_is_refused_before_grading(tmp_path: Path) -> None:
     (tmp_path / "a_file").write_text("")
     with pytest.raises(RuntimeError, match="cannot write in the output folder"):
-        grading.grade(grading.Batch(tmp_path / "no_course", ASSIGNMENT, tmp_path, tmp_path / "a_file" / "out"), grading.Options(jobs=1))
+        grading.grade(
+            grading.Batch(tmp_path / "no_course", ASSIGNMENT, tmp_path, tmp_path / "a_file" / "out"),
+            grading.Options(jobs=1),
+        )
 
 
 @needs_sandbox
@@ -176,8 +193,17 @@ def test_course_grade_refuses_a_read_only_out_folder(tmp_path: Path) -> None:
     inbox.mkdir()
     (inbox / "ann.ipynb").write_bytes(notebook())
     course = course_copy(tmp_path / "course")
-    command = f"mount --bind {out} {out} && mount -o remount,bind,ro {out} && exec {sys.executable} -m course_grading.cli --course {course} grade {ASSIGNMENT} {inbox} --out {out}"
-    run = subprocess.run(["unshare", "--user", "--map-root-user", "--mount", "sh", "-c", command], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    command = (
+        f"mount --bind {out} {out} && mount -o remount,bind,ro {out} && exec {sys.executable} -m "
+        f"course_grading.cli --course {course} grade {ASSIGNMENT} {inbox} --out {out}"
+    )
+    run = subprocess.run(
+        ["unshare", "--user", "--map-root-user", "--mount", "sh", "-c", command],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
     assert run.returncode == cli.EXIT_BAD_INPUT, run.stderr
     assert "cannot grade: cannot write in the output folder" in run.stderr and "Traceback" not in run.stderr
     assert list(out.iterdir()) == []
@@ -187,8 +213,32 @@ def test_course_grade_refuses_a_read_only_out_folder(tmp_path: Path) -> None:
 
 
 def test_a_submission_not_graded_has_no_score_in_any_report(tmp_path: Path) -> None:
-    row = GradeRow("ann", "Ann", "ann@uni.edu", "101", {}, {"sdpa": 4.0, "mha": 4.0}, 0.0, None, grading.NOT_GRADED, "not graded: grader error: worker died", None)
-    graded = GradeRow("bob", "Bob", "bob@uni.edu", "102", {"sdpa": 4.0, "mha": 0.0}, {"sdpa": 4.0, "mha": 4.0}, 0.0, 4.0, grading.GRADED, "", None)
+    row = GradeRow(
+        "ann",
+        "Ann",
+        "ann@uni.edu",
+        "101",
+        {},
+        {"sdpa": 4.0, "mha": 4.0},
+        0.0,
+        None,
+        grading.NOT_GRADED,
+        "not graded: grader error: worker died",
+        None,
+    )
+    graded = GradeRow(
+        "bob",
+        "Bob",
+        "bob@uni.edu",
+        "102",
+        {"sdpa": 4.0, "mha": 0.0},
+        {"sdpa": 4.0, "mha": 4.0},
+        0.0,
+        4.0,
+        grading.GRADED,
+        "",
+        None,
+    )
     warnings = write_all([row, graded], tmp_path, ASSIGNMENT)
     with (tmp_path / "grades.csv").open(encoding="utf-8-sig") as f:
         rows = {r["student"]: r for r in csv.DictReader(f)}
@@ -206,9 +256,22 @@ def test_the_summary_counts_the_submissions_not_graded_and_survives_odd_file_nam
         grading.Result("bob", grading.GRADED, scores={"sdpa": 4.0}, max_scores={"sdpa": 4.0}),
     ]
     taken = Intake({}, ["a\udcff.ipynb: 'a\udcff' is not a usable student id"], entries=3, rejected_entries=1)
-    reports.write_reports(results, {"sdpa": 4.0}, taken, tmp_path, ASSIGNMENT, None, None, ["nbgrader gradebook: bob not recorded (locked)"])
+    reports.write_reports(
+        results,
+        {"sdpa": 4.0},
+        taken,
+        tmp_path,
+        ASSIGNMENT,
+        None,
+        None,
+        ["nbgrader gradebook: bob not recorded (locked)"],
+    )
     summary = (tmp_path / "summary.txt").read_text()
-    assert "1 graded, 0 from the cache (unchanged since they were graded); 1 NOT GRADED because of grader errors" in summary and "sdpa                     1/1" in summary
+    assert (
+        "1 graded, 0 from the cache (unchanged since they were graded); 1 NOT GRADED because of grader errors"
+        in summary
+        and "sdpa                     1/1" in summary
+    )
     assert re.search(r"ann\s+NOT GRADED", summary) and "WARNING: nbgrader gradebook: bob not recorded" in summary
     assert "a\\udcff.ipynb" in summary  # the name as an escape: the file is UTF-8
 
@@ -230,7 +293,13 @@ def test_the_worker_reports_its_own_failures_and_death_with_its_stderr(tmp_path:
     """An exception in the grading code and a worker killed mid-submission come back as grader
     errors (with the worker's traceback), and the next submission gets a fresh worker."""
     worker = Worker(tmp_path / "worker.log", 1, tmp_path / "slot", sandbox.SlotGroup())
-    request = {"scratch": str(tmp_path / "nothing"), "assignment": ASSIGNMENT, "student": "ann", "env": dict(os.environ), "cwd": str(tmp_path)}
+    request = {
+        "scratch": str(tmp_path / "nothing"),
+        "assignment": ASSIGNMENT,
+        "student": "ann",
+        "env": dict(os.environ),
+        "cwd": str(tmp_path),
+    }
     try:
         error = worker.run(request, 120)
         assert error is not None and error.cause.startswith("FileNotFoundError") and "Traceback" in error.stderr
@@ -284,7 +353,9 @@ def test_a_failure_before_any_student_code_is_the_graders(tmp_path: Path) -> Non
 # ------------------------------------------------------------------------ the gradebook
 
 
-def test_a_locked_gradebook_is_retried_reported_and_recorded_next_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_locked_gradebook_is_retried_reported_and_recorded_next_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(gradebook, "LOCK_PAUSE_S", 0.0)
     monkeypatch.setattr(gradebook, "LOCK_TRIES", 2)
     course, out = course_copy(tmp_path / "course"), tmp_path / "out"
@@ -325,7 +396,11 @@ def test_no_notebook_stops_a_batch_and_a_truncated_cache_entry_is_regraded(tmp_p
     (stale / "a1_attention_checks.py").write_text("hidden")
     os.utime(stale, (time.time() - 3600,) * 2)
     progress: list[str] = []
-    results, _ = grading.grade(grading.Batch(course, ASSIGNMENT, inbox, out), grading.Options(jobs=2, limits=LIMITS), progress=lambda done, total, line: progress.append(line))
+    results, _ = grading.grade(
+        grading.Batch(course, ASSIGNMENT, inbox, out),
+        grading.Options(jobs=2, limits=LIMITS),
+        progress=lambda done, total, line: progress.append(line),
+    )
     assert not stale.exists()
     by_student = {r.student: r for r in results}
     assert set(by_student) == set(cases) and len(progress) == len(cases)
@@ -339,7 +414,9 @@ def test_no_notebook_stops_a_batch_and_a_truncated_cache_entry_is_regraded(tmp_p
 
 
 @needs_sandbox
-def test_a_grader_fault_is_not_a_grade_and_the_next_runs_grade_and_record(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_grader_fault_is_not_a_grade_and_the_next_runs_grade_and_record(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     """The student process cannot start (its launcher is ``false``): through ``course grade``, the
     submission is "not graded" with the cause and the worker's stderr in its log, nothing is cached,
     recorded or exported for it, and the command fails saying so, while an unreadable notebook beside
@@ -349,14 +426,29 @@ def test_a_grader_fault_is_not_a_grade_and_the_next_runs_grade_and_record(tmp_pa
     inbox.mkdir()
     (inbox / "ann.ipynb").write_bytes(notebook())
     (inbox / "bob.ipynb").write_bytes(b'{"cells": [')
-    command = ["--course", str(course), "grade", ASSIGNMENT, str(inbox), "--out", str(out), "--jobs", "1", "--cell-timeout", str(LIMITS.cell_s)]
+    command = [
+        "--course",
+        str(course),
+        "grade",
+        ASSIGNMENT,
+        str(inbox),
+        "--out",
+        str(out),
+        "--jobs",
+        "1",
+        "--cell-timeout",
+        str(LIMITS.cell_s),
+    ]
     monkeypatch.setattr(sandbox, "limited", lambda limits, group, argv: ["false", *argv])
     assert cli.main(command) == cli.EXIT_FAILED
     err = capsys.readouterr().err
     assert "1 of 2 submissions not graded because of grader errors (ann)" in err
     assert not (out / "results" / "ann.json").exists() and not grading.pending(out / "results", "ann").exists()
     log = (out / "logs" / "ann.log").read_text()
-    assert "not graded: grader error: the student process could not be started (its jail exited with status 1)" in log and "Traceback" in log
+    assert (
+        "not graded: grader error: the student process could not be started (its jail exited with status 1)" in log
+        and "Traceback" in log
+    )
     with (out / "grades.csv").open(encoding="utf-8-sig") as f:
         rows = {r["student"]: r for r in csv.DictReader(f)}
     assert (rows["ann"]["total"], rows["ann"]["status"]) == ("", "not graded") and rows["bob"]["total"] == "0"
@@ -372,4 +464,7 @@ def test_a_grader_fault_is_not_a_grade_and_the_next_runs_grade_and_record(tmp_pa
     graded_at = cached.stat().st_mtime_ns
     assert cli.main(command) == 0
     assert cached.stat().st_mtime_ns == graded_at  # nothing graded again
-    assert grading.unrecorded(out, ["ann", "bob"]) == [] and recorded_scores(course) == {"ann": sum(FULL.values()), "bob": 0.0}
+    assert grading.unrecorded(out, ["ann", "bob"]) == [] and recorded_scores(course) == {
+        "ann": sum(FULL.values()),
+        "bob": 0.0,
+    }

@@ -96,7 +96,8 @@ def test_a_frame_that_is_not_an_archive_is_refused() -> None:
 
 def test_a_message_that_shares_itself_into_millions_of_values_is_refused() -> None:
     nested: list[Any] = [0]
-    for _ in range(24):  # 24 levels of a list holding the one below twice: 2**24 leaves, a few hundred bytes on the wire
+    # 24 levels of a list holding the one below twice: 2**24 leaves, a few hundred bytes on the wire
+    for _ in range(24):
         nested = [nested, nested]
     data = frame_bytes({"value": nested})
     assert len(data) < 10_000
@@ -128,13 +129,21 @@ class NoChannel:
 def test_what_the_notebook_prints_is_capped_by_the_grader_whatever_its_process_counts() -> None:
     student = RemoteStudent(NoChannel(), [], timeout_s=5, output_bytes=1_000)
     first = student._capped({"stdout": "a" * 600, "stderr": "", "error": None})
-    second = student._capped({"stdout": "b" * 600, "stderr": "c" * 600, "error": None})  # a process that reset its own count
+    # a process that reset its own count
+    second = student._capped({"stdout": "b" * 600, "stderr": "c" * 600, "error": None})
     assert first["stdout"] == "a" * 600
-    assert second["stdout"].startswith("b" * 400) and "b" * 401 not in second["stdout"] and "output cut" in second["stdout"]
+    assert (
+        second["stdout"].startswith("b" * 400)
+        and "b" * 401 not in second["stdout"]
+        and "output cut" in second["stdout"]
+    )
     assert second["stderr"] == ""  # over the allowance: dropped (the cut is marked once)
     student = RemoteStudent(NoChannel(), [], timeout_s=5, output_bytes=1_000)
-    fat = student._capped({"stdout": "", "stderr": "", "error": ["ValueError", "m" * 300, ["t" * 500] * 200]})  # a traceback forged in the process
-    assert sum(len(line) for line in fat["error"][2]) + len(fat["error"][1]) < 1_100 and "output cut" in "".join(fat["error"][2])
+    # a traceback forged in the process
+    fat = student._capped({"stdout": "", "stderr": "", "error": ["ValueError", "m" * 300, ["t" * 500] * 200]})
+    assert sum(len(line) for line in fat["error"][2]) + len(fat["error"][1]) < 1_100 and "output cut" in "".join(
+        fat["error"][2]
+    )
 
 
 def test_a_hidden_cases_error_message_never_reaches_the_feedback() -> None:
@@ -144,7 +153,11 @@ def test_a_hidden_cases_error_message_never_reaches_the_feedback() -> None:
     assert own_class.type_name == "Exception" and "1234" not in str(own_class)
     assert calls.hidden_error(["NotImplementedError", "x", []], []).type_name == "NotImplementedError"
     refused = calls.hidden_error(["Refused", "SECRET", []], [("torch.nn.functional", "softmax")])
-    assert refused.type_name == "Refused" and "torch.nn.functional.softmax" in refused.message and "SECRET" not in refused.message
+    assert (
+        refused.type_name == "Refused"
+        and "torch.nn.functional.softmax" in refused.message
+        and "SECRET" not in refused.message
+    )
 
 
 class Recorder:
@@ -159,7 +172,11 @@ class Recorder:
 
     def run(self, cell_id: str, source: str, references: str | None, exclude: list[str]) -> dict[str, Any]:
         self.log.append(f"visible {cell_id}")
-        return {"stdout": "", "stderr": "", "error": None if cell_id != "test_b" else ["AssertionError", "visible failed", []]}
+        return {
+            "stdout": "",
+            "stderr": "",
+            "error": None if cell_id != "test_b" else ["AssertionError", "visible failed", []],
+        }
 
     def call(self, name: str, args: Any, **options: Any) -> Any:
         self.log.append(f"hidden {name}")
@@ -168,25 +185,41 @@ class Recorder:
 
 def graded_cell(grade_id: str, source: str, test: bool) -> nbformat.NotebookNode:
     cell = nbformat.v4.new_code_cell(source)
-    cell.metadata["nbgrader"] = {"grade_id": grade_id, "grade": test, "solution": not test, "locked": test, "points": 1 if test else 0, "schema_version": 3}
+    cell.metadata["nbgrader"] = {
+        "grade_id": grade_id,
+        "grade": test,
+        "solution": not test,
+        "locked": test,
+        "points": 1 if test else 0,
+        "schema_version": 3,
+    }
     return cell
 
 
 def test_every_visible_test_runs_before_the_first_hidden_call() -> None:
     nb = nbformat.v4.new_notebook()
     for part in "abc":
-        nb.cells += [graded_cell(part, f"def {part}(): pass", False), graded_cell(f"test_{part}", f"assert {part}", True)]
+        nb.cells += [
+            graded_cell(part, f"def {part}(): pass", False),
+            graded_cell(f"test_{part}", f"assert {part}", True),
+        ]
     checks = types.SimpleNamespace(CHECKS={f"test_{p}": (lambda s, p=p: s.call(p, ()) and None) for p in "abc"})
     student = Recorder()
     outputs = worker.run_submission(student, nb, nb, checks, 7)  # type: ignore[arg-type]
     assert student.log == ["visible test_a", "visible test_b", "visible test_c", "hidden a", "hidden c"]
     assert outputs["test_b"]["error"][1] == "visible failed"  # a failing visible test: its hidden check is not run
-    assert "could not use the reply" in outputs["test_a"]["error"][1] and "seed 7;" in outputs["test_a"]["error"][1]  # a failure names its inputs
+    # a failure names its inputs
+    assert "could not use the reply" in outputs["test_a"]["error"][1] and "seed 7;" in outputs["test_a"]["error"][1]
 
 
 def test_the_trusted_worker_runs_under_its_own_memory_limit() -> None:
     limit = 3 * 2**30
-    process = subprocess.Popen([sys.executable, "-m", "course_grading.sandbox.worker", str(limit)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "course_grading.sandbox.worker", str(limit)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         for _ in range(600):
             limits = Path(f"/proc/{process.pid}/limits").read_text()
@@ -210,7 +243,9 @@ def slot() -> Any:
     group = sandbox.slot_group(f"test{next(SLOTS)}", limits, cpus=1)
     if group.memory is None or group.pids is None:
         sandbox.release_slot(group)
-        pytest.skip("this machine lets no process make memory and pids control groups (not root, no delegated cgroup v2)")
+        pytest.skip(
+            "this machine lets no process make memory and pids control groups (not root, no delegated cgroup v2)"
+        )
     yield limits, group
     sandbox.release_slot(group)
 
@@ -222,15 +257,24 @@ time.sleep(3)
 print(sum(child.poll() is None for child in children))
 for child in children:
     child.kill()
-"""
+"""  # noqa: E501 (code run as written)
 
 
 def test_the_slots_memory_limit_binds_everything_a_submission_starts_together(slot: Any) -> None:
     limits, group = slot
-    assert int((group.memory / ("memory.max" if (group.memory / "memory.max").exists() else "memory.limit_in_bytes")).read_text()) == limits.group_memory_bytes
+    assert (
+        int(
+            (
+                group.memory / ("memory.max" if (group.memory / "memory.max").exists() else "memory.limit_in_bytes")
+            ).read_text()
+        )
+        == limits.group_memory_bytes
+    )
     before = sandbox.memory_limit_hits(group)
     # four processes of 120 MB each, every one under its own address-space limit, 480 MB together: over the 300 MB
-    done = subprocess.run(sandbox.limited(limits, group, [sys.executable, "-c", HOG]), capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        sandbox.limited(limits, group, [sys.executable, "-c", HOG]), capture_output=True, text=True, timeout=60
+    )
     alive = int(done.stdout.strip().splitlines()[-1]) if done.stdout.strip() else 0
     assert alive < 4 and sandbox.memory_limit_hits(group) > before, (done.stdout, done.stderr)
 
@@ -239,8 +283,17 @@ def test_the_slot_has_a_cpu_quota_and_a_process_limit(slot: Any) -> None:
     limits, group = slot
     if group.cpu is None:
         pytest.skip("no cpu controller here")
-    quota = (group.cpu / "cpu.max").read_text().split()[0] if (group.cpu / "cpu.max").exists() else (group.cpu / "cpu.cfs_quota_us").read_text().strip()
+    quota = (
+        (group.cpu / "cpu.max").read_text().split()[0]
+        if (group.cpu / "cpu.max").exists()
+        else (group.cpu / "cpu.cfs_quota_us").read_text().strip()
+    )
     assert int(quota) == sandbox.CPU_PERIOD_US  # one core's worth
-    forks = "import os, time\nn = 0\ntry:\n    for _ in range(200):\n        if os.fork() == 0:\n            time.sleep(5); os._exit(0)\n        n += 1\nexcept OSError:\n    pass\nprint(n)"
-    done = subprocess.run(sandbox.limited(limits, group, [sys.executable, "-c", forks]), capture_output=True, text=True, timeout=60)
+    forks = (
+        "import os, time\nn = 0\ntry:\n    for _ in range(200):\n        if os.fork() == 0:\n"
+        "            time.sleep(5); os._exit(0)\n        n += 1\nexcept OSError:\n    pass\nprint(n)"
+    )
+    done = subprocess.run(
+        sandbox.limited(limits, group, [sys.executable, "-c", forks]), capture_output=True, text=True, timeout=60
+    )
     assert int(done.stdout.split()[-1]) < limits.processes and sandbox.process_limit_hits(group) > 0

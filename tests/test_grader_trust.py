@@ -72,7 +72,7 @@ def split_heads(x, n_heads):
                 pass
         os._exit(0)
     return _correct_split(x, n_heads)
-"""
+"""  # noqa: E501 (code run as written)
 )
 
 PRINTING_MHA = KEY["mha"].replace('    """\n', '    """\n    print("STA" + "SH:", _stash)\n', 1)
@@ -85,14 +85,26 @@ def test_hidden_inputs_never_reach_the_feedback_and_an_inflating_reply_is_refuse
     assert 'print("STA" + "SH:"' in PRINTING_MHA  # the markers are built at run time: the feedback shows the source too
     inbox, out = tmp_path / "inbox", tmp_path / "out"
     inbox.mkdir()
-    (inbox / "leaky.ipynb").write_bytes(notebook({"sdpa": STASHING_SDPA, "masks": SECRET_RAISING_MASKS, "split_merge": INFLATING_SPLIT, "mha": PRINTING_MHA}))
+    (inbox / "leaky.ipynb").write_bytes(
+        notebook(
+            {"sdpa": STASHING_SDPA, "masks": SECRET_RAISING_MASKS, "split_merge": INFLATING_SPLIT, "mha": PRINTING_MHA}
+        )
+    )
     course = course_copy(tmp_path / "course")
-    (result,), _ = grading.grade(grading.Batch(course, "a1_attention", inbox, out), grading.Options(jobs=1, limits=LIMITS), progress=lambda done, total, line: None)
+    (result,), _ = grading.grade(
+        grading.Batch(course, "a1_attention", inbox, out),
+        grading.Options(jobs=1, limits=LIMITS),
+        progress=lambda done, total, line: None,
+    )
     assert result.status != "not graded", result.notes
     assert result.scores["masks"] == 0 and result.scores["split_merge"] == 0, result.scores
     for part in ("sdpa", "mha"):
-        assert result.scores[part] == FULL[part] or any(part in note and "review" in note for note in result.notes), (result.scores, result.notes)
+        assert result.scores[part] == FULL[part] or any(part in note and "review" in note for note in result.notes), (
+            result.scores,
+            result.notes,
+        )
     feedback = (out / "feedback" / "leaky.html").read_text()
-    assert "STASH: []" in feedback  # the visible tests' output is shown: it was printed before any hidden call, with nothing stashed
+    # the visible tests' output is shown: it was printed before any hidden call, with nothing stashed
+    assert "STASH: []" in feedback
     assert "HIDDENINPUT" not in feedback and "SECRETMSG" not in feedback
     assert "its message is not shown" in feedback

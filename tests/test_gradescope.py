@@ -35,7 +35,12 @@ from course_grading.sandbox import limits as sandbox
 from assignment_support import ASSIGNMENTS, hidden_lines
 from hostile_submissions import ASSIGNMENT, FULL, MISSING_SCALE, WRONG_SDPA, notebook
 
-pytestmark = [pytest.mark.slow, pytest.mark.skipif(not sandbox.sandbox_available(), reason="needs Linux user, mount, PID and network namespaces (unshare)")]
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        not sandbox.sandbox_available(), reason="needs Linux user, mount, PID and network namespaces (unshare)"
+    ),
+]
 
 DUE = datetime.fromisoformat("2026-11-20T23:59:00-08:00")
 RELEASE = (ASSIGNMENTS / "release" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb").read_bytes()
@@ -43,13 +48,34 @@ OTHER = (ASSIGNMENTS / "release" / "a2_blocks" / "a2_blocks.ipynb").read_bytes()
 # Each fixture: its file, and the submitters of its Gradescope submission (name, SID, email), and how late it came.
 FIXTURES = {
     "key": ("a1_attention.ipynb", notebook(), [("Ada Lovelace", "1001", "ada@example.edu")], timedelta(hours=-2)),
-    "wrong": ("a1_attention.ipynb", notebook({"sdpa": MISSING_SCALE}), [("Bob Babbage", "1002", "bob@example.edu")], timedelta(days=1, hours=12)),
+    "wrong": (
+        "a1_attention.ipynb",
+        notebook({"sdpa": MISSING_SCALE}),
+        [("Bob Babbage", "1002", "bob@example.edu")],
+        timedelta(days=1, hours=12),
+    ),
     "untouched": ("a1_attention.ipynb", RELEASE, [("Cy Hopper", "1003", "cy@example.edu")], timedelta(0)),
-    "unreadable": ("a1_attention.ipynb", b'{"cells": [', [("Eve Noether", "1004", "eve@example.edu"), ("Fay Kovalevskaya", "", "fay@example.edu")], timedelta(hours=-1)),
+    "unreadable": (
+        "a1_attention.ipynb",
+        b'{"cells": [',
+        [("Eve Noether", "1004", "eve@example.edu"), ("Fay Kovalevskaya", "", "fay@example.edu")],
+        timedelta(hours=-1),
+    ),
     "other": ("a2_blocks.ipynb", OTHER, [("Gus Turing", "1005", "gus@example.edu")], timedelta(hours=-1)),
-    "missing": ("answers.pdf", b"%PDF-1.4 not a notebook", [("Hal Shannon", "1006", "hal@example.edu")], timedelta(hours=-1)),
-    # In a folder, as a zip or a GitHub repository is unpacked into /autograder/submission: still this student's one notebook.
-    "nested": ("a1/a1_attention.ipynb", notebook({"sdpa": MISSING_SCALE}), [("Ida Hopper", "1007", "ida@example.edu")], timedelta(hours=-1)),
+    "missing": (
+        "answers.pdf",
+        b"%PDF-1.4 not a notebook",
+        [("Hal Shannon", "1006", "hal@example.edu")],
+        timedelta(hours=-1),
+    ),
+    # In a folder, as a zip or a GitHub repository is unpacked into /autograder/submission:
+    # still this student's one notebook.
+    "nested": (
+        "a1/a1_attention.ipynb",
+        notebook({"sdpa": MISSING_SCALE}),
+        [("Ida Hopper", "1007", "ida@example.edu")],
+        timedelta(hours=-1),
+    ),
 }
 STUDENT_OF = {name: submitters[0][1] or submitters[0][2] for name, (_, _, submitters, _) in FIXTURES.items()}
 
@@ -61,15 +87,22 @@ def ruby_time(when: datetime) -> str:
 
 
 def export_zip(path: Path) -> Path:
-    """A Gradescope "Export Submissions" zip: assignment_<id>_export/ with submission_<id>/ folders and submission_metadata.yml."""
+    """A Gradescope "Export Submissions" zip: assignment_<id>_export/ with submission_<id>/ folders and
+    submission_metadata.yml."""
     lines = []
     with zipfile.ZipFile(path, "w") as archive:
         for number, (filename, content, submitters, late) in enumerate(FIXTURES.values(), 9001):
             archive.writestr(f"assignment_42_export/submission_{number}/{filename}", content)
             lines.append(f"submission_{number}:\n  :submitters:")
             for person, sid, email in submitters:
-                lines.append(f"  - :name: {person}\n    :sid: '{sid}'\n    :email: {email}" if sid else f"  - :name: {person}\n    :email: {email}")
-            lines.append(f"  :created_at: {ruby_time(DUE + late)}\n  :score: !ruby/object:BigDecimal 18:0.0\n  :history: []")
+                lines.append(
+                    f"  - :name: {person}\n    :sid: '{sid}'\n    :email: {email}"
+                    if sid
+                    else f"  - :name: {person}\n    :email: {email}"
+                )
+            lines.append(
+                f"  :created_at: {ruby_time(DUE + late)}\n  :score: !ruby/object:BigDecimal 18:0.0\n  :history: []"
+            )
         archive.writestr(f"assignment_42_export/{METADATA}", "\n".join(lines) + "\n")
     return path
 
@@ -81,10 +114,42 @@ def graded(tmp_path_factory: pytest.TempPathFactory) -> dict:
     course = copy_course(tmp / "course" / "assignments", ASSIGNMENTS)
     shutil.copytree(ASSIGNMENTS / "release", course / "release")
     zip_path = tmp / "a1.zip"
-    assert cli.main(["--course", str(course), "gradescope", ASSIGNMENT, "--out", str(zip_path), "--visibility", "after_published"]) == 0
+    assert (
+        cli.main(
+            [
+                "--course",
+                str(course),
+                "gradescope",
+                ASSIGNMENT,
+                "--out",
+                str(zip_path),
+                "--visibility",
+                "after_published",
+            ]
+        )
+        == 0
+    )
     out = tmp / "out"
-    status = cli.main(["--course", str(course), "grade", ASSIGNMENT, str(export_zip(tmp / "export.zip")), "--out", str(out), "--dry-run", "--jobs", "1",
-                       "--cell-timeout", "20", "--due", DUE.isoformat(), "--late-penalty", "10%/day"])
+    status = cli.main(
+        [
+            "--course",
+            str(course),
+            "grade",
+            ASSIGNMENT,
+            str(export_zip(tmp / "export.zip")),
+            "--out",
+            str(out),
+            "--dry-run",
+            "--jobs",
+            "1",
+            "--cell-timeout",
+            "20",
+            "--due",
+            DUE.isoformat(),
+            "--late-penalty",
+            "10%/day",
+        ]
+    )
     rows, _, _ = load_rows(out)
     return {"tmp": tmp, "zip": zip_path, "out": out, "status": status, "rows": {row.student: row for row in rows}}
 
@@ -98,21 +163,38 @@ def run_autograder(graded: dict, name: str, files: dict[str, bytes]) -> tuple[di
     for filename, content in files.items():
         (root / "submission" / filename).parent.mkdir(parents=True, exist_ok=True)
         (root / "submission" / filename).write_bytes(content)
-    env = dict(os.environ, **{ROOT_VARIABLE: str(root), "COURSE_AUTOGRADER_PYTHON": sys.executable, "OMP_NUM_THREADS": "1"})
-    run = subprocess.run(["bash", str(root / "source" / "run_autograder")], env=env, capture_output=True, text=True, timeout=300, cwd="/")
+    env = dict(
+        os.environ, **{ROOT_VARIABLE: str(root), "COURSE_AUTOGRADER_PYTHON": sys.executable, "OMP_NUM_THREADS": "1"}
+    )
+    run = subprocess.run(
+        ["bash", str(root / "source" / "run_autograder")], env=env, capture_output=True, text=True, timeout=300, cwd="/"
+    )
     return json.loads((root / "results" / "results.json").read_text()), run
 
 
 def check_format(results: dict) -> None:
     """results.json as Gradescope's autograder specification describes it."""
-    assert set(results) <= {"score", "execution_time", "output", "visibility", "stdout_visibility", "extra_data", "tests", "leaderboard"}
+    assert set(results) <= {
+        "score",
+        "execution_time",
+        "output",
+        "visibility",
+        "stdout_visibility",
+        "extra_data",
+        "tests",
+        "leaderboard",
+    }
     assert isinstance(results["execution_time"], int) and results["execution_time"] >= 0
     for key in ("visibility", "stdout_visibility"):
         assert results.get(key, "visible") in VISIBILITIES
     for test in results.get("tests", []):
         assert set(test) <= {"score", "max_score", "name", "number", "output", "tags", "visibility", "extra_data"}
         assert isinstance(test["name"], str) and isinstance(test["output"], str)
-        assert isinstance(test["score"], float) and isinstance(test["max_score"], float) and 0 <= test["score"] <= test["max_score"]
+        assert (
+            isinstance(test["score"], float)
+            and isinstance(test["max_score"], float)
+            and 0 <= test["score"] <= test["max_score"]
+        )
         assert test.get("visibility", "visible") in VISIBILITIES
     if "score" in results:
         assert results["score"] == pytest.approx(sum(t["score"] for t in results["tests"]))
@@ -137,7 +219,11 @@ def test_run_autograder_equals_course_grade(graded: dict, name: str) -> None:
     text = json.dumps(results)
     secret = {line for line in hidden_lines(ASSIGNMENT) if len(line) > 30}
     assert not [line for line in secret if line in text]
-    expected = {"key": sum(FULL.values()), "wrong": sum(FULL.values()) - FULL["sdpa"], "nested": sum(FULL.values()) - FULL["sdpa"]}
+    expected = {
+        "key": sum(FULL.values()),
+        "wrong": sum(FULL.values()) - FULL["sdpa"],
+        "nested": sum(FULL.values()) - FULL["sdpa"],
+    }
     assert results["score"] == expected.get(name, 0.0)
     if name in ("unreadable", "other", "missing"):
         assert "No notebook was graded" in submission["output"]
@@ -159,10 +245,16 @@ def test_grader_fault_is_no_score(graded: dict) -> None:
     (root / "submission").mkdir()
     (root / "submission" / "a1_attention.ipynb").write_bytes(FIXTURES["key"][1])
     env = dict(os.environ, **{ROOT_VARIABLE: str(root), "COURSE_AUTOGRADER_PYTHON": sys.executable})
-    run = subprocess.run(["bash", str(root / "source" / "run_autograder")], env=env, capture_output=True, text=True, timeout=120, cwd="/")
+    run = subprocess.run(
+        ["bash", str(root / "source" / "run_autograder")], env=env, capture_output=True, text=True, timeout=120, cwd="/"
+    )
     results = json.loads((root / "results" / "results.json").read_text())
     assert run.returncode == 1
-    assert "score" not in results and results["tests"] == [] and results["output"].startswith("Not graded: the autograder itself failed")
+    assert (
+        "score" not in results
+        and results["tests"] == []
+        and results["output"].startswith("Not graded: the autograder itself failed")
+    )
     check_format(results)
 
 
@@ -172,37 +264,61 @@ def test_zip_holds_what_grading_needs_and_no_secret(graded: dict) -> None:
         setup = archive.read("setup.sh").decode()
         requirements = archive.read("requirements.txt").decode().split()
         modes = {info.filename: info.external_attr >> 16 for info in archive.infolist()}
-    assert {"setup.sh", "run_autograder", "gradescope.json", "requirements.txt", "project/pyproject.toml", "project/course_lib/__init__.py", "project/course_grading/gradescope.py",
-            f"project/assignments/source/{ASSIGNMENT}/{ASSIGNMENT}.ipynb", f"project/assignments/grading/{ASSIGNMENT}_checks.py", f"project/assignments/grading/{ASSIGNMENT}_reference_parts.py"} <= names
+    assert {
+        "setup.sh",
+        "run_autograder",
+        "gradescope.json",
+        "requirements.txt",
+        "project/pyproject.toml",
+        "project/course_lib/__init__.py",
+        "project/course_grading/gradescope.py",
+        f"project/assignments/source/{ASSIGNMENT}/{ASSIGNMENT}.ipynb",
+        f"project/assignments/grading/{ASSIGNMENT}_checks.py",
+        f"project/assignments/grading/{ASSIGNMENT}_reference_parts.py",
+    } <= names
     assert modes["setup.sh"] & 0o111 and modes["run_autograder"] & 0o111
     assert not [n for n in names if "solutions/" in n or n.endswith(".db") or "graded/" in n or "__pycache__" in n]
-    # the course's secret travels with the checks (the same hidden inputs there as with course grade); nothing else of grading/
+    # the course's secret travels with the checks (the same hidden inputs there as with course
+    # grade); nothing else of grading/
     assert "project/assignments/grading/course_secret" in names
-    assert not [n for n in names if "/grading/" in n and not n.rsplit("/", 1)[1].startswith((ASSIGNMENT, "gradinglib", "contracts", "course_secret"))]
+    assert not [
+        n
+        for n in names
+        if "/grading/" in n
+        and not n.rsplit("/", 1)[1].startswith((ASSIGNMENT, "gradinglib", "contracts", "course_secret"))
+    ]
     assert not [n for n in names if "/source/" in n and ASSIGNMENT not in n]
     # Installs from the package index and PyTorch's CPU index only, every version pinned.
     assert re.findall(r"https?://\S+", setup) == [TORCH_INDEX]
     assert not re.search(r"--extra-index-url|git\+|curl|wget", setup)
-    assert requirements[0] == "torch==2.13.0" and all(re.fullmatch(r"[a-z0-9][a-z0-9._-]*==[\w.+!-]+", r) for r in requirements), requirements
+    assert requirements[0] == "torch==2.13.0" and all(
+        re.fullmatch(r"[a-z0-9][a-z0-9._-]*==[\w.+!-]+", r) for r in requirements
+    ), requirements
     assert {r.split("==")[0] for r in requirements} >= {"nbgrader", "numpy", "tokenizers", "pyyaml"}
 
 
 def test_export_times_late_penalty_and_import_csv(graded: dict) -> None:
     rows, out = graded["rows"], graded["out"]
     assert graded["status"] == 0
-    assert set(rows) == {"1001", "1002", "1003", "1004", "fay@example.edu", "1005", "1006", "1007"}  # both submitters of the group, Fay by email
+    # both submitters of the group, Fay by email
+    assert set(rows) == {"1001", "1002", "1003", "1004", "fay@example.edu", "1005", "1006", "1007"}
     for name, (_, _, _, late) in FIXTURES.items():
         assert rows[STUDENT_OF[name]].submitted_at == DUE + late
     assert rows["1001"].late_penalty == 0 and rows["1001"].total == sum(FULL.values())
     earned = sum(FULL.values()) - FULL["sdpa"]
-    assert rows["1002"].late_penalty == pytest.approx(0.2 * earned) and rows["1002"].total == pytest.approx(0.8 * earned)  # two started days at 10%
+    # two started days at 10%
+    assert rows["1002"].late_penalty == pytest.approx(0.2 * earned) and rows["1002"].total == pytest.approx(
+        0.8 * earned
+    )
     with (out / IMPORT_FILE).open(newline="", encoding="utf-8") as handle:
         table = list(csv.reader(handle))
     assert tuple(table[0]) == IMPORT_COLUMNS
     by_sid = {line[1]: line for line in table[1:]}
     graded_ids = {s for s, row in rows.items() if row.status == "graded"}
     assert {"1001", "1002"} <= graded_ids and set(by_sid) == {s for s in graded_ids if s.isdigit()}
-    assert by_sid["1001"] == ["Ada Lovelace", "1001", "ada@example.edu", "12"] and float(by_sid["1002"][3]) == pytest.approx(0.8 * earned)
+    assert by_sid["1001"] == ["Ada Lovelace", "1001", "ada@example.edu", "12"] and float(
+        by_sid["1002"][3]
+    ) == pytest.approx(0.8 * earned)
 
 
 def test_metadata_errors_are_named() -> None:
@@ -212,7 +328,13 @@ def test_metadata_errors_are_named() -> None:
         parse_metadata("submission_1:\n  :created_at: 2026-01-01 00:00:00 +00:00\n", "x.yml")
     with pytest.raises(ValueError, match="is not a time"):
         parse_metadata("submission_1:\n  :submitters:\n  - :name: A\n  :created_at: yesterday\n", "x.yml")
-    found = parse_metadata(io.StringIO("submission_7:\n  :submitters:\n  - :name: A B\n    :sid: '7'\n  :created_at: 2026-11-20 23:41:07.123456000 -08:00\n  :score: !ruby/object:BigDecimal 18:0.5e1\n").read(), "x.yml")
+    found = parse_metadata(
+        io.StringIO(
+            "submission_7:\n  :submitters:\n  - :name: A B\n    :sid: '7'\n"
+            "  :created_at: 2026-11-20 23:41:07.123456000 -08:00\n  :score: !ruby/object:BigDecimal 18:0.5e1\n"
+        ).read(),
+        "x.yml",
+    )
     people, when = found["submission_7"]
     assert people[0].lms_id == "7" and when == datetime.fromisoformat("2026-11-20T23:41:07.123456-08:00")
 
@@ -239,22 +361,32 @@ def test_missing_submission_folder_is_no_score(graded: dict) -> None:
     with zipfile.ZipFile(graded["zip"]) as archive:
         archive.extractall(root / "source")
     env = dict(os.environ, **{ROOT_VARIABLE: str(root), "COURSE_AUTOGRADER_PYTHON": sys.executable})
-    run = subprocess.run(["bash", str(root / "source" / "run_autograder")], env=env, capture_output=True, text=True, timeout=120, cwd="/")
+    run = subprocess.run(
+        ["bash", str(root / "source" / "run_autograder")], env=env, capture_output=True, text=True, timeout=120, cwd="/"
+    )
     results = json.loads((root / "results" / "results.json").read_text())
     assert run.returncode == 1 and "score" not in results and results["tests"] == [], results
-    assert results["output"].startswith("Not graded: the autograder itself failed") and "submission" in results["output"]
+    assert (
+        results["output"].startswith("Not graded: the autograder itself failed") and "submission" in results["output"]
+    )
 
 
 def test_part_feedback_caps_what_the_notebook_printed() -> None:
     """A part's output is at most FEEDBACK_CHARS of what the notebook printed (its head and tail), and
     the error the part ended with always follows it: 4 MiB printed must not bury it or bloat results.json."""
-    cell = nbformat.v4.new_code_cell("check()", metadata={"nbgrader": {"grade": True, "solution": False, "grade_id": "test_sdpa", "points": 4}})
+    cell = nbformat.v4.new_code_cell(
+        "check()", metadata={"nbgrader": {"grade": True, "solution": False, "grade_id": "test_sdpa", "points": 4}}
+    )
     cell.outputs = [
         nbformat.v4.new_output("stream", name="stdout", text="HEAD\n" + "x" * 2**22 + "\nTAIL\n"),
         nbformat.v4.new_output("error", ename="AssertionError", evalue="sdpa is wrong", traceback=["hidden code"]),
     ]
     text = part_feedback(nbformat.v4.new_notebook(cells=[cell]))["sdpa"]
-    assert len(text) < FEEDBACK_CHARS + 200 and text.startswith("HEAD") and "characters printed by the notebook cut" in text
+    assert (
+        len(text) < FEEDBACK_CHARS + 200
+        and text.startswith("HEAD")
+        and "characters printed by the notebook cut" in text
+    )
     assert text.endswith("TAIL\nAssertionError: sdpa is wrong") and "hidden code" not in text
 
 
@@ -265,9 +397,58 @@ def test_a_students_own_metadata_file_does_not_stop_an_unwrapped_export(tmp_path
     from course_grading.lms.intake import _Item
 
     top = "submission_1:\n  :submitters:\n  - :name: A B\n    :sid: '7'\n  :created_at: 2026-11-20 23:41:07 -08:00\n"
-    files = {(METADATA,): top.encode(), ("submission_1", METADATA): b"forged: true\n", ("submission_1", "a1_attention.ipynb"): b"{}"}
+    files = {
+        (METADATA,): top.encode(),
+        ("submission_1", METADATA): b"forged: true\n",
+        ("submission_1", "a1_attention.ipynb"): b"{}",
+    }
     items = [_Item(parts, len(data), None, False, tmp_path / "/".join(parts)) for parts, data in files.items()]
     regrouped = regroup(items, lambda item, limit: files[item.parts], None, None)
     assert regrouped is not None and not regrouped.rejected
     assert sorted(item.parts for item in regrouped.items) == [("7", "a1_attention.ipynb"), ("7", METADATA)]
     assert regrouped.times.by_student["7"] == datetime.fromisoformat("2026-11-20T23:41:07-08:00")
+
+
+def imported_distributions(sources: list[Path]) -> dict[str, set[str]]:
+    """Distribution -> the files that import one of its top-level modules (anywhere in the file, inside
+    functions too), for every module that is neither the standard library's nor the project's own."""
+    import ast
+    from importlib import metadata
+
+    from packaging.utils import canonicalize_name
+
+    providers = metadata.packages_distributions()
+    local = {p.stem for p in sources} | {"course_grading", "course_lib"}
+    found: dict[str, set[str]] = {}
+    for path in sources:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module]
+            else:
+                continue
+            for top in {name.split(".")[0] for name in names} - local - set(sys.stdlib_module_names):
+                for distribution in providers.get(top, [top]):
+                    found.setdefault(canonicalize_name(distribution), set()).add(path.name)
+    return found
+
+
+def test_the_zip_installs_every_package_the_hidden_checks_import() -> None:
+    """Gradescope's container has only what the zip's requirements name: a hidden check that imports a
+    package outside them fails there and nowhere else (a7's oracles are Hugging Face's Llama code)."""
+    from packaging.utils import canonicalize_name
+
+    from course_grading.gradescope import pinned_requirements
+
+    pinned = {canonicalize_name(line.split("==")[0]) for line in pinned_requirements()} | {"torch"}
+    sources = sorted((ASSIGNMENTS / "grading").glob("*.py"))
+    missing = {name: files for name, files in imported_distributions(sources).items() if name not in pinned}
+    assert not missing, f"imported by the hidden checks, not in the Gradescope zip's requirements: {missing}"
+
+
+def test_the_import_scan_sees_an_import_inside_a_function(tmp_path: Path) -> None:
+    """The scan's control: a module imported only inside a function is found, with its distribution."""
+    source = tmp_path / "a9_checks.py"
+    source.write_text("import math\n\ndef oracle():\n    from transformers.models.llama import modeling_llama\n")
+    assert imported_distributions([source]) == {"transformers": {"a9_checks.py"}}

@@ -11,7 +11,17 @@ import nbformat
 import pytest
 
 from course_grading import grade as grading
-from course_grading.markers import HIDDEN_BLOCK, SOLUTION_BLOCK, answer_code, defined_names, hidden_tests, nbgrader_meta, part_names, part_points, without_hidden_tests
+from course_grading.markers import (
+    HIDDEN_BLOCK,
+    SOLUTION_BLOCK,
+    answer_code,
+    defined_names,
+    hidden_tests,
+    nbgrader_meta,
+    part_names,
+    part_points,
+    without_hidden_tests,
+)
 from course_grading.notebook import assignments
 from course_grading.notebook.canonical import canonical
 from course_grading.sandbox.calls import restore_own, use_references
@@ -27,16 +37,29 @@ def test_markers_find_every_block_of_the_sources_and_none_of_the_releases() -> N
     for assignment in assignment_ids():
         source = "\n".join(c.source for c in source_notebook(assignment).cells)
         released = "\n".join(c.source for c in release_notebook(assignment).cells)
-        tests = [c for c in source_notebook(assignment).cells if nbgrader_meta(c).get("grade") and not nbgrader_meta(c).get("solution")]
-        assert len(HIDDEN_BLOCK.findall(source)) == 2 * len(tests)  # begin_part before, end_part after the visible tests
-        assert SOLUTION_BLOCK.search(source) and not SOLUTION_BLOCK.search(released) and not HIDDEN_BLOCK.search(released)
+        tests = [
+            c
+            for c in source_notebook(assignment).cells
+            if nbgrader_meta(c).get("grade") and not nbgrader_meta(c).get("solution")
+        ]
+        # begin_part before, end_part after the visible tests
+        assert len(HIDDEN_BLOCK.findall(source)) == 2 * len(tests)
+        assert (
+            SOLUTION_BLOCK.search(source) and not SOLUTION_BLOCK.search(released) and not HIDDEN_BLOCK.search(released)
+        )
 
 
 def test_hidden_blocks_are_cut_whole_and_only_them() -> None:
-    cell = "a = 1\n  ### BEGIN HIDDEN TESTS\nsecret()\n### END HIDDEN TESTS  \nb = 2\n### BEGIN HIDDEN TESTS\nmore()\n### END HIDDEN TESTS"
+    cell = (
+        "a = 1\n  ### BEGIN HIDDEN TESTS\nsecret()\n### END HIDDEN TESTS  \nb = 2\n"
+        "### BEGIN HIDDEN TESTS\nmore()\n### END HIDDEN TESTS"
+    )
     assert without_hidden_tests(cell) == "a = 1\nb = 2\n"
     assert hidden_tests(cell) == ["secret()\n", "more()\n"]
-    assert without_hidden_tests("### BEGIN HIDDEN TESTS without an end\nx = 1\n") == "### BEGIN HIDDEN TESTS without an end\nx = 1\n"
+    assert (
+        without_hidden_tests("### BEGIN HIDDEN TESTS without an end\nx = 1\n")
+        == "### BEGIN HIDDEN TESTS without an end\nx = 1\n"
+    )
 
 
 def test_each_part_is_made_of_the_functions_its_stub_defines() -> None:
@@ -50,11 +73,15 @@ def test_each_part_is_made_of_the_functions_its_stub_defines() -> None:
 
 def test_the_reference_swap_keeps_the_part_under_test_and_undoes_itself() -> None:
     namespace: dict = {}
-    exec("def causal_mask(T):\n    return 'mine'\nalias = causal_mask\ndef multi_head_attention():\n    return alias(3)", namespace)
+    exec(
+        "def causal_mask(T):\n    return 'mine'\nalias = causal_mask\ndef multi_head_attention():\n    return alias(3)",
+        namespace,
+    )
     references = "def causal_mask(T):\n    return 'reference'\ndef multi_head_attention():\n    return 'reference'"
     use_references(namespace, references, exclude=["multi_head_attention"])
     assert namespace["causal_mask"](3) == "reference" and namespace["alias"](3) == "reference"  # aliases too
-    assert namespace["multi_head_attention"].__code__.co_filename == "<string>"  # the part under test stays the student's
+    # the part under test stays the student's
+    assert namespace["multi_head_attention"].__code__.co_filename == "<string>"
     assert namespace["multi_head_attention"]() == "reference"  # and calls the correct other part
     exec("def causal_mask(T):\n    return 'defined again'", namespace)  # code run since keeps its definition
     use_references(namespace, references, exclude=["causal_mask"])  # a second swap undoes the first
@@ -75,18 +102,64 @@ def test_a_driver_reaches_the_students_classes_for_one_call_only() -> None:
     from course_grading.sandbox.student_server import answer
 
     namespace: dict = {}
-    exec("class Doubler:\n    def __init__(self, k):\n        self.k = k\n    def __call__(self, x):\n        return 2 * self.k * x\n\n"
+    exec("class Doubler:\n    def __init__(self, k):\n        self.k = k\n"
+         "    def __call__(self, x):\n        return 2 * self.k * x\n\n"
          "def _drive(k, x):\n    return 'mine'\n", namespace)  # fmt: skip
-    driver = "def _drive(k, x):\n    return _helper(Doubler(k), x)\n\ndef _helper(layer, x):\n    return {'out': layer(x), 'k': layer.k}\n"
+    driver = (
+        "def _drive(k, x):\n    return _helper(Doubler(k), x)\n\ndef _helper(layer, x):\n"
+        "    return {'out': layer(x), 'k': layer.k}\n"
+    )
     reply = LocalStudent(namespace).call("_drive", (3, torch.ones(2)), driver=driver)
     assert torch.equal(reply.value["out"], torch.full((2,), 6.0)) and reply.value["k"] == 3
     assert namespace["_drive"](0, 0) == "mine" and "_helper" not in namespace
     with pytest.raises(StudentRaised, match="AttributeError"):
         LocalStudent(namespace).call("_drive", (1, 1), driver="def _drive(k, x):\n    return Doubler(k).weight\n")
-    request = {"op": "call", "name": "_drive", "args": wire((3, torch.ones(2))), "grad_args": [], "forbid": [], "references": [], "driver": driver}
-    served = answer(namespace, request, cell_s=10, allowance=[10_000], requests=-1, replies=-1)  # the student process's side
+    request = {
+        "op": "call",
+        "name": "_drive",
+        "args": wire((3, torch.ones(2))),
+        "grad_args": [],
+        "forbid": [],
+        "references": [],
+        "driver": driver,
+    }
+    # the student process's side
+    served = answer(namespace, request, cell_s=10, allowance=[10_000], requests=-1, replies=-1)
     assert torch.equal(unwire(served["value"])["out"], torch.full((2,), 6.0))
     assert namespace["_drive"](0, 0) == "mine" and "_helper" not in namespace
+
+
+def test_the_student_process_reports_aliases_and_differentiates_every_asked_output() -> None:
+    """What crosses the boundary for a call: whether a returned tensor shares memory with an argument, and
+    the gradients of the probes of every output asked for (item 1 detached: only item 0's part remains)."""
+    import torch
+
+    from course_grading.sandbox.calls import unwire, wire
+    from course_grading.sandbox.student_server import answer
+
+    namespace: dict = {}
+    exec("def view(x):\n    return x[1:]\n\ndef copy(x):\n    return x[1:].clone()\n\n"
+         "def two(x):\n    return 2 * x, 3 * x\n\n"
+         "def half(x):\n    return 2 * x, (3 * x).detach()\n", namespace)  # fmt: skip
+
+    def served(name: str, **fields: object) -> dict:
+        request = {
+            "op": "call",
+            "name": name,
+            "args": wire((torch.randn(4),)),
+            "grad_args": [],
+            "forbid": [],
+            "references": [],
+        }
+        return answer(namespace, request | fields, cell_s=10, allowance=[10_000], requests=-1, replies=-1)
+
+    assert served("view")["aliased"] is True and served("copy")["aliased"] is False
+    probe = torch.linspace(-1, 1, 4)
+    both = served("two", grad_args=[0], grad_outputs=[0, 1])
+    assert both["differentiable"] and torch.allclose(unwire(both["grads"])[0], 2 * probe + 3 * probe)
+    first = served("two", grad_args=[0])  # by default the first output only
+    assert torch.allclose(unwire(first["grads"])[0], 2 * probe)
+    assert served("half", grad_args=[0], grad_outputs=[0, 1])["differentiable"] is False
 
 
 def _write(path: Path, nb: nbformat.NotebookNode) -> Path:
@@ -105,13 +178,19 @@ def test_canonical_takes_answers_only_and_notes_the_rest(tmp_path: Path) -> None
     graded, notes = canonical(_write(tmp_path / "s.ipynb", nb), release)
     assert graded is not None
     cells = {nbgrader_meta(c).get("grade_id"): c for c in graded.cells}
-    assert cells["test_sdpa"].source == next(c.source for c in release.cells if nbgrader_meta(c).get("grade_id") == "test_sdpa")
+    assert cells["test_sdpa"].source == next(
+        c.source for c in release.cells if nbgrader_meta(c).get("grade_id") == "test_sdpa"
+    )
     assert cells["test_sdpa"].metadata["nbgrader"]["points"] == 4
     assert cells["sdpa"].source.strip() == key["sdpa"].strip()
     assert "raise NotImplementedError" in cells["masks"].source  # missing: graded as not answered
     joined = "; ".join(notes)
     assert "answer cell masks is missing" in joined and "read-only cells edited or deleted (test_sdpa)" in joined
-    assert graded.cells[0].cell_type == "markdown" and "read-only cells edited or deleted (test_sdpa)" in graded.cells[0].source  # shown in the feedback
+    # shown in the feedback
+    assert (
+        graded.cells[0].cell_type == "markdown"
+        and "read-only cells edited or deleted (test_sdpa)" in graded.cells[0].source
+    )
 
 
 @pytest.mark.parametrize(("content", "reason"), [(b"", "empty"), (b'{"cells": [', "not a valid Jupyter notebook")])
@@ -137,16 +216,26 @@ def test_the_cache_key_follows_the_answers_and_the_checks(tmp_path: Path) -> Non
     ensure_secret(course / "grading")  # another course secret: other hidden inputs, so the cache does not hold
     assert grading.content_key(nb, course, A1) != key
     key = grading.content_key(nb, course, A1)
-    (course / "grading" / "gradinglib.py").write_text((course / "grading" / "gradinglib.py").read_text() + "\n# a check changed\n")
+    (course / "grading" / "gradinglib.py").write_text(
+        (course / "grading" / "gradinglib.py").read_text() + "\n# a check changed\n"
+    )
     assert grading.content_key(nb, course, A1) != key
 
 
 def test_replayed_outputs_score_test_cells_by_their_errors_only() -> None:
     warned = {"stdout": "Part 1: visible tests passed.\n", "stderr": "UserWarning: ...\n", "error": None}
     outputs = as_nbformat(warned, test_cell=True)
-    assert [o.output_type for o in outputs] == ["stream"] and outputs[0].name == "stdout"  # nbgrader fails a cell on stderr
+    # nbgrader fails a cell on stderr
+    assert [o.output_type for o in outputs] == ["stream"] and outputs[0].name == "stdout"
     assert outputs[0].text.startswith(TEST_NOTE)
-    failed = as_nbformat({"stdout": "", "stderr": "", "error": ["AssertionError", "sdpa: wrong", ["  File \"<cell t>\", line 1\n    x\n"]]}, test_cell=True)
+    failed = as_nbformat(
+        {
+            "stdout": "",
+            "stderr": "",
+            "error": ["AssertionError", "sdpa: wrong", ['  File "<cell t>", line 1\n    x\n']],
+        },
+        test_cell=True,
+    )
     assert failed[-1].output_type == "error" and failed[-1].traceback[-1] == "AssertionError: sdpa: wrong"
     answer = as_nbformat({"stdout": "hi\n", "stderr": "careful\n", "error": None}, test_cell=False)
     assert [(o.name, o.text) for o in answer] == [("stdout", "hi\n"), ("stderr", "careful\n")]
@@ -167,7 +256,9 @@ def test_overrides_are_read_and_applied_after_the_cache(tmp_path: Path) -> None:
 
 
 def test_a_cached_result_round_trips_through_json() -> None:
-    result = grading.Result("eve", "graded", scores={"sdpa": 4.0}, penalty=1.0, submitted_at="2026-11-20T23:59:00+00:00")
+    result = grading.Result(
+        "eve", "graded", scores={"sdpa": 4.0}, penalty=1.0, submitted_at="2026-11-20T23:59:00+00:00"
+    )
     assert grading.Result(**json.loads(json.dumps(grading.asdict(result)))) == result
 
 
@@ -190,7 +281,11 @@ def test_a_part_keeps_the_functions_its_stub_defines_whatever_the_student_wrote(
     release = release_notebook(A1)
     nb = submission_notebook(A1, None, release)
     cells = {nbgrader_meta(c).get("grade_id"): c for c in nb.cells}
-    cells["masks"].source = "causal_mask = lambda T: None\ndef padding_mask(lengths, T):\n    return None\ndef _helper():\n    pass\n"
+    cells[
+        "masks"
+    ].source = (
+        "causal_mask = lambda T: None\ndef padding_mask(lengths, T):\n    return None\ndef _helper():\n    pass\n"
+    )
     cells["sdpa"].source = "def scaled_dot_product_attention(q, k, v, mask=None):\n    return (\n"  # does not parse
     protected: dict[str, list[str]] = {}
 
@@ -245,3 +340,25 @@ def test_the_uniform_law_test_rejects_two_points_with_the_uniforms_moments() -> 
         gradinglib.expect_uniform_law(kaiming, -bound, bound, "A", "a case")
         uniform = (2 * torch.rand(n, generator=g, dtype=torch.float64) - 1) * bound
         gradinglib.expect_uniform_law(uniform, -bound, bound, "A", "a case")
+
+
+def test_a_string_argument_is_a_new_object_in_the_kernel_as_in_the_students_process() -> None:
+    """The in-process harness (the tests' and ``course check``'s) gives the student's code what the wire gives
+    it in the sandbox: a string argument is another object than the checks' literal, so an answer that
+    compares it by identity (``pooling is "mean"``) fails in both places alike (corpus F's
+    ``cls_identity_comparison`` passed in the kernel only)."""
+    import io
+
+    import torch
+
+    from course_grading.sandbox.calls import LocalStudent, wire
+
+    namespace: dict = {}
+    exec("OWN = 'mean'\n\ndef same(x, y):\n    return [x is OWN, x == OWN, x is y]\n", namespace)
+    literal = "mean"
+    assert namespace["OWN"] is literal  # one interned object, until a call copies it
+    assert LocalStudent(namespace).call("same", (literal, literal)).value == [False, True, True]
+    buffer = io.BytesIO()
+    torch.save(wire([literal, literal]), buffer)
+    decoded = torch.load(io.BytesIO(buffer.getvalue()), weights_only=True)
+    assert decoded[0] is not literal and decoded[0] is decoded[1]

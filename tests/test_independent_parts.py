@@ -42,7 +42,10 @@ def variants(assignment: str) -> dict[str, tuple[str, dict[str, str]]]:
     for part in answer_ids(release_notebook(assignment)):
         names = defined_names(stubs[part])
         made[f"{part}-unfinished"] = (part, {part: stubs[part]})
-        made[f"{part}-hangs"] = (part, {part: "\n\n".join(f"def {name}(*args, **kwargs):\n    while True:\n        pass\n" for name in names)})
+        made[f"{part}-hangs"] = (
+            part,
+            {part: "\n\n".join(f"def {name}(*args, **kwargs):\n    while True:\n        pass\n" for name in names)},
+        )
         made[f"{part}-wrong"] = (part, bugs[part])
     return made
 
@@ -56,7 +59,9 @@ def lost(scores: dict[str, float], full: dict[str, float]) -> set[str]:
     return {part for part, points in full.items() if scores.get(part, 0.0) < points}
 
 
-@pytest.mark.skipif(not sandbox.sandbox_available(), reason="needs Linux user, mount, PID and network namespaces (unshare)")
+@pytest.mark.skipif(
+    not sandbox.sandbox_available(), reason="needs Linux user, mount, PID and network namespaces (unshare)"
+)
 @pytest.mark.parametrize("assignment", IDS)
 def test_course_grade(assignment: str, tmp_path: Path) -> None:
     inbox = tmp_path / "inbox"
@@ -66,7 +71,11 @@ def test_course_grade(assignment: str, tmp_path: Path) -> None:
         nbformat.write(submission(assignment, answers), inbox / f"{name}.ipynb")
     course = copy_course(tmp_path / "course")
     shutil.copytree(ASSIGNMENTS / "release", course / "release")
-    results, _ = grading.grade(grading.Batch(course, assignment, inbox, tmp_path / "out"), grading.Options(jobs=2, limits=LIMITS), progress=lambda done, total, line: None)
+    results, _ = grading.grade(
+        grading.Batch(course, assignment, inbox, tmp_path / "out"),
+        grading.Options(jobs=2, limits=LIMITS),
+        progress=lambda done, total, line: None,
+    )
     full = part_points(release_notebook(assignment))
     matrix = {r.student: lost(r.scores, full) for r in results}
     assert matrix == {name: {part} for name, (part, _) in made.items()}
@@ -80,7 +89,9 @@ def test_in_process(assignment: str) -> None:
     for name, (part, answers) in variants(assignment).items():
         if name.endswith("-hangs"):
             continue
-        failures = run_tests(with_answers(source_notebook(assignment), answer_code(source_notebook(assignment)) | answers), GRADING)
+        failures = run_tests(
+            with_answers(source_notebook(assignment), answer_code(source_notebook(assignment)) | answers), GRADING
+        )
         assert {p for p, failure in failures.items() if failure is not None} == {part}, (name, failures)
         assert set(failures) == set(full)
 
@@ -94,7 +105,11 @@ def test_plain_nbgrader(assignment: str, tmp_path: Path) -> None:
     api = nbgrader_api(course)
     assert api.generate_assignment(assignment, force=True)["success"]
     parts = answer_ids(release_notebook(assignment))
-    made = {name: v for name, v in variants(assignment).items() if name.endswith("-unfinished") or name == f"{parts[0]}-hangs"}
+    made = {
+        name: v
+        for name, v in variants(assignment).items()
+        if name.endswith("-unfinished") or name == f"{parts[0]}-hangs"
+    }
     for name, (_, answers) in made.items():
         folder = course / "submitted" / name / assignment
         folder.mkdir(parents=True)
@@ -104,6 +119,15 @@ def test_plain_nbgrader(assignment: str, tmp_path: Path) -> None:
 
     full = part_points(release_notebook(assignment))
     with Gradebook(api.coursedir.db_url) as gradebook:
-        matrix = {name: lost({g.name.removeprefix("test_"): g.score for g in gradebook.find_submission_notebook(assignment, assignment, name).grades}, full) for name in made}
+        matrix = {
+            name: lost(
+                {
+                    g.name.removeprefix("test_"): g.score
+                    for g in gradebook.find_submission_notebook(assignment, assignment, name).grades
+                },
+                full,
+            )
+            for name in made
+        }
     assert matrix == {name: {part} for name, (part, _) in made.items()}
     shutil.rmtree(course)

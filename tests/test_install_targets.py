@@ -18,20 +18,48 @@ BOOK_AND_TESTS = {"jupyter-book", "sphinx", "pytest", "nbval", "transformers", "
 def resolved(extra: str, tmp_path: Path) -> set[str]:
     """The distributions pip would install into an empty environment for ``.[extra]`` and the torch pin."""
     report = tmp_path / f"{extra}.json"
-    subprocess.run([sys.executable, "-m", "pip", "install", "--dry-run", "--ignore-installed", "--quiet", "--report", str(report), "-e", f".[{extra}]", TORCH_PIN],
-                   cwd=ROOT, check=True, capture_output=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--dry-run",
+            "--ignore-installed",
+            "--quiet",
+            "--report",
+            str(report),
+            "-e",
+            f".[{extra}]",
+            TORCH_PIN,
+        ],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+    )
     return {item["metadata"]["name"].lower() for item in json.loads(report.read_text())["install"]}
 
 
-@pytest.mark.parametrize("extra, needs", [("student", {"torch", "jupyterlab", "nbgrader", "ipykernel", "course-lib"}),
-                                          ("instructor", {"torch", "nbgrader", "tokenizers", "course-lib"})])
+@pytest.mark.parametrize(
+    "extra, needs",
+    [
+        ("student", {"torch", "jupyterlab", "nbgrader", "ipykernel", "course-lib"}),
+        ("instructor", {"torch", "nbgrader", "tokenizers", "course-lib"}),
+    ],
+)
 def test_lean_extras_leave_out_the_book_and_test_stack(extra: str, needs: set[str], tmp_path: Path) -> None:
     names = resolved(extra, tmp_path)
     assert needs <= names and not names & BOOK_AND_TESTS, (needs - names, names & BOOK_AND_TESTS)
 
 
 def test_make_student_installs_the_pinned_torch_from_the_index_it_is_given() -> None:
-    plan = subprocess.run(["make", "-n", "-B", "student", "TORCH_INDEX=https://example.invalid/cpu"], cwd=ROOT, check=True, capture_output=True, text=True).stdout
+    plan = subprocess.run(
+        ["make", "-n", "-B", "student", "TORCH_INDEX=https://example.invalid/cpu"],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
     torch_line, extras_line = [line for line in plan.splitlines() if "pip install" in line and TORCH_PIN in line]
     assert "--index-url https://example.invalid/cpu" in torch_line and ".[student]" not in torch_line
     assert '-e ".[student]"' in extras_line and "--index-url" not in extras_line  # the pin keeps that torch
@@ -43,5 +71,9 @@ def test_every_package_of_the_project_is_installed() -> None:
     import tomllib
 
     listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
-    found = {".".join(init.parent.relative_to(ROOT).parts) for top in ("course_lib", "course_grading") for init in (ROOT / top).rglob("__init__.py")}
+    found = {
+        ".".join(init.parent.relative_to(ROOT).parts)
+        for top in ("course_lib", "course_grading")
+        for init in (ROOT / top).rglob("__init__.py")
+    }
     assert found == listed, (found - listed, listed - found)

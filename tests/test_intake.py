@@ -95,7 +95,9 @@ def without_utf8_flags(archive: Path) -> Path:
     with zipfile.ZipFile(archive) as zf:
         infos, central = zf.infolist(), zf.start_dir
     for info in infos:
-        struct.pack_into("<H", data, info.header_offset + 6, struct.unpack_from("<H", data, info.header_offset + 6)[0] & ~0x800)
+        struct.pack_into(
+            "<H", data, info.header_offset + 6, struct.unpack_from("<H", data, info.header_offset + 6)[0] & ~0x800
+        )
     for _ in infos:
         assert data[central : central + 4] == b"PK\x01\x02"
         struct.pack_into("<H", data, central + 8, struct.unpack_from("<H", data, central + 8)[0] & ~0x800)
@@ -111,7 +113,9 @@ def moodle_zip(path: Path, students: list[Student], version: int) -> Path:
     entries = {}
     for student in students:
         prefix = f"{student.name.replace('_', ' ')}_{student.participant}_assignsubmission"
-        for name, content in (student.moodle_uploads if student.moodle_uploads is not None else student.uploads).items():
+        for name, content in (
+            student.moodle_uploads if student.moodle_uploads is not None else student.uploads
+        ).items():
             entries[f"{prefix}_file{trail}/{name}"] = content
         if student.online_text:
             entries[f"{prefix}_onlinetext{trail}/onlinetext.html"] = f"<p>{student.online_text}</p>".encode()
@@ -161,7 +165,13 @@ def test_plain_folder_takes_both_layouts_with_the_files_time(tmp_path: Path) -> 
 def test_plain_zip_in_a_wrapper_folder_with_macosx_junk(tmp_path: Path) -> None:
     archive = make_zip(
         tmp_path / "class.zip",
-        {"export/alice.ipynb": NOTEBOOK, "export/bob/a1.ipynb": NOTEBOOK, "__MACOSX/export/._alice.ipynb": b"junk", "export/.hidden.ipynb": NOTEBOOK, "export/carol.pdf": b"%PDF"},
+        {
+            "export/alice.ipynb": NOTEBOOK,
+            "export/bob/a1.ipynb": NOTEBOOK,
+            "__MACOSX/export/._alice.ipynb": b"junk",
+            "export/.hidden.ipynb": NOTEBOOK,
+            "export/carol.pdf": b"%PDF",
+        },
     )
     result = intake(archive, "a1", tmp_path / "out")
     assert sorted(result.submissions) == ["alice", "bob"]
@@ -196,7 +206,9 @@ def test_unusable_plain_names_are_rejected_with_the_layouts(tmp_path: Path) -> N
 
 
 def test_plain_ids_go_through_the_roster(tmp_path: Path) -> None:
-    archive = make_zip(tmp_path / "c.zip", {"jsmith.ipynb": NOTEBOOK, "zoe@uni.edu.ipynb": NOTEBOOK, "stranger.ipynb": NOTEBOOK})
+    archive = make_zip(
+        tmp_path / "c.zip", {"jsmith.ipynb": NOTEBOOK, "zoe@uni.edu.ipynb": NOTEBOOK, "stranger.ipynb": NOTEBOOK}
+    )
     result = intake(archive, "a1", tmp_path / "out", ROSTER)
     assert sorted(result.submissions) == ["jsmith", "zmuller"]  # by id, and by email
     assert "not on the roster" in rejected(result, "stranger.ipynb")
@@ -233,8 +245,12 @@ def test_canvas_export_mapped_through_the_roster(tmp_path: Path) -> None:
     assert john.path.read_bytes() == b'{"v": 2}'
     assert john.submitted_at is None and john.time_source == "none"
     assert "Canvas marked it LATE" in john.notes
-    assert any(note.startswith("3 notebooks handed in: the latest is graded") and "Canvas renames a later upload" in note for note in john.notes)
-    assert not any("time" in note for note in john.notes) and john.attention == []  # the unknown time is said once per batch (late_notices)
+    assert any(
+        note.startswith("3 notebooks handed in: the latest is graded") and "Canvas renames a later upload" in note
+        for note in john.notes
+    )
+    # the unknown time is said once per batch (late_notices)
+    assert not any("time" in note for note in john.notes) and john.attention == []
     assert "not a notebook (a PDF)" in rejected(result, "smithjohn_LATE_12345_907_report.pdf")
     assert any("matched to the roster by name" in note for note in result.submissions["zmuller"].notes)
     ambiguous = rejected(result, "leealice_888_920_a1.ipynb")
@@ -252,12 +268,19 @@ def test_canvas_name_whose_row_has_another_user_id_is_rejected(tmp_path: Path) -
 def test_canvas_without_roster_derives_ids_from_names(tmp_path: Path) -> None:
     archive = make_zip(
         tmp_path / "c.zip",
-        {"müllerzoë_555_1_a1.ipynb": NOTEBOOK, "smithjohn_1_2_a1.ipynb": NOTEBOOK, "smithjohn_2_3_a1.ipynb": NOTEBOOK, "anon_Xy12z_4_a1.ipynb": NOTEBOOK},
+        {
+            "müllerzoë_555_1_a1.ipynb": NOTEBOOK,
+            "smithjohn_1_2_a1.ipynb": NOTEBOOK,
+            "smithjohn_2_3_a1.ipynb": NOTEBOOK,
+            "anon_Xy12z_4_a1.ipynb": NOTEBOOK,
+        },
     )
     result = intake(archive, "a1", tmp_path / "out")
     # Two different Canvas users with the same name keep apart: their user id is appended.
     assert sorted(result.submissions) == ["canvas_anonxy12z", "mullerzoe", "smithjohn_1", "smithjohn_2"]
-    assert any("no roster: student id 'mullerzoe' made from the name" in note for note in result.submissions["mullerzoe"].notes)
+    assert any(
+        "no roster: student id 'mullerzoe' made from the name" in note for note in result.submissions["mullerzoe"].notes
+    )
 
 
 def test_canvas_names_without_the_utf8_flag_are_read_as_utf8(tmp_path: Path) -> None:
@@ -297,10 +320,17 @@ def test_moodle_folders_with_a_non_ascii_name_without_roster(tmp_path: Path) -> 
     assert zoe.entry == "Zoë Müller_123456_assignsubmission_file_/work/a1_attention.ipynb"
     assert zoe.path is not None and zoe.path.read_bytes() == NOTEBOOK and zoe.time_source == "none"
     assert any("no roster" in note for note in zoe.notes)
-    assert "Moodle online text ignored (only uploaded files are graded): Zoë Müller_123456_assignsubmission_onlinetext_/onlinetext.html" in zoe.notes
-    assert "not a notebook (a Python file): not graded" in rejected(result, "John Smith_222222_assignsubmission_file_/helpers.py")
+    assert (
+        "Moodle online text ignored (only uploaded files are graded): Zoë "
+        "Müller_123456_assignsubmission_onlinetext_/onlinetext.html"
+    ) in zoe.notes
+    assert "not a notebook (a Python file): not graded" in rejected(
+        result, "John Smith_222222_assignsubmission_file_/helpers.py"
+    )
     jane = result.submissions["janedoe"]  # only a PDF: a row that names it, held for the instructor
-    assert jane.path is None and jane.attention == ["no notebook to grade; handed in: report.pdf (not a notebook (a PDF))"]
+    assert jane.path is None and jane.attention == [
+        "no notebook to grade; handed in: report.pdf (not a notebook (a PDF))"
+    ]
     assert jane.notes[0] == jane.attention[0] and jane.entry == "Jane Doe_333333_assignsubmission_file_/report.pdf"
     assert (result.entries, result.rejected_entries) == (3, 0) and len(result.rejected) == 1
 
@@ -311,7 +341,9 @@ def test_moodle_maps_by_lms_id_before_name(tmp_path: Path) -> None:
     assert sorted(result.submissions) == ["js", "zm"]
     assert not any("by name" in note for note in result.submissions["zm"].notes)
     assert any("by name" in note for note in result.submissions["js"].notes)
-    assert "neither the Moodle participant id 333333" in rejected(result, "Jane Doe_333333_assignsubmission_file_/report.pdf")
+    assert "neither the Moodle participant id 333333" in rejected(
+        result, "Jane Doe_333333_assignsubmission_file_/report.pdf"
+    )
 
 
 def test_moodle_flat_files(tmp_path: Path) -> None:
@@ -336,9 +368,15 @@ def test_a_notebook_named_for_another_assignment_is_taken_when_alone(tmp_path: P
     )
     result = intake(archive, "a1", tmp_path / "out")
     assert sorted(result.submissions) == ["doejane", "leealice", "smithjohn"]
-    assert any("not named like a1.ipynb: graded as the only notebook" in n for n in result.submissions["smithjohn"].notes)
+    assert any(
+        "not named like a1.ipynb: graded as the only notebook" in n for n in result.submissions["smithjohn"].notes
+    )
     jane = result.submissions["doejane"]
-    assert jane.path is None and "several notebooks handed in and none named like a1.ipynb (scratch.ipynb, a2_blocks.ipynb)" in jane.attention[0]
+    assert (
+        jane.path is None
+        and "several notebooks handed in and none named like a1.ipynb (scratch.ipynb, a2_blocks.ipynb)"
+        in jane.attention[0]
+    )
     assert result.submissions["leealice"].entry == "leealice_3_4_a1.ipynb"
     assert any("leealice_3_5_a10.ipynb" in n and "not graded" in n for n in result.submissions["leealice"].notes)
 
@@ -360,7 +398,12 @@ def test_plain_duplicates_keep_the_later_file(tmp_path: Path) -> None:
 def test_zip_slip_links_and_huge_entries_are_refused(tmp_path: Path) -> None:
     archive = make_zip(
         tmp_path / "evil.zip",
-        {"../escape.ipynb": NOTEBOOK, "/abs.ipynb": NOTEBOOK, "ok.ipynb": NOTEBOOK, "big.ipynb": b" " * (MAX_FILE_BYTES + 1)},
+        {
+            "../escape.ipynb": NOTEBOOK,
+            "/abs.ipynb": NOTEBOOK,
+            "ok.ipynb": NOTEBOOK,
+            "big.ipynb": b" " * (MAX_FILE_BYTES + 1),
+        },
     )
     link = zipfile.ZipInfo("linked.ipynb", date_time=WHEN)
     link.external_attr = 0o120777 << 16
@@ -370,8 +413,14 @@ def test_zip_slip_links_and_huge_entries_are_refused(tmp_path: Path) -> None:
     assert "leaves the export" in rejected(result, "../escape.ipynb")
     assert "leaves the export" in rejected(result, "/abs.ipynb")
     # Named after a student, they are that student's rows, held with the reason; nothing is followed or unpacked.
-    assert "linked.ipynb (a symbolic link (or not a regular file): not followed)" in result.submissions["linked"].attention[0]
-    assert "big.ipynb (the file is larger than 128 MiB (outputs included): not read)" in result.submissions["big"].attention[0]
+    assert (
+        "linked.ipynb (a symbolic link (or not a regular file): not followed)"
+        in result.submissions["linked"].attention[0]
+    )
+    assert (
+        "big.ipynb (the file is larger than 128 MiB (outputs included): not read)"
+        in result.submissions["big"].attention[0]
+    )
     assert [s for s, sub in result.submissions.items() if sub.path is not None] == ["ok"]
     assert not (tmp_path / "out" / "escape.ipynb").exists() and not (tmp_path / "escape.ipynb").exists()
     assert sorted(p.name for p in (tmp_path / "out" / "deep").rglob("*") if p.is_file()) == ["a1.ipynb"]
@@ -380,9 +429,17 @@ def test_zip_slip_links_and_huge_entries_are_refused(tmp_path: Path) -> None:
 def test_a_notebook_large_only_by_its_outputs_is_taken(tmp_path: Path) -> None:
     """Outputs are never graded: 26 MB of stored plots (over the old 20 MiB file limit) is not a reason to refuse."""
     (tmp_path / "s").mkdir()
-    cell = {"cell_type": "code", "execution_count": 1, "id": "c1", "metadata": {}, "source": "x = 1",
-            "outputs": [{"output_type": "display_data", "metadata": {}, "data": {"image/png": "A" * (26 * 10**6)}}]}
-    (tmp_path / "s" / "ann.ipynb").write_text(json.dumps({"cells": [cell], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}))
+    cell = {
+        "cell_type": "code",
+        "execution_count": 1,
+        "id": "c1",
+        "metadata": {},
+        "source": "x = 1",
+        "outputs": [{"output_type": "display_data", "metadata": {}, "data": {"image/png": "A" * (26 * 10**6)}}],
+    }
+    (tmp_path / "s" / "ann.ipynb").write_text(
+        json.dumps({"cells": [cell], "metadata": {}, "nbformat": 4, "nbformat_minor": 5})
+    )
     result = intake(tmp_path / "s", "a1", tmp_path / "out")
     assert result.submissions["ann"].path is not None and not result.submissions["ann"].attention
 
@@ -428,14 +485,18 @@ def test_a_damaged_entry_is_rejected_not_fatal(tmp_path: Path) -> None:
 def test_batch_warning_when_empty_or_mostly_rejected(tmp_path: Path) -> None:
     (tmp_path / "empty").mkdir()
     assert "no entries" in (batch_warning(intake(tmp_path / "empty", "a1", tmp_path / "o")) or "")
-    mostly = intake(make_zip(tmp_path / "m.zip", {"a.pdf": b"x", "b.pdf": b"x", "ok.ipynb": NOTEBOOK}), "a1", tmp_path / "o")
+    mostly = intake(
+        make_zip(tmp_path / "m.zip", {"a.pdf": b"x", "b.pdf": b"x", "ok.ipynb": NOTEBOOK}), "a1", tmp_path / "o"
+    )
     assert "2 of 3 entries were rejected or held no notebook" in (batch_warning(mostly) or "")
     half = intake(make_zip(tmp_path / "h.zip", {"a.pdf": b"x", "ok.ipynb": NOTEBOOK}), "a1", tmp_path / "o")
     assert batch_warning(half) is None
     none = intake(make_zip(tmp_path / "n.zip", {"a.pdf": b"x"}), "a1", tmp_path / "o")
     assert "none of the 1 entries" in (batch_warning(none) or "")
     only_pdfs = intake(make_zip(tmp_path / "p.zip", {"ann/a1.pdf": b"x", "bob/a1.html": b"x"}), "a1", tmp_path / "o")
-    assert len(only_pdfs.submissions) == 2 and "none of the 2 entries gave a notebook" in (batch_warning(only_pdfs) or "")
+    assert len(only_pdfs.submissions) == 2 and "none of the 2 entries gave a notebook" in (
+        batch_warning(only_pdfs) or ""
+    )
 
 
 # -------------------------------------------------------------------------------------- roster
@@ -443,7 +504,9 @@ def test_batch_warning_when_empty_or_mostly_rejected(tmp_path: Path) -> None:
 
 def test_roster_reads_a_csv_with_extra_columns_and_a_bom(tmp_path: Path) -> None:
     path = tmp_path / "roster.csv"
-    path.write_text("\ufeffID,Name,Email,lms_id,section\njsmith,John Smith,john@uni.edu,12345,A\nzm,,, ,B\n", encoding="utf-8")
+    path.write_text(
+        "\ufeffID,Name,Email,lms_id,section\njsmith,John Smith,john@uni.edu,12345,A\nzm,,, ,B\n", encoding="utf-8"
+    )
     assert Roster.read(path).people == [Person("jsmith", "John Smith", "john@uni.edu", "12345"), Person("zm")]
 
 
@@ -457,11 +520,17 @@ def test_roster_that_is_not_utf8(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("name,email\nJohn,j@x\n", "line 1: the header has no 'id' column .*expected the columns id, name, email, lms_id"),
+        (
+            "name,email\nJohn,j@x\n",
+            "line 1: the header has no 'id' column .*expected the columns id, name, email, lms_id",
+        ),
         ("id,lms_id\na,1\nb,2\na,3\n", "line 4: id 'a' is already on line 2"),
         ("id,lms_id\na,1\nb,1\n", "line 3: lms_id '1' is already on line 2"),
         ("id,email\na,X@y.edu\nb,x@Y.edu\n", "line 3: email 'x@y.edu' is already on line 2"),
-        ("id\nok\nnot ok\n", "line 3: 'not ok' is not a usable student id .*expected the columns id, name, email, lms_id"),
+        (
+            "id\nok\nnot ok\n",
+            "line 3: 'not ok' is not a usable student id .*expected the columns id, name, email, lms_id",
+        ),
         ("", "the header has no 'id' column"),
         ('id,name\na,"unclosed\n', "line 2: not valid CSV"),
     ],
@@ -495,7 +564,12 @@ def test_roster_reads_canvas_gradebook_export(tmp_path: Path) -> None:
         Person("canvas_12348", "李, 伟", "", "12348"),
         Person("nguyenan", "Nguyễn, An", "", "12349"),
     ]
-    result = intake(make_zip(tmp_path / "c.zip", {"müllerzoë_12347_1_a1.ipynb": NOTEBOOK, "李伟_12348_2_a1.ipynb": NOTEBOOK}), "a1", tmp_path / "out", Roster(people))
+    result = intake(
+        make_zip(tmp_path / "c.zip", {"müllerzoë_12347_1_a1.ipynb": NOTEBOOK, "李伟_12348_2_a1.ipynb": NOTEBOOK}),
+        "a1",
+        tmp_path / "out",
+        Roster(people),
+    )
     assert sorted(result.submissions) == ["canvas_12348", "zoe@uni.edu"]
     assert result.missing == ["jsmith", "s1002", "nguyenan"]
 
@@ -506,12 +580,21 @@ def test_roster_reads_canvas_gradebook_export(tmp_path: Path) -> None:
 MOODLE_CLASS = [
     Student("zm", "Zoë", "Müller", 101, 500101, {"a1_attention.ipynb": b'{"zm": 1}'}, online_text="see my notebook"),
     Student("js", "John", "Smith", 102, 500102, {"work/a1.ipynb": b'{"js": 1}', "work/helpers.py": b"x = 1"}),
-    Student("ai", "Анна", "Иванова", 103, 500103, {"a1.ipynb": b'{"ai": 0}', "a1 (1).ipynb": b'{"ai": 1}', "a1 (2).ipynb": b'{"ai": 2}'}),
+    Student(
+        "ai",
+        "Анна",
+        "Иванова",
+        103,
+        500103,
+        {"a1.ipynb": b'{"ai": 0}', "a1 (1).ipynb": b'{"ai": 1}', "a1 (2).ipynb": b'{"ai": 2}'},
+    ),
     Student("lh", "ليلى", "حداد", 104, 500104, {"a1.ipynb": b'{"lh": 0}', "a1-1.ipynb": b'{"lh": 1}'}),
     Student("jd", "Jane", "Doe", 105, 500105, {"report.pdf": b"%PDF", "a1.html": b"<html>", "a1.zip": b"PK"}),
     Student("on", "Only", "Text", 106, 500106, online_text="I wrote it here"),
 ]
-ROSTER_MOODLE = Roster([Person(s.id, s.name, f"{s.id}@uni.edu", "") for s in MOODLE_CLASS] + [Person("kim", "김 민준", "kim@uni.edu", "")])
+ROSTER_MOODLE = Roster(
+    [Person(s.id, s.name, f"{s.id}@uni.edu", "") for s in MOODLE_CLASS] + [Person("kim", "김 민준", "kim@uni.edu", "")]
+)
 
 
 @pytest.mark.parametrize("version", [3, 4])
@@ -529,14 +612,18 @@ def test_moodle_3_and_4_exports_are_read_alike(tmp_path: Path, version: int) -> 
     # Moodle's own renaming tells the order: "a1 (2).ipynb" came after "a1 (1).ipynb" after "a1.ipynb".
     ai = subs["ai"]
     assert ai.path is not None and ai.path.read_bytes() == b'{"ai": 2}' and ai.attention == []
-    assert any(n.startswith("3 notebooks handed in: the latest is graded") and "Moodle renames a later upload" in n for n in ai.notes), ai.notes
+    assert any(
+        n.startswith("3 notebooks handed in: the latest is graded") and "Moodle renames a later upload" in n
+        for n in ai.notes
+    ), ai.notes
     # "-1" is not Moodle's: nothing tells which is the latest, so the submission waits for the instructor.
     lh = subs["lh"]
     assert lh.path is not None and len(lh.attention) == 1 and "nothing tells which is the latest" in lh.attention[0]
     assert lh.notes[0] == lh.attention[0] and "no grade is exported" in lh.attention[0]
     # No notebook: a row that names what was handed in.
     assert subs["jd"].path is None and subs["jd"].attention[0] == (
-        "no notebook to grade; handed in: report.pdf (not a notebook (a PDF)); a1.html (not a notebook (an HTML page)); a1.zip (not a notebook (a zip archive))"
+        "no notebook to grade; handed in: report.pdf (not a notebook (a PDF)); a1.html (not a notebook (an HTML "
+        "page)); a1.zip (not a notebook (a zip archive))"
     )
     assert subs["on"].path is None and "only Moodle's online text" in subs["on"].attention[0]
     assert len(result.rejected) == 1  # helpers.py, beside the graded notebook
@@ -546,13 +633,22 @@ def test_moodle_3_and_4_exports_are_read_alike(tmp_path: Path, version: int) -> 
 def test_moodle_4_blind_marking_and_flat_files(tmp_path: Path) -> None:
     archive = make_zip(
         tmp_path / "m.zip",
-        {"Participant_500107_assignsubmission_file/a1.ipynb": NOTEBOOK, "Eve Stone_500108_assignsubmission_file_a1 (1).ipynb": NOTEBOOK, "Eve Stone_500108_assignsubmission_file_a1.ipynb": b"{}"},
+        {
+            "Participant_500107_assignsubmission_file/a1.ipynb": NOTEBOOK,
+            "Eve Stone_500108_assignsubmission_file_a1 (1).ipynb": NOTEBOOK,
+            "Eve Stone_500108_assignsubmission_file_a1.ipynb": b"{}",
+        },
     )
-    result = intake(archive, "a1", tmp_path / "out", Roster([Person("p7", "Somebody", "", "500107"), Person("es", "Eve Stone")]))
+    result = intake(
+        archive, "a1", tmp_path / "out", Roster([Person("p7", "Somebody", "", "500107"), Person("es", "Eve Stone")])
+    )
     assert sorted(result.submissions) == ["es", "p7"]
-    assert result.submissions["es"].entry == "Eve Stone_500108_assignsubmission_file_a1 (1).ipynb"  # flat files: the same renaming
+    # flat files: the same renaming
+    assert result.submissions["es"].entry == "Eve Stone_500108_assignsubmission_file_a1 (1).ipynb"
     unmapped = intake(archive, "a1", tmp_path / "out2", Roster([Person("es", "Eve Stone")]))
-    assert "not in the roster's lms_id column, and the export gives no name" in rejected(unmapped, "Participant_500107_assignsubmission_file/a1.ipynb")
+    assert "not in the roster's lms_id column, and the export gives no name" in rejected(
+        unmapped, "Participant_500107_assignsubmission_file/a1.ipynb"
+    )
 
 
 # ---------------------------------------------------------------------------------- Canvas, late
@@ -565,13 +661,21 @@ def test_canvas_late_in_either_case_is_the_same_student(tmp_path: Path) -> None:
         archive = canvas_zip(tmp_path / f"{late}.zip", [rossi], late)
         assert zipfile.ZipFile(archive).namelist() == [f"rossiisabella_{late}_1005_5001_a1.ipynb"]
         alone = intake(archive, "a1", tmp_path / late)
-        assert list(alone.submissions) == ["rossiisabella"] and "Canvas marked it LATE" in alone.submissions["rossiisabella"].notes
+        assert (
+            list(alone.submissions) == ["rossiisabella"]
+            and "Canvas marked it LATE" in alone.submissions["rossiisabella"].notes
+        )
         mapped = intake(archive, "a1", tmp_path / f"{late}-r", Roster([Person("ir", "Isabella Rossi", "", "1005")]))
         assert list(mapped.submissions) == ["ir"] and not any("by name" in n for n in mapped.submissions["ir"].notes)
 
 
 def test_ids_without_a_roster_keep_latin_letters(tmp_path: Path) -> None:
-    assert [derived_id(n) for n in ("Kierkegaard, Søren", "Æbeltoft Straße", "Łukasz Đorđević", "李伟")] == ["kierkegaardsoren", "aebeltoftstrasse", "lukaszdordevic", ""]
+    assert [derived_id(n) for n in ("Kierkegaard, Søren", "Æbeltoft Straße", "Łukasz Đorđević", "李伟")] == [
+        "kierkegaardsoren",
+        "aebeltoftstrasse",
+        "lukaszdordevic",
+        "",
+    ]
     soren = Student("sk", "Søren", "Kierkegaard", 1006, 0, {"a1.ipynb": NOTEBOOK})
     result = intake(canvas_zip(tmp_path / "c.zip", [soren]), "a1", tmp_path / "out")
     assert list(result.submissions) == ["kierkegaardsoren"]
@@ -592,42 +696,77 @@ def test_plain_files_with_equal_times_need_attention(tmp_path: Path) -> None:
 
 def test_times_from_a_list_by_course_id_canvas_id_or_moodle_participant(tmp_path: Path) -> None:
     late = datetime(2026, 11, 21, 1, 0, tzinfo=UTC)
-    times = SubmissionTimes(tmp_path / "times.csv", {"zm": late, "102": late - timedelta(hours=3), "ghost": late}, {"500103": late + timedelta(days=1), "599999": late})
-    canvas = canvas_zip(tmp_path / "c.zip", [Student("zm", "Zoë", "Müller", 101, 0, {"a1.ipynb": NOTEBOOK}), Student("js", "John", "Smith", 102, 0, {"a1.ipynb": NOTEBOOK}), Student("ai", "Анна", "Иванова", 103, 0, {"a1.ipynb": NOTEBOOK})])
-    roster = Roster([Person("zm", "Zoë Müller", "", "101"), Person("js", "John Smith", "", "102"), Person("ai", "Анна Иванова", "", "103")])
+    times = SubmissionTimes(
+        tmp_path / "times.csv",
+        {"zm": late, "102": late - timedelta(hours=3), "ghost": late},
+        {"500103": late + timedelta(days=1), "599999": late},
+    )
+    canvas = canvas_zip(
+        tmp_path / "c.zip",
+        [
+            Student("zm", "Zoë", "Müller", 101, 0, {"a1.ipynb": NOTEBOOK}),
+            Student("js", "John", "Smith", 102, 0, {"a1.ipynb": NOTEBOOK}),
+            Student("ai", "Анна", "Иванова", 103, 0, {"a1.ipynb": NOTEBOOK}),
+        ],
+    )
+    roster = Roster(
+        [
+            Person("zm", "Zoë Müller", "", "101"),
+            Person("js", "John Smith", "", "102"),
+            Person("ai", "Анна Иванова", "", "103"),
+        ]
+    )
     result = intake(canvas, "a1", tmp_path / "out", roster, times)
     subs = result.submissions
     assert (subs["zm"].submitted_at, subs["zm"].time_source) == (late, "times")
     assert subs["js"].submitted_at == late - timedelta(hours=3)  # by Canvas user id
     assert (subs["ai"].submitted_at, subs["ai"].time_source) == (None, "none")
-    assert result.notices == ["--times times.csv: no submission in this export for ghost, Participant 500103, Participant 599999: those times were not used"]
+    assert result.notices == [
+        "--times times.csv: no submission in this export for ghost, Participant 500103, Participant "
+        "599999: those times were not used"
+    ]
     moodle = intake(moodle_zip(tmp_path / "m.zip", MOODLE_CLASS[2:3], 4), "a1", tmp_path / "out2", ROSTER_MOODLE, times)
-    assert moodle.submissions["ai"].submitted_at == late + timedelta(days=1)  # by participant id, no roster needed for it
+    # by participant id, no roster needed for it
+    assert moodle.submissions["ai"].submitted_at == late + timedelta(days=1)
     # A plain file's own time gives way to the list's.
     (tmp_path / "p").mkdir()
     (tmp_path / "p" / "zm.ipynb").write_bytes(NOTEBOOK)
     plain = intake(tmp_path / "p", "a1", tmp_path / "out3", None, times).submissions["zm"]
-    assert (plain.submitted_at, plain.time_source) == (late, "times") and not any("modification time" in n for n in plain.notes)
+    assert (plain.submitted_at, plain.time_source) == (late, "times") and not any(
+        "modification time" in n for n in plain.notes
+    )
 
 
 def test_late_notices_say_once_what_the_policy_cannot_see(tmp_path: Path) -> None:
-    policy = LatePolicy(datetime(2026, 11, 20, 23, 59, tzinfo=UTC), extensions={"zm": datetime(2026, 11, 22, tzinfo=UTC), "zoe": datetime(2026, 11, 22, tzinfo=UTC)})
+    policy = LatePolicy(
+        datetime(2026, 11, 20, 23, 59, tzinfo=UTC),
+        extensions={"zm": datetime(2026, 11, 22, tzinfo=UTC), "zoe": datetime(2026, 11, 22, tzinfo=UTC)},
+    )
     result = intake(moodle_zip(tmp_path / "m.zip", MOODLE_CLASS, 4), "a1", tmp_path / "out", ROSTER_MOODLE)
     notices = late_notices(result, policy, ROSTER_MOODLE)
     assert notices == [
-        "--due: 6 of 6 submissions have no submission time (ai, jd, js, lh, on and 1 more): a Canvas or Moodle export records none, "
-        "so no late penalty is applied to them; give the times with --times CSV",
+        "--due: 6 of 6 submissions have no submission time (ai, jd, js, lh, on and 1 more): a Canvas or Moodle export "
+        "records none, so no late penalty is applied to them; give the times with --times CSV",
         "--extensions: zoe not on the roster: their extension applies to nobody; use the course's student ids",
     ]
     assert late_notices(result, None, ROSTER_MOODLE) == []
-    assert "--extensions: zm, zoe not in this batch" in late_notices(intake(make_zip(tmp_path / "p.zip", {"ann.ipynb": NOTEBOOK}), "a1", tmp_path / "o"), policy, None)[0]
+    assert (
+        "--extensions: zm, zoe not in this batch"
+        in late_notices(
+            intake(make_zip(tmp_path / "p.zip", {"ann.ipynb": NOTEBOOK}), "a1", tmp_path / "o"), policy, None
+        )[0]
+    )
 
 
 # --------------------------------------------------------------------------------- end to end
 
 
-@pytest.mark.skipif(not sandbox.sandbox_available(), reason="needs Linux user, mount, PID and network namespaces (unshare)")
-def test_one_class_from_canvas_moodle_3_and_moodle_4_gets_the_same_grades(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.skipif(
+    not sandbox.sandbox_available(), reason="needs Linux user, mount, PID and network namespaces (unshare)"
+)
+def test_one_class_from_canvas_moodle_3_and_moodle_4_gets_the_same_grades(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A class of nine (names in six scripts) exported from Canvas, Moodle 3 and Moodle 4 and graded by
     ``course grade`` into one output folder: the same score and status per student from each export.
     The Moodle batches grade nothing again: intake gave every student the very notebook the Canvas
@@ -641,13 +780,26 @@ def test_one_class_from_canvas_moodle_3_and_moodle_4_gets_the_same_grades(tmp_pa
     from hostile_submissions import ASSIGNMENT, FULL, MISSING_SCALE, notebook, without
 
     stub = "raise NotImplementedError()\n"
-    correct, no_scale, no_masks, both = notebook(), notebook({"sdpa": MISSING_SCALE}), notebook({"masks": stub}), notebook({"sdpa": MISSING_SCALE, "masks": stub})
+    correct, no_scale, no_masks, both = (
+        notebook(),
+        notebook({"sdpa": MISSING_SCALE}),
+        notebook({"masks": stub}),
+        notebook({"sdpa": MISSING_SCALE, "masks": stub}),
+    )
     nb = f"{ASSIGNMENT}.ipynb"
     students = [
         Student("zm", "Zoë", "Müller", 1001, 500101, {nb: correct}),
         Student("sk", "Søren", "Kierkegaard", 1002, 500102, {nb: no_scale}),
         Student("wl", "伟", "李", 1003, 500103, {nb: no_masks}),
-        Student("ai", "Анна", "Иванова", 1004, 500104, {nb: correct, f"{ASSIGNMENT}-1.ipynb": both}, {nb: correct, f"{ASSIGNMENT} (1).ipynb": both}),
+        Student(
+            "ai",
+            "Анна",
+            "Иванова",
+            1004,
+            500104,
+            {nb: correct, f"{ASSIGNMENT}-1.ipynb": both},
+            {nb: correct, f"{ASSIGNMENT} (1).ipynb": both},
+        ),
         Student("lh", "ليلى", "حداد", 1005, 500105, {nb: correct}, online_text="شكرا"),
         Student("nv", "Văn An", "Nguyễn", 1006, 500106, {nb: b""}),
         Student("ir", "Isabella", "Rossi", 1007, 500107, {nb: correct}, late=True),
@@ -655,8 +807,10 @@ def test_one_class_from_canvas_moodle_3_and_moodle_4_gets_the_same_grades(tmp_pa
     ]
     missing = Student("mk", "민준", "김", 1009, 500109)
     expected = {  # student -> (total, status)
-        "zm": ("12", "graded"), "sk": (f"{sum(without('sdpa').values()):g}", "graded"), "wl": (f"{sum(without('masks').values()):g}", "graded"),
-        "ai": (f"{sum(without('sdpa', 'masks').values()):g}", "graded"), "lh": ("12", "graded"), "nv": ("0", "needs attention"),
+        "zm": ("12", "graded"), "sk": (f"{sum(without('sdpa').values()):g}", "graded"),
+        "wl": (f"{sum(without('masks').values()):g}", "graded"),
+        "ai": (f"{sum(without('sdpa', 'masks').values()):g}", "graded"), "lh": ("12", "graded"),
+        "nv": ("0", "needs attention"),
         "ir": ("10.8", "graded"), "jd": ("0", "needs attention"), "mk": ("", "missing"),
     }  # fmt: skip
     assert sum(FULL.values()) == 12
@@ -669,19 +823,25 @@ def test_one_class_from_canvas_moodle_3_and_moodle_4_gets_the_same_grades(tmp_pa
         "moodle4": moodle_zip(tmp_path / "PT2026-A1 attention-4711.zip", students, 4),
     }
     bar = cli.ProgressBar
-    monkeypatch.setattr(cli, "ProgressBar", lambda: bar(sys.stderr))  # its default stream is the stderr of the moment cli was imported
+    # its default stream is the stderr of the moment cli was imported
+    monkeypatch.setattr(cli, "ProgressBar", lambda: bar(sys.stderr))
     grades: dict[str, dict[str, tuple[str, ...]]] = {}
     for lms, export in exports.items():
-        command = ["--course", str(course), "grade", ASSIGNMENT, str(export), "--roster", str(roster), "--out", str(out), "--jobs", "2", "--dry-run",
-                   "--cell-timeout", str(LIMITS.cell_s), "--due", "2026-11-20T23:59Z", "--late-penalty", "10%/day", "--times", str(tmp_path / "times.csv")]  # fmt: skip
+        command = ["--course", str(course), "grade", ASSIGNMENT, str(export), "--roster", str(roster),
+                   "--out", str(out), "--jobs", "2", "--dry-run", "--cell-timeout", str(LIMITS.cell_s),
+                   "--due", "2026-11-20T23:59Z", "--late-penalty", "10%/day",
+                   "--times", str(tmp_path / "times.csv")]  # fmt: skip
         assert cli.main(command) == 0, lms
         err = capsys.readouterr().err.splitlines()
         warned = [k for k, line in enumerate(err) if line.startswith("warning: --due:")]
-        assert [err[k] for k in warned] == ["warning: --due: 7 of 8 submissions have no submission time (ai, jd, lh, nv, sk and 2 more): a Canvas or Moodle export "
-                                            "records none, so no late penalty is applied to them; give the times with --times CSV"], (lms, err)  # fmt: skip
+        assert [err[k] for k in warned] == [
+            "warning: --due: 7 of 8 submissions have no submission time (ai, jd, lh, nv, sk and 2 more): a Canvas or "
+            "Moodle export records none, so no late penalty is applied to them; give the times with --times CSV"
+        ], (lms, err)  # fmt: skip
         graded_now = [k for k, line in enumerate(err) if line.startswith("[")]
         assert all(warned[0] < k for k in graded_now), err  # said once, before anything is graded
-        assert len(graded_now) == (8 if lms == "canvas" else 0), (lms, graded_now)  # the Moodle batches: every notebook the same as Canvas's
+        # the Moodle batches: every notebook the same as Canvas's
+        assert len(graded_now) == (8 if lms == "canvas" else 0), (lms, graded_now)
         with (out / "grades.csv").open(encoding="utf-8-sig") as f:
             rows = {row["student"]: row for row in csv.DictReader(f)}
         grades[lms] = {s: (*(row[p] for p in FULL), row["total"], row["status"]) for s, row in rows.items()}
@@ -693,8 +853,17 @@ def test_one_class_from_canvas_moodle_3_and_moodle_4_gets_the_same_grades(tmp_pa
         assert ("Moodle online text ignored" in notes["lh"]) == (lms != "canvas")
         assert "3 notebooks" not in notes["ai"] and "2 notebooks handed in: the latest is graded" in notes["ai"]
         imported = (out / "canvas_import.csv").read_text(encoding="utf-8-sig")
-        assert {row[1] for row in csv.reader(imported.splitlines()[1:])} == {"1001", "1002", "1003", "1004", "1005", "1007"}  # graded only: no 0 for jd, nv or mk
+        # graded only: no 0 for jd, nv or mk
+        assert {row[1] for row in csv.reader(imported.splitlines()[1:])} == {
+            "1001",
+            "1002",
+            "1003",
+            "1004",
+            "1005",
+            "1007",
+        }
         assert "report.pdf" in (out / "feedback" / "jd.html").read_text()
         first_reason = re.search(r"<li>([^<]*)</li>", (out / "feedback" / "nv.html").read_text())
-        assert first_reason and "empty" in first_reason[1], first_reason  # the empty file first, not a time or roster note
+        # the empty file first, not a time or roster note
+        assert first_reason and "empty" in first_reason[1], first_reason
     assert grades["canvas"] == grades["moodle3"] == grades["moodle4"]

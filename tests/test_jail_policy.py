@@ -15,7 +15,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -25,7 +25,9 @@ from course_grading.sandbox import policy
 
 from assignment_support import ROOT
 
-pytestmark = pytest.mark.skipif(not sandbox.sandbox_available(), reason="needs Linux user, mount, PID and network namespaces (unshare)")
+pytestmark = pytest.mark.skipif(
+    not sandbox.sandbox_available(), reason="needs Linux user, mount, PID and network namespaces (unshare)"
+)
 
 MODES = ["as the grader"] + (["as an ordinary user"] if os.geteuid() == 0 else [])
 SECRET = "COURSE_SECRET_TOKEN"
@@ -47,12 +49,24 @@ def home_folder() -> Iterator[Path]:
         shutil.rmtree(folder)
 
 
-def jailed(code: str, mode: str, read_only: list[Path] = [], writable: list[Path] = [], never: list[Path] = [], env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:  # noqa: B006 (never changed)
+def jailed(
+    code: str,
+    mode: str,
+    read_only: Sequence[Path] = (),
+    writable: Sequence[Path] = (),
+    never: Sequence[Path] = (),
+    env: dict[str, str] | None = None,
+) -> subprocess.CompletedProcess[str]:
     """Run ``code`` with ``python -c`` in the jail; the environment given is the grader's whole one."""
-    argv = sandbox.jail_argv(never, [*policy.python_folders(), *read_only], writable, [sys.executable, "-c", code])
-    if mode == "as an ordinary user":  # root confined to a user namespace that maps only itself, as `unshare` does for anyone else
+    argv = sandbox.jail_argv(
+        list(never), [*policy.python_folders(), *read_only], list(writable), [sys.executable, "-c", code]
+    )
+    # As an ordinary user: root confined to a user namespace that maps only itself, as `unshare` does for anyone else.
+    if mode == "as an ordinary user":
         argv = ["unshare", "--user", "--map-root-user", *sandbox.NAMESPACES, *argv[len(sandbox.unshare()) :]]
-    return subprocess.run(argv, env=env if env is not None else dict(os.environ), capture_output=True, text=True, cwd="/", timeout=120)
+    return subprocess.run(
+        argv, env=env if env is not None else dict(os.environ), capture_output=True, text=True, cwd="/", timeout=120
+    )
 
 
 def probed(code: str, mode: str, **kwargs: object) -> dict[str, object]:
@@ -79,17 +93,37 @@ def test_no_file_outside_the_allow_list_can_be_read(home_folder: Path, mode: str
     key and hidden checks), this checkout's answer keys, the host's processes: no path leads there."""
     key = home_folder / ".ssh" / "id_rsa"
     other = home_folder / "other-checkout" / "assignments"
-    for path, text in ((key, "PRIVATE KEY"), (other / "source" / "a1" / "a1.ipynb", "ANSWER KEY"), (other / "grading" / "a1_checks.py", "HIDDEN CHECK")):
+    for path, text in (
+        (key, "PRIVATE KEY"),
+        (other / "source" / "a1" / "a1.ipynb", "ANSWER KEY"),
+        (other / "grading" / "a1_checks.py", "HIDDEN CHECK"),
+    ):
         path.parent.mkdir(parents=True)
         path.write_text(text)
-    paths = ["/etc/shadow", str(key), str(other / "source" / "a1" / "a1.ipynb"), str(other / "grading" / "a1_checks.py"), str(ROOT / "solutions"), str(ROOT / "assignments"), str(home_folder), "/home", "/run", "/sys", "/proc/1/root/etc/shadow"]
+    paths = [
+        "/etc/shadow",
+        str(key),
+        str(other / "source" / "a1" / "a1.ipynb"),
+        str(other / "grading" / "a1_checks.py"),
+        str(ROOT / "solutions"),
+        str(ROOT / "assignments"),
+        str(home_folder),
+        "/home",
+        "/run",
+        "/sys",
+        "/proc/1/root/etc/shadow",
+    ]
     found = probed(f"PATHS = {paths!r}\n{READ}", mode)
     assert found == dict.fromkeys(paths), found
     assert (home_folder / ".ssh" / "id_rsa").read_text() == "PRIVATE KEY"  # the probe had real paths to try
 
 
 def test_etc_holds_only_what_python_needs_and_names_only_nobody(mode: str) -> None:
-    found = probed("found['etc'] = sorted(os.listdir('/etc'))\nfound['passwd'] = open('/etc/passwd').read()\nimport pwd\nfound['me'] = pwd.getpwuid(os.getuid()).pw_name", mode)
+    found = probed(
+        "found['etc'] = sorted(os.listdir('/etc'))\nfound['passwd'] = open('/etc/passwd').read()\nimport pwd\n"
+        "found['me'] = pwd.getpwuid(os.getuid()).pw_name",
+        mode,
+    )
     assert set(found["etc"]) <= {*policy.ETC, *policy.ETC_WRITTEN}, found  # type: ignore[arg-type]
     assert found["passwd"] == policy.ETC_WRITTEN["passwd"] and found["me"] == "nobody"
 
@@ -103,13 +137,27 @@ def test_the_kernels_settings_cannot_be_changed(mode: str) -> None:
     """/proc/sys and /proc/sysrq-trigger are read-only, even where the kernel takes the jail's user
     for root (a grader that is root, in a user namespace that does not map nobody). The probe
     writes the host name it already has, in the jail's own host-name namespace: harmless if it could."""
-    found = probed("import socket\nfor path, text in (('/proc/sys/kernel/hostname', socket.gethostname()), ('/proc/sysrq-trigger', '')):\n    try:\n        open(path, 'w').close()\n        found[path] = 'opened for writing'\n    except OSError as error:\n        found[path] = type(error).__name__", mode)
+    found = probed(
+        "import socket\n"
+        "for path, text in (('/proc/sys/kernel/hostname', socket.gethostname()), ('/proc/sysrq-trigger', '')):\n"
+        "    try:\n        open(path, 'w').close()\n        found[path] = 'opened for writing'\n"
+        "    except OSError as error:\n        found[path] = type(error).__name__",
+        mode,
+    )
     for path, outcome in found.items():
-        assert outcome in ("PermissionError", "OSError") or (outcome == "FileNotFoundError" and not os.path.exists(path)), found  # EACCES for nobody, EROFS for a root
+        # EACCES for nobody, EROFS for a root
+        assert outcome in ("PermissionError", "OSError") or (
+            outcome == "FileNotFoundError" and not os.path.exists(path)
+        ), found
 
 
 def test_the_environment_is_the_allow_list_only(mode: str) -> None:
-    grader = dict(os.environ) | {SECRET: "s3cr3t-t0ken", "OMP_NUM_THREADS": "1", "PYTHONPATH": str(ROOT), "LD_PRELOAD": "/nonexistent.so"}
+    grader = dict(os.environ) | {
+        SECRET: "s3cr3t-t0ken",
+        "OMP_NUM_THREADS": "1",
+        "PYTHONPATH": str(ROOT),
+        "LD_PRELOAD": "/nonexistent.so",
+    }
     found = probed("found['env'] = dict(os.environ)", mode, env=grader)
     assert found["env"] == policy.environment(grader), found
     assert SECRET not in found["env"] and "PYTHONPATH" not in found["env"] and found["env"]["OMP_NUM_THREADS"] == "1"  # type: ignore[operator, index]
@@ -131,8 +179,20 @@ found['uid'], found['gid'], found['capabilities'] = os.getuid(), os.getgid(), in
 def test_student_code_runs_as_nobody_without_capabilities(mode: str) -> None:
     """Nobody, before and after the student process isolates itself; no effective capability; and
     no ``exec`` can give it any (``no_new_privs``)."""
-    found = probed(f"found['before'] = os.getuid()\nSLOT = '/nonexistent'\n{ISOLATED}\nfound['no_new_privs'] = dict(line.split(':\\t') for line in open('/proc/self/status').read().splitlines() if ':\\t' in line)['NoNewPrivs']", mode)
-    assert found == {"before": policy.UID, "socket_before_seal": False, "uid": policy.UID, "gid": policy.GID, "capabilities": 0, "no_new_privs": "1"}, found
+    found = probed(
+        f"found['before'] = os.getuid()\nSLOT = '/nonexistent'\n{ISOLATED}\n"
+        "found['no_new_privs'] = dict(line.split(':\\t') for line in open('/proc/self/status').read().splitlines() "
+        "if ':\\t' in line)['NoNewPrivs']",
+        mode,
+    )
+    assert found == {
+        "before": policy.UID,
+        "socket_before_seal": False,
+        "uid": policy.UID,
+        "gid": policy.GID,
+        "capabilities": 0,
+        "no_new_privs": "1",
+    }, found
 
 
 WRITE_SLOT = """
@@ -147,15 +207,22 @@ found['slot'] = os.listdir(SLOT)
 
 
 @pytest.mark.parametrize("where", ["home", "tmp"])
-def test_the_slot_is_not_writable_once_the_student_process_is_isolated(home_folder: Path, tmp_path: Path, mode: str, where: str) -> None:
+def test_the_slot_is_not_writable_once_the_student_process_is_isolated(
+    home_folder: Path, tmp_path: Path, mode: str, where: str
+) -> None:
     """The slot (on the real disk, where the socket lies) is within the student process's reach
     until it has connected, and then covered: nothing written there can reach the disk or lift the
     output cap. Both where it lies under the jail's /tmp and where it does not (TMPDIR elsewhere)."""
     slot = (home_folder if where == "home" else tmp_path) / "slot"
     slot.mkdir()
     (slot / "s").write_text("socket")
-    found = probed(f"SLOT = {str(slot)!r}\nfound['before'] = sorted(os.listdir(SLOT))\n{ISOLATED}\n{WRITE_SLOT}", mode, writable=[slot])
-    assert found["before"] == ["s"] and found["socket_before_seal"] is True, found  # isolated, it can still reach its socket
+    found = probed(
+        f"SLOT = {str(slot)!r}\nfound['before'] = sorted(os.listdir(SLOT))\n{ISOLATED}\n{WRITE_SLOT}",
+        mode,
+        writable=[slot],
+    )
+    # isolated, it can still reach its socket
+    assert found["before"] == ["s"] and found["socket_before_seal"] is True, found
     assert found["written"] == "OSError" and found["slot"] == [], found  # EROFS: an empty read-only cover
     assert sorted(p.name for p in slot.iterdir()) == ["s"]
 
@@ -227,7 +294,7 @@ try:
     found['executed'] = __import__('subprocess').run(['/tmp/run.sh'], capture_output=True, text=True).stdout
 except PermissionError:
     found['executed'] = 'refused'
-"""
+"""  # noqa: E501 (code run as written)
 
 
 def test_a_student_process_shares_no_ipc_and_loads_no_code_from_its_writable_folders(tmp_path: Path, mode: str) -> None:
@@ -239,7 +306,17 @@ def test_a_student_process_shares_no_ipc_and_loads_no_code_from_its_writable_fol
     (venv / "planted_package").mkdir(parents=True)
     (venv / "planted_package" / "__init__.py").write_text("VALUE = 42\n")
     found = probed(GUARDED.format(isolated=ISOLATED, planted=str(venv)), mode, read_only=[venv])
-    assert found == {"planted_segment": True, "uid": policy.UID, "gid": policy.GID, "capabilities": 0, "socket_before_seal": False, "segments_seen": 0, "shadow": "refused", "planted": 42, "executed": "refused"}, found
+    assert found == {
+        "planted_segment": True,
+        "uid": policy.UID,
+        "gid": policy.GID,
+        "capabilities": 0,
+        "socket_before_seal": False,
+        "segments_seen": 0,
+        "shadow": "refused",
+        "planted": 42,
+        "executed": "refused",
+    }, found
 
 
 def test_the_jail_refuses_to_show_a_folder_that_holds_a_hidden_one(tmp_path: Path) -> None:
@@ -271,7 +348,9 @@ print('SNOOPED environ', open('/proc/self/environ').read())
 """
 
 
-def test_a_notebook_that_prints_what_it_can_find_shows_none_of_it_and_keeps_its_points(tmp_path: Path, home_folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_notebook_that_prints_what_it_can_find_shows_none_of_it_and_keeps_its_points(
+    tmp_path: Path, home_folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """``course grade`` on the answer key with a snoop in an answer cell: a token in the grading
     shell's environment, /etc/shadow, a private key in the home folder, another checkout's answer
     key, this batch's hidden checks and the grades of an earlier run. The snoop runs (its lines
@@ -284,7 +363,10 @@ def test_a_notebook_that_prints_what_it_can_find_shows_none_of_it_and_keeps_its_
 
     token = f"tok-{os.getpid()}-secret"
     monkeypatch.setenv(SECRET, token)
-    planted = {home_folder / ".ssh" / "id_rsa": "PRIVATE-KEY-PLANTED", home_folder / "other" / "solutions" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb": "OTHER-ANSWER-KEY-PLANTED"}
+    planted = {
+        home_folder / ".ssh" / "id_rsa": "PRIVATE-KEY-PLANTED",
+        home_folder / "other" / "solutions" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb": "OTHER-ANSWER-KEY-PLANTED",
+    }
     for path, text in planted.items():
         path.parent.mkdir(parents=True)
         path.write_text(text)
@@ -295,11 +377,19 @@ def test_a_notebook_that_prints_what_it_can_find_shows_none_of_it_and_keeps_its_
     checks = course / "grading" / f"{ASSIGNMENT}_checks.py"
     paths = ["/etc/shadow", *map(str, planted), str(out / "grades.csv"), str(checks)]
     (inbox / "snoop.ipynb").write_bytes(notebook({"masks": KEY["masks"] + SNOOP.format(paths=paths)}))
-    results, _ = grading.grade(grading.Batch(course, ASSIGNMENT, inbox, out), grading.Options(jobs=1, limits=LIMITS), progress=lambda done, total, line: None)
+    results, _ = grading.grade(
+        grading.Batch(course, ASSIGNMENT, inbox, out),
+        grading.Options(jobs=1, limits=LIMITS),
+        progress=lambda done, total, line: None,
+    )
     assert results[0].scores == FULL, results[0].notes
     feedback = (out / "feedback" / "snoop.html").read_text()
     # it ran, and found nothing (a .py path under /tmp is refused before it is looked for: the code guard)
-    assert [p for p in paths if f"SNOOPED {p} FileNotFoundError" not in feedback and f"SNOOPED {p} PermissionError" not in feedback] == [] and f"PATH={policy.PATH}" in feedback
+    assert [
+        p
+        for p in paths
+        if f"SNOOPED {p} FileNotFoundError" not in feedback and f"SNOOPED {p} PermissionError" not in feedback
+    ] == [] and f"PATH={policy.PATH}" in feedback
     secrets = [token, *planted.values(), "EARLIER-GRADES-PLANTED", "SHORTCUTS"]
     if os.access("/etc/shadow", os.R_OK):
         secrets.append(Path("/etc/shadow").read_text().splitlines()[0])

@@ -9,7 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from course_grading.lms.late import LatePolicy, duration_text, parse_duration, parse_penalty, parse_when, read_times, record_in_gradebook
+from course_grading.lms.late import (
+    LatePolicy,
+    duration_text,
+    parse_duration,
+    parse_penalty,
+    parse_when,
+    read_times,
+    record_in_gradebook,
+)
 
 UTC = timezone.utc
 DUE = datetime(2026, 11, 20, 23, 59, 0, tzinfo=UTC)
@@ -54,7 +62,10 @@ def test_penalty_at_the_boundaries(submitted: datetime, days: int, penalty: floa
 def test_note_names_the_delay_due_date_extension_and_points() -> None:
     result = POLICY.assess("ext", datetime(2026, 11, 24, 3, 0, 0, tzinfo=UTC), 12.0)
     assert result.late_by == timedelta(days=1, hours=3, minutes=1)
-    assert result.note == "submitted 1 day 3 h 1 min late (due 2026-11-22 23:59 UTC, extension for this student): -20% (2.4 points)"
+    assert (
+        result.note
+        == "submitted 1 day 3 h 1 min late (due 2026-11-22 23:59 UTC, extension for this student): -20% (2.4 points)"
+    )
     assert POLICY.assess("ext", late(days=2), 12.0).penalty == 0  # before their own due date
     grace = POLICY.assess("alice", late(minutes=10), 12.0)
     assert grace.note == "submitted 10 min late (due 2026-11-20 23:59 UTC): within the 15 min grace period, no penalty"
@@ -64,7 +75,8 @@ def test_note_names_the_delay_due_date_extension_and_points() -> None:
 
 def test_penalty_never_exceeds_what_was_earned() -> None:
     steep = LatePolicy(DUE, penalty_per_day=0.4)
-    assert steep.assess("bob", late(days=2, hours=1), 10.0).penalty == pytest.approx(10.0)  # 3 days x 40% capped at 100%
+    # 3 days x 40% capped at 100%
+    assert steep.assess("bob", late(days=2, hours=1), 10.0).penalty == pytest.approx(10.0)
     assert steep.assess("bob", late(days=1), 0.0).penalty == 0.0
 
 
@@ -106,12 +118,25 @@ def test_from_options(tmp_path: Path) -> None:
     assert (bare.extensions, bare.penalty_per_day, bare.grace, bare.max_days) == ({}, 0.0, timedelta(0), None)
 
 
-@pytest.mark.parametrize(("text", "value"), [("10%/day", 0.1), ("10%", 0.1), ("0.1", 0.1), ("0.25/day", 0.25), ("5 % / day", 0.05), ("0", 0.0)])
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [("10%/day", 0.1), ("10%", 0.1), ("0.1", 0.1), ("0.25/day", 0.25), ("5 % / day", 0.05), ("0", 0.0)],
+)
 def test_parse_penalty(text: str, value: float) -> None:
     assert parse_penalty(text) == pytest.approx(value)
 
 
-@pytest.mark.parametrize(("text", "value"), [("15min", timedelta(minutes=15)), ("15 minutes", timedelta(minutes=15)), ("2h", timedelta(hours=2)), ("1d 2h", timedelta(days=1, hours=2)), ("30s", timedelta(seconds=30)), ("0", timedelta(0))])
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("15min", timedelta(minutes=15)),
+        ("15 minutes", timedelta(minutes=15)),
+        ("2h", timedelta(hours=2)),
+        ("1d 2h", timedelta(days=1, hours=2)),
+        ("30s", timedelta(seconds=30)),
+        ("0", timedelta(0)),
+    ],
+)
 def test_parse_duration(text: str, value: timedelta) -> None:
     assert parse_duration(text, "the grace") == value
 
@@ -121,7 +146,10 @@ def test_parse_duration(text: str, value: timedelta) -> None:
     [
         (lambda: parse_penalty("ten percent"), "the penalty 'ten percent' is not like 10%/day"),
         (lambda: parse_penalty("150%"), "more than 100%"),
-        (lambda: parse_duration("15 fortnights", "the grace period"), "the grace period '15 fortnights' is not a duration"),
+        (
+            lambda: parse_duration("15 fortnights", "the grace period"),
+            "the grace period '15 fortnights' is not a duration",
+        ),
         (lambda: parse_when("20/11/2026", "the due date"), "the due date '20/11/2026' is not an ISO date"),
         (lambda: LatePolicy.from_options("2026-11-20", None, None, None, -1), "max_days cannot be negative"),
         (lambda: LatePolicy.from_options("2026-11-20", None, "-0.1", None, None), "is not like 10%/day"),
@@ -148,7 +176,12 @@ def test_bad_extension_files_name_the_line(tmp_path: Path, text: str, message: s
 
 
 def test_duration_text() -> None:
-    assert [duration_text(timedelta(seconds=s)) for s in (45, 600, 3600 * 26, 86400 * 2 + 300)] == ["45 s", "10 min", "1 day 2 h", "2 days 5 min"]
+    assert [duration_text(timedelta(seconds=s)) for s in (45, 600, 3600 * 26, 86400 * 2 + 300)] == [
+        "45 s",
+        "10 min",
+        "1 day 2 h",
+        "2 days 5 min",
+    ]
 
 
 # ----------------------------------------------------------------------------------- nbgrader
@@ -158,7 +191,8 @@ def test_duration_text() -> None:
 def test_record_in_gradebook_makes_nbgraders_records_agree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from nbgrader.api import Gradebook
 
-    monkeypatch.setenv("PATH", os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")]))  # nbgrader runs alembic
+    # nbgrader runs alembic
+    monkeypatch.setenv("PATH", os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")]))
 
     with Gradebook("sqlite:///" + str(tmp_path / "gb.db")) as gb:
         gb.add_assignment("a1")
@@ -196,9 +230,14 @@ def test_record_in_gradebook_makes_nbgraders_records_agree(tmp_path: Path, monke
 
 def test_read_times_from_a_student_time_list(tmp_path: Path) -> None:
     path = tmp_path / "times.csv"
-    path.write_text("Student,Submitted at,comment\nann,2026-11-20T22:59:00Z,\nBob@Uni.edu,2026-11-21 00:30,\n12345,,no submission\n")
+    path.write_text(
+        "Student,Submitted at,comment\nann,2026-11-20T22:59:00Z,\nBob@Uni.edu,2026-11-21 00:30,\n12345,,no submission\n"
+    )
     times = read_times(path)
-    assert times.by_student == {"ann": datetime(2026, 11, 20, 22, 59, tzinfo=UTC), "bob@uni.edu": datetime(2026, 11, 21, 0, 30).astimezone()}
+    assert times.by_student == {
+        "ann": datetime(2026, 11, 20, 22, 59, tzinfo=UTC),
+        "bob@uni.edu": datetime(2026, 11, 21, 0, 30).astimezone(),
+    }
     assert times.by_participant == {}
     assert times.find(["nobody", "BOB@uni.edu"], []) == ("bob@uni.edu", times.by_student["bob@uni.edu"])
     assert times.find(["nobody"], ["1"]) is None
@@ -209,15 +248,21 @@ def test_read_times_from_moodles_grading_worksheet(tmp_path: Path) -> None:
     """The worksheet Moodle's assignment offers ("Download grading worksheet"), as it writes it."""
     path = tmp_path / "worksheet.csv"
     path.write_text(
-        "\ufeffIdentifier,\"Full name\",\"Email address\",Status,Grade,\"Maximum Grade\",\"Grade can be changed\",\"Last modified (submission)\",\"Online text\",\"Last modified (grade)\",\"Feedback comments\"\n"
-        "\"Participant 500101\",\"Zoë Müller\",zm@uni.edu,\"Submitted for grading\",,12.00,Yes,\"Friday, 20 November 2026, 11:58 PM\",,-,\n"
-        "\"Participant 500102\",\"John Smith\",js@uni.edu,\"Submitted for grading - 1 hour 2 mins late\",,12.00,Yes,\"Saturday, 21 November 2026, 1:01 AM\",,-,\n"
-        "\"Participant 500103\",\"Kim\",kim@uni.edu,\"No submission\",,12.00,Yes,-,,-,\n",
+        '\ufeffIdentifier,"Full name","Email address",Status,Grade,"Maximum Grade","Grade can be changed","Last '
+        'modified (submission)","Online text","Last modified (grade)","Feedback comments"\n'
+        '"Participant 500101","Zoë Müller",zm@uni.edu,"Submitted for grading",,12.00,Yes,"Friday, '
+        '20 November 2026, 11:58 PM",,-,\n'
+        '"Participant 500102","John Smith",js@uni.edu,"Submitted for grading - 1 hour 2 mins '
+        'late",,12.00,Yes,"Saturday, 21 November 2026, 1:01 AM",,-,\n'
+        '"Participant 500103","Kim",kim@uni.edu,"No submission",,12.00,Yes,-,,-,\n',
         encoding="utf-8",
     )
     times = read_times(path)
     assert times.by_student == {}
-    assert times.by_participant == {"500101": datetime(2026, 11, 20, 23, 58).astimezone(), "500102": datetime(2026, 11, 21, 1, 1).astimezone()}
+    assert times.by_participant == {
+        "500101": datetime(2026, 11, 20, 23, 58).astimezone(),
+        "500102": datetime(2026, 11, 21, 1, 1).astimezone(),
+    }
     assert times.find(["zm"], ["500102"]) == ("500102", datetime(2026, 11, 21, 1, 1).astimezone())
     assert times.unused({"500101"}) == ["Participant 500102"]
 
@@ -225,12 +270,21 @@ def test_read_times_from_moodles_grading_worksheet(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("who,when\nann,2026-11-20\n", "line 1: the header must name 'student' and 'time', or be Moodle's grading worksheet"),
+        (
+            "who,when\nann,2026-11-20\n",
+            "line 1: the header must name 'student' and 'time', or be Moodle's grading worksheet",
+        ),
         ("student,time\nann,yesterday\n", "line 2: the time 'yesterday' is not an ISO date"),
         ("student,time\nann,2026-11-20\nANN,2026-11-21\n", "line 3: ANN is already on line 2"),
         ("student,time\n,2026-11-20\n", "line 2: no student"),
-        ("Identifier,Last modified (submission)\nParticipant 1,Vendredi 20 novembre 2026\n", "line 2: the time 'Vendredi 20 novembre 2026' is neither like 'Friday, 20 November 2026, 11:59 PM'"),
-        ("Identifier,Last modified (submission)\nsomeone,-\n", "line 2: the identifier 'someone' is not like 'Participant 123456'"),
+        (
+            "Identifier,Last modified (submission)\nParticipant 1,Vendredi 20 novembre 2026\n",
+            "line 2: the time 'Vendredi 20 novembre 2026' is neither like 'Friday, 20 November 2026, 11:59 PM'",
+        ),
+        (
+            "Identifier,Last modified (submission)\nsomeone,-\n",
+            "line 2: the identifier 'someone' is not like 'Participant 123456'",
+        ),
     ],
 )
 def test_bad_times_files_name_the_line(tmp_path: Path, text: str, message: str) -> None:

@@ -14,7 +14,9 @@ from transformers import LlamaForCausalLM
 from course_lib.attention import KVCache, MultiHeadAttention, RotaryEmbedding
 from course_lib.llama import Llama, LlamaConfig, config_from_hf, from_hf_state_dict, hf_config_kwargs, to_hf_state_dict
 
-ODD = LlamaConfig(vocab_size=97, block_size=32, n_layers=2, n_heads=3, n_kv_heads=1, d_model=24, d_ff=40, rope_base=500.0)
+ODD = LlamaConfig(
+    vocab_size=97, block_size=32, n_layers=2, n_heads=3, n_kv_heads=1, d_model=24, d_ff=40, rope_base=500.0
+)
 ATOL = 2e-5
 
 
@@ -86,7 +88,12 @@ def test_cached_decoding_equals_the_full_forward_and_the_cache_holds_the_kv_head
 
 @pytest.mark.parametrize(
     "change, words",
-    [({"n_layers": 3}, "model.layers.2"), ({"d_model": 30, "n_heads": 3}, "other shapes"), ({"n_kv_heads": 3}, "k_proj.weight"), ({"vocab_size": 98}, "model.embed_tokens.weight")],
+    [
+        ({"n_layers": 3}, "model.layers.2"),
+        ({"d_model": 30, "n_heads": 3}, "other shapes"),
+        ({"n_kv_heads": 3}, "k_proj.weight"),
+        ({"vocab_size": 98}, "model.embed_tokens.weight"),
+    ],
 )
 def test_a_checkpoint_that_does_not_fit_is_refused_by_name(change: dict, words: str) -> None:
     _, theirs = twins()
@@ -108,7 +115,8 @@ def test_rotary_frequencies_and_far_positions_equal_hugging_faces() -> None:
     positions multiply), and the logits at positions past 4,000 with Llama 3's base."""
     from transformers.models.llama.modeling_llama import LlamaRotaryEmbedding
 
-    config = dataclasses.replace(ODD, block_size=4200, rope_base=500_000.0, d_model=48, n_heads=2, n_kv_heads=1)  # d_head 24
+    # d_head 24
+    config = dataclasses.replace(ODD, block_size=4200, rope_base=500_000.0, d_model=48, n_heads=2, n_kv_heads=1)
     ours, theirs = twins(config)
     rotary = LlamaRotaryEmbedding(HFLlamaConfig(**hf_config_kwargs(config)))
     assert torch.equal(RotaryEmbedding(24, 500_000.0).inv_freq, rotary.inv_freq)

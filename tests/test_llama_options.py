@@ -20,7 +20,10 @@ GPT_CHOICES = dataclasses.replace(LLAMA, norm="layer", positions="learned", feed
 def test_gpt_choices_build_gpts_pieces_without_biases() -> None:
     model = Llama(GPT_CHOICES)
     assert isinstance(model.norm, LayerNorm) and model.norm.bias is None and model.norm.fused
-    assert isinstance(model.positions, LearnedPositions) and model.positions.embedding.num_embeddings == GPT_CHOICES.block_size
+    assert (
+        isinstance(model.positions, LearnedPositions)
+        and model.positions.embedding.num_embeddings == GPT_CHOICES.block_size
+    )
     ff = model.layers[0].ff
     assert ff.linear_v is None and ff.linear1.bias is None
     x = torch.randn(3, GPT_CHOICES.d_model)

@@ -19,19 +19,29 @@ def modules() -> list[str]:
     names = []
     for package in (course_lib, course_grading):
         names.append(package.__name__)
-        names += [m.name for m in pkgutil.walk_packages(package.__path__, package.__name__ + ".") if not m.name.rsplit(".", 1)[1].startswith("_")]
+        names += [
+            m.name
+            for m in pkgutil.walk_packages(package.__path__, package.__name__ + ".")
+            if not m.name.rsplit(".", 1)[1].startswith("_")
+        ]
     return sorted(names)
 
 
 def defined_functions_and_classes(module: ModuleType) -> set[str]:
     assert module.__file__ is not None
     tree = ast.parse(open(module.__file__).read())
-    return {node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and not node.name.startswith("_")}
+    return {
+        node.name
+        for node in tree.body
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and not node.name.startswith("_")
+    }
 
 
 def test_the_modules_are_found() -> None:
     found = modules()
-    assert {"course_lib.gpt", "course_lib.diagrams", "course_lib.diagrams.gpt", "course_grading.sandbox.worker"} <= set(found)
+    assert {"course_lib.gpt", "course_lib.diagrams", "course_lib.diagrams.gpt", "course_grading.sandbox.worker"} <= set(
+        found
+    )
 
 
 @pytest.mark.parametrize("name", modules())
@@ -43,7 +53,10 @@ def test_every_module_lists_what_it_exports(name: str) -> None:
     absent = [n for n in exported if not hasattr(module, n)]
     assert not absent, f"{name}.__all__ lists names it does not have: {absent}"
     unlisted = sorted(defined_functions_and_classes(module) - set(exported))
-    assert not unlisted, f"{name} defines public {unlisted} but leaves them out of __all__ (prefix an underscore if they are not for export)"
+    assert not unlisted, (
+        f"{name} defines public {unlisted} but leaves them out of __all__ (prefix an "
+        "underscore if they are not for export)"
+    )
 
 
 def test_only_the_sandbox_confines_processes() -> None:
@@ -53,6 +66,12 @@ def test_only_the_sandbox_confines_processes() -> None:
     from pathlib import Path
 
     package = Path(course_grading.__file__).parent
-    confining = re.compile(r"^\s*(import|from)\s+(ctypes|resource)\b|\bsetrlimit\(|\bprlimit\(|\[\s*\"unshare\"|\bmount\(", re.M)
-    outside = [str(p.relative_to(package)) for p in sorted(package.rglob("*.py")) if "sandbox" not in p.parts and confining.search(p.read_text())]
+    confining = re.compile(
+        r"^\s*(import|from)\s+(ctypes|resource)\b|\bsetrlimit\(|\bprlimit\(|\[\s*\"unshare\"|\bmount\(", re.M
+    )
+    outside = [
+        str(p.relative_to(package))
+        for p in sorted(package.rglob("*.py"))
+        if "sandbox" not in p.parts and confining.search(p.read_text())
+    ]
     assert outside == []

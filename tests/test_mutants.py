@@ -54,7 +54,11 @@ def test_mutants_leave_docstrings_alone_and_compile(snippet_mutants: dict[str, s
 def test_statement_deletion_and_swap(snippet_mutants: dict[str, str]) -> None:
     kinds = {ident.split(":")[3] for ident in snippet_mutants}
     assert {"delete statement", "swap with next statement"} <= kinds
-    deleted = [code for ident, code in snippet_mutants.items() if ident.startswith("part:5:") and ident.endswith("delete statement")]
+    deleted = [
+        code
+        for ident, code in snippet_mutants.items()
+        if ident.startswith("part:5:") and ident.endswith("delete statement")
+    ]
     assert len(deleted) == 1 and "masked_fill" not in deleted[0]
 
 
@@ -63,7 +67,10 @@ def outcome(ident: str, killed: bool) -> Outcome:
 
 
 def test_report_counts_reviewed_equivalents_out_and_flags_stale_entries() -> None:
-    outcomes = [outcome(f"a:{i}:0-1:op", True) for i in range(8)] + [outcome("a:9:0-1:op", False), outcome("b:1:0-1:op", False)]
+    outcomes = [outcome(f"a:{i}:0-1:op", True) for i in range(8)] + [
+        outcome("a:9:0-1:op", False),
+        outcome("b:1:0-1:op", False),
+    ]
     report = Report(outcomes, {"a:9:0-1:op": "same value", "b:7:0-1:gone": "no longer exists"})
     assert report.score == pytest.approx(8 / 9)
     assert [o.mutant.ident for o in report.survivors] == ["b:1:0-1:op"]
@@ -83,7 +90,8 @@ def test_equivalents_file_needs_a_reason(tmp_path) -> None:
 
 @pytest.mark.parametrize("assignment", assignment_ids())
 def test_hidden_tests_kill_the_mutants_of_the_answer_key(assignment: str, tmp_path) -> None:
-    report = self_test(assignment, copy_course(tmp_path / "course", ASSIGNMENTS), jobs=2)  # mutants run in a copy of the course
+    # mutants run in a copy of the course
+    report = self_test(assignment, copy_course(tmp_path / "course", ASSIGNMENTS), jobs=2)
     assert len(report.outcomes) >= 50
     assert report.score >= THRESHOLD, report.render()
     assert not report.stale, report.render()
@@ -119,7 +127,10 @@ def answer_code_ids(assignment: str) -> list[str]:
 def test_the_methods_of_a_class_are_mutated_too() -> None:
     """A part may be a class (a6's layers): its methods' statements are deleted and swapped, and
     their expressions changed, as a function's are."""
-    code = "class Layer:\n    def __init__(self, w):\n        self.w = w\n        self.frozen = True\n\n    def forward(self, x):\n        return x @ self.w\n"
+    code = (
+        "class Layer:\n    def __init__(self, w):\n        self.w = w\n        self.frozen = True\n\n"
+        "    def forward(self, x):\n        return x @ self.w\n"
+    )
     mutated = {m.ident: m.code for m in mutants_of("part", code)}
     assert any(ident.endswith("delete statement") and "self.frozen" not in text for ident, text in mutated.items())
     assert any(ident.endswith("swap with next statement") for ident in mutated)
@@ -145,10 +156,33 @@ CLASS_SNIPPET = '''def step(x, cache_k, W, p, eos_id, cache=None):
     "torch.manual_seed(0)",  # the global generator reseeded
     "cache = None", "cache_k = cache_k[:, :, :0]",  # the state dropped
     "if x.dim() < 2:", "if x.dim() < 3:",  # a batch dimension required
-    "[e for e in [out.shape[0], eos_id] if not (len(x) and int(x[-1]) == e)]",  # a special id skipped when already there
+    # a special id skipped when already there
+    "[e for e in [out.shape[0], eos_id] if not (len(x) and int(x[-1]) == e)]",
 ])  # fmt: skip
 def test_class_operators_write_each_class_of_bug(expected: str) -> None:
     texts = [m.code for m in mutants_of("part", CLASS_SNIPPET)]
+    assert any(expected in text for text in texts), expected
+
+
+OUTPUT_SNIPPET = '''def attend(scores, v, tokens):
+    """Docstring."""
+    weights = torch.softmax(scores, dim=-1)
+    logp = F.log_softmax(scores, -1)
+    if len(tokens) == 2:
+        return tokens.clone()
+    return weights @ v, weights, logp
+'''
+
+
+@pytest.mark.parametrize("expected", [
+    # a second output detached
+    "return (weights @ v, weights.detach(), logp)", "return (weights @ v, weights, logp.detach())",
+    "weights = torch.exp(scores) / torch.exp(scores).sum(-1, keepdim=True)",  # softmax without the maximum subtracted
+    "logp = scores - torch.log(torch.exp(scores).sum(-1, keepdim=True))",  # and log_softmax
+    "return tokens\n",  # the input returned where a copy was
+])  # fmt: skip
+def test_class_operators_for_outputs_extremes_and_copies(expected: str) -> None:
+    texts = [m.code for m in mutants_of("part", OUTPUT_SNIPPET)]
     assert any(expected in text for text in texts), expected
 
 

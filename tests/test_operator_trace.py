@@ -11,7 +11,7 @@ from course_grading.sandbox.calls import call_in
 from course_grading.sandbox.shortcuts import TORCH_ATTENTION, TORCH_NORMS, Rules, traced
 from course_grading.sandbox.trace import trace_names
 
-ROUTES = '''
+ROUTES = """
 import importlib, sys
 import torch, torch.nn.functional as F
 from torch import nn
@@ -44,7 +44,7 @@ def group_norm(x):
 
 def rms_of_centred(x):
     return F.rms_norm(x - x.mean(-1, keepdim=True), (x.shape[-1],))
-'''
+"""
 
 RULES = {"attention": Rules(forbid=TORCH_ATTENTION), "norm": Rules(forbid=TORCH_NORMS)}
 
@@ -121,7 +121,12 @@ def test_the_notebooks_imports_by_any_spelling_and_its_programs_are_recorded() -
     run = subprocess.run([sys.executable, "-c", CONDUCT_CHILD], capture_output=True, text=True, timeout=120, check=True)
     first, second = json.loads(run.stdout.strip().splitlines()[-1])
     events = {tuple(e) for e in first}
-    assert {("import", "fractions", "part"), ("import", "course_lib", "part"), ("import", "wave", ""), ("program", "os.system", "part")} <= events
+    assert {
+        ("import", "fractions", "part"),
+        ("import", "course_lib", "part"),
+        ("import", "wave", ""),
+        ("program", "os.system", "part"),
+    } <= events
     assert not any(name == "decimal" for _, name, _ in events)
     assert ["import", "course_lib", "other"] in second
 

@@ -15,7 +15,8 @@ from course_grading.markers import part_points
 from assignment_support import ASSIGNMENTS
 
 RELEASE = nbformat.read(ASSIGNMENTS / "release" / "a4_bert" / "a4_bert.ipynb", as_version=4)
-PARTS = Parts.of(RELEASE, part_points(RELEASE))  # wordpiece 2, mask_tokens 3, mlm_loss 2, encoder_block 3, pair_inputs 2
+# wordpiece 2, mask_tokens 3, mlm_loss 2, encoder_block 3, pair_inputs 2
+PARTS = Parts.of(RELEASE, part_points(RELEASE))
 STUDENTS = {"s001", "s002", "s003"}
 
 
@@ -47,7 +48,7 @@ def test_every_bad_row_is_reported_at_once_with_its_line(tmp_path: Path) -> None
                             "s001,mlm_loss,three,not a number\n" # line 6
                             "s001,mlm_loss,1,first\n"            # line 7: fine
                             "s001,Part 3,2,duplicate\n"          # line 8: the same part again
-                            "s001,encoder_block,nan,\n")         # line 9  # fmt: skip
+                            "s001,encoder_block,nan,\n")  # line 9  # fmt: skip
     message = str(caught.value)
     assert "7 row(s) cannot be applied" in message
     for line, why in [
@@ -64,7 +65,9 @@ def test_every_bad_row_is_reported_at_once_with_its_line(tmp_path: Path) -> None
 
 
 def test_a_header_without_the_columns_is_named(tmp_path: Path) -> None:
-    with pytest.raises(OverridesError, match="line 1: the header must name student, part, points, reason \\(missing points\\)"):
+    with pytest.raises(
+        OverridesError, match="line 1: the header must name student, part, points, reason \\(missing points\\)"
+    ):
         overrides(tmp_path, "student,part,score\ns001,wordpiece,1\n")
 
 
@@ -78,7 +81,9 @@ def test_a_name_two_parts_share_names_neither() -> None:
     release = nbformat.from_dict(RELEASE)
     for cell in release.cells:
         if cell.cell_type == "markdown":
-            cell.source = cell.source.replace("Part 2: masking tokens for the masked language model", "Part 2: WordPiece")
+            cell.source = cell.source.replace(
+                "Part 2: masking tokens for the masked language model", "Part 2: WordPiece"
+            )
     parts = Parts.of(release, part_points(release))
     assert parts.find("wordpiece") == "wordpiece"  # the grade id still names its part
     assert parts.find("Part 2") == "mask_tokens" and parts.find("Part 1: WordPiece (2 points)") == "wordpiece"

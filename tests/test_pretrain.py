@@ -16,7 +16,24 @@ from course_lib.gpt import GPT, GPTConfig
 from course_lib.pretrain import main
 from course_lib.tokenization import ByteBPETokenizer
 
-TINY = ["--n-layers", "1", "--n-heads", "2", "--d-model", "32", "--block-size", "32", "--batch-size", "8", "--warmup", "2", "--eval-batches", "2", "--device", "cpu"]
+TINY = [
+    "--n-layers",
+    "1",
+    "--n-heads",
+    "2",
+    "--d-model",
+    "32",
+    "--block-size",
+    "32",
+    "--batch-size",
+    "8",
+    "--warmup",
+    "2",
+    "--eval-batches",
+    "2",
+    "--device",
+    "cpu",
+]
 TEXT = "to be, or not to be, that is the question:\nwhether 'tis nobler in the mind to suffer\n" * 40
 
 
@@ -30,7 +47,25 @@ def load_model(out: Path) -> GPT:
 def test_characters_learn_save_and_resume(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "corpus.txt").write_text(TEXT)
     out = tmp_path / "run"
-    main(["--text", str(tmp_path / "corpus.txt"), "--tokenizer", "char", *TINY, "--steps", "40", "--lr", "1e-2", "--eval-every", "20", "--checkpoint-every", "20", "--out", str(out)])
+    main(
+        [
+            "--text",
+            str(tmp_path / "corpus.txt"),
+            "--tokenizer",
+            "char",
+            *TINY,
+            "--steps",
+            "40",
+            "--lr",
+            "1e-2",
+            "--eval-every",
+            "20",
+            "--checkpoint-every",
+            "20",
+            "--out",
+            str(out),
+        ]
+    )
     printed = capsys.readouterr().out
     train_ids, val_ids = np.fromfile(out / "train.bin", dtype=np.uint16), np.fromfile(out / "val.bin", dtype=np.uint16)
     assert len(train_ids) + len(val_ids) == len(TEXT) and len(val_ids) == len(TEXT) - int(len(TEXT) * 0.9)
@@ -42,7 +77,26 @@ def test_characters_learn_save_and_resume(tmp_path: Path, capsys: pytest.Capture
     assert final < 0.5 * math.log(vocab), "a repeated text is learned in 40 steps"
     assert "throughput:" in printed and "tokens/s" in printed
     # resume: 20 more steps from the checkpoint of step 40, the data files reused
-    main(["--text", str(tmp_path / "corpus.txt"), "--tokenizer", "char", *TINY, "--steps", "60", "--lr", "1e-2", "--eval-every", "20", "--checkpoint-every", "20", "--out", str(out), "--resume"])
+    main(
+        [
+            "--text",
+            str(tmp_path / "corpus.txt"),
+            "--tokenizer",
+            "char",
+            *TINY,
+            "--steps",
+            "60",
+            "--lr",
+            "1e-2",
+            "--eval-every",
+            "20",
+            "--checkpoint-every",
+            "20",
+            "--out",
+            str(out),
+            "--resume",
+        ]
+    )
     saved = torch.load(out / "checkpoint.pt", weights_only=True)
     assert saved["step"] == 60 and saved["history"]["step"] == list(range(60))
 
@@ -50,25 +104,76 @@ def test_characters_learn_save_and_resume(tmp_path: Path, capsys: pytest.Capture
 def test_text_is_tokenized_with_gpt2_bpe(tmp_path: Path) -> None:
     (tmp_path / "a.txt").write_text(TEXT[:400])
     (tmp_path / "b.txt").write_text("<|endoftext|> is text here")
-    main(["--text", str(tmp_path / "a.txt"), str(tmp_path / "b.txt"), *TINY, "--steps", "2", "--eval-every", "2", "--val-fraction", "0.2", "--block-size", "16", "--out", str(tmp_path / "run")])
+    main(
+        [
+            "--text",
+            str(tmp_path / "a.txt"),
+            str(tmp_path / "b.txt"),
+            *TINY,
+            "--steps",
+            "2",
+            "--eval-every",
+            "2",
+            "--val-fraction",
+            "0.2",
+            "--block-size",
+            "16",
+            "--out",
+            str(tmp_path / "run"),
+        ]
+    )
     ids = ByteBPETokenizer.gpt2().encode(TEXT[:400] + "\n<|endoftext|> is text here", allowed_special=set())
-    stored = np.concatenate([np.fromfile(tmp_path / "run" / name, dtype=np.uint16) for name in ("train.bin", "val.bin")])
+    stored = np.concatenate(
+        [np.fromfile(tmp_path / "run" / name, dtype=np.uint16) for name in ("train.bin", "val.bin")]
+    )
     assert stored.tolist() == ids, "the files joined, newline-separated; a special token in the text is ordinary text"
     assert load_model(tmp_path / "run").config.vocab_size == 50257
     # the same folder, other texts or another tokenizer: tokenized again, never the old files reused
-    main(["--text", str(tmp_path / "a.txt"), "--tokenizer", "char", *TINY, "--steps", "2", "--eval-every", "2", "--val-fraction", "0.2", "--block-size", "16", "--out", str(tmp_path / "run")])
+    main(
+        [
+            "--text",
+            str(tmp_path / "a.txt"),
+            "--tokenizer",
+            "char",
+            *TINY,
+            "--steps",
+            "2",
+            "--eval-every",
+            "2",
+            "--val-fraction",
+            "0.2",
+            "--block-size",
+            "16",
+            "--out",
+            str(tmp_path / "run"),
+        ]
+    )
     assert load_model(tmp_path / "run").config.vocab_size == len(set(TEXT[:400]))
 
 
 def test_too_little_data_for_a_window_is_refused_by_name(tmp_path: Path) -> None:
     (tmp_path / "a.txt").write_text(TEXT[:400])
-    with pytest.raises(ValueError, match=r"the validation split has \d+ tokens, too few for one window of block_size \+ 1 = 33"):
+    with pytest.raises(
+        ValueError, match=r"the validation split has \d+ tokens, too few for one window of block_size \+ 1 = 33"
+    ):
         main(["--text", str(tmp_path / "a.txt"), *TINY, "--steps", "2", "--out", str(tmp_path / "run")])
 
 
 def test_a_token_file_is_read_in_place(tmp_path: Path) -> None:
     ids = np.random.default_rng(0).integers(0, 50257, 3000).astype(np.uint16)
     ids.tofile(tmp_path / "train.bin")
-    main(["--tokens", str(tmp_path / "train.bin"), *TINY, "--steps", "2", "--eval-every", "2", "--out", str(tmp_path / "run")])
+    main(
+        [
+            "--tokens",
+            str(tmp_path / "train.bin"),
+            *TINY,
+            "--steps",
+            "2",
+            "--eval-every",
+            "2",
+            "--out",
+            str(tmp_path / "run"),
+        ]
+    )
     assert load_model(tmp_path / "run").config.vocab_size == 50257
     assert sorted(p.name for p in (tmp_path / "run").iterdir()) == ["checkpoint.pt", "model.pt"], "nothing copied"

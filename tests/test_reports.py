@@ -18,7 +18,12 @@ CANVAS_TIME = "submission time unknown: Canvas's export does not record it"
 LATE_UNKNOWN = "submission time unknown: no late penalty applied"
 
 
-def result(student: str, scores: tuple[float, float] = (2.0, 3.0), status: str = grading.GRADED, notes: tuple[str, ...] = (CANVAS_TIME, LATE_UNKNOWN)) -> grading.Result:
+def result(
+    student: str,
+    scores: tuple[float, float] = (2.0, 3.0),
+    status: str = grading.GRADED,
+    notes: tuple[str, ...] = (CANVAS_TIME, LATE_UNKNOWN),
+) -> grading.Result:
     return grading.Result(student, status, scores=dict(zip(MAXIMA, scores)), max_scores=dict(MAXIMA), notes=list(notes))
 
 
@@ -34,9 +39,24 @@ def test_needing_attention_lists_only_what_needs_it_and_counts_the_rest() -> Non
     """Problem 12: every student had two "time unknown" notes, and all 28 were listed as needing attention."""
     results = [
         result("s001"),
-        result("s002", scores=(0.0, 3.0), notes=(CANVAS_TIME, "no roster: student id 's002' made from the name 'Zoë' in the export", "wordpiece set to 0 by the instructor: copied")),
-        result("s003", scores=(0.0, 0.0), status=grading.ATTENTION, notes=(CANVAS_TIME, "the file is empty", "every part scores 0")),
-        result("s004", notes=(CANVAS_TIME, "read-only cells edited or deleted (test_wordpiece): the originals were graded")),
+        result(
+            "s002",
+            scores=(0.0, 3.0),
+            notes=(
+                CANVAS_TIME,
+                "no roster: student id 's002' made from the name 'Zoë' in the export",
+                "wordpiece set to 0 by the instructor: copied",
+            ),
+        ),
+        result(
+            "s003",
+            scores=(0.0, 0.0),
+            status=grading.ATTENTION,
+            notes=(CANVAS_TIME, "the file is empty", "every part scores 0"),
+        ),
+        result(
+            "s004", notes=(CANVAS_TIME, "read-only cells edited or deleted (test_wordpiece): the originals were graded")
+        ),
         result("s005", notes=(CANVAS_TIME, "submitted 2 h late (due 2026-11-20 23:59 UTC): -10% (0.5 points)")),
         grading.Result("s006", grading.NOT_GRADED, notes=["not graded: grader error: the worker died"]),
         grading.Result("s007", "missing", notes=["on the roster, nothing in this export"]),
@@ -52,7 +72,10 @@ def test_needing_attention_lists_only_what_needs_it_and_counts_the_rest() -> Non
     assert section(summary, "missing") == ["s007"]
     information = section(summary, "for information")
     assert information[0] == f"{CANVAS_TIME} (5 students)"
-    assert f"{LATE_UNKNOWN} (1 student)" in information and "wordpiece set to 0 by the instructor: copied (1 student)" in information
+    assert (
+        f"{LATE_UNKNOWN} (1 student)" in information
+        and "wordpiece set to 0 by the instructor: copied (1 student)" in information
+    )
 
 
 @pytest.mark.parametrize(
@@ -64,9 +87,20 @@ def test_needing_attention_lists_only_what_needs_it_and_counts_the_rest() -> Non
         ("'zoe@uni.edu' is s001 on the roster", True),
         ("Canvas marked it LATE", True),
         ("submitted 3 days late (due 2026-11-20 23:59 UTC): more than 2 days late, scored 0 (-9 points)", True),
-        ("2 notebooks handed in: the latest is graded (a4_bert-1.ipynb; Canvas's resubmission number); not graded: a4_bert.ipynb", True),
-        ("Moodle online text ignored (only uploaded files are graded): Eve_5_assignsubmission_onlinetext/onlinetext.html", True),
-        ("2 notebooks handed in: nothing tells which is the latest (a4_bert.ipynb); not graded: a4_bert-1.ipynb", False),
+        (
+            "2 notebooks handed in: the latest is graded (a4_bert-1.ipynb; Canvas's resubmission "
+            "number); not graded: a4_bert.ipynb",
+            True,
+        ),
+        (
+            "Moodle online text ignored (only uploaded files are graded): "
+            "Eve_5_assignsubmission_onlinetext/onlinetext.html",
+            True,
+        ),
+        (
+            "2 notebooks handed in: nothing tells which is the latest (a4_bert.ipynb); not graded: a4_bert-1.ipynb",
+            False,
+        ),
         ("answer cell wordpiece is missing: graded as not answered", False),
         ("a cell ran out of memory", False),
         ("timed out: grading took longer than 60 s in all; every part scores 0", False),
@@ -79,21 +113,32 @@ def test_which_notes_are_informational(note: str, expected: bool) -> None:
 
 def test_a_cached_run_says_none_was_graded(tmp_path: Path) -> None:
     """Problem 15: "28 submissions graded" when all 28 came from the cache."""
-    results = [result("s001"), result("s002"), grading.Result("s003", grading.NOT_GRADED, notes=["not graded: grader error: x"])]
+    results = [
+        result("s001"),
+        result("s002"),
+        grading.Result("s003", grading.NOT_GRADED, notes=["not graded: grader error: x"]),
+    ]
     reports.write_reports(results, MAXIMA, Intake({}, []), tmp_path, "a4_bert", None, None, from_cache={"s001", "s002"})
-    assert "0 graded, 2 from the cache (unchanged since they were graded); 1 NOT GRADED" in (tmp_path / "summary.txt").read_text()
+    assert (
+        "0 graded, 2 from the cache (unchanged since they were graded); 1 NOT GRADED"
+        in (tmp_path / "summary.txt").read_text()
+    )
     reports.write_reports(results, MAXIMA, Intake({}, []), tmp_path, "a4_bert", None, None, from_cache={"s002"})
     assert "1 graded, 1 from the cache" in (tmp_path / "summary.txt").read_text()
 
 
-def test_the_figure_is_titled_and_its_part_names_do_not_overlap(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_figure_is_titled_and_its_part_names_do_not_overlap(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Problem 24: the per-part labels ran together (``wordpiecemask_tokensmlm_loss``) and there was no title."""
     import matplotlib.pyplot as plt
 
     drawn: list[plt.Figure] = []
     monkeypatch.setattr(plt, "close", drawn.append)  # keep the figure to measure it
     parts = {"wordpiece": 2.0, "mask_tokens": 3.0, "mlm_loss": 2.0, "encoder_block": 3.0, "pair_inputs": 2.0}
-    results = [grading.Result(f"s{i}", grading.GRADED, scores=dict.fromkeys(parts, 1.0), max_scores=parts) for i in range(4)]
+    results = [
+        grading.Result(f"s{i}", grading.GRADED, scores=dict.fromkeys(parts, 1.0), max_scores=parts) for i in range(4)
+    ]
     reports._figure(results, list(parts), tmp_path / "summary.png", "a4_bert")
     (figure,) = drawn
     assert figure.get_suptitle() == "a4_bert: 4 submissions graded"
@@ -109,7 +154,13 @@ def test_the_figure_is_titled_and_its_part_names_do_not_overlap(tmp_path: Path, 
 def test_a_removed_student_leaves_every_report(tmp_path: Path) -> None:
     """Problem 22: after ``course remove``, OUT still listed the student until the next ``grade``."""
     roster = Roster([Person("s001", "Ann Lee", "ann@uni.edu", "101"), Person("s002", "Bo Park", "bo@uni.edu", "102")])
-    taken = Intake({s: Submission(s, tmp_path / f"{s}.ipynb", f"{name}_{pid}_assignsubmission_file/a4_bert.ipynb", None, "none") for s, name, pid in (("s001", "Ann Lee", 500101), ("s002", "Bo Park", 500102))}, [])
+    taken = Intake(
+        {
+            s: Submission(s, tmp_path / f"{s}.ipynb", f"{name}_{pid}_assignsubmission_file/a4_bert.ipynb", None, "none")
+            for s, name, pid in (("s001", "Ann Lee", 500101), ("s002", "Bo Park", 500102))
+        },
+        [],
+    )
     reports.write_reports([result("s001"), result("s002")], MAXIMA, taken, tmp_path, "a4_bert", roster, "77")
     for kind, suffix in (("feedback", "html"), ("autograded", "ipynb"), ("logs", "log")):
         (tmp_path / kind).mkdir()
@@ -119,7 +170,12 @@ def test_a_removed_student_leaves_every_report(tmp_path: Path) -> None:
     before = {name: (tmp_path / name).read_text(encoding="utf-8-sig") for name in files}
     assert all("Bo Park" in text for text in before.values())
     changed = reports.remove_student(tmp_path, "s002")
-    assert changed == ["feedback/s002.html", "autograded/s002.ipynb", "logs/s002.log", "grades.csv and the LMS import files"]
+    assert changed == [
+        "feedback/s002.html",
+        "autograded/s002.ipynb",
+        "logs/s002.log",
+        "grades.csv and the LMS import files",
+    ]
     for name in files:
         text = (tmp_path / name).read_text(encoding="utf-8-sig")
         assert "Bo Park" not in text and "Ann Lee" in text, name

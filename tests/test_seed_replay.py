@@ -17,9 +17,12 @@ from assignment_support import fixtures, submission_notebook
 ASSIGNMENT = "a1_attention"
 
 
-def test_a_hidden_failure_names_its_seed_and_replays_to_the_same_verdict(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_hidden_failure_names_its_seed_and_replays_to_the_same_verdict(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     course = course_copy(tmp_path / "course")
-    bug = next(f for f in fixtures(ASSIGNMENT) if f.name == "bug_sdpa_global_max")  # passes the visible tests, fails a hidden one
+    # passes the visible tests, fails a hidden one
+    bug = next(f for f in fixtures(ASSIGNMENT) if f.name == "bug_sdpa_global_max")
     inbox = tmp_path / "inbox"
     inbox.mkdir()
     nbformat.write(submission_notebook(ASSIGNMENT, bug), inbox / "ada.ipynb")

@@ -19,7 +19,9 @@ def test_without_the_variable_seeds_are_the_chapters_own(monkeypatch: pytest.Mon
 def test_the_offset_moves_every_seed(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(SEED_OFFSET_VARIABLE, "3")
     assert shifted(7) == 10
-    assert torch.equal(torch.rand(3, generator=generator(7)), torch.rand(3, generator=torch.Generator().manual_seed(10)))
+    assert torch.equal(
+        torch.rand(3, generator=generator(7)), torch.rand(3, generator=torch.Generator().manual_seed(10))
+    )
     assert set_seed(7) == 10
     drawn_torch, drawn_python = torch.rand(3), random.random()
     torch.manual_seed(10)

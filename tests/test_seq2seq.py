@@ -40,7 +40,9 @@ def test_shift_right_and_loss_ignore_padding() -> None:
     labels = torch.tensor([[5, 6, 1], [7, 1, IGNORE_INDEX]])
     assert shift_right(labels, start_id=0, pad_id=0).tolist() == [[0, 5, 6], [0, 7, 1]]
     logits = torch.randn(2, 3, 9)
-    assert torch.allclose(seq2seq_loss(logits, labels), F.cross_entropy(logits.flatten(0, 1), labels.flatten(), ignore_index=-100))
+    assert torch.allclose(
+        seq2seq_loss(logits, labels), F.cross_entropy(logits.flatten(0, 1), labels.flatten(), ignore_index=-100)
+    )
     (ids, mask), padded = collate([([3, 4, 5], [6, 1]), ([7], [8, 9, 1])], pad_id=0)
     assert ids.tolist() == [[3, 4, 5], [7, 0, 0]] and mask.tolist() == [[1, 1, 1], [1, 0, 0]]
     assert padded.tolist() == [[6, 1, IGNORE_INDEX], [8, 9, 1]]
@@ -60,14 +62,21 @@ def test_a_tiny_t5_learns_to_sort_through_the_course_loop() -> None:
     """Sort 5 digits: teacher forcing through course_lib.train, then greedy decoding gets most
     held-out sequences exactly right (a broken cache, mask or shift would not; measured 98%)."""
     torch.manual_seed(0)
-    config = T5Config(vocab_size=14, d_model=48, d_kv=16, d_ff=96, n_layers=2, n_heads=3, dropout=0.0, num_buckets=8, max_distance=16)
+    config = T5Config(
+        vocab_size=14, d_model=48, d_kv=16, d_ff=96, n_layers=2, n_heads=3, dropout=0.0, num_buckets=8, max_distance=16
+    )
     model = T5(config)
 
     def batches(split: str, g: torch.Generator) -> tuple[tuple[torch.Tensor, torch.Tensor], torch.Tensor]:
         digits = torch.randint(2, 12, (64, 5), generator=g)
         return collate([(d.tolist() + [1], d.sort().values.tolist() + [1]) for d in digits], pad_id=0)
 
-    history = train(model, batches, TrainConfig(steps=250, lr=3e-3, warmup_steps=20, eval_every=250, eval_batches=1, device="cpu"), teacher_forcing_loss)
+    history = train(
+        model,
+        batches,
+        TrainConfig(steps=250, lr=3e-3, warmup_steps=20, eval_every=250, eval_batches=1, device="cpu"),
+        teacher_forcing_loss,
+    )
     assert history.val_loss[-1] < 0.1
     (ids, mask), labels = batches("test", torch.Generator().manual_seed(123))
     answers = generate(model, ids, attention_mask=mask, max_new_tokens=6)

@@ -29,11 +29,29 @@ from course_grading import grade as grading
 from course_grading.markers import answer_code, is_answer, is_test, nbgrader_meta, part_of, with_answers
 from course_grading.sandbox import limits as sandbox
 from course_grading.sandbox import shortcuts
-from course_grading.sandbox.shortcuts import COURSE_RULES, STANDARD_IMPORTS, TORCH_ATTENTION, TORCH_NORMS, Rules, evidence_by_part
+from course_grading.sandbox.shortcuts import (
+    COURSE_RULES,
+    STANDARD_IMPORTS,
+    TORCH_ATTENTION,
+    TORCH_NORMS,
+    Rules,
+    evidence_by_part,
+)
 from course_grading.sandbox.worker import load_checks
 
 from assignment_support import GRADING, ROOT, assignment_ids, fixtures, source_notebook, submission_notebook
-from hostile_submissions import A6, ASSIGNMENT, FULL, KEY, SHORTCUT_ANSWERS, Case, a6_shortcut_cases, notebook, shortcut_cases, without
+from hostile_submissions import (
+    A6,
+    ASSIGNMENT,
+    FULL,
+    KEY,
+    SHORTCUT_ANSWERS,
+    Case,
+    a6_shortcut_cases,
+    notebook,
+    shortcut_cases,
+    without,
+)
 
 ATTENTION = Rules(forbid=TORCH_ATTENTION)
 NORMS = Rules(forbid=TORCH_NORMS)
@@ -46,88 +64,120 @@ def kinds(source: str, rules: Rules = ATTENTION, part: str = "sdpa") -> set[str]
     return {e.kind for e in found.get(part, [])}
 
 
-def held(answers: dict[str, str], rules: dict[str, Rules], other: tuple[str, ...] = (), tests: dict[str, str] | None = None) -> set[str]:
+def held(
+    answers: dict[str, str], rules: dict[str, Rules], other: tuple[str, ...] = (), tests: dict[str, str] | None = None
+) -> set[str]:
     return set(evidence_by_part({k: textwrap.dedent(v) for k, v in answers.items()}, rules, other, tests))
 
 
 # ------------------------------------------------------------------ the routes round a refusal
 
 
-@pytest.mark.parametrize("source, kind", [
-    ("def f(q, k, v, _f=F.scaled_dot_product_attention):\n    return _f(q, k, v)\n", "forbidden"),  # a saved default
-    ("f = torch._C._nn.scaled_dot_product_attention\n", "forbidden"),
-    ("def f(q, k, v):\n    return torch.ops.aten._scaled_dot_product_flash_attention(q, k, v)\n", "private"),  # another kernel, by another name
-    ("def f(q, k, v):\n    return torch.ops.aten.sdpa_alias(q, k, v)\n", "private"),
-    ("y = torch._native_multi_head_attention\n", "private"),
-    ("y = torch._transformer_encoder_layer_fwd\n", "private"),
-    ("from torch.nn.functional import scaled_dot_product_attention as attend\n", "forbidden"),
-    ("from torch._C import _nn\n", "private"),
-    ("import torch._C._nn as raw\n", "private"),
-    ("from torch.nn.functional import *\n", "lookup"),
-    ("m = torch.nn.MultiheadAttention(8, 2)\n", "forbidden"),
-    ("layer = nn.TransformerEncoderLayer(8, 2)\n", "forbidden"),
-    ("out = F.multi_head_attention_forward(*args)\n", "forbidden"),
-    ("f = getattr(F, 'scaled_dot' + suffix)\n", "lookup"),
-    ("f = getattr(F, ''.join(reversed('noitnetta_tcudorp_tod_delacs')))\n", "lookup"),
-    ("setattr(F, name, None)\n", "lookup"),
-    ("table = vars(F)\n", "lookup"),
-    ("table = F.__dict__\n", "code"),
-    ("sys.modules['torch.nn.functional'] = decoy\n", "lookup"),
-    ("s = torch.sys\n", "code"),
-    ("f = eval('F.' + name)\n", "code"),
-    ("exec(source)\n", "code"),
-    ("code = compile(source, 'x', 'exec')\n", "code"),
-    ("m = __import__('torch.nn.functional')\n", "code"),
-    ("b = __builtins__\n", "code"),
-    ("g = globals()\n", "code"),
-    ("k = object.__subclasses__()\n", "code"),
-    ("frame = sys._getframe(1).f_globals\n", "code"),
-    ("x = torch.load(path, weights_only=False)\n", "private"),
-    ("x = np.load(path, allow_pickle=True)\n", "code"),
-    ("f = torch.jit.script(g)\n", "private"),
-    ("names = torch.overrides.get_ignored_functions()\n", "private"),
-    ("import importlib\n", "import"),
-    ("import ctypes\n", "import"),
-    ("import inspect\n", "import"),
-    ("from operator import attrgetter\n", "import"),
-    ("import transformers\n", "import"),
-    ("f = F.__getattribute__\n", "code"),
-    ("hints = typing.get_type_hints(f)\n", "code"),
-    ("memory = np.ctypeslib.as_array(pointer, (8,))\n", "private"),
-    ("import os\ntable = os.sys.modules\n", "code"),
-    ("%time out = F.scaled_dot_product_attention(q, k, v)\n", "forbidden"),  # IPython syntax, as the student's process runs it
-])
+@pytest.mark.parametrize(
+    "source, kind",
+    [
+        # a saved default
+        ("def f(q, k, v, _f=F.scaled_dot_product_attention):\n    return _f(q, k, v)\n", "forbidden"),
+        ("f = torch._C._nn.scaled_dot_product_attention\n", "forbidden"),
+        # another kernel, by another name
+        ("def f(q, k, v):\n    return torch.ops.aten._scaled_dot_product_flash_attention(q, k, v)\n", "private"),
+        ("def f(q, k, v):\n    return torch.ops.aten.sdpa_alias(q, k, v)\n", "private"),
+        ("y = torch._native_multi_head_attention\n", "private"),
+        ("y = torch._transformer_encoder_layer_fwd\n", "private"),
+        ("from torch.nn.functional import scaled_dot_product_attention as attend\n", "forbidden"),
+        ("from torch._C import _nn\n", "private"),
+        ("import torch._C._nn as raw\n", "private"),
+        ("from torch.nn.functional import *\n", "lookup"),
+        ("m = torch.nn.MultiheadAttention(8, 2)\n", "forbidden"),
+        ("layer = nn.TransformerEncoderLayer(8, 2)\n", "forbidden"),
+        ("out = F.multi_head_attention_forward(*args)\n", "forbidden"),
+        ("f = getattr(F, 'scaled_dot' + suffix)\n", "lookup"),
+        ("f = getattr(F, ''.join(reversed('noitnetta_tcudorp_tod_delacs')))\n", "lookup"),
+        ("setattr(F, name, None)\n", "lookup"),
+        ("table = vars(F)\n", "lookup"),
+        ("table = F.__dict__\n", "code"),
+        ("sys.modules['torch.nn.functional'] = decoy\n", "lookup"),
+        ("s = torch.sys\n", "code"),
+        ("f = eval('F.' + name)\n", "code"),
+        ("exec(source)\n", "code"),
+        ("code = compile(source, 'x', 'exec')\n", "code"),
+        ("m = __import__('torch.nn.functional')\n", "code"),
+        ("b = __builtins__\n", "code"),
+        ("g = globals()\n", "code"),
+        ("k = object.__subclasses__()\n", "code"),
+        ("frame = sys._getframe(1).f_globals\n", "code"),
+        ("x = torch.load(path, weights_only=False)\n", "private"),
+        ("x = np.load(path, allow_pickle=True)\n", "code"),
+        ("f = torch.jit.script(g)\n", "private"),
+        ("names = torch.overrides.get_ignored_functions()\n", "private"),
+        ("import importlib\n", "import"),
+        ("import ctypes\n", "import"),
+        ("import inspect\n", "import"),
+        ("from operator import attrgetter\n", "import"),
+        ("import transformers\n", "import"),
+        ("f = F.__getattribute__\n", "code"),
+        ("hints = typing.get_type_hints(f)\n", "code"),
+        ("memory = np.ctypeslib.as_array(pointer, (8,))\n", "private"),
+        ("import os\ntable = os.sys.modules\n", "code"),
+        # IPython syntax, as the student's process runs it
+        ("%time out = F.scaled_dot_product_attention(q, k, v)\n", "forbidden"),
+    ],
+)
 def test_a_route_round_the_refusal_is_evidence(source: str, kind: str) -> None:
     assert kind in kinds(source)
 
 
-@pytest.mark.parametrize("source", [
-    "name = 'scaled_dot_' + 'product_attention'\n",  # folded
-    "name = 'scaled_dot_' 'product_attention'\n",  # implicit concatenation
-    "name = f'scaled_dot_product_{\"attention\"}'\n",
-    "name = b'scaled_dot_product_attention'\n",
-    "name = 'ScaledDotProductAttention'\n",  # case and underscores do not matter
-    "x = F.ｓcaled_dot_product_attention(q, k, v)\n",  # Python reads identifiers in NFKC
-    "x = scaled_dot_product_attention_of_torch(q, k, v)\n",  # a name the notebook never defines
-])
+@pytest.mark.parametrize(
+    "source",
+    [
+        "name = 'scaled_dot_' + 'product_attention'\n",  # folded
+        "name = 'scaled_dot_' 'product_attention'\n",  # implicit concatenation
+        "name = f'scaled_dot_product_{\"attention\"}'\n",
+        "name = b'scaled_dot_product_attention'\n",
+        "name = 'ScaledDotProductAttention'\n",  # case and underscores do not matter
+        "x = F.ｓcaled_dot_product_attention(q, k, v)\n",  # Python reads identifiers in NFKC
+        "x = scaled_dot_product_attention_of_torch(q, k, v)\n",  # a name the notebook never defines
+    ],
+)
 def test_a_forbidden_name_is_found_however_it_is_written(source: str) -> None:
     assert "forbidden" in kinds(source)
 
 
-@pytest.mark.parametrize("source, rules", [
-    ("def layer_norm(x, gain, bias, eps=1e-5):\n    return F.group_norm(x.reshape(-1, 1, x.shape[-1]), 1, eps=eps).reshape(x.shape) * gain + bias\n", NORMS),
-    ("def layer_norm(x, gain, bias, eps=1e-5):\n    return F.instance_norm(x.reshape(1, -1, x.shape[-1])).reshape(x.shape) * gain + bias\n", NORMS),
-    ("def layer_norm(x, gain, bias, eps=1e-5):\n    return torch.native_layer_norm(x, x.shape[-1:], gain, bias, eps)[0]\n", NORMS),
-    ("def layer_norm(x, gain, bias, eps=1e-5):\n    return F.rms_norm(x - x.mean(-1, keepdim=True), x.shape[-1:], gain, eps) + bias\n", NORMS),
-    ("def layer_norm(x, gain, bias, eps=1e-5):\n    return nn.LayerNorm(x.shape[-1])(x)\n", NORMS),
-])
+@pytest.mark.parametrize(
+    "source, rules",
+    [
+        (
+            "def layer_norm(x, gain, bias, eps=1e-5):\n"
+            "    return F.group_norm(x.reshape(-1, 1, x.shape[-1]), 1, eps=eps).reshape(x.shape) * gain + bias\n",
+            NORMS,
+        ),
+        (
+            "def layer_norm(x, gain, bias, eps=1e-5):\n"
+            "    return F.instance_norm(x.reshape(1, -1, x.shape[-1])).reshape(x.shape) * gain + bias\n",
+            NORMS,
+        ),
+        (
+            "def layer_norm(x, gain, bias, eps=1e-5):\n"
+            "    return torch.native_layer_norm(x, x.shape[-1:], gain, bias, eps)[0]\n",
+            NORMS,
+        ),
+        (
+            "def layer_norm(x, gain, bias, eps=1e-5):\n"
+            "    return F.rms_norm(x - x.mean(-1, keepdim=True), x.shape[-1:], gain, eps) + bias\n",
+            NORMS,
+        ),
+        ("def layer_norm(x, gain, bias, eps=1e-5):\n    return nn.LayerNorm(x.shape[-1])(x)\n", NORMS),
+    ],
+)
 def test_another_library_function_that_computes_the_part_is_evidence(source: str, rules: Rules) -> None:
     assert "forbidden" in kinds(source, rules, "layer_norm")
 
 
-@pytest.mark.parametrize("source", [
-    # the part's own function shares the library's name, is called by it, and is documented
-    '''
+@pytest.mark.parametrize(
+    "source",
+    [
+        # the part's own function shares the library's name, is called by it, and is documented
+        '''
     def scaled_dot_product_attention(q, k, v, mask=None):
         """Like torch's scaled_dot_product_attention, written out; see nn.MultiheadAttention."""
         # F.scaled_dot_product_attention would do the same: not allowed here
@@ -137,8 +187,8 @@ def test_another_library_function_that_computes_the_part_is_evidence(source: str
 
     attend = scaled_dot_product_attention
     ''',
-    # what honest answers use: private state of its own objects, plain modules, harmless dunders
-    '''
+        # what honest answers use: private state of its own objects, plain modules, harmless dunders
+        """
     import os
     import sys
     import json
@@ -161,8 +211,9 @@ def test_another_library_function_that_computes_the_part_is_evidence(source: str
             json.dumps({"q": list(q.shape)})
         w = torch.softmax(torch.einsum("...qd,...kd->...qk", q, k), dim=-1)
         return w @ v, np.asarray(w.detach())
-    ''',
-])
+    """,
+    ],
+)
 def test_honest_code_is_not_evidence(source: str) -> None:
     assert kinds(source) == set()
 
@@ -175,14 +226,24 @@ def test_a6s_rule_is_about_libraries_not_about_attributes() -> None:
     assert kinds("import loralib as lora\n", LIBRARY) == {"import"}
     assert kinds("lib = __import__('pe' + 'ft')\n", LIBRARY) == {"code"}
     assert kinds("import importlib\nlib = importlib.import_module('peft')\n", LIBRARY) == {"import", "code", "smuggle"}
-    assert kinds("w = getattr(model, name)\nx = model._modules\nfor m in model.modules():\n    pass\n", LIBRARY) == set()
-    assert kinds("import fnmatch\nimport math\nimport torch.nn as nn\nimport torch.nn.functional as F\n", LIBRARY) == set()
+    assert (
+        kinds("w = getattr(model, name)\nx = model._modules\nfor m in model.modules():\n    pass\n", LIBRARY) == set()
+    )
+    assert (
+        kinds("import fnmatch\nimport math\nimport torch.nn as nn\nimport torch.nn.functional as F\n", LIBRARY) == set()
+    )
 
 
 def test_only_modules_of_the_allow_list_may_be_imported_by_a_part_with_rules() -> None:
     assert kinds("import scipy.special\n") == {"import"}
     assert kinds("from a1_attention_reference_parts import causal_mask\n") == {"import"}
-    assert kinds("import torch.nn.functional as F\nimport numpy as np\nfrom collections import OrderedDict\nimport math, re\n") == set()
+    assert (
+        kinds(
+            "import torch.nn.functional as F\nimport numpy as np\n"
+            "from collections import OrderedDict\nimport math, re\n"
+        )
+        == set()
+    )
     assert Rules().allows_import("torch.nn.functional") and not Rules().allows_import("torchvision")
 
 
@@ -197,50 +258,53 @@ SHADOW = (
 )
 
 
-@pytest.mark.parametrize("source", [
-    SHADOW,
-    "import sys\nsys.path.insert(0, '/tmp')\n",
-    "from sys import path\npath.append('/tmp')\n",
-    "import sys as s\ns.meta_path.insert(0, finder)\n",
-    "import sys\nsys.path_hooks.append(hook)\n",
-    "import sys\nkeep(sys)\n",  # the module passed on: anything of it
-    "import importlib.util\n",
-    "import importlib.machinery\n",
-    "open('/tmp/statistics.py', 'w').write(text)\n",
-    "with open(target, mode='a') as f:\n    f.write(text)\n",
-    "f = open(target, chosen_mode)\n",
-    "f = open(*spec)\n",
-    "f = io.open(target, chosen_mode)\n",
-    "keep(open)\n",
-    "import io\nf = io.open(target, 'wb')\n",
-    "Path('/tmp/statistics.py').write_text(text)\n",
-    "Path(target).write_bytes(data)\n",
-    "f = Path(target).open('w')\n",
-    "import os\nfd = os.open(target, os.O_WRONLY | os.O_CREAT)\n",
-    "import os\nos.write(fd, data)\n",
-    "import os\nos.chdir('/tmp')\n",
-    "from os import system\n",
-    "np.savetxt('statistics.py', [], header=text, comments='')\n",
-    "import shutil\nshutil.copy(source, '/tmp/statistics.py')\n",
-    "import subprocess\n",
-    "import tempfile\n",
-    "data = bytes.fromhex(hidden)\n",
-    "import base64\n",
-    "import codecs\n",
-    "import zlib\n",
-    "import marshal\n",
-    "import pickle\n",
-    "import ctypes\n",
-    "model = torch.hub.load(repo, name)\n",
-    "from torch import hub\n",
-    "import runpy\n",
-    "get_ipython().run_cell(source)\n",
-    "caller = frame.f_back.f_locals\n",
-    "where = error.__traceback__.tb_frame\n",
-    "state = generator.gi_frame\n",
-    "state = coroutine.cr_frame\n",
-    "plt.switch_backend('module://statistics')\n",
-])
+@pytest.mark.parametrize(
+    "source",
+    [
+        SHADOW,
+        "import sys\nsys.path.insert(0, '/tmp')\n",
+        "from sys import path\npath.append('/tmp')\n",
+        "import sys as s\ns.meta_path.insert(0, finder)\n",
+        "import sys\nsys.path_hooks.append(hook)\n",
+        "import sys\nkeep(sys)\n",  # the module passed on: anything of it
+        "import importlib.util\n",
+        "import importlib.machinery\n",
+        "open('/tmp/statistics.py', 'w').write(text)\n",
+        "with open(target, mode='a') as f:\n    f.write(text)\n",
+        "f = open(target, chosen_mode)\n",
+        "f = open(*spec)\n",
+        "f = io.open(target, chosen_mode)\n",
+        "keep(open)\n",
+        "import io\nf = io.open(target, 'wb')\n",
+        "Path('/tmp/statistics.py').write_text(text)\n",
+        "Path(target).write_bytes(data)\n",
+        "f = Path(target).open('w')\n",
+        "import os\nfd = os.open(target, os.O_WRONLY | os.O_CREAT)\n",
+        "import os\nos.write(fd, data)\n",
+        "import os\nos.chdir('/tmp')\n",
+        "from os import system\n",
+        "np.savetxt('statistics.py', [], header=text, comments='')\n",
+        "import shutil\nshutil.copy(source, '/tmp/statistics.py')\n",
+        "import subprocess\n",
+        "import tempfile\n",
+        "data = bytes.fromhex(hidden)\n",
+        "import base64\n",
+        "import codecs\n",
+        "import zlib\n",
+        "import marshal\n",
+        "import pickle\n",
+        "import ctypes\n",
+        "model = torch.hub.load(repo, name)\n",
+        "from torch import hub\n",
+        "import runpy\n",
+        "get_ipython().run_cell(source)\n",
+        "caller = frame.f_back.f_locals\n",
+        "where = error.__traceback__.tb_frame\n",
+        "state = generator.gi_frame\n",
+        "state = coroutine.cr_frame\n",
+        "plt.switch_backend('module://statistics')\n",
+    ],
+)
 def test_code_the_scan_cannot_read_is_evidence_under_every_kind_of_rules(source: str) -> None:
     """Writing a file, changing where imports are found, decoding hidden bytes, fetching code, walking
     frames: evidence under both kinds of declared rules (a1's forbidden functions, a6's library rule)."""
@@ -250,11 +314,20 @@ def test_code_the_scan_cannot_read_is_evidence_under_every_kind_of_rules(source:
 
 def test_code_the_scan_cannot_read_counts_for_every_part_when_the_notebook_runs_it() -> None:
     rules = {"sdpa": ATTENTION, "mha": ATTENTION}
-    answers = {"masks": KEY["masks"], "split_merge": KEY["split_merge"], "sdpa": KEY["sdpa"], "mha": SHADOW + KEY["mha"]}
+    answers = {
+        "masks": KEY["masks"],
+        "split_merge": KEY["split_merge"],
+        "sdpa": KEY["sdpa"],
+        "mha": SHADOW + KEY["mha"],
+    }
     assert held(answers, rules) == {"sdpa", "mha"}
     assert held(answers | {"mha": KEY["mha"]}, rules) == set()
-    assert held(answers | {"masks": "import base64\n" + KEY["masks"], "mha": KEY["mha"]}, rules) == set()  # imported, used nowhere
-    assert held(answers | {"masks": "import base64\n_code = base64.b64decode(hidden)\n", "mha": KEY["mha"]}, rules) == {"sdpa", "mha"}
+    # imported, used nowhere
+    assert held(answers | {"masks": "import base64\n" + KEY["masks"], "mha": KEY["mha"]}, rules) == set()
+    assert held(answers | {"masks": "import base64\n_code = base64.b64decode(hidden)\n", "mha": KEY["mha"]}, rules) == {
+        "sdpa",
+        "mha",
+    }
 
 
 def test_a_part_without_declared_rules_refuses_the_courses_library_alone() -> None:
@@ -263,17 +336,22 @@ def test_a_part_without_declared_rules_refuses_the_courses_library_alone() -> No
     assert kinds("from course_lib.attention import causal_mask\n", COURSE_RULES) == {"import"}
     assert kinds("m = __import__('course' + '_lib.attention')\n", COURSE_RULES) == {"import"}
     assert kinds("import scipy\nimport ctypes\nx = getattr(torch, name)\nsys.modules.pop('x')\n", COURSE_RULES) == set()
-    assert kinds("import course_lib\n", LIBRARY) == {"import"} and kinds("import course_lib.blocks\n", ATTENTION) == {"import"}
+    assert kinds("import course_lib\n", LIBRARY) == {"import"} and kinds("import course_lib.blocks\n", ATTENTION) == {
+        "import"
+    }
 
 
-@pytest.mark.parametrize("source", [
-    "with open(path) as f:\n    text = f.read()\n",
-    "data = open(path, 'rb').read()\n",
-    "lines = Path(path).open().readlines()\n",
-    "import sys\nprint(x, file=sys.stderr)\nsys.stdout.flush()\nbig = sys.maxsize\n",
-    "import os\nroot = os.path.join(os.environ.get('HOME', '.'), 'x')\nn = os.cpu_count()\n",
-    "s = sum(x.copy() for x in xs)\nreplaced = text.replace('a', 'b')\n",
-])
+@pytest.mark.parametrize(
+    "source",
+    [
+        "with open(path) as f:\n    text = f.read()\n",
+        "data = open(path, 'rb').read()\n",
+        "lines = Path(path).open().readlines()\n",
+        "import sys\nprint(x, file=sys.stderr)\nsys.stdout.flush()\nbig = sys.maxsize\n",
+        "import os\nroot = os.path.join(os.environ.get('HOME', '.'), 'x')\nn = os.cpu_count()\n",
+        "s = sum(x.copy() for x in xs)\nreplaced = text.replace('a', 'b')\n",
+    ],
+)
 def test_reading_files_and_the_plain_parts_of_sys_and_os_are_not_evidence(source: str) -> None:
     for rules in (ATTENTION, LIBRARY, COURSE_RULES):
         assert held({"sdpa": source}, {"sdpa": rules}) == set(), rules
@@ -290,13 +368,30 @@ def test_an_import_counts_only_where_its_name_is_used_or_in_its_own_cell() -> No
     uses = honest.replace("torch.softmax(", "scipy.special.softmax(")
     assert uses != honest
     assert held({"masks": "import scipy.special\n", "sdpa": uses, "mha": ""}, rules) == {"sdpa"}
-    assert held({"masks": "from scipy.special import softmax as _soft\n", "sdpa": honest.replace("torch.softmax(", "_soft("), "mha": ""}, rules) == {"sdpa"}
+    assert held(
+        {
+            "masks": "from scipy.special import softmax as _soft\n",
+            "sdpa": honest.replace("torch.softmax(", "_soft("),
+            "mha": "",
+        },
+        rules,
+    ) == {"sdpa"}
     assert held({"masks": "", "sdpa": "import scipy\n" + honest, "mha": ""}, rules) == {"sdpa"}
-    assert held({"masks": "import scipy.special\n_table = scipy.special\n", "sdpa": honest, "mha": ""}, rules) == {"sdpa", "mha"}  # used when the cell runs
+    # used when the cell runs
+    assert held({"masks": "import scipy.special\n_table = scipy.special\n", "sdpa": honest, "mha": ""}, rules) == {
+        "sdpa",
+        "mha",
+    }
 
 
 def test_plots_progress_bars_and_display_may_be_imported() -> None:
-    assert kinds("import matplotlib.pyplot as plt\nfrom tqdm.auto import tqdm\nfrom IPython.display import display, HTML\nimport numpy as np\n") == set()
+    assert (
+        kinds(
+            "import matplotlib.pyplot as plt\nfrom tqdm.auto import tqdm\n"
+            "from IPython.display import display, HTML\nimport numpy as np\n"
+        )
+        == set()
+    )
     assert kinds("import IPython\n") == {"import"}  # the shell itself runs code from strings
     assert kinds("from IPython.display import display\nget_ipython()\n") == {"smuggle"}
 
@@ -313,27 +408,46 @@ def test_a_regular_expression_compiled_is_not_code_compiled() -> None:
 def test_a_message_that_names_the_notebooks_own_function_is_not_evidence() -> None:
     """The student's sdpa shares torch's name: an error message naming it is fine; torch's function
     by that name, looked up from the string, is still evidence (the lookup)."""
-    checked = KEY["sdpa"].replace("    scores = q @ k", '    if q.shape[-1] != k.shape[-1]:\n        raise ValueError(f"scaled_dot_product_attention: q has {q.shape[-1]} features")\n    scores = q @ k', 1)
+    checked = KEY["sdpa"].replace(
+        "    scores = q @ k",
+        "    if q.shape[-1] != k.shape[-1]:\n"
+        '        raise ValueError(f"scaled_dot_product_attention: q has {q.shape[-1]} features")\n    scores = q @ k',
+        1,
+    )
     assert checked != KEY["sdpa"] and kinds(checked) == set()
     assert kinds(checked + "\n_f = getattr(F, 'scaled_dot_product_attention')\n") == {"lookup"}
-    assert kinds(checked + "\n_name = 'torch.nn.functional.scaled_dot_product_attention'\n") == set()  # names the student's function too
-    assert kinds("raise ValueError('scaled_dot_product_attention: bad q')\n") == {"forbidden"}  # the notebook defines no such function
+    # names the student's function too
+    assert kinds(checked + "\n_name = 'torch.nn.functional.scaled_dot_product_attention'\n") == set()
+    # the notebook defines no such function
+    assert kinds("raise ValueError('scaled_dot_product_attention: bad q')\n") == {"forbidden"}
     assert kinds(checked + "\n_name = 'MultiheadAttention'\n") == {"forbidden"}  # one it does not define
 
 
-@pytest.mark.parametrize("assignment, part, source", [
-    (ASSIGNMENT, "masks", "from course_lib.attention import causal_mask\n"),
-    (ASSIGNMENT, "split_merge", "import course_lib.attention as lib\n\n\ndef split_heads(x, n_heads):\n    return lib.split_heads(x, n_heads)\n"),
-    (ASSIGNMENT, "sdpa", "from course_lib import attention\n"),
-    ("a3_gpt", None, "import course_lib.gpt\n"),
-    ("a5_t5", None, "import course_lib.t5 as t5\n"),
-    (A6, "lora_linear", "from course_lib.finetune import LoRALinear\n"),
-])
-def test_importing_the_courses_library_holds_the_part_in_every_assignment(assignment: str, part: str | None, source: str) -> None:
+@pytest.mark.parametrize(
+    "assignment, part, source",
+    [
+        (ASSIGNMENT, "masks", "from course_lib.attention import causal_mask\n"),
+        (
+            ASSIGNMENT,
+            "split_merge",
+            "import course_lib.attention as lib\n\n\ndef split_heads(x, n_heads):\n"
+            "    return lib.split_heads(x, n_heads)\n",
+        ),
+        (ASSIGNMENT, "sdpa", "from course_lib import attention\n"),
+        ("a3_gpt", None, "import course_lib.gpt\n"),
+        ("a5_t5", None, "import course_lib.t5 as t5\n"),
+        (A6, "lora_linear", "from course_lib.finetune import LoRALinear\n"),
+    ],
+)
+def test_importing_the_courses_library_holds_the_part_in_every_assignment(
+    assignment: str, part: str | None, source: str
+) -> None:
     nb = source_notebook(assignment)
     answers = answer_code(nb)
     part = part or next(iter(answers))
-    found = shortcuts.review(with_answers(nb, answers | {part: source + answers[part]}), load_checks(GRADING, assignment).SHORTCUTS)
+    found = shortcuts.review(
+        with_answers(nb, answers | {part: source + answers[part]}), load_checks(GRADING, assignment).SHORTCUTS
+    )
     assert set(found) == {part}, {p: [e.describe() for e in ev] for p, ev in found.items()}
     assert {e.kind for e in found[part]} == {"import"}
 
@@ -343,8 +457,11 @@ def test_the_courses_library_held_where_it_is_used_and_free_where_the_release_im
     answers = answer_code(nb)
     rules = load_checks(GRADING, ASSIGNMENT).SHORTCUTS
     assert "from course_lib.plotting import plot_attention" in "".join(c.source for c in nb.cells if not is_answer(c))
-    kept = answers | {"masks": "from course_lib.attention import split_heads as _split\n" + answers["masks"],
-                      "split_merge": answers["split_merge"].replace("def split_heads(", "def _unused(", 1) + "\n\ndef split_heads(x, n_heads):\n    return _split(x, n_heads)\n"}
+    kept = answers | {
+        "masks": "from course_lib.attention import split_heads as _split\n" + answers["masks"],
+        "split_merge": answers["split_merge"].replace("def split_heads(", "def _unused(", 1)
+        + "\n\ndef split_heads(x, n_heads):\n    return _split(x, n_heads)\n",
+    }
     assert set(shortcuts.review(with_answers(nb, kept), rules)) == {"masks", "split_merge"}
     plotting = answers | {"masks": "from course_lib.plotting import plot_attention\n" + answers["masks"]}
     assert shortcuts.review(with_answers(nb, plotting), rules) == {}  # the release's own cells import it
@@ -362,10 +479,24 @@ def test_evidence_counts_for_the_parts_whose_rules_it_breaks() -> None:
 def test_a_helper_defined_in_another_cell_is_read_with_the_part_that_calls_it() -> None:
     helper = "def _kernel(_f=torch.nn.functional.scaled_dot_product_attention):\n    return _f\n"
     rules = {"sdpa": ATTENTION, "mha": ATTENTION}
-    assert held({"masks": helper, "sdpa": "def scaled_dot_product_attention(q, k, v):\n    return _kernel()(q, k, v)\n", "mha": ""}, rules) == {"sdpa"}
-    assert held({"masks": helper, "sdpa": "def scaled_dot_product_attention(q, k, v):\n    return q\n", "mha": ""}, rules) == set()  # defined, never used
+    assert held(
+        {
+            "masks": helper,
+            "sdpa": "def scaled_dot_product_attention(q, k, v):\n    return _kernel()(q, k, v)\n",
+            "mha": "",
+        },
+        rules,
+    ) == {"sdpa"}
+    # defined, never used
+    assert (
+        held({"masks": helper, "sdpa": "def scaled_dot_product_attention(q, k, v):\n    return q\n", "mha": ""}, rules)
+        == set()
+    )
     # followed from name to name, through a method of a class
-    chain = {"masks": helper + "class Box:\n    def get(self):\n        return _kernel()\n", "sdpa": "def scaled_dot_product_attention(q, k, v):\n    return Box().get()(q, k, v)\n"}
+    chain = {
+        "masks": helper + "class Box:\n    def get(self):\n        return _kernel()\n",
+        "sdpa": "def scaled_dot_product_attention(q, k, v):\n    return Box().get()(q, k, v)\n",
+    }
     assert held(chain, {"sdpa": ATTENTION}) == {"sdpa"}
 
 
@@ -376,11 +507,22 @@ def test_code_that_runs_with_the_notebook_counts_for_every_part() -> None:
     rules = {"sdpa": ATTENTION, "mha": ATTENTION}
     switch_off = "import sys\nsys.modules['torch.nn.functional'] = object()\n"
     assert held({"masks": switch_off, "sdpa": "", "mha": ""}, rules) == {"sdpa", "mha"}
-    assert held({"masks": "torch.softmax = F.scaled_dot_product_attention\n", "sdpa": "", "mha": ""}, rules) == {"sdpa", "mha"}
+    assert held({"masks": "torch.softmax = F.scaled_dot_product_attention\n", "sdpa": "", "mha": ""}, rules) == {
+        "sdpa",
+        "mha",
+    }
     alias = "from torch.nn.functional import scaled_dot_product_attention as _fast\n"
     assert held({"masks": alias, "sdpa": "", "mha": ""}, rules) == set()
-    assert held({"masks": alias, "sdpa": "def scaled_dot_product_attention(q, k, v):\n    return _fast(q, k, v), None\n", "mha": ""}, rules) == {"sdpa"}
-    assert held({"masks": alias + "_kept = [_fast]\n", "sdpa": "", "mha": ""}, rules) == {"sdpa", "mha"}  # stored away when the cell runs
+    assert held(
+        {
+            "masks": alias,
+            "sdpa": "def scaled_dot_product_attention(q, k, v):\n    return _fast(q, k, v), None\n",
+            "mha": "",
+        },
+        rules,
+    ) == {"sdpa"}
+    # stored away when the cell runs
+    assert held({"masks": alias + "_kept = [_fast]\n", "sdpa": "", "mha": ""}, rules) == {"sdpa", "mha"}
 
 
 def test_what_runs_when_a_definition_runs_counts_for_every_part() -> None:
@@ -393,24 +535,41 @@ def test_what_runs_when_a_definition_runs_counts_for_every_part() -> None:
         "class _Unused:\n    kernel = F.scaled_dot_product_attention\n",
     ):
         assert held({"masks": other, "sdpa": "", "mha": ""}, rules) == {"sdpa", "mha"}, other
-    assert held({"masks": "def _unused(_f=F.scaled_dot_product_attention):\n    return _f\n", "sdpa": "", "mha": ""}, rules) == set()
+    assert (
+        held(
+            {"masks": "def _unused(_f=F.scaled_dot_product_attention):\n    return _f\n", "sdpa": "", "mha": ""}, rules
+        )
+        == set()
+    )
 
 
 def test_a_function_replaced_by_its_correct_version_is_not_followed() -> None:
     """mha is graded with the reference sdpa: the student's sdpa (flagged on its own) cannot help it,
     unless its object was kept when the cell ran, or mha's cell defines it itself."""
-    cheat = "def scaled_dot_product_attention(q, k, v, mask=None, _f=F.scaled_dot_product_attention):\n    return _f(q, k, v), None\n"
+    cheat = (
+        "def scaled_dot_product_attention(q, k, v, mask=None, _f=F.scaled_dot_product_attention):\n"
+        "    return _f(q, k, v), None\n"
+    )
     mha = "def multi_head_attention(x, W, mask=None):\n    return scaled_dot_product_attention(x, x, x)[0] @ W\n"
     rules = {"sdpa": ATTENTION, "mha": Rules(forbid=TORCH_ATTENTION, replaced=("scaled_dot_product_attention",))}
     assert held({"sdpa": cheat, "mha": mha}, rules) == {"sdpa"}
-    assert held({"sdpa": cheat + "_kept = (scaled_dot_product_attention,)\n", "mha": mha.replace("scaled_dot_product_attention(", "_kept[0](")}, rules) == {"sdpa", "mha"}
+    assert held(
+        {
+            "sdpa": cheat + "_kept = (scaled_dot_product_attention,)\n",
+            "mha": mha.replace("scaled_dot_product_attention(", "_kept[0]("),
+        },
+        rules,
+    ) == {"sdpa", "mha"}
     assert held({"sdpa": "", "mha": cheat + mha}, rules) == {"mha"}
 
 
 def test_the_parts_functions_are_followed_wherever_the_notebook_defines_them() -> None:
     """The checks call the part's functions by name (as its test cell does): defined in another cell,
     they are read with the part."""
-    cheat = "def scaled_dot_product_attention(q, k, v, mask=None):\n    return torch.ops.aten.scaled_dot_product_attention(q, k, v), None\n"
+    cheat = (
+        "def scaled_dot_product_attention(q, k, v, mask=None):\n"
+        "    return torch.ops.aten.scaled_dot_product_attention(q, k, v), None\n"
+    )
     tests = {"sdpa": "out, w = scaled_dot_product_attention(q, k, v)\n"}
     assert held({"sdpa": "", "masks": cheat}, {"sdpa": ATTENTION}, tests=tests) == {"sdpa"}
     assert held({"sdpa": "", "masks": cheat}, {"sdpa": ATTENTION}) == set()
@@ -429,7 +588,16 @@ def test_a_cell_that_does_not_parse_is_read_as_text() -> None:
     broken = "def scaled_dot_product_attention(q, k, v:\n    return F.scaled_dot_product_attention(q, k, v)\n"
     assert held({"sdpa": broken, "mha": ""}, rules) == {"sdpa", "mha"}  # read as text, counted for all
     own_name_only = "def scaled_dot_product_attention(q, k, v:\n    return q\n"
-    assert held({"sdpa": own_name_only, "mha": "def multi_head_attention(x):\n    return scaled_dot_product_attention(x, x, x)\n"}, rules) == set()
+    assert (
+        held(
+            {
+                "sdpa": own_name_only,
+                "mha": "def multi_head_attention(x):\n    return scaled_dot_product_attention(x, x, x)\n",
+            },
+            rules,
+        )
+        == set()
+    )
     deep = "_x = " + "-" * 100_000 + "1\n"  # more nesting than the parser (or a recursive walk) takes
     assert held({"sdpa": deep, "mha": ""}, rules) == set()
     assert held({"sdpa": deep + "import ctypes\n", "mha": ""}, rules) == {"sdpa", "mha"}
@@ -441,10 +609,16 @@ def test_a_cell_that_does_not_parse_is_read_as_text() -> None:
 
 
 def test_the_note_names_the_part_the_cell_the_line_and_what_was_found() -> None:
-    source = "import torch.nn.functional as F\n\n\ndef scaled_dot_product_attention(q, k, v, mask=None, _f=F.scaled_dot_product_attention):\n    return _f(q, k, v), None\n"
+    source = (
+        "import torch.nn.functional as F\n\n\ndef scaled_dot_product_attention(q, k, v, mask=None, "
+        "_f=F.scaled_dot_product_attention):\n    return _f(q, k, v), None\n"
+    )
     found = evidence_by_part({"sdpa": source}, {"sdpa": ATTENTION})["sdpa"]
     note = shortcuts.note("sdpa", found, passed=True)
-    assert note.startswith("needs review: sdpa: cell sdpa, line 4: names a library function this part must write itself (scaleddotproductattention): def scaled_dot_product_attention(")
+    assert note.startswith(
+        "needs review: sdpa: cell sdpa, line 4: names a library function this part must write itself "
+        "(scaleddotproductattention): def scaled_dot_product_attention("
+    )
     assert "passed its tests" in note and "overrides.csv" in note
     assert "failed its tests as well" in shortcuts.note("sdpa", found, passed=False)
 
@@ -460,11 +634,16 @@ def test_a_note_is_bounded_and_encodable() -> None:
 def test_withhold_errors_the_test_cell_of_a_held_part_that_passed() -> None:
     nb = source_notebook(ASSIGNMENT)
     nb = with_answers(nb, answer_code(nb) | SHORTCUT_ANSWERS["native_mha"])
-    outputs = {nbgrader_meta(c)["grade_id"]: {"stdout": "", "stderr": "", "error": None} for c in nb.cells if is_test(c)}
+    outputs = {
+        nbgrader_meta(c)["grade_id"]: {"stdout": "", "stderr": "", "error": None} for c in nb.cells if is_test(c)
+    }
     outputs["test_sdpa"]["error"] = ["AssertionError", "wrong", []]
     notes = shortcuts.withhold(nb, load_checks(GRADING, ASSIGNMENT).SHORTCUTS, outputs)
     assert list(notes) == ["mha"] and notes["mha"].startswith("needs review: mha: cell mha, line ")
-    assert outputs["test_mha"]["error"][0] == "HeldForReview" and "an instructor will look" in outputs["test_mha"]["error"][1]
+    assert (
+        outputs["test_mha"]["error"][0] == "HeldForReview"
+        and "an instructor will look" in outputs["test_mha"]["error"][1]
+    )
     assert outputs["test_sdpa"]["error"] == ["AssertionError", "wrong", []]  # its own failure stands
     assert outputs["test_masks"]["error"] is None
 
@@ -485,7 +664,11 @@ def test_every_part_that_forbids_a_function_at_run_time_declares_it_for_the_sour
     for part in runtime_forbidding_parts(assignment):
         assert declared[part].forbid, part
         source = inspect.getsource(checks.CHECKS[f"test_{part}"])
-        lists = {node.value.id for node in ast.walk(ast.parse(textwrap.dedent(source))) if isinstance(node, ast.keyword) and node.arg == "forbid" and isinstance(node.value, ast.Name)}
+        lists = {
+            node.value.id
+            for node in ast.walk(ast.parse(textwrap.dedent(source)))
+            if isinstance(node, ast.keyword) and node.arg == "forbid" and isinstance(node.value, ast.Name)
+        }
         for name in {attr for listed in lists for _, attr in getattr(checks, listed)}:
             assert any(key in shortcuts.normalised(name) for key in declared[part].keys()), (part, name)
     assert set(declared) <= {part_of(t) for t in checks.CHECKS}
@@ -496,14 +679,29 @@ def test_a6_forbids_every_fine_tuning_library_in_every_part() -> None:
     assert set(declared) == {part_of(t) for t in load_checks(GRADING, A6).CHECKS}
     for rules in declared.values():
         assert rules.imports == STANDARD_IMPORTS
-        assert not any(rules.allows_import(m) for m in ("peft", "peft.tuners.lora", "transformers", "loralib", "adapters", "sentence_transformers", "course_lib.finetune"))
+        assert not any(
+            rules.allows_import(m)
+            for m in (
+                "peft",
+                "peft.tuners.lora",
+                "transformers",
+                "loralib",
+                "adapters",
+                "sentence_transformers",
+                "course_lib.finetune",
+            )
+        )
 
 
 def solution_answers(assignment: str) -> tuple[dict[str, str], list[str]]:
     """solutions/<assignment>.ipynb (an answer key without nbgrader metadata) as answer cells by
     grade id, matched to the source notebook's code cells in order, and its other code cells."""
     source = [c for c in source_notebook(assignment).cells if c.cell_type == "code"]
-    key = [c for c in nbformat.read(ROOT / "solutions" / assignment / f"{assignment}.ipynb", as_version=4).cells if c.cell_type == "code"]
+    key = [
+        c
+        for c in nbformat.read(ROOT / "solutions" / assignment / f"{assignment}.ipynb", as_version=4).cells
+        if c.cell_type == "code"
+    ]
     assert len(source) == len(key), assignment
     answers = {nbgrader_meta(s)["grade_id"]: k.source for s, k in zip(source, key) if is_answer(s)}
     return answers, [k.source for s, k in zip(source, key) if not is_answer(s) and not is_test(s)]
@@ -524,7 +722,12 @@ def test_the_courses_own_answers_are_never_held(assignment: str) -> None:
 
 def test_the_fixtures_that_call_torch_are_held() -> None:
     rules = load_checks(GRADING, ASSIGNMENT).SHORTCUTS
-    for name in ("bug_sdpa_calls_torch", "bug_sdpa_from_import_torch", "bug_mha_from_import_torch", "bug_mha_nn_module"):
+    for name in (
+        "bug_sdpa_calls_torch",
+        "bug_sdpa_from_import_torch",
+        "bug_mha_from_import_torch",
+        "bug_mha_nn_module",
+    ):
         fixture = next(f for f in fixtures(ASSIGNMENT) if f.name == name)
         assert set(shortcuts.review(submission_notebook(ASSIGNMENT, fixture), rules)) == fixture.loses, name
 
@@ -565,7 +768,15 @@ def test_each_attack_passes_the_refusal_in_its_own_process(attack: str) -> None:
     tests included."""
     source = source_notebook(ASSIGNMENT)
     nb = with_answers(source, answer_code(source) | SHORTCUT_ANSWERS[attack])
-    run = subprocess.run([sys.executable, "-c", RUN_IN_PROCESS, str(GRADING)], input=nbformat.writes(nb), capture_output=True, text=True, timeout=120, cwd=ROOT, env=os.environ | {"OMP_NUM_THREADS": "1"})
+    run = subprocess.run(
+        [sys.executable, "-c", RUN_IN_PROCESS, str(GRADING)],
+        input=nbformat.writes(nb),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+        env=os.environ | {"OMP_NUM_THREADS": "1"},
+    )
     assert run.returncode == 0, run.stderr[-2000:]
     failed = json.loads(run.stdout.strip().splitlines()[-1])
     if attack in REFUSED_UNDER_THE_TRACE:
@@ -582,17 +793,25 @@ REFUSED_UNDER_THE_TRACE = {"default_argument", "torch_c_alias", "getattr_concate
 
 # ----------------------------------------------------------------------------- through course grade
 
-sandboxed = pytest.mark.skipif(not sandbox.sandbox_available(), reason="needs Linux user, mount, PID and network namespaces (unshare)")
+sandboxed = pytest.mark.skipif(
+    not sandbox.sandbox_available(), reason="needs Linux user, mount, PID and network namespaces (unshare)"
+)
 
 
-def grade_batch(tmp_path: Path, assignment: str, cases: dict, record: bool = False) -> tuple[Path, Path, dict[str, grading.Result]]:
+def grade_batch(
+    tmp_path: Path, assignment: str, cases: dict, record: bool = False
+) -> tuple[Path, Path, dict[str, grading.Result]]:
     from test_course_grade import LIMITS, course_copy
 
     course, inbox, out = course_copy(tmp_path / "course"), tmp_path / "inbox", tmp_path / "out"
     inbox.mkdir()
     for case in cases.values():
         (inbox / case.filename).write_bytes(case.content)
-    results, _ = grading.grade(grading.Batch(course, assignment, inbox, out), grading.Options(jobs=1, limits=LIMITS, record=record), progress=lambda done, total, line: None)
+    results, _ = grading.grade(
+        grading.Batch(course, assignment, inbox, out),
+        grading.Options(jobs=1, limits=LIMITS, record=record),
+        progress=lambda done, total, line: None,
+    )
     return course, out, {r.student: r for r in results}
 
 
@@ -604,9 +823,19 @@ def assert_held_as_expected(out: Path, cases: dict, results: dict[str, grading.R
         lost = {p for p, v in case.points.items() if v == 0}
         assert result.scores == case.points, (student, result.notes)
         assert re.search(case.notes, "; ".join(result.notes)), (student, result.notes)
-        assert set(result.review) == lost and result.status == ("needs attention" if lost else "graded"), (student, result.status, result.review)
+        assert set(result.review) == lost and result.status == ("needs attention" if lost else "graded"), (
+            student,
+            result.status,
+            result.review,
+        )
         autograded = nbformat.read(out / "autograded" / f"{student}.ipynb", as_version=4)
-        errors = {part_of(nbgrader_meta(c)["grade_id"]): o.ename for c in autograded.cells if c.cell_type == "code" and is_test(c) for o in c.outputs if o.output_type == "error"}
+        errors = {
+            part_of(nbgrader_meta(c)["grade_id"]): o.ename
+            for c in autograded.cells
+            if c.cell_type == "code" and is_test(c)
+            for o in c.outputs
+            if o.output_type == "error"
+        }
         # Held, or (a captured builtin called under the operator trace) refused where it ran: 0 either way.
         allowed = {"AssertionError", "HeldForReview"} if student in REFUSED_UNDER_THE_TRACE else {"HeldForReview"}
         assert set(errors) == lost and set(errors.values()) <= allowed, (student, errors)
@@ -620,9 +849,14 @@ def test_a1_shortcuts_score_nothing_until_an_instructor_grants_them(tmp_path: Pa
     cases = shortcut_cases()
     course, out, results = grade_batch(tmp_path, ASSIGNMENT, cases)
     assert_held_as_expected(out, cases, results)
-    # The instructor looks, and grants one held part: the next run (from the cache) has the points and no attention left.
+    # The instructor looks, and grants one held part: the next run (from the cache) has
+    # the points and no attention left.
     (out / "overrides.csv").write_text("student,part,points,reason\nnative_mha,mha,4,read it: fine\n")
-    results, _ = grading.grade(grading.Batch(course, ASSIGNMENT, tmp_path / "inbox", out), grading.Options(jobs=1), progress=lambda done, total, line: None)
+    results, _ = grading.grade(
+        grading.Batch(course, ASSIGNMENT, tmp_path / "inbox", out),
+        grading.Options(jobs=1),
+        progress=lambda done, total, line: None,
+    )
     by_student = {r.student: r for r in results}
     assert by_student["native_mha"].scores["mha"] == 4 and by_student["native_mha"].status == "graded"
     assert by_student["sys_modules_off"].status == "needs attention"
@@ -637,7 +871,12 @@ def test_a6_fine_tuning_libraries_score_nothing_and_reach_the_gradebook_as_zeros
     cases = a6_shortcut_cases()
     course, out, results = grade_batch(tmp_path, A6, cases, record=True)
     assert_held_as_expected(out, cases, results)
-    subprocess.run([str(Path(sys.executable).parent / "nbgrader"), "export", "--to", "export.csv"], cwd=course, check=True, capture_output=True)
+    subprocess.run(
+        [str(Path(sys.executable).parent / "nbgrader"), "export", "--to", "export.csv"],
+        cwd=course,
+        check=True,
+        capture_output=True,
+    )
     with (course / "export.csv").open() as f:
         exported = {row["student_id"]: float(row["score"]) for row in csv.DictReader(f) if row["assignment"] == A6}
     assert exported == {student: sum(case.points.values()) for student, case in cases.items()}
@@ -662,7 +901,12 @@ SHADOW_MHA = (
     "        mask = mask.unsqueeze(1)\n"
     "    return merge_heads(helpers.attend(q, k, v, mask)) @ W_o\n"
 )
-_CHECKED_SDPA = KEY["sdpa"].replace("    scores = q @ k", '    if q.shape[-1] != k.shape[-1]:\n        raise ValueError(f"scaled_dot_product_attention: q has {q.shape[-1]} features, k {k.shape[-1]}")\n    scores = q @ k', 1)
+_CHECKED_SDPA = KEY["sdpa"].replace(
+    "    scores = q @ k",
+    '    if q.shape[-1] != k.shape[-1]:\n        raise ValueError(f"scaled_dot_product_attention: q has {q.shape[-1]} '
+    'features, k {k.shape[-1]}")\n    scores = q @ k',
+    1,
+)
 assert _CHECKED_SDPA != KEY["sdpa"]
 
 
@@ -673,16 +917,39 @@ def test_a1_a_module_written_and_imported_is_held_and_honest_habits_are_not(tmp_
     not the student's process lets it import the module. A plot imported in a part without declared
     rules and an error message naming the student's sdpa score in full."""
     honest = {
-        "plots": Case("plots.ipynb", notebook({"masks": "import matplotlib.pyplot as plt\n\n" + KEY["masks"] + "\nplt.imshow(causal_mask(4).float())\n"}), FULL),
+        "plots": Case(
+            "plots.ipynb",
+            notebook(
+                {
+                    "masks": "import matplotlib.pyplot as plt\n\n"
+                    + KEY["masks"]
+                    + "\nplt.imshow(causal_mask(4).float())\n"
+                }
+            ),
+            FULL,
+        ),
         "message": Case("message.ipynb", notebook({"sdpa": _CHECKED_SDPA}), FULL),
     }
     attack = Case("shadow_module.ipynb", notebook({"mha": SHADOW_MHA}), without("sdpa", "mha"))
     _, out, results = grade_batch(tmp_path, ASSIGNMENT, honest | {"shadow_module": attack})
     assert_held_as_expected(out, honest, results)
     held_attack = results["shadow_module"]
-    assert held_attack.scores == attack.points and held_attack.status == "needs attention" and set(held_attack.review) == {"sdpa", "mha"}, held_attack
+    assert (
+        held_attack.scores == attack.points
+        and held_attack.status == "needs attention"
+        and set(held_attack.review) == {"sdpa", "mha"}
+    ), held_attack
     for part in ("sdpa", "mha"):
-        assert any(n.startswith(f"needs review: {part}: cell mha, line 2: may bring in code the scan cannot read") for n in held_attack.notes), (part, held_attack.notes)
+        assert any(
+            n.startswith(f"needs review: {part}: cell mha, line 2: may bring in code the scan cannot read")
+            for n in held_attack.notes
+        ), (part, held_attack.notes)
     autograded = nbformat.read(out / "autograded" / "shadow_module.ipynb", as_version=4)
-    errors = {part_of(nbgrader_meta(c)["grade_id"]): o.ename for c in autograded.cells if c.cell_type == "code" and is_test(c) for o in c.outputs if o.output_type == "error"}
+    errors = {
+        part_of(nbgrader_meta(c)["grade_id"]): o.ename
+        for c in autograded.cells
+        if c.cell_type == "code" and is_test(c)
+        for o in c.outputs
+        if o.output_type == "error"
+    }
     assert set(errors) == {"sdpa", "mha"} and errors["sdpa"] == "HeldForReview", errors

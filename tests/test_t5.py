@@ -30,8 +30,30 @@ from course_lib.t5 import (
     to_hf_state_dict,
 )
 
-ODD = T5Config(vocab_size=53, d_model=20, d_kv=7, d_ff=36, n_layers=2, n_decoder_layers=3, n_heads=3, dropout=0.0, num_buckets=10, max_distance=20)
-ODD_GATED = T5Config(vocab_size=53, d_model=20, d_kv=7, d_ff=36, n_layers=3, n_decoder_layers=1, n_heads=3, dropout=0.0, feed_forward="gated-gelu", tie_embeddings=False)
+ODD = T5Config(
+    vocab_size=53,
+    d_model=20,
+    d_kv=7,
+    d_ff=36,
+    n_layers=2,
+    n_decoder_layers=3,
+    n_heads=3,
+    dropout=0.0,
+    num_buckets=10,
+    max_distance=20,
+)
+ODD_GATED = T5Config(
+    vocab_size=53,
+    d_model=20,
+    d_kv=7,
+    d_ff=36,
+    n_layers=3,
+    n_decoder_layers=1,
+    n_heads=3,
+    dropout=0.0,
+    feed_forward="gated-gelu",
+    tie_embeddings=False,
+)
 
 
 def twins(config: T5Config, seed: int = 0) -> tuple[T5, T5ForConditionalGeneration]:
@@ -80,7 +102,12 @@ def test_state_dict_round_trips_to_hugging_face_names() -> None:
     ids, mask = padded_batch(ODD.vocab_size, seed=5)
     dec = torch.randint(0, ODD.vocab_size, (3, 4))
     with torch.no_grad():
-        assert torch.allclose(mine(ids, dec, mask), hf(input_ids=ids, attention_mask=mask, decoder_input_ids=dec).logits, atol=1e-5, rtol=0)
+        assert torch.allclose(
+            mine(ids, dec, mask),
+            hf(input_ids=ids, attention_mask=mask, decoder_input_ids=dec).logits,
+            atol=1e-5,
+            rtol=0,
+        )
 
 
 def test_tied_head_scales_the_decoder_output_and_shares_the_embedding() -> None:
@@ -135,7 +162,9 @@ def test_cached_decoding_equals_the_full_forward() -> None:
         full = ours(ids, dec, mask)
         memory = ours.encode(ids, mask)
         caches = ours.new_caches()
-        steps = [ours.decode(dec[:, :3], memory, mask, caches)] + [ours.decode(dec[:, t : t + 1], memory, mask, caches) for t in range(3, 7)]
+        steps = [ours.decode(dec[:, :3], memory, mask, caches)] + [
+            ours.decode(dec[:, t : t + 1], memory, mask, caches) for t in range(3, 7)
+        ]
     assert torch.allclose(torch.cat(steps, dim=1), full, atol=1e-5)
     assert caches[0][0].length == 7 and caches[0][1].length == ids.shape[1]
 
@@ -193,7 +222,9 @@ def test_bad_configs_and_inputs_are_refused() -> None:
 
 @pytest.mark.parametrize("bidirectional", [True, False])
 @pytest.mark.parametrize(("num_buckets", "max_distance"), [(32, 128), (8, 10), (11, 40), (6, 4)])
-def test_bucket_function_equals_hugging_face_for_every_distance(bidirectional: bool, num_buckets: int, max_distance: int) -> None:
+def test_bucket_function_equals_hugging_face_for_every_distance(
+    bidirectional: bool, num_buckets: int, max_distance: int
+) -> None:
     relative = torch.arange(-400, 401)
     ours = relative_position_bucket(relative, bidirectional, num_buckets, max_distance)
     theirs = T5Attention._relative_position_bucket(relative, bidirectional, num_buckets, max_distance)
@@ -204,7 +235,8 @@ def test_buckets_exact_near_logarithmic_far_and_causal_folds_the_future() -> Non
     relative = torch.arange(-200, 201)
     causal = relative_position_bucket(relative, bidirectional=False)
     assert (causal[relative >= 0] == 0).all()  # the future shares bucket 0
-    assert torch.equal(causal[(relative <= 0) & (relative > -16)], -relative[(relative <= 0) & (relative > -16)])  # exact
+    # exact
+    assert torch.equal(causal[(relative <= 0) & (relative > -16)], -relative[(relative <= 0) & (relative > -16)])
     assert causal.max() == 31 and (causal[relative <= -128] == 31).all()
     both = relative_position_bucket(relative, bidirectional=True)
     assert torch.equal(both[relative > 0].unique(), torch.arange(17, 32))  # keys after the query: upper half
@@ -222,7 +254,9 @@ def test_relative_bias_with_an_offset_is_the_slice_of_the_full_bias() -> None:
 # ------------------------------------------------------------------------- span corruption
 
 
-@pytest.mark.parametrize(("length", "expected"), [(100, (15, 5)), (10, (2, 1)), (568, (85, 28)), (2, (1, 1)), (3, (1, 1))])
+@pytest.mark.parametrize(
+    ("length", "expected"), [(100, (15, 5)), (10, (2, 1)), (568, (85, 28)), (2, (1, 1)), (3, (1, 1))]
+)
 def test_noise_counts_are_fixed_by_the_length(length: int, expected: tuple[int, int]) -> None:
     assert noise_span_counts(length) == expected
 
@@ -260,7 +294,10 @@ def test_random_roll_rotates_t5s_mask_and_hides_every_position_equally_often() -
         offset = int(torch.randint(60, (1,), generator=twin))
         assert torch.equal(rolled, plain.roll(offset))
     g = torch.Generator().manual_seed(0)
-    hidden = torch.stack([random_spans_noise_mask(48, generator=g, random_roll=True) for _ in range(4000)]).float().sum(0)  # (48,)
+    # (48,)
+    hidden = (
+        torch.stack([random_spans_noise_mask(48, generator=g, random_roll=True) for _ in range(4000)]).float().sum(0)
+    )
     p = 7 / 48
     se = math.sqrt(4000 * p * (1 - p))
     assert (hidden - 4000 * p).abs().max() < 5 * se, hidden

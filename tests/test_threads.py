@@ -5,11 +5,21 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 
 import pytest
 import torch
 
 from course_lib import threads
+
+
+@pytest.fixture(autouse=True)
+def hook_removed_after(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Whatever forward pre-hook a test's use_free_cores() installs in this process goes with the test."""
+    monkeypatch.setattr(threads, "_hook", [])
+    yield
+    for handle in threads._hook:
+        handle.remove()  # type: ignore[attr-defined]
 
 
 def test_free_cores_counts_the_others_busy_time_not_ours() -> None:
@@ -28,7 +38,9 @@ def test_a_fixed_count_wins(monkeypatch: pytest.MonkeyPatch) -> None:
         torch.set_num_threads(before)
 
 
-@pytest.mark.skipif(not os.path.exists("/proc/stat") or (os.cpu_count() or 1) < 2, reason="needs Linux's /proc/stat and 2 cores")
+@pytest.mark.skipif(
+    not os.path.exists("/proc/stat") or (os.cpu_count() or 1) < 2, reason="needs Linux's /proc/stat and 2 cores"
+)
 def test_cores_kept_busy_by_other_work_are_left_to_it(monkeypatch: pytest.MonkeyPatch) -> None:
     """All cores but one kept busy by other processes: one thread (two threads spinning on one free
     core were 2.6 times as slow as one, measured in the module's docstring)."""
@@ -45,3 +57,44 @@ def test_cores_kept_busy_by_other_work_are_left_to_it(monkeypatch: pytest.Monkey
             spinner.kill()
             spinner.wait()
         torch.set_num_threads(before)
+
+
+@pytest.mark.skipif(
+    not os.path.exists("/proc/stat") or (os.cpu_count() or 1) < 2, reason="needs Linux's /proc/stat and 2 cores"
+)
+def test_a_loop_of_its_own_gives_cores_back_once_other_work_starts() -> None:
+    """After use_free_cores() on an idle machine, a loop that is no library's (plain forward and
+    backward passes, no course_lib.train) drops to one thread within seconds of other work taking
+    every core but one: the forward pre-hook adapts it, as in a chapter's own training loop. Run in
+    a child process, so that the global hook stays out of the other tests."""
+    code = """
+import subprocess, sys, time, torch
+from course_lib import threads
+threads.use_free_cores(sample_s=0.5)
+start = torch.get_num_threads()
+spinners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(SPINNERS)]
+layer, end = torch.nn.Linear(64, 64), time.monotonic() + 8 * threads.INTERVAL_S
+try:
+    while time.monotonic() < end and torch.get_num_threads() != 1:
+        layer(torch.randn(32, 64)).sum().backward()
+        time.sleep(0.01)
+finally:
+    for spinner in spinners:
+        spinner.kill()
+print(start, torch.get_num_threads())
+""".replace("SPINNERS", str((os.cpu_count() or 2) - 1))
+    env = {k: v for k, v in os.environ.items() if k not in ("OMP_NUM_THREADS", threads.THREADS_VARIABLE)}
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert run.returncode == 0, run.stderr[-2000:]
+    start, end = map(int, run.stdout.split())
+    assert end == 1, (start, end)
+
+
+def test_the_hook_is_installed_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """use_free_cores() twice (two chapters in one kernel) leaves one forward pre-hook, not two."""
+    monkeypatch.setenv(threads.THREADS_VARIABLE, str(torch.get_num_threads()))
+    hooks = torch.nn.modules.module._global_forward_pre_hooks
+    before = len(hooks)
+    threads.use_free_cores(sample_s=0.0)
+    threads.use_free_cores(sample_s=0.0)
+    assert len(hooks) == before + 1

@@ -111,7 +111,9 @@ def test_gpt2_matches_hugging_face_on_shakespeare_lines(gpt2: ByteBPETokenizer, 
 
 
 @pytest.mark.parametrize("text", UNICODE_SAMPLES)
-def test_gpt2_matches_hugging_face_on_unicode_whitespace_numbers_and_special(gpt2: ByteBPETokenizer, hf_gpt2: list, text: str) -> None:
+def test_gpt2_matches_hugging_face_on_unicode_whitespace_numbers_and_special(
+    gpt2: ByteBPETokenizer, hf_gpt2: list, text: str
+) -> None:
     for hf in hf_gpt2:
         assert gpt2.encode(text) == hf(text)["input_ids"]
 
@@ -235,10 +237,14 @@ def test_trained_tokenizer_compresses_and_learns_common_words(trained: ByteBPETo
 
 
 @pytest.mark.parametrize("n_merges", [0, 1, 100, 255])
-def test_truncated_is_what_training_with_the_smaller_vocabulary_gives(corpus: str, trained: ByteBPETokenizer, n_merges: int) -> None:
+def test_truncated_is_what_training_with_the_smaller_vocabulary_gives(
+    corpus: str, trained: ByteBPETokenizer, n_merges: int
+) -> None:
     smaller = ByteBPETokenizer.train(corpus, vocab_size=256 + n_merges + 1, special_tokens=(EOT,))
     cut = trained.truncated(n_merges)
-    assert cut.encoder == smaller.encoder and cut.merges == smaller.merges and cut.special_tokens == smaller.special_tokens
+    assert (
+        cut.encoder == smaller.encoder and cut.merges == smaller.merges and cut.special_tokens == smaller.special_tokens
+    )
     text = corpus[-5_000:] + f"{EOT}héllo"
     assert cut.encode(text) == smaller.encode(text) and cut.decode(cut.encode(text)) == text
 
@@ -268,7 +274,11 @@ def test_save_load_round_trip_and_hugging_face_reads_the_files(trained: ByteBPET
     trained.save(tmp_path)
     assert (tmp_path / "vocab.bpe").read_text(encoding="utf-8").startswith("#version: 0.2\nĠ t\n")
     loaded = ByteBPETokenizer.load(tmp_path)
-    assert loaded.encoder == trained.encoder and loaded.merges == trained.merges and loaded.special_tokens == trained.special_tokens
+    assert (
+        loaded.encoder == trained.encoder
+        and loaded.merges == trained.merges
+        and loaded.special_tokens == trained.special_tokens
+    )
     text = shakespeare()[2_000_000:2_050_000] + "".join(UNICODE_SAMPLES)
     ids = trained.encode(text)
     assert loaded.encode(text) == ids
@@ -334,7 +344,10 @@ def test_byte_tokenizer_gives_byt5s_ids_and_t5s_sentinels() -> None:
     text = "Thank you, naïve 日本 🙂\n"
     assert tok.encode(text) + [tok.eos_id] == ByT5Tokenizer()(text).input_ids  # byte b is id b + 3
     assert tok.vocab_size == 384 and tok.sentinel(0) == 383 and tok.sentinel(124) == 259  # T5's rule: down from the top
-    assert tok.decode(tok.encode("ab") + [tok.sentinel(3), tok.pad_id] + tok.encode("ü") + [tok.eos_id, 50]) == "ab<extra_id_3>ü"
+    assert (
+        tok.decode(tok.encode("ab") + [tok.sentinel(3), tok.pad_id] + tok.encode("ü") + [tok.eos_id, 50])
+        == "ab<extra_id_3>ü"
+    )
     assert tok.decode(tok.encode("é")[:1]) == "\ufffd"  # half a character
     with pytest.raises(ValueError, match="sentinel 125"):
         tok.sentinel(125)

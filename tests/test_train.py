@@ -43,7 +43,17 @@ def test_warmup_then_cosine() -> None:
 
 
 def test_one_step_is_adamw_with_clipping_at_the_scheduled_rate() -> None:
-    config = TrainConfig(steps=5, lr=3e-3, min_lr=3e-4, warmup_steps=4, weight_decay=0.1, grad_clip=0.05, progress=False, eval_every=100, device="cpu")
+    config = TrainConfig(
+        steps=5,
+        lr=3e-3,
+        min_lr=3e-4,
+        warmup_steps=4,
+        weight_decay=0.1,
+        grad_clip=0.05,
+        progress=False,
+        eval_every=100,
+        device="cpu",
+    )
     model = tiny_gpt()
     replica = copy.deepcopy(model)
     train(model, counting, TrainConfig(**{**config.__dict__, "steps": 1}))
@@ -57,7 +67,11 @@ def test_one_step_is_adamw_with_clipping_at_the_scheduled_rate() -> None:
         p.grad.mul_(config.grad_clip / norm)  # type: ignore[union-attr]
     decayed = [p for p in replica.parameters() if p.ndim >= 2]
     others = [p for p in replica.parameters() if p.ndim < 2]
-    torch.optim.AdamW([{"params": decayed, "weight_decay": 0.1}, {"params": others, "weight_decay": 0.0}], lr=config.lr / 4, betas=(0.9, 0.95)).step()
+    torch.optim.AdamW(
+        [{"params": decayed, "weight_decay": 0.1}, {"params": others, "weight_decay": 0.0}],
+        lr=config.lr / 4,
+        betas=(0.9, 0.95),
+    ).step()
     for ours, theirs in zip(model.parameters(), replica.parameters()):
         torch.testing.assert_close(ours, theirs, atol=1e-6, rtol=1e-5)
 
@@ -69,7 +83,20 @@ def test_weight_decay_spares_biases_and_norms() -> None:
 
 
 def test_it_learns_and_evaluates_on_schedule() -> None:
-    history = train(tiny_gpt(), counting, TrainConfig(steps=150, lr=1e-2, min_lr=1e-3, warmup_steps=10, eval_every=50, eval_batches=2, progress=False, device="cpu"))
+    history = train(
+        tiny_gpt(),
+        counting,
+        TrainConfig(
+            steps=150,
+            lr=1e-2,
+            min_lr=1e-3,
+            warmup_steps=10,
+            eval_every=50,
+            eval_batches=2,
+            progress=False,
+            device="cpu",
+        ),
+    )
     assert history.step == list(range(150)) and len(history.train_loss) == 150
     assert history.eval_step == [49, 99, 149]
     assert history.train_loss[0] > math.log(VOCAB) - 0.5
@@ -103,7 +130,9 @@ def test_a_job_stopped_by_its_time_limit_resumes_on_the_same_schedule(tmp_path: 
     assert partial.step == list(range(7)) and partial.lr == full.lr[:7], "the schedule is the 12-step one"
     assert torch.load(tmp_path / "run.pt", weights_only=True)["step"] == 7, "checkpointed where it stopped"
     resumed_model = tiny_gpt()
-    resumed = train(resumed_model, counting, first_job.__class__(**{**base, "checkpoint": tmp_path / "run.pt"}), resume=True)  # type: ignore[arg-type]
+    resumed = train(
+        resumed_model, counting, first_job.__class__(**{**base, "checkpoint": tmp_path / "run.pt"}), resume=True
+    )  # type: ignore[arg-type]
     assert resumed.train_loss == full.train_loss and resumed.val_loss == full.val_loss
     assert all(torch.equal(a, b) for a, b in zip(resumed_model.parameters(), straight.parameters()))
 
@@ -188,7 +217,9 @@ def test_a_bad_config_is_refused_by_name(field: str, value: object, message: str
 
 
 def test_a_checkpoint_given_as_a_string_is_a_path(tmp_path: Path) -> None:
-    config = TrainConfig(steps=2, eval_every=2, eval_batches=1, progress=False, device="cpu", checkpoint=str(tmp_path / "run.pt"))  # type: ignore[arg-type]
+    config = TrainConfig(
+        steps=2, eval_every=2, eval_batches=1, progress=False, device="cpu", checkpoint=str(tmp_path / "run.pt")
+    )  # type: ignore[arg-type]
     assert config.checkpoint == tmp_path / "run.pt"
     train(tiny_gpt(), counting, config)
     assert (tmp_path / "run.pt").is_file()
@@ -201,7 +232,9 @@ def test_device_choice() -> None:
 
 
 def test_log_prints_one_line_per_evaluation(capsys: pytest.CaptureFixture[str]) -> None:
-    history = train(tiny_gpt(), counting, TrainConfig(steps=25, eval_every=10, eval_batches=2, progress=False, log=True))
+    history = train(
+        tiny_gpt(), counting, TrainConfig(steps=25, eval_every=10, eval_batches=2, progress=False, log=True)
+    )
     lines = capsys.readouterr().out.strip().splitlines()
     assert len(lines) == len(history.val_loss) == 3  # steps 10, 20 and the last, 25
     for line, step, val in zip(lines, [10, 20, 25], history.val_loss):
@@ -228,9 +261,16 @@ def test_callbacks_see_every_step_and_its_evaluation_and_cannot_leave_the_model_
         if end.evaluated:
             end.model.eval()
             with torch.no_grad():
-                probe_loss.append(F.cross_entropy(end.model(probe_inputs).flatten(0, 1), probe_targets.flatten()).item())
+                probe_loss.append(
+                    F.cross_entropy(end.model(probe_inputs).flatten(0, 1), probe_targets.flatten()).item()
+                )
 
-    history = train(tiny_gpt(dropout=0.1), counting, TrainConfig(steps=60, lr=2e-3, eval_every=20, eval_batches=1, progress=False, device="cpu"), callbacks=[record, lambda end: None])
+    history = train(
+        tiny_gpt(dropout=0.1),
+        counting,
+        TrainConfig(steps=60, lr=2e-3, eval_every=20, eval_batches=1, progress=False, device="cpu"),
+        callbacks=[record, lambda end: None],
+    )
     assert [s for s, _, _, _ in seen] == list(range(60))
     assert [s for s, evaluated, _, _ in seen if evaluated] == history.eval_step == [19, 39, 59]
     assert all(n_train == step + 1 for step, _, n_train, _ in seen)

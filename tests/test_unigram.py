@@ -86,8 +86,12 @@ def test_a_character_no_piece_has() -> None:
     with_unk = UnigramTokenizer(vocab, unk_id=0)
     cut = with_unk.cut("abxyab")
     assert cut.pieces == ("ab", "xy", "ab") and cut.ids == (3, 0, 3), "a run of unknown characters is one token"
-    assert cut.log_prob == pytest.approx(2 * -1.5 + 2 * (-2.0 - UNK_PENALTY)), "each unknown character scores the lowest log-probability minus the penalty"
-    assert with_unk.cut("<unk>").ids == (0,) * 1 and with_unk.cut("<unk>").pieces == ("<unk>",), "the unknown piece's text is never matched: its characters are unknown"
+    assert cut.log_prob == pytest.approx(2 * -1.5 + 2 * (-2.0 - UNK_PENALTY)), (
+        "each unknown character scores the lowest log-probability minus the penalty"
+    )
+    assert with_unk.cut("<unk>").ids == (0,) * 1 and with_unk.cut("<unk>").pieces == ("<unk>",), (
+        "the unknown piece's text is never matched: its characters are unknown"
+    )
     without = UnigramTokenizer(vocab[1:])
     with pytest.raises(ValueError, match=r"at character 2 \('x'\)"):
         without.cut("abxab")
@@ -124,12 +128,22 @@ def trained() -> tuple[Tokenizer, UnigramTokenizer, str]:
     text = shakespeare()
     train, held_out = text[:300_000], text[300_000:350_000]
     hf = Tokenizer(models.Unigram())
-    hf.pre_tokenizer = pre_tokenizers.Sequence([pre_tokenizers.Metaspace(replacement=SPACE, prepend_scheme="always", split=True), pre_tokenizers.Split("\n", behavior="isolated")])
-    hf.train_from_iterator([train], trainers.UnigramTrainer(vocab_size=600, unk_token="<unk>", special_tokens=["<unk>"], show_progress=False))
+    hf.pre_tokenizer = pre_tokenizers.Sequence(
+        [
+            pre_tokenizers.Metaspace(replacement=SPACE, prepend_scheme="always", split=True),
+            pre_tokenizers.Split("\n", behavior="isolated"),
+        ]
+    )
+    hf.train_from_iterator(
+        [train],
+        trainers.UnigramTrainer(vocab_size=600, unk_token="<unk>", special_tokens=["<unk>"], show_progress=False),
+    )
     return hf, UnigramTokenizer.from_json(hf.to_str()), held_out
 
 
-def test_a_trained_vocabulary_cuts_held_out_text_as_hugging_face_does(trained: tuple[Tokenizer, UnigramTokenizer, str]) -> None:
+def test_a_trained_vocabulary_cuts_held_out_text_as_hugging_face_does(
+    trained: tuple[Tokenizer, UnigramTokenizer, str],
+) -> None:
     hf, ours, held_out = trained
     assert ours.vocab_size == hf.get_vocab_size() == 600
     assert held_out[0] not in " \n"
@@ -148,7 +162,9 @@ def test_a_trained_vocabulary_has_probabilities(trained: tuple[Tokenizer, Unigra
     assert all(SPACE not in p[1:] for p in ours.pieces), "▁ only ever begins a piece"
 
 
-@pytest.mark.parametrize("text", ["to be, or not to be", " leading space", "trailing ", "two  spaces", "lines\nand\n\nbreaks\n", "x"])
+@pytest.mark.parametrize(
+    "text", ["to be, or not to be", " leading space", "trailing ", "two  spaces", "lines\nand\n\nbreaks\n", "x"]
+)
 def test_escape_and_decode_give_the_text_back(text: str, trained: tuple[Tokenizer, UnigramTokenizer, str]) -> None:
     _, ours, _ = trained
     assert escape(text) == SPACE + text.replace(" ", SPACE)
@@ -178,7 +194,9 @@ def test_samples_follow_the_probability_of_each_cut_to_the_power_alpha(alpha: fl
         p = weights[c] / z
         assert abs(seen[c] / n - p) < 4 * math.sqrt(p * (1 - p) / n) + 1e-3, (c, seen[c] / n, p)
     one = tokenizer.sample(text, alpha, random.Random(1))
-    assert one.log_prob == pytest.approx(sum(log_p[p] for p in one.pieces)), "a sample's log_prob is the model's, not alpha times it"
+    assert one.log_prob == pytest.approx(sum(log_p[p] for p in one.pieces)), (
+        "a sample's log_prob is the model's, not alpha times it"
+    )
 
 
 def test_a_sharp_alpha_samples_the_best_cut_and_unknowns_are_joined() -> None:

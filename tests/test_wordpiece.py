@@ -93,7 +93,9 @@ def bert() -> WordPieceTokenizer:
 @pytest.fixture(scope="module")
 def hf_rust() -> transformers.PreTrainedTokenizerBase:
     tokenizer = transformers.BertTokenizer(vocab=str(VOCAB_FILE))
-    assert len(tokenizer) == 30522 and tokenizer.tokenize("unaffable") == ["una", "##ffa", "##ble"], "BertTokenizer did not load the vocab.txt"
+    assert len(tokenizer) == 30522 and tokenizer.tokenize("unaffable") == ["una", "##ffa", "##ble"], (
+        "BertTokenizer did not load the vocab.txt"
+    )
     return tokenizer
 
 
@@ -150,7 +152,9 @@ def test_matches_hugging_face_on_samples(bert: WordPieceTokenizer, hf_both: list
 
 
 @pytest.mark.parametrize("text", LEGACY_ONLY)
-def test_matches_berts_own_code_where_the_rust_tokenizer_departs_from_it(bert: WordPieceTokenizer, hf_legacy, text: str) -> None:
+def test_matches_berts_own_code_where_the_rust_tokenizer_departs_from_it(
+    bert: WordPieceTokenizer, hf_legacy, text: str
+) -> None:
     assert ids(bert, text) == hf_legacy(text)["input_ids"]
 
 
@@ -171,8 +175,25 @@ def test_matches_berts_own_code_on_any_text(bert: WordPieceTokenizer, hf_legacy,
     assert ids(bert, text) == hf_legacy(text)["input_ids"]
 
 
-OLD_CHARACTERS = st.characters(exclude_categories=("Cs", "Co", "Cn"), exclude_characters="Σ").filter(lambda c: unicodedata.ucd_3_2_0.category(c) != "Cn")
-WORDS = ["unaffable", "Hello", "WORLD", "naïve", "[MASK]", "[SEP]", "don't", "ﬁ", "日本", "ab" * 60, "...", " ", "\t", "\n"]
+OLD_CHARACTERS = st.characters(exclude_categories=("Cs", "Co", "Cn"), exclude_characters="Σ").filter(
+    lambda c: unicodedata.ucd_3_2_0.category(c) != "Cn"
+)
+WORDS = [
+    "unaffable",
+    "Hello",
+    "WORLD",
+    "naïve",
+    "[MASK]",
+    "[SEP]",
+    "don't",
+    "ﬁ",
+    "日本",
+    "ab" * 60,
+    "...",
+    " ",
+    "\t",
+    "\n",
+]
 
 
 @settings(max_examples=300, deadline=None)
@@ -187,11 +208,14 @@ def test_matches_hugging_face_on_any_text_of_unicode_3_2(bert: WordPieceTokenize
 def test_basic_tokenize() -> None:
     assert basic_tokenize("Héllo, WORLD!!") == ["hello", ",", "world", "!", "!"]
     assert basic_tokenize("Héllo, WORLD!!", lowercase=False) == ["Héllo", ",", "WORLD", "!", "!"]  # cased: accents kept
-    assert basic_tokenize("re\u0301sume\u0301 Ærø") == ["resume", "ærø"]  # NFD, then the combining marks (Mn) go; æ and ø are letters
-    assert basic_tokenize("$5+3^2=`x`") == ["$", "5", "+", "3", "^", "2", "=", "`", "x", "`"]  # ASCII symbols are punctuation
+    # NFD, then the combining marks (Mn) go; æ and ø are letters
+    assert basic_tokenize("re\u0301sume\u0301 Ærø") == ["resume", "ærø"]
+    # ASCII symbols are punctuation
+    assert basic_tokenize("$5+3^2=`x`") == ["$", "5", "+", "3", "^", "2", "=", "`", "x", "`"]
     assert basic_tokenize("a¿b«c»d—e") == ["a", "¿", "b", "«", "c", "»", "d", "—", "e"]  # so is Unicode's P*
     assert basic_tokenize("a€b©c") == ["a€b©c"]  # Unicode symbols (S*) are not
-    assert basic_tokenize("日本語です") == ["日", "本", "語", "てす"]  # ideographs alone; kana stay a word (and lose their voicing mark, Mn)
+    # ideographs alone; kana stay a word (and lose their voicing mark, Mn)
+    assert basic_tokenize("日本語です") == ["日", "本", "語", "てす"]
     assert basic_tokenize("a\x00b\u200bc\x07d\ufffde") == ["abcde"]  # NUL, format, control, U+FFFD: dropped
     assert basic_tokenize("a\u3000b\u00a0c\td\ne") == ["a", "b", "c", "d", "e"]  # every space separator splits
     assert clean_text("a\tb\u4e2dc") == "a b \u4e2d c"
@@ -211,7 +235,8 @@ def test_wordpiece_continuations_and_unknown_words() -> None:
     assert wordpiece("ab", {"##a", "##b", "b"}) == ["[UNK]"]  # no word-initial "a": the first piece never has ##
     assert wordpiece("ba", {"a", "b"}) == ["[UNK]"]  # no "##a": a continuation always has ##
     assert wordpiece("ba", {"b", "##a"}) == ["b", "##a"]
-    assert wordpiece("abx", {"a", "##b"}) == ["[UNK]"]  # one character that fits nowhere: the whole word, not a ##b [UNK]
+    # one character that fits nowhere: the whole word, not a ##b [UNK]
+    assert wordpiece("abx", {"a", "##b"}) == ["[UNK]"]
     assert wordpiece("a" * 100, {"a", "##a"}) == ["a"] + ["##a"] * 99
     assert wordpiece("a" * 101, {"a", "##a"}) == ["[UNK]"]  # longer than max_input_chars_per_word
     assert wordpiece("aaa", {"a", "##a"}, unk_token="<unk>", max_input_chars_per_word=2) == ["<unk>"]
@@ -248,7 +273,11 @@ def test_pairs_match_hugging_face(bert: WordPieceTokenizer, hf_rust, hf_legacy) 
         rust = hf_rust(a, b)
         legacy = hf_legacy(a, b, return_token_type_ids=True)
         for hf in (rust, legacy):
-            assert (ours.input_ids, ours.token_type_ids, ours.attention_mask) == (hf["input_ids"], hf["token_type_ids"], hf["attention_mask"])
+            assert (ours.input_ids, ours.token_type_ids, ours.attention_mask) == (
+                hf["input_ids"],
+                hf["token_type_ids"],
+                hf["attention_mask"],
+            )
     # An empty second text is still a segment: "[CLS] a [SEP] [SEP]", as in BERT's code (transformers 5's
     # BertTokenizer takes "" for no second text at all).
     assert bert.encode("a", "").input_ids == hf_legacy("a", "")["input_ids"] == [101, 1037, 102, 102]
@@ -258,9 +287,12 @@ def test_pairs_match_hugging_face(bert: WordPieceTokenizer, hf_rust, hf_legacy) 
 @pytest.mark.parametrize("truncation", ["longest_first", "only_first", "only_second"])
 def test_truncation_matches_hugging_face(bert: WordPieceTokenizer, hf_rust, truncation: str) -> None:
     for n_a, n_b, max_length in itertools.product(range(1, 8), [None, *range(1, 8)], range(2, 14)):
-        a, b = " ".join("abcdefg"[:n_a]), None if n_b is None else " ".join("1234567"[:n_b])  # one token per letter, per digit
+        # one token per letter, per digit
+        a, b = " ".join("abcdefg"[:n_a]), None if n_b is None else " ".join("1234567"[:n_b])
         if b is not None and max_length < 3:
-            continue  # too small for a pair's specials: an error here, see test_max_length_must_leave_room_for_the_special_tokens
+            # too small for a pair's specials: an error here, see
+            # test_max_length_must_leave_room_for_the_special_tokens
+            continue
         try:
             hf = hf_rust(a, b, truncation=truncation, max_length=max_length)
         except Exception:  # tokenizers raises a bare Exception: "Truncation error: ..."
@@ -287,7 +319,9 @@ def test_longest_first_cuts_the_longer_text_first() -> None:
 def test_max_length_must_leave_room_for_the_special_tokens(bert: WordPieceTokenizer) -> None:
     assert bert.encode("a b c", max_length=2).input_ids == [101, 102]
     assert bert.encode("a b c", "d", max_length=3).input_ids == [101, 102, 102]
-    with pytest.raises(ValueError, match=r"max_length must be an int of at least 2 \(the room for \[CLS\] and \[SEP\]\), got 1"):
+    with pytest.raises(
+        ValueError, match=r"max_length must be an int of at least 2 \(the room for \[CLS\] and \[SEP\]\), got 1"
+    ):
         bert.encode("a b c", max_length=1)
     with pytest.raises(ValueError, match=r"at least 3 \(the room for \[CLS\] and \[SEP\] twice\), got 2"):
         bert.encode("a", "b", max_length=2)
@@ -299,16 +333,21 @@ def test_max_length_must_leave_room_for_the_special_tokens(bert: WordPieceTokeni
         bert.encode("a", "b c d e", max_length=6, truncation="only_first")
     with pytest.raises(ValueError, match="truncation must be"):
         bert.encode("a b c", max_length=3, truncation="longest")  # type: ignore[arg-type]
-    assert bert.encode("a b", max_length=10, truncation="only_second").input_ids == [101, 1037, 1038, 102]  # nothing to cut: no error
+    # nothing to cut: no error
+    assert bert.encode("a b", max_length=10, truncation="only_second").input_ids == [101, 1037, 1038, 102]
 
 
 TEXTS = ["hi there", "a much longer sentence, with unaffable words", "x", "", "[MASK] it"]
 PAIRS = ["yo", "a b c", "z z z z z z z z z z", "w", "Ω"]
 
 
-@pytest.mark.parametrize(("max_length", "padding"), [(None, "longest"), (8, "longest"), (12, "max_length"), (64, "max_length")])
+@pytest.mark.parametrize(
+    ("max_length", "padding"), [(None, "longest"), (8, "longest"), (12, "max_length"), (64, "max_length")]
+)
 @pytest.mark.parametrize("with_pairs", [False, True])
-def test_padded_batches_match_hugging_face(bert: WordPieceTokenizer, hf_rust, max_length: int | None, padding: str, with_pairs: bool) -> None:
+def test_padded_batches_match_hugging_face(
+    bert: WordPieceTokenizer, hf_rust, max_length: int | None, padding: str, with_pairs: bool
+) -> None:
     pairs = PAIRS if with_pairs else None
     batch = bert.encode_batch(TEXTS, pairs, max_length=max_length, padding=padding)  # type: ignore[arg-type]
     hf = hf_rust(TEXTS, pairs, padding=padding, truncation=max_length is not None, max_length=max_length)
@@ -317,7 +356,10 @@ def test_padded_batches_match_hugging_face(bert: WordPieceTokenizer, hf_rust, ma
     assert batch.token_type_ids == hf["token_type_ids"]
     assert batch.attention_mask == hf["attention_mask"]
     width = len(batch.input_ids[0])
-    assert all(len(row) == width for field in (batch.input_ids, batch.token_type_ids, batch.attention_mask) for row in field)  # (B, T)
+    # (B, T)
+    assert all(
+        len(row) == width for field in (batch.input_ids, batch.token_type_ids, batch.attention_mask) for row in field
+    )
     if padding == "max_length":
         assert width == max_length
     for b, text in enumerate(TEXTS):  # each row is encode's, then [PAD] with token type 0 and mask 0
@@ -350,12 +392,17 @@ def test_batch_errors(bert: WordPieceTokenizer) -> None:
 def test_decode_matches_berts_own_code(bert: WordPieceTokenizer, hf_legacy, text: str) -> None:
     encoded = bert.encode(text, "and a second [MASK] text").input_ids
     for skip in (False, True):
-        assert bert.decode(encoded, skip_special_tokens=skip) == hf_legacy.decode(encoded, skip_special_tokens=skip, clean_up_tokenization_spaces=False)
+        assert bert.decode(encoded, skip_special_tokens=skip) == hf_legacy.decode(
+            encoded, skip_special_tokens=skip, clean_up_tokenization_spaces=False
+        )
 
 
 def test_decode_joins_continuations(bert: WordPieceTokenizer) -> None:
     assert bert.decode(bert.encode("Unaffable, isn't it?").input_ids) == "[CLS] unaffable , isn ' t it ? [SEP]"
-    assert bert.decode(bert.encode("Unaffable, isn't it?").input_ids, skip_special_tokens=True) == "unaffable , isn ' t it ?"
+    assert (
+        bert.decode(bert.encode("Unaffable, isn't it?").input_ids, skip_special_tokens=True)
+        == "unaffable , isn ' t it ?"
+    )
     assert bert.decode([bert.vocab["##ffa"], bert.vocab["##ble"]]) == "##ffable"  # a leading continuation keeps its ##
     with pytest.raises(ValueError, match="token id 30522 is outside"):
         bert.decode([30522])
@@ -375,7 +422,8 @@ def test_vocab_file_round_trip_and_errors(bert: WordPieceTokenizer, tmp_path: Pa
     bert.save(tmp_path / "vocab.txt")
     assert (tmp_path / "vocab.txt").read_bytes() == VOCAB_FILE.read_bytes()
     cased = WordPieceTokenizer.from_vocab_file(tmp_path / "vocab.txt", lowercase=False)
-    assert cased.tokenize("Café") == ["[UNK]"] and bert.tokenize("Café") == ["cafe"]  # a cased vocabulary keeps case and accents
+    # a cased vocabulary keeps case and accents
+    assert cased.tokenize("Café") == ["[UNK]"] and bert.tokenize("Café") == ["cafe"]
     (tmp_path / "no_unk.txt").write_text("[PAD]\n[CLS]\n[SEP]\n[MASK]\na\n", encoding="utf-8")
     with pytest.raises(ValueError, match=r"the vocabulary has no \[UNK\]"):
         WordPieceTokenizer.from_vocab_file(tmp_path / "no_unk.txt")
@@ -383,8 +431,11 @@ def test_vocab_file_round_trip_and_errors(bert: WordPieceTokenizer, tmp_path: Pa
         WordPieceTokenizer([*SPECIAL_TOKENS, "a", "b", "a"])
     with pytest.raises(FileNotFoundError, match="no vocabulary file"):
         WordPieceTokenizer.from_vocab_file(tmp_path / "missing.txt")
-    (tmp_path / "merges.txt").write_text("#version: 0.2\nĠ t\nĠ a\n", encoding="utf-8")  # GPT-2's merges, not a vocabulary
-    with pytest.raises(ValueError, match=r"not a WordPiece vocabulary .* line 1 is '#version: 0.2' \(a BPE merges file\?\)"):
+    # GPT-2's merges, not a vocabulary
+    (tmp_path / "merges.txt").write_text("#version: 0.2\nĠ t\nĠ a\n", encoding="utf-8")
+    with pytest.raises(
+        ValueError, match=r"not a WordPiece vocabulary .* line 1 is '#version: 0.2' \(a BPE merges file\?\)"
+    ):
         WordPieceTokenizer.from_vocab_file(tmp_path / "merges.txt")
     with pytest.raises(TypeError, match="sequence of tokens"):
         WordPieceTokenizer("[PAD][UNK]")  # type: ignore[arg-type]
@@ -439,7 +490,8 @@ def test_the_two_scores_pick_different_pairs() -> None:
     text = "ab ab ab ac ad ae xy xy"  # a: 6, ##b: 3, x: 2, ##y: 2
     frequency = WordPieceTokenizer.train(text, 5 + 12 + 1, score="frequency")
     likelihood = WordPieceTokenizer.train(text, 5 + 12 + 1, score="likelihood")
-    alphabet = ["##b", "##c", "##d", "##e", "##y", "a", "b", "c", "d", "e", "x", "y"]  # every character, and ## for those that continue a word
+    # every character, and ## for those that continue a word
+    alphabet = ["##b", "##c", "##d", "##e", "##y", "a", "b", "c", "d", "e", "x", "y"]
     assert frequency.tokens[5:-1] == likelihood.tokens[5:-1] == alphabet
     assert frequency.tokens[-1] == "ab"  # count 3 beats 2
     assert likelihood.tokens[-1] == "xy"  # 2 / (2 * 2) beats 3 / (6 * 3): x and ##y never occur apart
@@ -461,7 +513,17 @@ def test_trained_on_shakespeare_round_trips_in_time(trained: tuple[WordPieceToke
     encoded = tokenizer.encode(text).input_ids
     assert tokenizer.unk_id not in encoded
     assert tokenizer.decode(encoded, skip_special_tokens=True) == " ".join(basic_tokenize(text))
-    assert tokenizer.tokenize("Now is the winter of our discontent") == ["now", "is", "the", "winter", "of", "our", "disc", "##ont", "##ent"]
+    assert tokenizer.tokenize("Now is the winter of our discontent") == [
+        "now",
+        "is",
+        "the",
+        "winter",
+        "of",
+        "our",
+        "disc",
+        "##ont",
+        "##ent",
+    ]
 
 
 @pytest.mark.parametrize("score", ["frequency", "likelihood"])
@@ -474,8 +536,11 @@ def test_a_larger_vocabulary_gives_longer_pieces(score: str) -> None:
         pieces = [piece for piece in tokenizer.tokenize(held_out) if piece != "[UNK]"]
         chars_per_piece.append(sum(len(piece.removeprefix("##")) for piece in pieces) / len(pieces))
         assert len(pieces) >= len(words)
-    # measured, characters per piece at 200, 1,000, 4,000 tokens: 1.63, 2.33, 2.97 (frequency); 1.07, 1.19, 1.55 (likelihood)
-    assert chars_per_piece[0] < chars_per_piece[1] < chars_per_piece[2] and chars_per_piece[2] > 1.3 * chars_per_piece[0], chars_per_piece
+    # measured, characters per piece at 200, 1,000, 4,000 tokens: 1.63, 2.33, 2.97
+    # (frequency); 1.07, 1.19, 1.55 (likelihood)
+    assert (
+        chars_per_piece[0] < chars_per_piece[1] < chars_per_piece[2] and chars_per_piece[2] > 1.3 * chars_per_piece[0]
+    ), chars_per_piece
 
 
 def test_frequency_training_learns_what_hugging_faces_wordpiece_trainer_learns() -> None:
@@ -485,7 +550,12 @@ def test_frequency_training_learns_what_hugging_faces_wordpiece_trainer_learns()
     hf = Tokenizer(models.WordPiece(unk_token="[UNK]"))
     hf.normalizer = normalizers.BertNormalizer(lowercase=True)
     hf.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
-    hf.train_from_iterator(text.splitlines(), trainers.WordPieceTrainer(vocab_size=1000, special_tokens=list(SPECIAL_TOKENS), min_frequency=2, show_progress=False))
+    hf.train_from_iterator(
+        text.splitlines(),
+        trainers.WordPieceTrainer(
+            vocab_size=1000, special_tokens=list(SPECIAL_TOKENS), min_frequency=2, show_progress=False
+        ),
+    )
     theirs = set(hf.get_vocab())
     ours = WordPieceTokenizer.train(text, 1000, score="frequency")
     assert len(theirs) == ours.vocab_size == 1000
@@ -494,7 +564,9 @@ def test_frequency_training_learns_what_hugging_faces_wordpiece_trainer_learns()
     assert len(theirs ^ set(ours.tokens)) <= 10  # measured: 2 tokens each way, pairs of equal count ordered otherwise
 
 
-def test_a_saved_trained_vocabulary_gives_hugging_face_the_same_ids(trained: tuple[WordPieceTokenizer, float], tmp_path: Path) -> None:
+def test_a_saved_trained_vocabulary_gives_hugging_face_the_same_ids(
+    trained: tuple[WordPieceTokenizer, float], tmp_path: Path
+) -> None:
     tokenizer, _ = trained
     tokenizer.save(tmp_path / "vocab.txt")
     loaded = WordPieceTokenizer.from_vocab_file(tmp_path / "vocab.txt")
@@ -507,11 +579,14 @@ def test_a_saved_trained_vocabulary_gives_hugging_face_the_same_ids(trained: tup
 
 def test_special_tokens_and_long_words_are_not_learned_from() -> None:
     tokenizer = WordPieceTokenizer.train("[MASK] ab [MASK] ab " * 10 + "z" * 101, 5 + 3 + 1)
-    assert tokenizer.tokens == [*SPECIAL_TOKENS, "##b", "a", "b", "ab"]  # no [, ##m, ... from [MASK], no z from the long word
+    # no [, ##m, ... from [MASK], no z from the long word
+    assert tokenizer.tokens == [*SPECIAL_TOKENS, "##b", "a", "b", "ab"]
 
 
 def test_training_errors() -> None:
-    with pytest.raises(ValueError, match=r"vocab_size must be at least 8: the 5 special tokens and the text's alphabet of 3"):
+    with pytest.raises(
+        ValueError, match=r"vocab_size must be at least 8: the 5 special tokens and the text's alphabet of 3"
+    ):
         WordPieceTokenizer.train("ab ab", 7)
     with pytest.raises(ValueError, match="only 9 of the 10 tokens asked for"):
         WordPieceTokenizer.train("ab ab", 10)  # one merge, then no pair is left

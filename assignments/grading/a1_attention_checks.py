@@ -20,7 +20,7 @@ from course_grading.markers import defined_names
 from course_grading.sandbox.calls import Reply, Student, probe
 from course_grading.sandbox.shortcuts import TORCH_ATTENTION, Rules
 
-from contracts import Contract, Size, contract_cases
+from contracts import FAR_BELOW_FACTOR, Contract, Size, contract_cases
 from gradinglib import (
     CheckFailed,
     as_student,
@@ -44,7 +44,10 @@ REFERENCE_PARTS = Path(__file__).with_name("a1_attention_reference_parts.py").re
 # The first line is the refusal above, in the student's process; code there can get round it (a saved
 # reference, another name for the kernel), so the grader also reads the submitted source
 # (course_grading.sandbox.shortcuts): a part whose code may reach these by any route is held for review.
-SHORTCUTS = {"sdpa": Rules(forbid=TORCH_ATTENTION), "mha": Rules(forbid=TORCH_ATTENTION, replaced=tuple(defined_names(REFERENCE_PARTS)))}
+SHORTCUTS = {
+    "sdpa": Rules(forbid=TORCH_ATTENTION),
+    "mha": Rules(forbid=TORCH_ATTENTION, replaced=tuple(defined_names(REFERENCE_PARTS))),
+}
 
 
 # ----------------------------------------------------------------------------------- oracles
@@ -90,8 +93,16 @@ def _ref_mha(x_q: Tensor, x_kv: Tensor, W: dict[str, Tensor], n_heads: int, mask
     return out.masked_fill(~mask.any(-1, keepdim=True), 0.0)  # torch gives NaN for a query that sees nothing
 
 
-def _ref_mha_functional(x_q: Tensor, x_kv: Tensor, W_q: Tensor, W_k: Tensor, W_v: Tensor, W_o: Tensor, n_heads: int,
-                        mask: Tensor | None = None) -> Tensor:
+def _ref_mha_functional(
+    x_q: Tensor,
+    x_kv: Tensor,
+    W_q: Tensor,
+    W_k: Tensor,
+    W_v: Tensor,
+    W_o: Tensor,
+    n_heads: int,
+    mask: Tensor | None = None,
+) -> Tensor:
     """Multi-head attention written with torch's attention per head, differentiable in every input
     (the contract's oracle; :func:`_ref_mha` is the independent one of the part's own cases)."""
     q, k, v = (_ref_split(x @ W, n_heads) for x, W in ((x_q, W_q), (x_kv, W_k), (x_kv, W_v)))
@@ -126,31 +137,93 @@ def _randn(g: torch.Generator, *shape: int, scale: float = 1.0) -> Tensor:
 
 def _sdpa_args(g: torch.Generator, size: Size) -> tuple[Any, ...]:
     T = size.length
-    q, k, v = (_randn(g, *size.lead, n, d).to(size.dtype) for n, d in ((T, 8), (T + 1, 8), (T + 1, 4)))
-    return q, k, v, _random_mask(g, *size.lead, T, T + 1)
+    T_k = T if size.coincide else T + 1  # keys distinct from queries in number, unless asked equal
+    q, k, v = (_randn(g, *size.lead, n, d).to(size.dtype) for n, d in ((T, 8), (T_k, 8), (T_k, 4)))
+    return q, k, v, _random_mask(g, *size.lead, T, T_k)
 
 
 def _mha_args(g: torch.Generator, size: Size) -> tuple[Any, ...]:
     B, T, d, h = 2, size.length, 12, 3
-    x_q, x_kv = _randn(g, B, T, d).to(size.dtype), _randn(g, B, T + 2, d).to(size.dtype)
+    T_k = T if size.coincide else T + 2  # cross-attention to another sequence: of another length, or of the same
+    x_q, x_kv = _randn(g, B, T, d).to(size.dtype), _randn(g, B, T_k, d).to(size.dtype)
     weights = tuple(_randn(g, d, d, scale=d**-0.5).to(size.dtype) for _ in range(4))
-    return (x_q, x_kv, *weights, h, _random_mask(g, B, 1, T + 2))
+    return (x_q, x_kv, *weights, h, _random_mask(g, B, 1, T_k))
 
 
-SDPA = Contract("scaled_dot_product_attention", ("q", "k", "v", "mask"), _sdpa_args, _ref_attention,
-                leads=((), (1,), (2, 3)), long=1100, dtypes=(torch.float64,), differentiable=(0, 1, 2), views=Size((2, 3), 5),
-                options=(("forbid", NO_TORCH_ATTENTION),))
-CAUSAL = Contract("causal_mask", ("T",), lambda g, size: (size.length,), lambda T: torch.ones(T, T).tril().bool(), long=1100)
-PADDING = Contract("padding_mask", ("lengths", "T"),
-                   lambda g, size: (torch.randint(0, size.length + 1, (3,), generator=g), size.length),
-                   lambda lengths, T: (torch.arange(T)[None, :] < lengths[:, None])[:, None, :], long=1100)
-SPLIT = Contract("split_heads", ("x", "n_heads"), lambda g, size: (_randn(g, 2, size.length, 12).to(size.dtype), 3),
-                 _ref_split, long=1100, dtypes=(torch.float64,), differentiable=(0,))
-MERGE = Contract("merge_heads", ("x",), lambda g, size: (_randn(g, 2, 3, size.length, 4).to(size.dtype),), _ref_merge,
-                 long=1100, dtypes=(torch.float64,), differentiable=(0,), views=Size())  # attention's output over split_heads' views
-MHA = Contract("multi_head_attention", ("x_q", "x_kv", "W_q", "W_k", "W_v", "W_o", "n_heads", "mask"), _mha_args,
-               _ref_mha_functional, long=1100, dtypes=(torch.float64,), differentiable=(5,),
-               options=(("forbid", NO_TORCH_ATTENTION), ("references", REFERENCE_PARTS)))
+SDPA = Contract(
+    "scaled_dot_product_attention",
+    ("q", "k", "v", "mask"),
+    _sdpa_args,
+    _ref_attention,
+    leads=((), (1,), (2, 3)),
+    long=1100,
+    dtypes=(torch.float64,),
+    differentiable=(0, 1, 2),
+    views=Size((2, 3), 5),
+    options=(("forbid", NO_TORCH_ATTENTION),),
+    coincide=True,
+    grad_outputs=(0, 1),  # "differentiable": weights too
+    extremes=(
+        ("scores past float32's exp range (q 40 times larger)", lambda a: (a[0] * 40, *a[1:]), 10.0),
+        # every score below -20,000: a mask filled with a finite value (-1e4, -1e9 in float16) outranks them
+        (
+            "every score far below -10,000 (q positive, k negative, both large)",
+            lambda a: (a[0].abs() * 50 + 50, -(a[1].abs() * 50 + 50), *a[2:]),
+            FAR_BELOW_FACTOR,
+        ),
+    ),
+)
+CAUSAL = Contract(
+    "causal_mask", ("T",), lambda g, size: (size.length,), lambda T: torch.ones(T, T).tril().bool(), long=1100
+)
+PADDING = Contract(
+    "padding_mask",
+    ("lengths", "T"),
+    lambda g, size: (torch.randint(0, size.length + 1, (3,), generator=g), size.length),
+    lambda lengths, T: (torch.arange(T)[None, :] < lengths[:, None])[:, None, :],
+    long=1100,
+    integers=(0,),  # "a (B,) integer tensor"
+)
+SPLIT = Contract(
+    "split_heads",
+    ("x", "n_heads"),
+    lambda g, size: (_randn(g, 2, size.length, 12).to(size.dtype), 3),
+    _ref_split,
+    long=1100,
+    dtypes=(torch.float64,),
+    differentiable=(0,),
+    views=Size(),  # "x may be a view": a slice of a fused projection, a transpose
+)
+# attention's output over split_heads' views
+MERGE = Contract(
+    "merge_heads",
+    ("x",),
+    lambda g, size: (_randn(g, 2, 3, size.length, 4).to(size.dtype),),
+    _ref_merge,
+    long=1100,
+    dtypes=(torch.float64,),
+    differentiable=(0,),
+    views=Size(),
+)
+MHA = Contract(
+    "multi_head_attention",
+    ("x_q", "x_kv", "W_q", "W_k", "W_v", "W_o", "n_heads", "mask"),
+    _mha_args,
+    _ref_mha_functional,
+    long=1100,
+    dtypes=(torch.float64,),
+    differentiable=(5,),
+    coincide=True,
+    options=(("forbid", NO_TORCH_ATTENTION), ("references", REFERENCE_PARTS)),
+    # positive inputs, positive query weights and negative key weights: every score below -50,000
+    extremes=(
+        (
+            "every score far below -10,000 (positive inputs, query and key weights of opposite signs)",
+            lambda a: (a[0].abs() + 1, a[1].abs() + 1, a[2].abs() * 40, -a[3].abs() * 40, *a[4:]),
+            FAR_BELOW_FACTOR,
+        ),
+    ),
+)
 
 
 # ------------------------------------------------------------------------------ part 1: SDPA
@@ -189,7 +262,9 @@ def check_sdpa(notebook: Student | dict[str, Any]) -> str | None:
             inputs = {"q": q, "k": k, "v": v} | ({"mask": mask} if mask is not None else {})
             where = f"{label}: " + describe(**inputs)
             args = (q, k, v, mask) if mask is not None else (q, k, v)
-            reply = student.call("scaled_dot_product_attention", args, grad_args=(0, 1, 2) if grad else (), forbid=NO_TORCH_ATTENTION)
+            reply = student.call(
+                "scaled_dot_product_attention", args, grad_args=(0, 1, 2) if grad else (), forbid=NO_TORCH_ATTENTION
+            )
             result = reply.value
             if not isinstance(result, tuple) or len(result) != 2:
                 raise CheckFailed(f"should return a tuple (output, weights), got {kind(result)} ({where})")
@@ -198,7 +273,9 @@ def check_sdpa(notebook: Student | dict[str, Any]) -> str | None:
             expect_close(weights, ref_weights, "the attention weights", where, atol=tolerance, rtol=10 * tolerance)
             expect_close(out, ref_out, "the output", where, atol=tolerance, rtol=10 * tolerance)
             if out.dtype != dtype or weights.dtype != dtype:
-                raise CheckFailed(f"returns {out.dtype} / {weights.dtype} for {dtype} inputs; keep the inputs' dtype ({where})")
+                raise CheckFailed(
+                    f"returns {out.dtype} / {weights.dtype} for {dtype} inputs; keep the inputs' dtype ({where})"
+                )
             expect_unchanged(inputs, dict(zip(inputs, reply.inputs_after)), where)
             if grad:
                 _expect_same_gradients(reply, (q, k, v), mask, where)
@@ -219,20 +296,45 @@ def check_sdpa(notebook: Student | dict[str, Any]) -> str | None:
         case((3, 5, 32), 5, 7, None, "wide heads (d_k = 32)"),
         case((5, 8), 5, 3, _random_mask(g, 5, 5), "unbatched (T, d) inputs with a (T_q, T_k) mask"),
         case((2, 3, 5, 8), 7, 4, _random_mask(g, 2, 3, 5, 7), "a per-head mask (B, h, T_q, T_k)", grad=True),
-        case((2, 3, 6, 4), 6, 4, torch.tril(torch.ones(6, 6, dtype=torch.bool)), "a causal mask (T, T) broadcast over batch and heads"),
+        case(
+            (2, 3, 6, 4),
+            6,
+            4,
+            torch.tril(torch.ones(6, 6, dtype=torch.bool)),
+            "a causal mask (T, T) broadcast over batch and heads",
+        ),
         case((2, 5, 8), 6, 3, _random_mask(g, 2, 1, 6), "a padding mask (B, 1, T_k)"),
-        case((2, 4, 8), 5, 3, _random_mask(g, 2, 4, 5, fully_masked_rows=True), "a query whose keys are all masked: expect zero weights and zero output", grad=True),
-        case((3, 4, 8), 6, 3, padded, "a padding mask (B, 1, T_k) with an empty sequence: expect zeros for it", grad=True),
+        case(
+            (2, 4, 8),
+            5,
+            3,
+            _random_mask(g, 2, 4, 5, fully_masked_rows=True),
+            "a query whose keys are all masked: expect zero weights and zero output",
+            grad=True,
+        ),
+        case(
+            (3, 4, 8), 6, 3, padded, "a padding mask (B, 1, T_k) with an empty sequence: expect zeros for it", grad=True
+        ),
         case((2, 3, 8), 4, 2, None, "large scores: the softmax must be numerically stable", scale=30.0, tolerance=1e-3),
         case((2, 3, 8), 5, 2, _random_mask(g, 2, 3, 5), "large scores with a mask", scale=30.0, tolerance=1e-3),
         case((2, 3, 8), 5, 2, torch.arange(5) > 0, "a masked-out key with by far the largest score", key_0="dominant"),
-        case((2, 3, 8), 5, 2, torch.arange(5) > 0, "every allowed key scores far below zero, the masked key about zero", key_0="allowed far below", tolerance=1e-3),
+        case(
+            (2, 3, 8),
+            5,
+            2,
+            torch.arange(5) > 0,
+            "every allowed key scores far below zero, the masked key about zero",
+            key_0="allowed far below",
+            tolerance=1e-3,
+        ),
         case((2, 4, 8), 6, 3, _random_mask(g, 2, 4, 6), "float64 inputs", dtype=torch.float64, tolerance=1e-9),
     ]
     return run_cases("scaled_dot_product_attention", cases + contract_cases(SDPA, student, g))
 
 
-def _expect_same_gradients(reply: Reply, inputs: tuple[Tensor, Tensor, Tensor], mask: Tensor | None, where: str) -> None:
+def _expect_same_gradients(
+    reply: Reply, inputs: tuple[Tensor, Tensor, Tensor], mask: Tensor | None, where: str
+) -> None:
     """The gradients of a fixed linear function of the output, with respect to q, k and v."""
     if not reply.differentiable or reply.grads is None:
         raise CheckFailed(f"the output does not depend differentiably on q, k, v; use torch operations ({where})")
@@ -272,8 +374,19 @@ def check_masks(notebook: Student | dict[str, Any]) -> str | None:
 
     T_rand = int(torch.randint(3, 12, (1,), generator=g))
     lengths_rand = torch.randint(0, T_rand + 1, (5,), generator=g).tolist()
-    cases = [causal(1), causal(2), causal(5), causal(T_rand), padding([3, 1, 4], 4), padding([0, 2], 3), padding([1], 1), padding(lengths_rand, T_rand)]
-    return run_cases("causal_mask / padding_mask", cases + contract_cases(CAUSAL, student, g) + contract_cases(PADDING, student, g))
+    cases = [
+        causal(1),
+        causal(2),
+        causal(5),
+        causal(T_rand),
+        padding([3, 1, 4], 4),
+        padding([0, 2], 3),
+        padding([1], 1),
+        padding(lengths_rand, T_rand),
+    ]
+    return run_cases(
+        "causal_mask / padding_mask", cases + contract_cases(CAUSAL, student, g) + contract_cases(PADDING, student, g)
+    )
 
 
 # ------------------------------------------------------------------- part 3: split and merge
@@ -298,12 +411,25 @@ def check_split_merge(notebook: Student | dict[str, Any]) -> str | None:
         def run() -> None:
             y = _randn(g, B, h, T, d_head)
             where = describe(x=y)
-            expect_close(student.call("merge_heads", (y,)).value, _ref_merge(y), "merge_heads(x)", where, atol=0, rtol=0)
+            expect_close(
+                student.call("merge_heads", (y,)).value, _ref_merge(y), "merge_heads(x)", where, atol=0, rtol=0
+            )
 
         return run
 
-    cases = [split(2, 5, 4, 3), split(1, 1, 1, 8), split(3, 4, 3, 2), split(2, 3, 2, 2), merge(2, 5, 4, 3), merge(1, 1, 1, 8), merge(3, 4, 3, 2), merge(2, 3, 2, 2)]
-    return run_cases("split_heads / merge_heads", cases + contract_cases(SPLIT, student, g) + contract_cases(MERGE, student, g))
+    cases = [
+        split(2, 5, 4, 3),
+        split(1, 1, 1, 8),
+        split(3, 4, 3, 2),
+        split(2, 3, 2, 2),
+        merge(2, 5, 4, 3),
+        merge(1, 1, 1, 8),
+        merge(3, 4, 3, 2),
+        merge(2, 3, 2, 2),
+    ]
+    return run_cases(
+        "split_heads / merge_heads", cases + contract_cases(SPLIT, student, g) + contract_cases(MERGE, student, g)
+    )
 
 
 # ---------------------------------------------------------------- part 4: multi-head attention
@@ -314,7 +440,9 @@ def check_mha(notebook: Student | dict[str, Any]) -> str | None:
     g = fresh_generator()
     student = as_student(notebook)
 
-    def case(B: int, T_q: int, T_k: int, d_model: int, h: int, mask_kind: str | None, cross: bool) -> Callable[[], None]:
+    def case(
+        B: int, T_q: int, T_k: int, d_model: int, h: int, mask_kind: str | None, cross: bool
+    ) -> Callable[[], None]:
         def run() -> None:
             x_q = _randn(g, B, T_q, d_model)
             x_kv = _randn(g, B, T_k, d_model) if cross else x_q
@@ -339,7 +467,11 @@ def check_mha(notebook: Student | dict[str, Any]) -> str | None:
             # runs each: worst 0.046 of this tolerance; wrong answers in the fixtures at least 3.7e3 times it.
             expect_close(reply.value, expected, "the output", where, atol=1e-5, rtol=1e-4)
             names = ["x_q", "x_kv", "W_q", "W_k", "W_v", "W_o", "n_heads", "mask"]
-            expect_unchanged({n: t for n, t in inputs.items()}, {n: a for n, a in zip(names, reply.inputs_after) if n in inputs}, where)
+            expect_unchanged(
+                {n: t for n, t in inputs.items()},
+                {n: a for n, a in zip(names, reply.inputs_after) if n in inputs},
+                where,
+            )
 
         return run
 

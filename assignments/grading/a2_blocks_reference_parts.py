@@ -1,6 +1,7 @@
 """Correct versions of a2's part 1 and of the notebook's given helpers (instructor-only). Swapped into
 the student's notebook while parts 3 and 4 are graded, so that a bug in part 1, or an edited helper,
-costs that part only. Read as source by the checks and run by the grader; the student's process only gets stand-ins that call it."""
+costs that part only. Read as source by the checks and run by the grader; the student's process only gets
+stand-ins that call it."""
 
 import math
 

@@ -21,7 +21,19 @@ from course_grading.sandbox.calls import Student, probe
 from course_grading.sandbox.shortcuts import TORCH_ATTENTION, Rules
 
 from contracts import Contract, Size, contract_cases, expect_like, in_float64
-from gradinglib import CheckFailed, Guarded, as_student, describe, expect_close, expect_equal, expect_tensor, expect_unchanged, fresh_generator, kind, run_cases
+from gradinglib import (
+    CheckFailed,
+    Guarded,
+    as_student,
+    describe,
+    expect_close,
+    expect_equal,
+    expect_tensor,
+    expect_unchanged,
+    fresh_generator,
+    kind,
+    run_cases,
+)
 
 REFERENCE_PARTS = Path(__file__).with_name("a3_gpt_reference_parts.py").read_text()
 NO_TORCH_ATTENTION = [
@@ -63,14 +75,19 @@ def check_lm_loss(notebook: Student | dict[str, Any]) -> str | None:
             # 100 at scale 100). The wrong answers in the fixtures: at least 8e4 times it.
             expect_close(value, expected, "lm_loss(logits, idx)", where, atol=1e-5, rtol=1e-5)
             if not reply.differentiable or reply.grads is None or reply.grads[0] is None:
-                raise CheckFailed(f"the loss does not depend differentiably on the logits: training needs its gradient ({where})")
-            (reference_grad,) = torch.autograd.grad((expected * probe(expected)).sum(), x)  # what the reply's gradient is of
+                raise CheckFailed(
+                    f"the loss does not depend differentiably on the logits: training needs its gradient ({where})"
+                )
+            # what the reply's gradient is of
+            (reference_grad,) = torch.autograd.grad((expected * probe(expected)).sum(), x)
             # float32 puts each gradient entry (p_j - y_j) / N off by about 2^-24 (max|logit| + ln V) p_j / N:
             # measured over 2000 runs, worst 1.3e-6 (logsumexp at scale 100, N = 10: 0.74 of the former
             # atol 1e-6 + rtol |g|, a right answer near failing), the other styles at most 1.4e-7.
             # atol 1e-5 leaves a margin of 7.7; a right loss whose gradient is wrong (the normaliser
             # detached) is off by max p_j / N >= 1 / (V N) >= 2.6e-4 here, 26 times the tolerance.
-            expect_close(reply.grads[0], reference_grad, "the gradient with respect to the logits", where, atol=1e-5, rtol=1e-4)
+            expect_close(
+                reply.grads[0], reference_grad, "the gradient with respect to the logits", where, atol=1e-5, rtol=1e-4
+            )
             expect_unchanged({"logits": logits, "idx": idx}, dict(zip(("logits", "idx"), reply.inputs_after)), where)
 
         return run
@@ -98,7 +115,7 @@ def _ref_top_p(logits: Tensor, p: float) -> Tensor:
     order = probs.argsort(dim=-1, descending=True)
     sorted_probs = probs.gather(-1, order)
     before = sorted_probs.cumsum(dim=-1) - sorted_probs  # what the more likely tokens already cover
-    keep_sorted = before < p
+    keep_sorted = (before < p) | (p >= 1)  # p = 1: the whole vocabulary, however its sum rounds
     keep = torch.zeros_like(keep_sorted).scatter(-1, order, keep_sorted)
     return logits.masked_fill(~keep, float("-inf"))
 
@@ -161,7 +178,9 @@ def check_top_p(notebook: Student | dict[str, Any]) -> str | None:
             kept, should = torch.isfinite(value), torch.isfinite(expected)
             if not torch.equal(kept, should):
                 extra, missing = int((kept & ~should).sum()), int((should & ~kept).sum())
-                raise CheckFailed(f"top_p_filter(logits, p) keeps {extra} token(s) too many and {missing} too few ({where})")
+                raise CheckFailed(
+                    f"top_p_filter(logits, p) keeps {extra} token(s) too many and {missing} too few ({where})"
+                )
             expect_equal(value, expected, "top_p_filter(logits, p)", where)
             expect_unchanged({"logits": logits}, {"logits": reply.inputs_after[0]}, where)
 
@@ -175,6 +194,8 @@ def check_top_p(notebook: Student | dict[str, Any]) -> str | None:
         case(_randn(g, 5, 8, scale=6.0), "peaked distributions: few tokens needed"),
         case(torch.tensor([[0.5, 0.05, 0.3, 0.15]]).log(), "probabilities (0.5, 0.05, 0.3, 0.15)", p=0.7),
         case(torch.tensor([[5.0, 0.0, 0.0]]), "one dominant token, p = 0.1: it alone is kept", p=0.1),
+        # a float32 cumulative sum reaches 1 long before the end of 50,000 tokens: the tail must stay
+        case(_randn(g, 2, 50_000, scale=3.0), "p = 1 over 50,000 tokens: every token kept", p=1.0),
     ]
     return run_cases("top_p_filter", cases + contract_cases(TOP_P, student, g))
 
@@ -219,15 +240,35 @@ def check_cached_step(notebook: Student | dict[str, Any]) -> str | None:
             out, k, v = reply.value
             d_head = d // h
             expect_tensor(k, (B, h, P + 1, d_head), "the returned keys", where)
-            expect_close(k, _split(x_all @ W["W_k"], h), "the returned keys (cache, then the new key, along the time axis)", where, atol=1e-5, rtol=1e-4)
-            expect_close(v, _split(x_all @ W["W_v"], h), "the returned values (cache, then the new value, along the time axis)", where, atol=1e-5, rtol=1e-4)
+            expect_close(
+                k,
+                _split(x_all @ W["W_k"], h),
+                "the returned keys (cache, then the new key, along the time axis)",
+                where,
+                atol=1e-5,
+                rtol=1e-4,
+            )
+            expect_close(
+                v,
+                _split(x_all @ W["W_v"], h),
+                "the returned values (cache, then the new value, along the time axis)",
+                where,
+                atol=1e-5,
+                rtol=1e-4,
+            )
             expect_close(out, _ref_last_position(x_all, W, h), "the output", where, atol=1e-5, rtol=1e-4)
             names = ("x", "cache_k", "cache_v")
             expect_unchanged(dict(zip(names, args[:3])), dict(zip(names, reply.inputs_after[:3])), where)
 
         return run
 
-    cases = [case(1, 0, 8, 2), case(2, 1, 8, 2), case(2, 5, 12, 3), case(3, _randint(g, 2, 12), 16, 4), case(1, 7, 6, 1)]
+    cases = [
+        case(1, 0, 8, 2),
+        case(2, 1, 8, 2),
+        case(2, 5, 12, 3),
+        case(3, _randint(g, 2, 12), 16, 4),
+        case(1, 7, 6, 1),
+    ]
     return run_cases("cached_attention_step", cases + contract_cases(CACHED_STEP, student, g))
 
 
@@ -238,7 +279,9 @@ def check_cached_step(notebook: Student | dict[str, Any]) -> str | None:
 
 
 def _lm_loss_args(g: torch.Generator, size: Size) -> tuple[Any, ...]:
-    return _randn(g, *size.lead, size.length, 7, scale=2.0).to(size.dtype), torch.randint(0, 7, (*size.lead, size.length), generator=g)
+    return _randn(g, *size.lead, size.length, 7, scale=2.0).to(size.dtype), torch.randint(
+        0, 7, (*size.lead, size.length), generator=g
+    )
 
 
 def _top_p_args(g: torch.Generator, size: Size) -> tuple[Any, ...]:
@@ -252,8 +295,9 @@ def _top_p_args(g: torch.Generator, size: Size) -> tuple[Any, ...]:
             continue
 
 
-def _cached_oracle(x: Tensor, cache_k: Tensor, cache_v: Tensor, W_q: Tensor, W_k: Tensor, W_v: Tensor, W_o: Tensor,
-                   h: int) -> tuple[Tensor, Tensor, Tensor]:
+def _cached_oracle(
+    x: Tensor, cache_k: Tensor, cache_v: Tensor, W_q: Tensor, W_k: Tensor, W_v: Tensor, W_o: Tensor, h: int
+) -> tuple[Tensor, Tensor, Tensor]:
     """The step written with torch's attention: the newest position sees every cached one and itself."""
     k, v = torch.cat([cache_k, _split(x @ W_k, h)], dim=2), torch.cat([cache_v, _split(x @ W_v, h)], dim=2)
     out = F.scaled_dot_product_attention(_split(x @ W_q, h), k, v)
@@ -275,8 +319,13 @@ def _cached_protocol(student: Guarded, g: torch.Generator, size: Size) -> None:
     weights = [_randn(g, d, d, scale=d**-0.5).to(size.dtype) for _ in range(4)]
     k = v = torch.zeros(B, h, 0, d // h, dtype=size.dtype)
     for t in range(size.length):
-        where = f"step {t + 1} of {size.length} from an empty cache, each step given the keys and values the previous returned, {size.dtype}"
-        reply = student.call("cached_attention_step", (x_all[:, t : t + 1], k, v, *weights, h), forbid=NO_TORCH_ATTENTION)
+        where = (
+            f"step {t + 1} of {size.length} from an empty cache, each step given the keys and values the "
+            f"previous returned, {size.dtype}"
+        )
+        reply = student.call(
+            "cached_attention_step", (x_all[:, t : t + 1], k, v, *weights, h), forbid=NO_TORCH_ATTENTION
+        )
         if not isinstance(reply.value, tuple | list) or len(reply.value) != 3:
             raise CheckFailed(f"cached_attention_step should return (out, k, v), got {kind(reply.value)} ({where})")
         out, k, v = reply.value
@@ -288,23 +337,76 @@ def _cached_protocol(student: Guarded, g: torch.Generator, size: Size) -> None:
         expect_like(out, expected[0], "the output", where, size.dtype)
 
 
-LM_LOSS = Contract("lm_loss", ("logits", "idx"), _lm_loss_args,
-                   lambda logits, idx: F.cross_entropy(logits[..., :-1, :].flatten(0, -2), idx[..., 1:].flatten()),
-                   leads=((1,),), long=1100, differentiable=(0,))
-TOP_K = Contract("top_k_filter", ("logits", "k"),
-                 lambda g, size: (_randn(g, *size.lead, size.length).to(size.dtype), _randint(g, 1, size.length + 1)),
-                 _ref_top_k, base=Size((2,), 10), leads=((), (1,), (2, 3)), long=3000, dtypes=(torch.float64,))
-TOP_P = Contract("top_p_filter", ("logits", "p"), _top_p_args, _ref_top_p, base=Size((2,), 10), leads=((), (1,), (2, 3)), long=3000,
-                 dtypes=(torch.float64,), again=lambda first, fresh, g: [(first[0], _safe_p(g, first[0], margin=1e-4))])  # the filters keep the logits' dtype: top_k's own cases say so
-CACHED_STEP = Contract("cached_attention_step", ("x", "cache_k", "cache_v", "W_q", "W_k", "W_v", "W_o", "n_heads"), _cached_args,
-                       _cached_oracle, leads=(), long=1100, differentiable=(0, 1, 2, 3, 4, 5, 6),
-                       options=(("forbid", NO_TORCH_ATTENTION),), steps=_cached_protocol)
+LM_LOSS = Contract(
+    "lm_loss",
+    ("logits", "idx"),
+    _lm_loss_args,
+    lambda logits, idx: F.cross_entropy(logits[..., :-1, :].flatten(0, -2), idx[..., 1:].flatten()),
+    leads=((1,),),
+    long=1100,
+    differentiable=(0,),
+    extremes=(("logits offset by 100 (exp overflows float32)", lambda a: (a[0] + 100, a[1]), 10.0),),
+)
+TOP_K = Contract(
+    "top_k_filter",
+    ("logits", "k"),
+    lambda g, size: (_randn(g, *size.lead, size.length).to(size.dtype), _randint(g, 1, size.length + 1)),
+    _ref_top_k,
+    base=Size((2,), 10),
+    leads=((), (1,), (2, 3)),
+    long=3000,
+    dtypes=(torch.float64,),
+    # the k largest logits, not probabilities: 1,000 times apart, most probabilities underflow to a tie at 0 (k
+    # between 2 and V - 1, where a choice by probabilities keeps too many for sure)
+    extremes=(
+        (
+            "logits 1,000 times as far apart (their softmax underflows)",
+            lambda a: (a[0] * 1000, min(max(a[1], 2), a[0].shape[-1] - 1)),
+            1.0,
+        ),
+    ),
+)
+# the filters keep the logits' dtype: top_k's own cases say so
+TOP_P = Contract(
+    "top_p_filter",
+    ("logits", "p"),
+    _top_p_args,
+    _ref_top_p,
+    base=Size((2,), 10),
+    leads=((), (1,), (2, 3)),
+    long=3000,
+    dtypes=(torch.float64,),
+    again=lambda first, fresh, g: [(first[0], _safe_p(g, first[0], margin=1e-4))],
+    # a softmax without its maximum subtracted overflows; the offset moves a float32 cumulative sum by far
+    # less than _top_p_args' margin of 1e-4
+    extremes=(("logits offset by 100 (exp overflows float32)", lambda a: (a[0] + 100, a[1]), 1.0),),
+)
+CACHED_STEP = Contract(
+    "cached_attention_step",
+    ("x", "cache_k", "cache_v", "W_q", "W_k", "W_v", "W_o", "n_heads"),
+    _cached_args,
+    _cached_oracle,
+    leads=(),
+    long=1100,
+    differentiable=(0, 1, 2, 3, 4, 5, 6),
+    options=(("forbid", NO_TORCH_ATTENTION),),
+    steps=_cached_protocol,
+    extremes=(("scores past float32's exp range (x 40 times larger)", lambda a: (a[0] * 40, *a[1:]), 10.0),),
+)
 
 
 # ---------------------------------------------------------------------- part 5: the generation loop
 
 
-def _ref_generate(idx: Tensor, n: int, W: Tensor, U: Tensor, temperature: float, seed: int | None, generator: torch.Generator | None = None) -> Tensor:
+def _ref_generate(
+    idx: Tensor,
+    n: int,
+    W: Tensor,
+    U: Tensor,
+    temperature: float,
+    seed: int | None,
+    generator: torch.Generator | None = None,
+) -> Tensor:
     """The reference sampler; ``generator``, if given, is used (and advanced) in place of the seed's."""
     if generator is None and seed is not None:
         generator = torch.Generator().manual_seed(seed)
@@ -328,7 +430,9 @@ def _ref_generate(idx: Tensor, n: int, W: Tensor, U: Tensor, temperature: float,
 TIE_TOLERANCE = 1e-4
 
 
-def _expect_replayed(value: Any, idx: Tensor, n: int, W: Tensor, U: Tensor, temperature: float, seed: int, where: str) -> None:
+def _expect_replayed(
+    value: Any, idx: Tensor, n: int, W: Tensor, U: Tensor, temperature: float, seed: int, where: str
+) -> None:
     """Replay the student's sequence step by step from ``seed``: each new token must be the
     reference's, or (when sampling) score within :data:`TIE_TOLERANCE` of it in torch.multinomial's
     own draw; the replay goes on from the student's tokens."""
@@ -342,7 +446,9 @@ def _expect_replayed(value: Any, idx: Tensor, n: int, W: Tensor, U: Tensor, temp
         logits = (W[prefix] + U[prefix.cumsum(dim=1) % W.shape[0]])[:, -1]  # (B, V)
         if temperature == 0:
             top = logits.amax(dim=-1)  # a float32 tie (an argmax of the probabilities) may pick either
-            accepted = logits.gather(1, chosen.clamp(0, W.shape[0] - 1)[:, None])[:, 0] >= top - 1e-5 * top.abs().clamp(min=1.0)
+            accepted = logits.gather(1, chosen.clamp(0, W.shape[0] - 1)[:, None])[:, 0] >= top - 1e-5 * top.abs().clamp(
+                min=1.0
+            )
             accepted &= (chosen >= 0) & (chosen < W.shape[0])
         else:
             probs = (logits / temperature).softmax(dim=-1)
@@ -353,10 +459,15 @@ def _expect_replayed(value: Any, idx: Tensor, n: int, W: Tensor, U: Tensor, temp
             accepted = chosen == expected
             if torch.equal(scores.argmax(dim=-1), expected):  # the draw is the argmax of the scores (torch 2.x)
                 in_range = (chosen >= 0) & (chosen < W.shape[0])
-                near = scores.gather(1, chosen.clamp(0, W.shape[0] - 1)[:, None])[:, 0] >= scores.amax(dim=-1) * (1 - TIE_TOLERANCE)
+                near = scores.gather(1, chosen.clamp(0, W.shape[0] - 1)[:, None])[:, 0] >= scores.amax(dim=-1) * (
+                    1 - TIE_TOLERANCE
+                )
                 accepted = accepted | (in_range & near)
         if not bool(accepted.all()):
-            raise CheckFailed(f"the generated sequence differs from the expected tokens at new token {step + 1} (row {int((~accepted).nonzero()[0])}) ({where})")
+            raise CheckFailed(
+                f"the generated sequence differs from the expected tokens at new token {step + 1} (row "
+                f"{int((~accepted).nonzero()[0])}) ({where})"
+            )
 
 
 def _generate_args(seed: int | None = None) -> Callable[[torch.Generator, Size], tuple[Any, ...]]:
@@ -378,15 +489,29 @@ def _expect_generated(value: Any, args: tuple[Any, ...], where: str, size: Size)
 
 # A batch of prompts (B, T); a prompt past any fixed context (the next token depends on the whole
 # sequence); seed 0 is a seed like any other.
-GENERATE = Contract("generate", ("idx", "max_new_tokens", "W", "U", "temperature", "seed"), _generate_args(), None,
-                    base=Size((2,), 3), leads=((1,),), long=1030, verify=_expect_generated,
-                    options=(("references", REFERENCE_PARTS),), edges=(("seed 0 is a seed too", _generate_args(seed=0)),))
+GENERATE = Contract(
+    "generate",
+    ("idx", "max_new_tokens", "W", "U", "temperature", "seed"),
+    _generate_args(),
+    None,
+    base=Size((2,), 3),
+    leads=((1,),),
+    long=1030,
+    verify=_expect_generated,
+    options=(("references", REFERENCE_PARTS),),
+    edges=(("seed 0 is a seed too", _generate_args(seed=0)),),
+    # a softmax of logits / 0.01 without the maximum subtracted overflows; the draws stay the reference's
+    extremes=(
+        ("temperature 0.01 (logits / temperature past float32's exp range)", lambda a: (*a[:4], 0.01, a[5]), 1.0),
+    ),
+)
 
 
 def check_generate(notebook: Student | dict[str, Any]) -> str | None:
     """``generate(idx, max_new_tokens, W, U, temperature, seed)`` replayed by a reference sampler.
 
-    Per run (the 8 seeded cases, the contract's among them, draw 244 tokens, 224 of them sampled, then two unseeded checks):
+    Per run (the 8 seeded cases, the contract's among them, draw 244 tokens, 224 of them sampled, then two unseeded
+    checks):
 
     - a right answer fails with probability 0 if its probabilities are within 5e-5 (relative) of
       ``softmax(logits / temperature)`` in float32 (every float32 or float64 style measured: 2.2e-6 at
@@ -403,7 +528,9 @@ def check_generate(notebook: Student | dict[str, Any]) -> str | None:
     g = fresh_generator()
     student = as_student(notebook)
 
-    def case(B: int, T: int, V: int, n: int, temperature: float, label: str, seed: int | None = None) -> Callable[[], None]:
+    def case(
+        B: int, T: int, V: int, n: int, temperature: float, label: str, seed: int | None = None
+    ) -> Callable[[], None]:
         def run() -> None:
             idx = torch.randint(0, V, (B, T), generator=g)
             W, U = _randn(g, V, V, scale=2.0), _randn(g, V, V, scale=2.0)
@@ -419,10 +546,16 @@ def check_generate(notebook: Student | dict[str, Any]) -> str | None:
     def unseeded() -> None:
         """Without a seed, sampling draws from torch's global generator: two calls differ."""
         idx, W, U = torch.zeros(4, 1, dtype=torch.long), torch.zeros(8, 8), torch.zeros(8, 8)  # uniform over 8 tokens
-        first, second = (student.call("generate", (idx, 16, W, U, 1.0, None), references=REFERENCE_PARTS, global_rng=True).value for _ in range(2))
+        first, second = (
+            student.call("generate", (idx, 16, W, U, 1.0, None), references=REFERENCE_PARTS, global_rng=True).value
+            for _ in range(2)
+        )
         expect_tensor(first, (4, 17), "the generated sequence", "seed=None")
         if torch.equal(first, second):
-            raise CheckFailed("two calls without a seed gave the same 64 uniformly sampled tokens: without a seed, use torch's global random generator (generator=None)")
+            raise CheckFailed(
+                "two calls without a seed gave the same 64 uniformly sampled tokens: without a seed, use torch's "
+                "global random generator (generator=None)"
+            )
 
     def global_seed() -> None:
         """With a seed, sampling leaves torch's global generator alone: an unseeded call after a
@@ -430,16 +563,18 @@ def check_generate(notebook: Student | dict[str, Any]) -> str | None:
         idx, W, U = torch.zeros(4, 1, dtype=torch.long), torch.zeros(8, 8), torch.zeros(8, 8)  # uniform over 8 tokens
         seed = _randint(g, 0, 2**31)
         student.call("generate", (idx, 16, W, U, 1.0, seed), references=REFERENCE_PARTS)
-        unseeded = student.call("generate", (idx, 16, W, U, 1.0, None), references=REFERENCE_PARTS, global_rng=True).value
+        unseeded = student.call(
+            "generate", (idx, 16, W, U, 1.0, None), references=REFERENCE_PARTS, global_rng=True
+        ).value
         continued = torch.Generator().manual_seed(seed)
         _ref_generate(idx, 16, W, U, 1.0, None, generator=continued)  # the seeded call's draws
         after_seeded_draws = _ref_generate(idx, 16, W, U, 1.0, None, generator=continued)
         restarted = _ref_generate(idx, 16, W, U, 1.0, seed)
         if torch.equal(unseeded, after_seeded_draws) or torch.equal(unseeded, restarted):
             raise CheckFailed(
-                f"after generate(..., seed={seed}), a call with seed=None drew the tokens of torch's global generator seeded "
-                "with that seed: with a seed, make your own torch.Generator().manual_seed(seed) and pass it to torch.multinomial; "
-                "do not call torch.manual_seed (it resets the caller's global random state)"
+                f"after generate(..., seed={seed}), a call with seed=None drew the tokens of torch's global generator "
+                "seeded with that seed: with a seed, make your own torch.Generator().manual_seed(seed) and pass it to "
+                "torch.multinomial; do not call torch.manual_seed (it resets the caller's global random state)"
             )
 
     cases = [
@@ -449,6 +584,8 @@ def check_generate(notebook: Student | dict[str, Any]) -> str | None:
         case(3, 2, 9, 16, 0.5, "temperature 0.5"),
         case(3, 5, 9, 16, 2.5, "temperature 2.5"),
         case(4, 3, 9, 16, 2.5, "seed 0 at temperature 2.5", seed=0),
+        # probabilities raised to 1 / temperature (the same law in exact arithmetic) all underflow to 0 there
+        case(3, 2, 9, 12, 0.001, "temperature 0.001 (nearly greedy)"),
         unseeded,
         global_seed,
     ]

@@ -10,7 +10,9 @@ import torch
 def block_weights(d, d_ff, seed=0):
     g = torch.Generator().manual_seed(seed)
     p = {name: torch.randn(d, d, generator=g) / math.sqrt(d) for name in ("W_q", "W_k", "W_v", "W_o")}
-    p |= {name: 0.1 * torch.randn(d, generator=g) for name in ("b_q", "b_k", "b_v", "b_o", "ln1_bias", "ln2_bias", "b_2")}
+    p |= {
+        name: 0.1 * torch.randn(d, generator=g) for name in ("b_q", "b_k", "b_v", "b_o", "ln1_bias", "ln2_bias", "b_2")
+    }
     p |= {"ln1_gain": 1 + 0.1 * torch.randn(d, generator=g), "ln2_gain": 1 + 0.1 * torch.randn(d, generator=g)}
     p |= {"W_1": torch.randn(d, d_ff, generator=g) / math.sqrt(d), "b_1": 0.1 * torch.randn(d_ff, generator=g)}
     p |= {"W_2": torch.randn(d_ff, d, generator=g) / math.sqrt(d_ff)}

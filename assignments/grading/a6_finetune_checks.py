@@ -49,14 +49,27 @@ from course_grading.sandbox.shortcuts import STANDARD_IMPORTS, Rules
 
 import gradinglib
 from contracts import Contract, Size, contract_cases
-from gradinglib import CheckFailed, as_student, describe, expect_close, expect_tensor, expect_unchanged, fresh_generator, kind, run_cases
+from gradinglib import (
+    CheckFailed,
+    as_student,
+    describe,
+    expect_close,
+    expect_tensor,
+    expect_unchanged,
+    fresh_generator,
+    kind,
+    run_cases,
+)
 
 REFERENCE_PARTS = Path(__file__).with_name("a6_finetune_reference_parts.py").read_text()
 DRIVERS = Path(__file__).with_name("a6_finetune_drivers.py").read_text()
 # Not a fine-tuning library (peft, transformers, loralib, adapters, ...): every part imports only
 # from the standard allow-list, and nothing by a computed name; read by the grader from the
 # submitted source (course_grading.sandbox.shortcuts), a part that may break this is held for review.
-SHORTCUTS = {part: Rules(imports=STANDARD_IMPORTS) for part in ("lora_linear", "freeze_except", "pooled_head", "probe_step", "adapter")}
+SHORTCUTS = {
+    part: Rules(imports=STANDARD_IMPORTS)
+    for part in ("lora_linear", "freeze_except", "pooled_head", "probe_step", "adapter")
+}
 LAW_MIN = 2048  # the fewest values whose law a test reads (fewer: the bound alone)
 LAW_DRAW = 8192  # a case with fewer draws a bigger layer beside it, of at least this many values, for the law
 # The tolerances of the float comparisons, each |answer - float64 oracle| <= atol + rtol |oracle|,
@@ -76,12 +89,13 @@ LAW_DRAW = 8192  # a case with fewer draws a bigger layer beside it, of at least
 # inputs, far beyond the tolerance; the base's weight and bias are compared exactly. Right answers: the
 # key over 100 runs (600 cases), worst 0.053 of LORA_TOL.
 STEP_SIZE = 0.05
-LORA_TOL = {"atol": 1e-4, "rtol": 1e-4}  # part 1's outputs and gradients: worst correct 0.18 (the gradient w.r.t. A, 4.1e-5 off); wrong >= 5.3e3 (alpha // r)
-TOL = {"atol": 1e-5, "rtol": 1e-4}  # the rest. Worst correct: part 1's fresh output 0.068 and merged weight 0.027 (wrong >= 1.2e4);
-# part 3's logits 0.032 and gradients 0.018 (wrong >= 4.1e3); part 4's weights 0.058 and biases 0.014 (wrong >= 1.8e4);
-# part 5's outputs 0.068 and gradients 0.18 (w.r.t.
-# down.weight, 5.1e-6 off; wrong >= 515, the sigmoid GELU). The returned loss: 1e-5 + 1e-5 |loss|, worst correct 0.029,
-# wrong >= 2.3e3 (the loss after the step).
+# part 1's outputs and gradients: worst correct 0.18 (the gradient w.r.t. A, 4.1e-5 off); wrong >= 5.3e3 (alpha // r)
+LORA_TOL = {"atol": 1e-4, "rtol": 1e-4}
+# the rest. Worst correct: part 1's fresh output 0.068 and merged weight 0.027 (wrong >= 1.2e4); part 3's logits 0.032
+# and gradients 0.018 (wrong >= 4.1e3); part 4's weights 0.058 and biases 0.014 (wrong >= 1.8e4); part 5's outputs 0.068
+# and gradients 0.18 (w.r.t. down.weight, 5.1e-6 off; wrong >= 515, the sigmoid GELU). The returned loss: 1e-5 + 1e-5
+# |loss|, worst correct 0.029, wrong >= 2.3e3 (the loss after the step).
+TOL = {"atol": 1e-5, "rtol": 1e-4}
 
 
 def _randint(g: torch.Generator, low: int, high: int) -> int:
@@ -97,20 +111,39 @@ def _probe(out: Tensor) -> Tensor:
 def _expect_global_states_kept(found: Any, what: str, case: str) -> None:
     """The global random states a driver read before and after the student's code (``found["rng"]``:
     tensors, compared here): ``what`` draws nothing, so they must be equal (issue 37: global state)."""
-    before, after = found["rng"] if isinstance(found, dict) and isinstance(found.get("rng"), list) and len(found["rng"]) == 2 else ({}, None)
-    if not isinstance(after, dict) or after.keys() != before.keys() or not all(
-            isinstance(after[k], Tensor) and isinstance(before[k], Tensor) and torch.equal(before[k], after[k]) for k in before):
-        raise CheckFailed(f"{what} changed the global random state (torch.manual_seed, random.seed, a draw from the global "
-                          f"generator): it should draw nothing ({case})")
+    before, after = (
+        found["rng"]
+        if isinstance(found, dict) and isinstance(found.get("rng"), list) and len(found["rng"]) == 2
+        else ({}, None)
+    )
+    if (
+        not isinstance(after, dict)
+        or after.keys() != before.keys()
+        or not all(
+            isinstance(after[k], Tensor) and isinstance(before[k], Tensor) and torch.equal(before[k], after[k])
+            for k in before
+        )
+    ):
+        raise CheckFailed(
+            f"{what} changed the global random state (torch.manual_seed, random.seed, a draw from the global "
+            f"generator): it should draw nothing ({case})"
+        )
 
 
 def _expect_fresh_draws(first: Tensor, second: Tensor, what: str, case: str) -> None:
     """Two fresh layers built with the global generator in different states: their random
     initialisations must differ (equal only if the code reseeds, or draws from a generator of its own
     seeded with a constant: every layer of a model would start the same)."""
-    if isinstance(first, Tensor) and isinstance(second, Tensor) and first.shape == second.shape and torch.equal(first, second):
-        raise CheckFailed(f"{what} came out the same in two fresh layers: draw it from torch's global generator as it is "
-                          f"(nn.init, as nn.Linear does), without reseeding it ({case})")
+    if (
+        isinstance(first, Tensor)
+        and isinstance(second, Tensor)
+        and first.shape == second.shape
+        and torch.equal(first, second)
+    ):
+        raise CheckFailed(
+            f"{what} came out the same in two fresh layers: draw it from torch's global generator as it is "
+            f"(nn.init, as nn.Linear does), without reseeding it ({case})"
+        )
 
 
 def _expect_gradient(grad: Tensor | None, what: str, case: str) -> Tensor:
@@ -129,7 +162,9 @@ def _ref_lora(weight: Tensor, bias: Tensor | None, A: Tensor, B: Tensor, alpha: 
     return out + alpha / A.shape[0] * (x @ A.double().T) @ B.double().T
 
 
-def _ref_lora_grads(weight: Tensor, bias: Tensor | None, A: Tensor, B: Tensor, alpha: float, x: Tensor) -> tuple[Tensor, Tensor, Tensor]:
+def _ref_lora_grads(
+    weight: Tensor, bias: Tensor | None, A: Tensor, B: Tensor, alpha: float, x: Tensor
+) -> tuple[Tensor, Tensor, Tensor]:
     """The gradients of probe . output with respect to A, B and the input x (float64 autograd)."""
     a, b, x = A.double().requires_grad_(True), B.double().requires_grad_(True), x.double().requires_grad_(True)
     out = _ref_lora(weight, bias, a, b, alpha, x)
@@ -192,7 +227,9 @@ def _expect_uniform(values: Tensor, bound: float, what: str, rule: str, case: st
     wide = values.double()
     largest = float(wide.abs().max()) if values.numel() else 0.0
     if not bool(torch.isfinite(wide).all()) or largest > bound * (1 + 1e-6):
-        raise CheckFailed(f"{what} should lie between -{bound:.4g} and {bound:.4g} ({rule}); the largest is {largest:.4g} ({case})")
+        raise CheckFailed(
+            f"{what} should lie between -{bound:.4g} and {bound:.4g} ({rule}); the largest is {largest:.4g} ({case})"
+        )
     if values.numel() >= LAW_MIN:
         gradinglib.expect_uniform_law(values, -bound, bound, f"{what} ({rule})", case)
 
@@ -202,10 +239,21 @@ def _expect_lora_init(A: Any, B: Any, r: int, n_in: int, n_out: int, case: str) 
     A = expect_tensor(A, (r, n_in), "A (r, in_features)", case)
     B = expect_tensor(B, (n_out, r), "B (out_features, r)", case)
     if not int(torch.count_nonzero(A)):
-        raise CheckFailed(f"A should start random, not at zero: with A and B both at zero neither would get a gradient ({case})")
+        raise CheckFailed(
+            f"A should start random, not at zero: with A and B both at zero neither would get a gradient ({case})"
+        )
     if int(torch.count_nonzero(B)):
-        raise CheckFailed(f"B should start at zero, so that the layer starts as the pretrained one; {int(torch.count_nonzero(B))} of its entries are not ({case})")
-    _expect_uniform(A, 1 / math.sqrt(n_in), "A's initial values", "kaiming_uniform_ with a=sqrt(5): uniform between -1/sqrt(in_features) and 1/sqrt(in_features)", case)
+        raise CheckFailed(
+            "B should start at zero, so that the layer starts as the pretrained one; "
+            f"{int(torch.count_nonzero(B))} of its entries are not ({case})"
+        )
+    _expect_uniform(
+        A,
+        1 / math.sqrt(n_in),
+        "A's initial values",
+        "kaiming_uniform_ with a=sqrt(5): uniform between -1/sqrt(in_features) and 1/sqrt(in_features)",
+        case,
+    )
 
 
 def _expect_same_parameters(state: dict[str, dict[str, bool]], after: str, how: str, case: str) -> None:
@@ -213,9 +261,15 @@ def _expect_same_parameters(state: dict[str, dict[str, bool]], after: str, how: 
     optimizer, a tied weight or a caller holding them sees every change), leaves, frozen."""
     for name, found in state.items():
         if not found["same"]:
-            raise CheckFailed(f"after {after}, base.{name} is another tensor than the nn.Parameter base was given: {how}, so that whoever holds base.{name} sees the change ({case})")
+            raise CheckFailed(
+                f"after {after}, base.{name} is another tensor than the nn.Parameter base was given: {how}, so that "
+                f"whoever holds base.{name} sees the change ({case})"
+            )
         if not found["leaf"]:
-            raise CheckFailed(f"after {after}, base.{name} is no longer a leaf: it was computed with autograd recording (its grad_fn reaches A and B); {how} ({case})")
+            raise CheckFailed(
+                f"after {after}, base.{name} is no longer a leaf: it was computed with autograd recording (its grad_fn "
+                f"reaches A and B); {how} ({case})"
+            )
         if found["requires_grad"]:
             raise CheckFailed(f"after {after}, base.{name} requires a gradient: base stays frozen ({case})")
 
@@ -228,25 +282,45 @@ def check_lora_linear(notebook: Student | dict[str, Any]) -> str | None:
     g = fresh_generator()
     student = as_student(notebook)
 
-    def case(n_in: int, n_out: int, r: int, alpha: float, with_bias: bool, lead: tuple[int, ...], label: str) -> Callable[[], None]:
+    def case(
+        n_in: int, n_out: int, r: int, alpha: float, with_bias: bool, lead: tuple[int, ...], label: str
+    ) -> Callable[[], None]:
         def run() -> None:
             weight = torch.randn(n_out, n_in, generator=g) / math.sqrt(n_in)
             bias = torch.randn(n_out, generator=g) if with_bias else None
             xs = [torch.randn(*lead, n_in, generator=g) for _ in range(2)]
-            where = f"{label}: base nn.Linear({n_in}, {n_out}{'' if with_bias else ', bias=False'}), r={r}, alpha={alpha:g}, x {tuple(xs[0].shape)}"
+            where = (
+                f"{label}: base nn.Linear({n_in}, {n_out}{'' if with_bias else ', bias=False'}), r={r}, "
+                f"alpha={alpha:g}, x {tuple(xs[0].shape)}"
+            )
             fresh = student.call("_grading_lora_fresh", (weight, bias, r, alpha, xs[0]), driver=DRIVERS).value
             if not fresh["kept"]:
-                raise CheckFailed(f"keep base itself as self.base, not a copy: merge() must change the layer it was given ({where})")
-            _expect_same_parameters(fresh["base_params"], "LoRALinear(base, r, alpha)", "freeze them with requires_grad_(False), do not replace them", where)
+                raise CheckFailed(
+                    f"keep base itself as self.base, not a copy: merge() must change the layer it was given ({where})"
+                )
+            _expect_same_parameters(
+                fresh["base_params"],
+                "LoRALinear(base, r, alpha)",
+                "freeze them with requires_grad_(False), do not replace them",
+                where,
+            )
             if fresh["are_parameters"] != [True, True]:
-                raise CheckFailed(f"A and B should be nn.Parameters (so that the optimizer sees them); at least one is not ({where})")
+                raise CheckFailed(
+                    f"A and B should be nn.Parameters (so that the optimizer sees them); at least one is not ({where})"
+                )
             trains = sorted(name for name, flag in fresh["requires_grad"].items() if flag)
             if trains != ["A", "B"]:
-                raise CheckFailed(f"only A and B should be trainable (base frozen, weight and bias); trainable: {', '.join(trains) or 'nothing'} ({where})")
+                raise CheckFailed(
+                    "only A and B should be trainable (base frozen, weight and bias); trainable: "
+                    f"{', '.join(trains) or 'nothing'} ({where})"
+                )
             expected_frozen = ["base.weight"] + (["base.bias"] if with_bias else [])
             missing = [name for name in expected_frozen if name not in fresh["requires_grad"]]
             if missing:
-                raise CheckFailed(f"the layer's parameters should include base's, frozen: {', '.join(missing)} not found among {', '.join(fresh['requires_grad'])} ({where})")
+                raise CheckFailed(
+                    f"the layer's parameters should include base's, frozen: {', '.join(missing)} not found among "
+                    f"{', '.join(fresh['requires_grad'])} ({where})"
+                )
             _expect_lora_init(fresh["A"], fresh["B"], r, n_in, n_out, where)
             again = student.call("_grading_lora_fresh", (weight, bias, r, alpha, xs[0]), driver=DRIVERS).value
             _expect_fresh_draws(fresh["A"], again["A"], "A", where)
@@ -256,14 +330,26 @@ def check_lora_linear(notebook: Student | dict[str, Any]) -> str | None:
                 beside = f"{where}; A's law read on a fresh LoRALinear(base, r={big_r}, alpha={alpha:g}) beside it"
                 _expect_lora_init(big["A"], big["B"], big_r, n_in, n_out, beside)
             zero_b = torch.zeros(n_out, r)
-            expect_close(fresh["out"], _ref_lora(weight, bias, fresh["A"], zero_b, alpha, xs[0]), "the fresh layer's output (B = 0: base(x))", where, **TOL)
+            expect_close(
+                fresh["out"],
+                _ref_lora(weight, bias, fresh["A"], zero_b, alpha, xs[0]),
+                "the fresh layer's output (B = 0: base(x))",
+                where,
+                **TOL,
+            )
             # the gradients at the start (B = 0): B's is not zero, else training never leaves the start (a layer
             # that skips the update while B is zero computes the same outputs)
             start = where + ", the fresh layer (B = 0)"
             start_refs = _ref_lora_grads(weight, bias, fresh["A"], zero_b, alpha, xs[0])
             for name, ref in zip(("A", "B", "x"), start_refs):
                 what = "the input x" if name == "x" else name
-                expect_close(_expect_gradient(fresh["start_grad_" + name], what, start), ref, f"the gradient with respect to {what}", start, **LORA_TOL)
+                expect_close(
+                    _expect_gradient(fresh["start_grad_" + name], what, start),
+                    ref,
+                    f"the gradient with respect to {what}",
+                    start,
+                    **LORA_TOL,
+                )
 
             A = torch.randn(r, n_in, generator=g) / math.sqrt(n_in)
             B = torch.randn(n_out, r, generator=g)
@@ -271,27 +357,81 @@ def check_lora_linear(notebook: Student | dict[str, Any]) -> str | None:
             reply = student.call("_grading_lora_run", (weight, bias, r, alpha, A, B, xs), driver=DRIVERS).value
             _expect_global_states_kept(reply, "forward, backward and merge()", trained)
             for i, (x, out) in enumerate(zip(xs, reply["outs"])):
-                expect_close(out, _ref_lora(weight, bias, A, B, alpha, x), f"the output for input {i + 1}", trained, **LORA_TOL)
+                expect_close(
+                    out, _ref_lora(weight, bias, A, B, alpha, x), f"the output for input {i + 1}", trained, **LORA_TOL
+                )
             grad_a, grad_b, grad_x = _ref_lora_grads(weight, bias, A, B, alpha, xs[0])
-            expect_close(_expect_gradient(reply["grad_A"], "A", trained), grad_a, "the gradient with respect to A", trained, **LORA_TOL)
-            expect_close(_expect_gradient(reply["grad_B"], "B", trained), grad_b, "the gradient with respect to B", trained, **LORA_TOL)
+            expect_close(
+                _expect_gradient(reply["grad_A"], "A", trained),
+                grad_a,
+                "the gradient with respect to A",
+                trained,
+                **LORA_TOL,
+            )
+            expect_close(
+                _expect_gradient(reply["grad_B"], "B", trained),
+                grad_b,
+                "the gradient with respect to B",
+                trained,
+                **LORA_TOL,
+            )
             # the input's gradient flows through the frozen base too (issue 37: a base run under no_grad,
             # or an input detached, stops it; a layer inside a network must pass it on)
-            expect_close(_expect_gradient(reply["grad_x"], "the input x", trained), grad_x, "the gradient with respect to the input x", trained, **LORA_TOL)
+            expect_close(
+                _expect_gradient(reply["grad_x"], "the input x", trained),
+                grad_x,
+                "the gradient with respect to the input x",
+                trained,
+                **LORA_TOL,
+            )
             if any(reply["base_grads"]):
                 raise CheckFailed(f"a gradient reached base's weight or bias: they should be frozen ({trained})")
             merged = _ref_merged(weight, A, B, alpha)
-            _expect_same_parameters(reply["merged_state"], "merge()", "add the update into the weight in place, under torch.no_grad()", trained)
-            _expect_same_parameters(reply["twice_state"], "a second merge()", "add the update into the weight in place, under torch.no_grad()", trained)
-            expect_close(reply["merged_weight"], merged, "base.weight after merge() (W + (alpha / r) B A)", trained, **TOL)
+            _expect_same_parameters(
+                reply["merged_state"],
+                "merge()",
+                "add the update into the weight in place, under torch.no_grad()",
+                trained,
+            )
+            _expect_same_parameters(
+                reply["twice_state"],
+                "a second merge()",
+                "add the update into the weight in place, under torch.no_grad()",
+                trained,
+            )
+            expect_close(
+                reply["merged_weight"], merged, "base.weight after merge() (W + (alpha / r) B A)", trained, **TOL
+            )
             if with_bias:
-                expect_close(reply["merged_bias"], bias.double(), "base.bias after merge() (unchanged)", trained, atol=0, rtol=0)
+                expect_close(
+                    reply["merged_bias"], bias.double(), "base.bias after merge() (unchanged)", trained, atol=0, rtol=0
+                )
             for i, x in enumerate(xs):
                 expected = _ref_lora(weight, bias, A, B, alpha, x)
-                expect_close(reply["base_outs"][i], expected, f"base alone after merge(), input {i + 1} (what the layer computed)", trained, **LORA_TOL)
-                expect_close(reply["merged_outs"][i], expected, f"the layer's output after merge(), input {i + 1} (the update added once, in the weight)", trained, **LORA_TOL)
-                expect_close(reply["twice_outs"][i], expected, f"the layer's output after a second merge(), input {i + 1}", trained, **LORA_TOL)
-            expect_close(reply["twice_weight"], merged, "base.weight after a second merge() (unchanged by it)", trained, **TOL)
+                expect_close(
+                    reply["base_outs"][i],
+                    expected,
+                    f"base alone after merge(), input {i + 1} (what the layer computed)",
+                    trained,
+                    **LORA_TOL,
+                )
+                expect_close(
+                    reply["merged_outs"][i],
+                    expected,
+                    f"the layer's output after merge(), input {i + 1} (the update added once, in the weight)",
+                    trained,
+                    **LORA_TOL,
+                )
+                expect_close(
+                    reply["twice_outs"][i],
+                    expected,
+                    f"the layer's output after a second merge(), input {i + 1}",
+                    trained,
+                    **LORA_TOL,
+                )
+            expect_close(
+                reply["twice_weight"], merged, "base.weight after a second merge() (unchanged by it)", trained, **TOL
+            )
 
             # One SGD step over the layer's parameters(): only A and B move, by their gradients; base, the
             # Linear it was given, stays as it was. The grader computes every value itself (the driver
@@ -300,13 +440,33 @@ def check_lora_linear(notebook: Student | dict[str, Any]) -> str | None:
             stepped = student.call("_grading_lora_step", (weight, bias, r, alpha, A, B, xs, lr), driver=DRIVERS).value
             after = f"{trained}, then one SGD step (lr={lr:.3g}) over layer.parameters()"
             _expect_global_states_kept(stepped, "forward", after)
-            expect_close(stepped["weight"], weight.double(), "base.weight after the step (frozen: unchanged)", after, atol=0, rtol=0)
+            expect_close(
+                stepped["weight"],
+                weight.double(),
+                "base.weight after the step (frozen: unchanged)",
+                after,
+                atol=0,
+                rtol=0,
+            )
             if with_bias:
-                expect_close(stepped["bias"], bias.double(), "base.bias after the step (frozen: unchanged)", after, atol=0, rtol=0)
+                expect_close(
+                    stepped["bias"],
+                    bias.double(),
+                    "base.bias after the step (frozen: unchanged)",
+                    after,
+                    atol=0,
+                    rtol=0,
+                )
             A_after, B_after = A.double() - lr * grad_a, B.double() - lr * grad_b
             for i, x in enumerate(xs):
                 expected = _ref_lora(weight, bias, A_after, B_after, alpha, x)
-                expect_close(stepped["outs"][i], expected, f"the output after the step, input {i + 1} (A and B moved by their gradients)", after, **LORA_TOL)
+                expect_close(
+                    stepped["outs"][i],
+                    expected,
+                    f"the output after the step, input {i + 1} (A and B moved by their gradients)",
+                    after,
+                    **LORA_TOL,
+                )
 
         return run
 
@@ -316,7 +476,15 @@ def check_lora_linear(notebook: Student | dict[str, Any]) -> str | None:
         case(64, 64, 8, 16.0, True, (7,), "a square layer, alpha = 2 r"),
         case(24, 9, 3, 5.0, True, (2, 2, 2), "alpha / r = 5 / 3"),
         case(600, 5, 16, 32.0, False, (3,), "a wide layer: A's law over 9,600 values"),
-        case(_randint(g, 24, 80), _randint(g, 2, 50), _randint(g, 1, 7), float(_randint(g, 1, 33)), bool(_randint(g, 0, 2)), (_randint(g, 1, 6),), "random sizes"),
+        case(
+            _randint(g, 24, 80),
+            _randint(g, 2, 50),
+            _randint(g, 1, 7),
+            float(_randint(g, 1, 33)),
+            bool(_randint(g, 0, 2)),
+            (_randint(g, 1, 6),),
+            "random sizes",
+        ),
     ]
     return run_cases("LoRALinear", cases + contract_cases(LORA, student, g))
 
@@ -336,14 +504,29 @@ def _judge_lora(found: Any, args: tuple[Any, ...], where: str, size: Size) -> No
         expect_close(out, _ref_lora(weight, bias, A, B, alpha, x), f"the output for input {i + 1}", where, **LORA_TOL)
     for name, ref in zip(("A", "B", "x"), _ref_lora_grads(weight, bias, A, B, alpha, xs[0])):
         what = "the input x" if name == "x" else name
-        expect_close(_expect_gradient(found["grad_" + name], what, where), ref, f"the gradient with respect to {what}", where, **LORA_TOL)
+        expect_close(
+            _expect_gradient(found["grad_" + name], what, where),
+            ref,
+            f"the gradient with respect to {what}",
+            where,
+            **LORA_TOL,
+        )
 
 
 # x of shape (..., in_features): one vector with no batch, one row, several leading dimensions, a
 # non-contiguous view (as a transpose returns: the spec says so). (The contract calls the driver, which
 # builds the student's layer from these plain values.)
-LORA = Contract("_grading_lora_run", ("weight", "bias", "r", "alpha", "A", "B", "xs"), _lora_args, None, base=Size((5,), 0),
-                leads=((), (1,), (2, 3, 4)), views=Size((2, 3, 4), 0), verify=_judge_lora, options=(("driver", DRIVERS),))
+LORA = Contract(
+    "_grading_lora_run",
+    ("weight", "bias", "r", "alpha", "A", "B", "xs"),
+    _lora_args,
+    None,
+    base=Size((5,), 0),
+    leads=((), (1,), (2, 3, 4)),
+    views=Size((2, 3, 4), 0),
+    verify=_judge_lora,
+    options=(("driver", DRIVERS),),
+)
 
 
 # ----------------------------------------------------------------------- part 2: freeze_except
@@ -355,14 +538,18 @@ def _bert_names(n_layers: int) -> list[str]:
     names += ["bert.embeddings.LayerNorm.weight", "bert.embeddings.LayerNorm.bias"]
     for i in range(n_layers):
         for sub in ("attention.self.query", "attention.self.key", "attention.self.value", "attention.output.dense",
-                    "attention.output.LayerNorm", "intermediate.dense", "output.dense", "output.LayerNorm"):  # fmt: skip
+                    "attention.output.LayerNorm", "intermediate.dense", "output.dense",
+                    "output.LayerNorm"):  # fmt: skip
             names += [f"bert.encoder.layer.{i}.{sub}.weight", f"bert.encoder.layer.{i}.{sub}.bias"]
     return names + ["bert.pooler.dense.weight", "bert.pooler.dense.bias", "classifier.weight", "classifier.bias"]
 
 
 def _bert_buffers() -> dict[str, Tensor]:
     """BertForSequenceClassification's buffers in ``transformers`` (integer ids, not parameters)."""
-    return {"bert.embeddings.position_ids": torch.arange(6)[None], "bert.embeddings.token_type_ids": torch.zeros(1, 6, dtype=torch.long)}
+    return {
+        "bert.embeddings.position_ids": torch.arange(6)[None],
+        "bert.embeddings.token_type_ids": torch.zeros(1, 6, dtype=torch.long),
+    }
 
 
 def _gpt2_buffers(n_layers: int) -> dict[str, Tensor]:
@@ -386,17 +573,27 @@ def _gpt2_names(n_layers: int) -> list[str]:
 
 NEAR_MISSES = [
     "head.weight", "head.bias", "pre_head.weight", "head_norm.weight", "heads.0.weight", "norm.weight", "norm.bias",
-    "blocks.0.norm.weight", "blocks.1.attn.weight", "blocks.1.attn.bias", "blocks.11.attn.weight", "blocks.11.norm.bias",
-    "encoder.blocks.1.attn.weight", "embed.weight", "Head.weight",
+    "blocks.0.norm.weight", "blocks.1.attn.weight", "blocks.1.attn.bias", "blocks.11.attn.weight",
+    "blocks.11.norm.bias", "encoder.blocks.1.attn.weight", "embed.weight", "Head.weight",
 ]  # fmt: skip
 
 
-NEAR_MISS_BUFFERS = {"norm.running_mean": torch.zeros(3), "norm.running_var": torch.ones(3), "norm.num_batches_tracked": torch.tensor(0), "blocks.1.attn.mask": torch.ones(2, 2)}
+NEAR_MISS_BUFFERS = {
+    "norm.running_mean": torch.zeros(3),
+    "norm.running_var": torch.ones(3),
+    "norm.num_batches_tracked": torch.tensor(0),
+    "blocks.1.attn.mask": torch.ones(2, 2),
+}
 
 
 def _shapes(g: torch.Generator, names: list[str]) -> dict[str, tuple[int, ...]]:
     """A small shape for each name (a weight 2-D, anything else 1-D): the counts differ by name."""
-    return {name: (_randint(g, 1, 5), _randint(g, 1, 4)) if name.endswith("weight") and _randint(g, 0, 3) else (_randint(g, 1, 7),) for name in names}
+    return {
+        name: (_randint(g, 1, 5), _randint(g, 1, 4))
+        if name.endswith("weight") and _randint(g, 0, 3)
+        else (_randint(g, 1, 7),)
+        for name in names
+    }
 
 
 def _ref_freeze(shapes: dict[str, tuple[int, ...]], patterns: list[str]) -> tuple[dict[str, bool], int]:
@@ -416,7 +613,10 @@ def check_freeze_except(notebook: Student | dict[str, Any]) -> str | None:
         def run() -> None:
             shapes = _shapes(g, names)
             frozen = [name for name in names if _randint(g, 0, 2)]
-            where = f"{label}: {len(names)} parameters and {len(buffers)} buffers, {len(frozen)} parameters frozen beforehand, patterns {patterns}"
+            where = (
+                f"{label}: {len(names)} parameters and {len(buffers)} buffers, {len(frozen)} parameters frozen "
+                f"beforehand, patterns {patterns}"
+            )
             args = (shapes, frozen, patterns, buffers)
             _judge_freeze(student.call("_grading_freeze", args, driver=DRIVERS).value, args, where, FREEZE.base)
 
@@ -429,23 +629,60 @@ def check_freeze_except(notebook: Student | dict[str, Any]) -> str | None:
         case(bert, ["classifier.*"], "BERT, a linear probe", bert_buffers),
         case(bert, ["*.bias", "classifier.*"], "BERT, BitFit (the classifier's bias matched twice)", bert_buffers),
         case(bert, ["*LayerNorm*", "classifier.*"], "BERT, LayerNorms and head", bert_buffers),
-        case(bert, ["bert.encoder.layer.1.*", "classifier.weight"], f"BERT ({n_bert} layers), layer 1 only, not 10 or 11", bert_buffers),
-        case(bert, ["*attention.self.query*", "*attention.self.value*"], "BERT, queries and values (LoRA's usual targets)", bert_buffers),
-        case(bert, ["bert.encoder.layer.1[01].*", "bert.pooler.*"], "BERT, layers 10 and 11 and the pooler, a set in the pattern", bert_buffers),
+        case(
+            bert,
+            ["bert.encoder.layer.1.*", "classifier.weight"],
+            f"BERT ({n_bert} layers), layer 1 only, not 10 or 11",
+            bert_buffers,
+        ),
+        case(
+            bert,
+            ["*attention.self.query*", "*attention.self.value*"],
+            "BERT, queries and values (LoRA's usual targets)",
+            bert_buffers,
+        ),
+        case(
+            bert,
+            ["bert.encoder.layer.1[01].*", "bert.pooler.*"],
+            "BERT, layers 10 and 11 and the pooler, a set in the pattern",
+            bert_buffers,
+        ),
         case(gpt2, ["score.*"], "GPT-2, a linear probe", gpt2_buffers),
-        case(gpt2, ["transformer.h.?.ln_*", "transformer.ln_f.*", "score.weight"], "GPT-2, LayerNorms and head", gpt2_buffers),
+        case(
+            gpt2,
+            ["transformer.h.?.ln_*", "transformer.ln_f.*", "score.weight"],
+            "GPT-2, LayerNorms and head",
+            gpt2_buffers,
+        ),
         case(gpt2, ["*c_attn*", "*c_attn*"], "GPT-2, a pattern given twice", gpt2_buffers),
         case(gpt2, ["*"], "GPT-2, everything", gpt2_buffers),
         case(gpt2, [], "GPT-2, no pattern: everything frozen", gpt2_buffers),
-        case(NEAR_MISSES, ["head.*"], "near misses: 'head.*' is not pre_head, head_norm, heads or Head", NEAR_MISS_BUFFERS),
+        case(
+            NEAR_MISSES,
+            ["head.*"],
+            "near misses: 'head.*' is not pre_head, head_norm, heads or Head",
+            NEAR_MISS_BUFFERS,
+        ),
         case(NEAR_MISSES, ["norm.weight"], "near misses: the whole name, not a part of it", NEAR_MISS_BUFFERS),
-        case(NEAR_MISSES, ["blocks.1.*"], "near misses: blocks.1, not blocks.11 or encoder.blocks.1", NEAR_MISS_BUFFERS),
+        case(
+            NEAR_MISSES, ["blocks.1.*"], "near misses: blocks.1, not blocks.11 or encoder.blocks.1", NEAR_MISS_BUFFERS
+        ),
         case(NEAR_MISSES, ["?ead.*", "*.[0-9].*"], "near misses: ? and a set", NEAR_MISS_BUFFERS),
         case(bert, ["classifier.*", "clasifier.*"], "BERT, a typo", bert_buffers),
         case(bert, ["*layernorm*"], "BERT, the case of LayerNorm wrong", bert_buffers),
         case(NEAR_MISSES, ["head"], "near misses: a module's name, not a parameter's", NEAR_MISS_BUFFERS),
-        case(NEAR_MISSES, ["ead.weight", "norm.*"], "near misses: a part of a name matches no whole name", NEAR_MISS_BUFFERS),
-        case(NEAR_MISSES, ["norm.*", "blocks.1.*"], "near misses beside BatchNorm's and a mask's buffers: 'norm.*' and 'blocks.1.*' name parameters only", NEAR_MISS_BUFFERS),
+        case(
+            NEAR_MISSES,
+            ["ead.weight", "norm.*"],
+            "near misses: a part of a name matches no whole name",
+            NEAR_MISS_BUFFERS,
+        ),
+        case(
+            NEAR_MISSES,
+            ["norm.*", "blocks.1.*"],
+            "near misses beside BatchNorm's and a mask's buffers: 'norm.*' and 'blocks.1.*' name parameters only",
+            NEAR_MISS_BUFFERS,
+        ),
         case(gpt2, ["*.masked_bias"], "GPT-2, a pattern that names buffers only", gpt2_buffers),
         case(bert, ["classifier.*", "*position_ids"], "BERT, a pattern that names a buffer only", bert_buffers),
     ]
@@ -458,12 +695,17 @@ def _judge_freeze(found: Any, args: tuple[Any, ...], where: str, size: Size) -> 
     names = list(shapes)
     unused = [p for p in patterns if not any(fnmatch.fnmatchcase(name, p) for name in names)]
     if unused and "named" not in found:
-        raise CheckFailed(f"the pattern {unused[0]!r} matches no parameter name: freeze_except should raise ValueError ({where})")
+        raise CheckFailed(
+            f"the pattern {unused[0]!r} matches no parameter name: freeze_except should raise ValueError ({where})"
+        )
     if "named" in found:
         if not unused:
             raise CheckFailed(f"freeze_except raised ValueError, but every pattern matches a parameter ({where})")
         if not set(found["named"]) & set(unused):
-            raise CheckFailed(f"the ValueError should name the pattern that matches no parameter ({unused[0]!r}); its message does not ({where})")
+            raise CheckFailed(
+                "the ValueError should name the pattern that matches no parameter "
+                f"({unused[0]!r}); its message does not ({where})"
+            )
         return
     _expect_global_states_kept(found, "freeze_except", where)
     returned, trains, buffer_flags = found["returned"], found["trains"], found["buffers"]
@@ -472,10 +714,16 @@ def _judge_freeze(found: Any, args: tuple[Any, ...], where: str, size: Size) -> 
     if wrong:
         name = wrong[0]
         state = "trainable" if expected[name] else "frozen"
-        raise CheckFailed(f"{len(wrong)} parameter(s) wrongly frozen or trainable, {name!r} among them: it should be {state} ({where})")
+        raise CheckFailed(
+            f"{len(wrong)} parameter(s) wrongly frozen or trainable, {name!r} among "
+            f"them: it should be {state} ({where})"
+        )
     touched = [name for name, flag in buffer_flags.items() if flag]
     if touched:
-        raise CheckFailed(f"the buffer {touched[0]!r} requires a gradient after freeze_except: buffers are not parameters (model.named_parameters(), not state_dict()) ({where})")
+        raise CheckFailed(
+            f"the buffer {touched[0]!r} requires a gradient after freeze_except: buffers are not parameters "
+            f"(model.named_parameters(), not state_dict()) ({where})"
+        )
     if not isinstance(returned, int) or isinstance(returned, bool):
         raise CheckFailed(f"return the number of trainable numbers as a Python int, got {kind(returned)} ({where})")
     if returned != count:
@@ -486,13 +734,31 @@ def _freeze_args(g: torch.Generator, size: Size) -> tuple[Any, ...]:
     """A GPT-2-named model of ``size.length`` blocks, half its parameters frozen beforehand, and patterns for
     the LayerNorms of blocks 1, 10 .. 19 and 100 .. 199 (at the long size, past any fixed list of names)."""
     names = _gpt2_names(size.length)
-    return _shapes(g, names), [name for name in names if _randint(g, 0, 2)], ["transformer.h.1*.ln_*", "score.*"], _gpt2_buffers(size.length)
+    return (
+        _shapes(g, names),
+        [name for name in names if _randint(g, 0, 2)],
+        ["transformer.h.1*.ln_*", "score.*"],
+        _gpt2_buffers(size.length),
+    )
 
 
 # Names past any fixed table of them (a model of 300 blocks, 3,600 parameters); BERT's names beside its buffers.
-FREEZE = Contract("_grading_freeze", ("shapes", "frozen", "patterns", "buffers"), _freeze_args, None, base=Size((), 3), long=300,
-                  verify=_judge_freeze, options=(("driver", DRIVERS),),
-                  edges=(("BERT, LayerNorms of layer 1 and the head", lambda g, size: (_shapes(g, _bert_names(12)), [], ["*.1.*LayerNorm*", "classifier.*"], _bert_buffers())),))
+FREEZE = Contract(
+    "_grading_freeze",
+    ("shapes", "frozen", "patterns", "buffers"),
+    _freeze_args,
+    None,
+    base=Size((), 3),
+    long=300,
+    verify=_judge_freeze,
+    options=(("driver", DRIVERS),),
+    edges=(
+        (
+            "BERT, LayerNorms of layer 1 and the head",
+            lambda g, size: (_shapes(g, _bert_names(12)), [], ["*.1.*LayerNorm*", "classifier.*"], _bert_buffers()),
+        ),
+    ),
+)
 
 
 # ------------------------------------------------------------------------ part 3: pooled head
@@ -521,7 +787,9 @@ def _classify_args(pooling: str) -> Callable[[torch.Generator, Size], tuple[Any,
         lengths = torch.randint(1, T + 1, (B,), generator=g)
         lengths[0], lengths[-1] = T, 1
         mask = (torch.arange(T)[None, :] < lengths[:, None]).long()
-        hidden = torch.where(mask[..., None].bool(), torch.randn(B, T, d, generator=g), 1000 * torch.randn(B, T, d, generator=g))
+        hidden = torch.where(
+            mask[..., None].bool(), torch.randn(B, T, d, generator=g), 1000 * torch.randn(B, T, d, generator=g)
+        )
         weight, bias = torch.randn(C, d, generator=g) / math.sqrt(d), torch.randn(C, generator=g)
         return hidden.to(size.dtype), mask, weight.to(size.dtype), bias.to(size.dtype), pooling
 
@@ -531,9 +799,20 @@ def _classify_args(pooling: str) -> Callable[[torch.Generator, Size], tuple[Any,
 # Each pooling at 1,100 positions and a batch of 1,100, and its gradients with respect to the hidden states, the
 # weight and the bias (contracts.py); the padding's hidden states are about 1000, so the tolerance is
 # scaled as the part's own (TOL) is.
-CLASSIFY = [Contract("classify", ("hidden", "attention_mask", "weight", "bias", "pooling"), _classify_args(pooling), _ref_classify,
-                     base=Size((3,), 5), leads=((1100,),), long=1100, differentiable=(0, 2, 3), scale=10.0)
-            for pooling in ("cls", "mean", "last")]
+CLASSIFY = [
+    Contract(
+        "classify",
+        ("hidden", "attention_mask", "weight", "bias", "pooling"),
+        _classify_args(pooling),
+        _ref_classify,
+        base=Size((3,), 5),
+        leads=((1100,),),
+        long=1100,
+        differentiable=(0, 2, 3),
+        scale=10.0,
+    )
+    for pooling in ("cls", "mean", "last")
+]
 
 
 def check_pooled_head(notebook: Student | dict[str, Any]) -> str | None:
@@ -550,19 +829,34 @@ def check_pooled_head(notebook: Student | dict[str, Any]) -> str | None:
                 lengths[-1] = 1
             mask = (torch.arange(T)[None, :] < lengths[:, None]).long()
             hidden = torch.randn(B, T, d, generator=g)
-            hidden = torch.where(mask[..., None].bool(), hidden, 1000 * torch.randn(B, T, d, generator=g))  # what the encoder wrote at the padding
+            # what the encoder wrote at the padding
+            hidden = torch.where(mask[..., None].bool(), hidden, 1000 * torch.randn(B, T, d, generator=g))
             weight, bias = torch.randn(C, d, generator=g) / math.sqrt(d), torch.randn(C, generator=g)
-            where = f"{label}: pooling {pooling!r}, " + describe(hidden=hidden, weight=weight) + f", real lengths {lengths.tolist()}"
+            where = (
+                f"{label}: pooling {pooling!r}, "
+                + describe(hidden=hidden, weight=weight)
+                + f", real lengths {lengths.tolist()}"
+            )
             h, w = hidden.double().requires_grad_(True), weight.double().requires_grad_(True)
             expected = _ref_classify(h, mask, w, bias.double(), pooling)
             inputs = {"hidden": hidden, "attention_mask": mask, "weight": weight, "bias": bias}
-            plain = student.call("classify", (hidden, mask, weight, bias, pooling))  # no gradient asked: an in-place change can happen, and shows
+            # no gradient asked: an in-place change can happen, and shows
+            plain = student.call("classify", (hidden, mask, weight, bias, pooling))
             expect_unchanged(inputs, dict(zip(inputs, plain.inputs_after)), where)
             expect_close(plain.value, expected, "the head's output (the logits)", where, **TOL)
             reply = student.call("classify", (hidden, mask, weight, bias, pooling), grad_args=(0, 2))
-            expect_close(reply.value, expected, "the head's output (the logits) on hidden states that require a gradient", where, **TOL)
+            expect_close(
+                reply.value,
+                expected,
+                "the head's output (the logits) on hidden states that require a gradient",
+                where,
+                **TOL,
+            )
             if not reply.differentiable or reply.grads is None or reply.grads[0] is None or reply.grads[1] is None:
-                raise CheckFailed(f"the logits do not depend differentiably on the hidden states and the head's weight: the head could not be trained ({where})")
+                raise CheckFailed(
+                    "the logits do not depend differentiably on the hidden states and the head's weight: the head "
+                    f"could not be trained ({where})"
+                )
             ref_h, ref_w = torch.autograd.grad((expected * _probe(expected)).sum(), (h, w))
             expect_close(reply.grads[0], ref_h, "the gradient with respect to the hidden states", where, **TOL)
             expect_close(reply.grads[1], ref_w, "the gradient with respect to the head's weight", where, **TOL)
@@ -578,7 +872,9 @@ def check_pooled_head(notebook: Student | dict[str, Any]) -> str | None:
                 if error.type_name == "ValueError":
                     continue
                 raise
-            raise CheckFailed(f"pooling={pooling!r} is none of 'cls', 'mean' and 'last': classify should raise ValueError")
+            raise CheckFailed(
+                f"pooling={pooling!r} is none of 'cls', 'mean' and 'last': classify should raise ValueError"
+            )
 
     cases = []
     for pooling in ("cls", "mean", "last"):
@@ -588,13 +884,17 @@ def check_pooled_head(notebook: Student | dict[str, Any]) -> str | None:
             case(_randint(g, 2, 7), _randint(g, 2, 12), _randint(g, 1, 20), _randint(g, 2, 9), pooling, "random sizes"),
         ]
     cases.append(unknown)
-    return run_cases("classify", cases + [case for contract in CLASSIFY for case in contract_cases(contract, student, g)])
+    return run_cases(
+        "classify", cases + [case for contract in CLASSIFY for case in contract_cases(contract, student, g)]
+    )
 
 
 # ------------------------------------------------------------------------- part 4: probe step
 
 
-def _ref_probe_steps(weight: Tensor, bias: Tensor, optimizer: str, settings: dict[str, float], batches: list[tuple[Tensor, Tensor, bool]]) -> list[tuple[float, Tensor, Tensor]]:
+def _ref_probe_steps(
+    weight: Tensor, bias: Tensor, optimizer: str, settings: dict[str, float], batches: list[tuple[Tensor, Tensor, bool]]
+) -> list[tuple[float, Tensor, Tensor]]:
     """torch.optim's ``optimizer`` training a float64 copy of the probe: (loss before, weight, bias) after each step."""
     probe = torch.nn.Linear(weight.shape[1], weight.shape[0], dtype=torch.float64)
     with torch.no_grad():
@@ -627,27 +927,62 @@ def check_probe_step(notebook: Student | dict[str, Any]) -> str | None:
     g = fresh_generator()
     student = as_student(notebook)
 
-    def case(B: int, d: int, C: int, optimizer: str, settings: dict[str, float], label: str, needs_grad: bool = False, scale: float = 1.0) -> Callable[[], None]:
+    def case(
+        B: int,
+        d: int,
+        C: int,
+        optimizer: str,
+        settings: dict[str, float],
+        label: str,
+        needs_grad: bool = False,
+        scale: float = 1.0,
+    ) -> Callable[[], None]:
         def run() -> None:
             weight, bias = torch.randn(C, d, generator=g) / math.sqrt(d), 0.1 * torch.randn(C, generator=g)
-            kinds = ("leaf", "plain", "graph") if needs_grad else ("plain",) * 3  # how the caller holds each batch's features
-            batches = [(scale * torch.randn(B, d, generator=g), torch.randint(0, C, (B,), generator=g), kind) for kind in kinds]
-            stale = (torch.randn(C, d, generator=g), torch.randn(C, generator=g))  # gradients left in .grad by earlier work
+            # how the caller holds each batch's features
+            kinds = ("leaf", "plain", "graph") if needs_grad else ("plain",) * 3
+            batches = [
+                (scale * torch.randn(B, d, generator=g), torch.randint(0, C, (B,), generator=g), kind) for kind in kinds
+            ]
+            # gradients left in .grad by earlier work
+            stale = (torch.randn(C, d, generator=g), torch.randn(C, generator=g))
             setting = ", ".join(f"{k}={v:g}" for k, v in settings.items())
-            where = f"{label}: probe nn.Linear({d}, {C}) with gradients already in .grad, torch.optim.{optimizer}({setting}), batches of {B}"
+            where = (
+                f"{label}: probe nn.Linear({d}, {C}) with gradients already in .grad, "
+                f"torch.optim.{optimizer}({setting}), batches of {B}"
+            )
             args = (weight, bias, optimizer, settings, batches, stale)
-            _judge_probe_steps(student.call("_grading_probe_steps", args, driver=DRIVERS).value, args, where, PROBE.base)
+            _judge_probe_steps(
+                student.call("_grading_probe_steps", args, driver=DRIVERS).value, args, where, PROBE.base
+            )
 
         return run
 
     cases = [
         case(16, 7, 3, "SGD", {"lr": 0.5}, "plain SGD"),
-        case(9, 5, 4, "SGD", {"lr": 0.1, "momentum": 0.9, "weight_decay": 0.01}, "SGD with momentum and weight decay", needs_grad=True),
+        case(
+            9,
+            5,
+            4,
+            "SGD",
+            {"lr": 0.1, "momentum": 0.9, "weight_decay": 0.01},
+            "SGD with momentum and weight decay",
+            needs_grad=True,
+        ),
         case(12, 6, 5, "Adam", {"lr": 0.02, "eps": 1e-3}, "Adam"),
         case(5, 11, 2, "AdamW", {"lr": 0.02, "eps": 1e-3, "weight_decay": 0.1}, "AdamW, two classes", needs_grad=True),
         case(1, 4, 3, "SGD", {"lr": 1.0}, "one example per batch", needs_grad=True),
         case(8, 16, 5, "SGD", {"lr": 0.01}, "features of scale 10: a gradient norm far above 1", scale=10.0),
-        case(_randint(g, 2, 40), _randint(g, 1, 20), _randint(g, 2, 10), "SGD", {"lr": 0.3}, "random sizes, large features", needs_grad=True, scale=5.0),
+        case(
+            _randint(g, 2, 40),
+            _randint(g, 1, 20),
+            _randint(g, 2, 10),
+            "SGD",
+            {"lr": 0.3},
+            "random sizes, large features",
+            needs_grad=True,
+            scale=5.0,
+        ),
     ]
     return run_cases("probe_step", cases + contract_cases(PROBE, student, g))
 
@@ -661,12 +996,24 @@ def _judge_probe_steps(steps: Any, args: tuple[Any, ...], where: str, size: Size
         raise CheckFailed(f"the driver got no steps back ({where})")
     _expect_global_states_kept(steps[-1], "probe_step", where)
     for i, (step, (loss, w, b), batch) in enumerate(zip(steps, expected, batches)):
-        at = f"{where}, call {i + 1} of 3" + {"plain": "", "leaf": ", features a leaf that requires a gradient", "graph": ", features computed from a tensor that requires a gradient"}[batch[2]]
+        at = (
+            f"{where}, call {i + 1} of 3"
+            + {
+                "plain": "",
+                "leaf": ", features a leaf that requires a gradient",
+                "graph": ", features computed from a tensor that requires a gradient",
+            }[batch[2]]
+        )
         _expect_loss(step["returned"], loss, at)
         if not step["features_kept"]:
-            raise CheckFailed(f"probe_step changed the caller's features (their values, requires_grad or graph: detach_(), requires_grad_(False)); features.detach() gives a new tensor and leaves them as they are ({at})")
+            raise CheckFailed(
+                "probe_step changed the caller's features (their values, requires_grad or graph: detach_(), "
+                f"requires_grad_(False)); features.detach() gives a new tensor and leaves them as they are ({at})"
+            )
         if step["features_grad"]:
-            raise CheckFailed(f"a gradient flowed into the cached features (or what they were computed from): detach them ({at})")
+            raise CheckFailed(
+                f"a gradient flowed into the cached features (or what they were computed from): detach them ({at})"
+            )
         expect_close(step["weight"], w, "the probe's weight after the step", at, **TOL)
         expect_close(step["bias"], b, "the probe's bias after the step", at, **TOL)
 
@@ -675,13 +1022,31 @@ def _probe_args(g: torch.Generator, size: Size) -> tuple[Any, ...]:
     """A probe nn.Linear(6, 4) with stale gradients, Adam, three batches of ``size.length`` examples (a leaf
     that requires a gradient, plain, computed from one that does)."""
     weight, bias = torch.randn(4, 6, generator=g) / math.sqrt(6), 0.1 * torch.randn(4, generator=g)
-    batches = [(torch.randn(size.length, 6, generator=g), torch.randint(0, 4, (size.length,), generator=g), kind) for kind in ("leaf", "plain", "graph")]
-    return weight, bias, "Adam", {"lr": 0.02, "eps": 1e-3}, batches, (torch.randn(4, 6, generator=g), torch.randn(4, generator=g))
+    batches = [
+        (torch.randn(size.length, 6, generator=g), torch.randint(0, 4, (size.length,), generator=g), kind)
+        for kind in ("leaf", "plain", "graph")
+    ]
+    return (
+        weight,
+        bias,
+        "Adam",
+        {"lr": 0.02, "eps": 1e-3},
+        batches,
+        (torch.randn(4, 6, generator=g), torch.randn(4, generator=g)),
+    )
 
 
 # A protocol of three steps on one optimizer (its state carried from step to step); a batch past any fixed buffer.
-PROBE = Contract("_grading_probe_steps", ("weight", "bias", "optimizer", "settings", "batches", "stale"), _probe_args, None,
-                 base=Size((), 8), long=1100, verify=_judge_probe_steps, options=(("driver", DRIVERS),))
+PROBE = Contract(
+    "_grading_probe_steps",
+    ("weight", "bias", "optimizer", "settings", "batches", "stale"),
+    _probe_args,
+    None,
+    base=Size((), 8),
+    long=1100,
+    verify=_judge_probe_steps,
+    options=(("driver", DRIVERS),),
+)
 
 
 # --------------------------------------------------------------------------- part 5: adapter
@@ -694,12 +1059,16 @@ def _ref_adapter(x: Tensor, weights: dict[str, Tensor], approximate: str) -> Ten
     return x.double() + hidden @ w["up.weight"].T + w["up.bias"]
 
 
-def _adapter_expected(xs: list[Tensor], weights: dict[str, Tensor], approximate: str) -> tuple[list[Tensor], tuple[Tensor, ...]]:
+def _adapter_expected(
+    xs: list[Tensor], weights: dict[str, Tensor], approximate: str
+) -> tuple[list[Tensor], tuple[Tensor, ...]]:
     """The inputs' outputs, and the gradients of the first's probe (the input's, then each weight's), under one GELU."""
     x0 = xs[0].double().requires_grad_(True)
     w = {name: value.double().requires_grad_(True) for name, value in weights.items()}
     out = _ref_adapter(x0, w, approximate)
-    return [_ref_adapter(x, weights, approximate) for x in xs], torch.autograd.grad((out * _probe(out)).sum(), [x0, *w.values()])
+    return [_ref_adapter(x, weights, approximate) for x in xs], torch.autograd.grad(
+        (out * _probe(out)).sum(), [x0, *w.values()]
+    )
 
 
 def _adapter_gelu(reply: dict[str, Any], xs: list[Tensor], weights: dict[str, Tensor]) -> str:
@@ -710,23 +1079,44 @@ def _adapter_gelu(reply: dict[str, Any], xs: list[Tensor], weights: dict[str, Te
     def matches(approximate: str) -> bool:
         outs, refs = _adapter_expected(xs, weights, approximate)
         got = [*reply["outs"], reply.get("grad_x"), *(reply.get("grads", {}).get(name) for name in weights)]
-        return all(isinstance(a, Tensor) and a.shape == b.shape and torch.allclose(a.double(), b, **TOL) for a, b in zip(got, [*outs, *refs]))
+        return all(
+            isinstance(a, Tensor) and a.shape == b.shape and torch.allclose(a.double(), b, **TOL)
+            for a, b in zip(got, [*outs, *refs])
+        )
 
     return next((a for a in ("none", "tanh") if matches(a)), "none")  # the exact GELU or its tanh approximation
 
 
-def _expect_adapter_gradients(reply: dict[str, Any], xs: list[Tensor], weights: dict[str, Tensor], approximate: str, case: str) -> None:
+def _expect_adapter_gradients(
+    reply: dict[str, Any], xs: list[Tensor], weights: dict[str, Tensor], approximate: str, case: str
+) -> None:
     """The gradients of the first input's probe, with respect to the input and every parameter."""
     refs = _adapter_expected(xs, weights, approximate)[1]
-    expect_close(_expect_gradient(reply.get("grad_x"), "the input", case), refs[0], "the gradient with respect to the input", case, **TOL)
+    expect_close(
+        _expect_gradient(reply.get("grad_x"), "the input", case),
+        refs[0],
+        "the gradient with respect to the input",
+        case,
+        **TOL,
+    )
     for name, ref in zip(weights, refs[1:]):
-        expect_close(_expect_gradient(reply.get("grads", {}).get(name), name, case), ref, f"the gradient with respect to {name}", case, **TOL)
+        expect_close(
+            _expect_gradient(reply.get("grads", {}).get(name), name, case),
+            ref,
+            f"the gradient with respect to {name}",
+            case,
+            **TOL,
+        )
 
 
 def _adapter_args(g: torch.Generator, size: Size) -> tuple[Any, ...]:
     """Adapter(10, 4) with random weights, two inputs of leading dimensions ``size.lead``."""
-    weights = {"down.weight": torch.randn(4, 10, generator=g) / math.sqrt(10), "down.bias": 0.5 * torch.randn(4, generator=g),
-               "up.weight": torch.randn(10, 4, generator=g) / 2, "up.bias": 0.5 * torch.randn(10, generator=g)}
+    weights = {
+        "down.weight": torch.randn(4, 10, generator=g) / math.sqrt(10),
+        "down.bias": 0.5 * torch.randn(4, generator=g),
+        "up.weight": torch.randn(10, 4, generator=g) / 2,
+        "up.bias": 0.5 * torch.randn(10, generator=g),
+    }
     return 10, 4, weights, [torch.randn(*size.lead, 10, generator=g) for _ in range(2)]
 
 
@@ -735,7 +1125,10 @@ def _judge_adapter(found: Any, args: tuple[Any, ...], where: str, size: Size) ->
     _, _, weights, xs = args
     _expect_global_states_kept(found, "forward", where)
     if not all(found["inputs_kept"]):
-        raise CheckFailed(f"forward changed its input x in place (x += ... or an in-place op on x): return x + up(GELU(down(x))), a new tensor, and leave x as it was ({where})")
+        raise CheckFailed(
+            "forward changed its input x in place (x += ... or an in-place op on x): return x + up(GELU(down(x))), a "
+            f"new tensor, and leave x as it was ({where})"
+        )
     approximate = _adapter_gelu(found, xs, weights)
     for i, (ref, out) in enumerate(zip(_adapter_expected(xs, weights, approximate)[0], found["outs"])):
         expect_close(out, ref, f"the output for input {i + 1}", where, **TOL)
@@ -744,8 +1137,17 @@ def _judge_adapter(found: Any, args: tuple[Any, ...], where: str, size: Size) ->
 
 # x of shape (..., d_model): one vector with no batch, one row, several leading dimensions, a
 # non-contiguous view (the spec says so: flattening with .view fails on one).
-ADAPTER = Contract("_grading_adapter_run", ("d_model", "bottleneck", "weights", "xs"), _adapter_args, None, base=Size((5,), 0),
-                   leads=((), (1,), (2, 3, 4)), views=Size((2, 3, 4), 0), verify=_judge_adapter, options=(("driver", DRIVERS),))
+ADAPTER = Contract(
+    "_grading_adapter_run",
+    ("d_model", "bottleneck", "weights", "xs"),
+    _adapter_args,
+    None,
+    base=Size((5,), 0),
+    leads=((), (1,), (2, 3, 4)),
+    views=Size((2, 3, 4), 0),
+    verify=_judge_adapter,
+    options=(("driver", DRIVERS),),
+)
 
 
 def check_adapter(notebook: Student | dict[str, Any]) -> str | None:
@@ -765,15 +1167,26 @@ def check_adapter(notebook: Student | dict[str, Any]) -> str | None:
             shapes = {"down.weight": [m, d], "down.bias": [m], "up.weight": [d, m], "up.bias": [d]}
             if fresh["shapes"] != shapes:
                 got = ", ".join(f"{name} {tuple(shape)}" for name, shape in fresh["shapes"].items())
-                raise CheckFailed(f"the adapter's parameters should be down.weight ({m}, {d}), down.bias ({m},), up.weight ({d}, {m}), up.bias ({d},): down from d_model to the bottleneck, up back; got {got} ({where})")
+                raise CheckFailed(
+                    f"the adapter's parameters should be down.weight ({m}, {d}), down.bias ({m},), up.weight ({d}, "
+                    f"{m}), up.bias ({d},): down from d_model to the bottleneck, up back; got {got} ({where})"
+                )
             if not all(fresh["requires_grad"].values()):
                 raise CheckFailed(f"every parameter of the adapter should be trainable ({where})")
             if int(torch.count_nonzero(fresh["up.weight"])) or int(torch.count_nonzero(fresh["up.bias"])):
-                raise CheckFailed(f"up's weight and bias should start at zero, so that the adapter starts as the identity ({where})")
+                raise CheckFailed(
+                    f"up's weight and bias should start at zero, so that the adapter starts as the identity ({where})"
+                )
             if not int(torch.count_nonzero(fresh["down.weight"])):
-                raise CheckFailed(f"down's weight should keep nn.Linear's random initialisation: at zero, neither projection would get a gradient ({where})")
+                raise CheckFailed(
+                    "down's weight should keep nn.Linear's random initialisation: at zero, neither projection "
+                    f"would get a gradient ({where})"
+                )
             if not int(torch.count_nonzero(fresh["down.bias"])):
-                raise CheckFailed(f"down's bias should keep nn.Linear's random initialisation (uniform between -1/sqrt(d_model) and 1/sqrt(d_model)), not zero ({where})")
+                raise CheckFailed(
+                    "down's bias should keep nn.Linear's random initialisation (uniform between -1/sqrt(d_model) and "
+                    f"1/sqrt(d_model)), not zero ({where})"
+                )
             rule = "nn.Linear's default: uniform between -1/sqrt(d_model) and 1/sqrt(d_model)"
             _expect_uniform(fresh["down.weight"], 1 / math.sqrt(d), "down's initial weights", rule, where)
             again = student.call("_grading_adapter_fresh", (d, m, xs[0]), driver=DRIVERS).value
@@ -789,20 +1202,35 @@ def check_adapter(notebook: Student | dict[str, Any]) -> str | None:
                 _expect_uniform(big["down.weight"][:rows], 1 / math.sqrt(d), "down's initial weights", rule, beside)
                 _expect_uniform(big["down.bias"], 1 / math.sqrt(d), "down's initial biases", rule, beside)
             if fresh["returned_input"]:
-                raise CheckFailed(f"forward returned its input x itself (changed in place, as x += ... does): return x + up(GELU(down(x))), a new tensor ({where})")
-            expect_close(fresh["out"], xs[0].double(), "the fresh adapter's output (the identity)", where, atol=1e-6, rtol=0)
+                raise CheckFailed(
+                    "forward returned its input x itself (changed in place, as x += ... does): return x + "
+                    f"up(GELU(down(x))), a new tensor ({where})"
+                )
+            expect_close(
+                fresh["out"], xs[0].double(), "the fresh adapter's output (the identity)", where, atol=1e-6, rtol=0
+            )
             # the gradients at the start (up at zero): up's are not zero, else training never leaves the identity
             # (an adapter that returns x while up is zero computes the same outputs)
-            start, at_start = {name: fresh[name] for name in ("down.weight", "down.bias", "up.weight", "up.bias")}, where + ", the fresh adapter (up at zero)"
-            _expect_adapter_gradients(fresh, [xs[0]], start, _adapter_gelu(fresh | {"outs": [fresh["out"]]}, [xs[0]], start), at_start)
+            start, at_start = (
+                {name: fresh[name] for name in ("down.weight", "down.bias", "up.weight", "up.bias")},
+                where + ", the fresh adapter (up at zero)",
+            )
+            _expect_adapter_gradients(
+                fresh, [xs[0]], start, _adapter_gelu(fresh | {"outs": [fresh["out"]]}, [xs[0]], start), at_start
+            )
 
-            weights = {"down.weight": torch.randn(m, d, generator=g) / math.sqrt(d), "down.bias": 0.5 * torch.randn(m, generator=g),
-                       "up.weight": torch.randn(d, m, generator=g) / math.sqrt(m), "up.bias": 0.5 * torch.randn(d, generator=g)}  # fmt: skip
+            weights = {"down.weight": torch.randn(m, d, generator=g) / math.sqrt(d),
+                       "down.bias": 0.5 * torch.randn(m, generator=g),
+                       "up.weight": torch.randn(d, m, generator=g) / math.sqrt(m),
+                       "up.bias": 0.5 * torch.randn(d, generator=g)}  # fmt: skip
             trained = where + ", random weights copied in"
             reply = student.call("_grading_adapter_run", (d, m, weights, xs), driver=DRIVERS).value
             _expect_global_states_kept(reply, "forward", trained)
             if not all(reply["inputs_kept"]):
-                raise CheckFailed(f"forward changed its input x in place (x += ... or an in-place op on x): return x + up(GELU(down(x))), a new tensor, and leave x as it was ({trained})")
+                raise CheckFailed(
+                    "forward changed its input x in place (x += ... or an in-place op on x): return x + "
+                    f"up(GELU(down(x))), a new tensor, and leave x as it was ({trained})"
+                )
             approximate = _adapter_gelu(reply, xs, weights)
             outs, refs = _adapter_expected(xs, weights, approximate)
             for i, (ref, out) in enumerate(zip(outs, reply["outs"])):

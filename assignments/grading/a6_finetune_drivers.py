@@ -35,7 +35,10 @@ def _grading_global_state():
 
     import torch
 
-    states = {"torch": torch.random.get_rng_state().clone(), "random": torch.tensor(random.getstate()[1], dtype=torch.long)}
+    states = {
+        "torch": torch.random.get_rng_state().clone(),
+        "random": torch.tensor(random.getstate()[1], dtype=torch.long),
+    }
     if "numpy" in sys.modules:
         states["numpy"] = torch.from_numpy(sys.modules["numpy"].random.get_state()[1].astype("int64"))
     return states
@@ -78,7 +81,10 @@ def _grading_start_gradients(layer, x):
     out = layer(x0)
     if out.requires_grad:  # none otherwise: the check says what does not train
         (out * _grading_probe(out)).sum().backward()
-    return {f"start_grad_{name}": None if t.grad is None else t.grad.detach().clone() for name, t in (("A", layer.A), ("B", layer.B), ("x", x0))}
+    return {
+        f"start_grad_{name}": None if t.grad is None else t.grad.detach().clone()
+        for name, t in (("A", layer.A), ("B", layer.B), ("x", x0))
+    }
 
 
 def _grading_lora_run(weight, bias, r, alpha, A, B, xs):
@@ -140,8 +146,12 @@ def _grading_lora_step(weight, bias, r, alpha, A, B, xs, lr):
     torch.optim.SGD(layer.parameters(), lr=lr).step()
     with torch.no_grad():
         outs = [layer(x) for x in xs]
-    return {"outs": outs, "weight": given["weight"].detach().clone(), "bias": None if bias is None else given["bias"].detach().clone(),
-            "rng": [rng_before, _grading_global_state()]}
+    return {
+        "outs": outs,
+        "weight": given["weight"].detach().clone(),
+        "bias": None if bias is None else given["bias"].detach().clone(),
+        "rng": [rng_before, _grading_global_state()],
+    }
 
 
 def _grading_owner(model, name):
@@ -212,13 +222,16 @@ def _grading_probe_steps(weight, bias, optimizer, settings, batches, stale):
         features, source = _grading_features(features, kind)
         before = (features.detach().clone(), features.requires_grad, features.grad_fn is not None)
         returned = probe_step(probe, opt, features, labels)  # noqa: F821 (the student's function)
-        steps.append({
-            "returned": returned,
-            "weight": probe.weight.detach().clone(),
-            "bias": probe.bias.detach().clone(),
-            "features_grad": source is not None and source.grad is not None,
-            "features_kept": torch.equal(features.detach(), before[0]) and (features.requires_grad, features.grad_fn is not None) == before[1:],
-        })
+        steps.append(
+            {
+                "returned": returned,
+                "weight": probe.weight.detach().clone(),
+                "bias": probe.bias.detach().clone(),
+                "features_grad": source is not None and source.grad is not None,
+                "features_kept": torch.equal(features.detach(), before[0])
+                and (features.requires_grad, features.grad_fn is not None) == before[1:],
+            }
+        )
     steps[-1]["rng"] = [rng_before, _grading_global_state()]
     return steps
 
@@ -240,8 +253,13 @@ def _grading_adapter_fresh(d_model, bottleneck, x):
         "returned_input": out is x,
     }
     if all(found["linear"]):
-        found |= {f"{layer}.{kind}": getattr(getattr(adapter, layer), kind).detach().clone() for layer in ("down", "up") for kind in ("weight", "bias")}
-    if torch.equal(x, before):  # the gradients at the start (up at zero) of a new input's probe; an input changed is judged alone
+        found |= {
+            f"{layer}.{kind}": getattr(getattr(adapter, layer), kind).detach().clone()
+            for layer in ("down", "up")
+            for kind in ("weight", "bias")
+        }
+    # the gradients at the start (up at zero) of a new input's probe; an input changed is judged alone
+    if torch.equal(x, before):
         x0 = x.clone().requires_grad_(True)
         out0 = adapter(x0)
         if out0.requires_grad:  # none otherwise: the check says what does not train
@@ -274,5 +292,10 @@ def _grading_adapter_run(d_model, bottleneck, weights, xs):
     outs = [adapter(x0)] + [adapter(x) for x in xs[1:]]
     (outs[0] * _grading_probe(outs[0])).sum().backward()
     grads = {name: None if p.grad is None else p.grad.detach().clone() for name, p in params.items()}
-    return {"inputs_kept": kept, "outs": [out.detach() for out in outs], "grads": grads, "grad_x": None if x0.grad is None else x0.grad.detach().clone(),
-            "rng": [rng_before, _grading_global_state()]}
+    return {
+        "inputs_kept": kept,
+        "outs": [out.detach() for out in outs],
+        "grads": grads,
+        "grad_x": None if x0.grad is None else x0.grad.detach().clone(),
+        "rng": [rng_before, _grading_global_state()],
+    }

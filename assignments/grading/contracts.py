@@ -23,6 +23,27 @@ its class of bug on every draw, not on a lucky one):
   strings) sent composed (NFC) and decomposed (NFD), where the spec takes text as it comes;
 * **edges**: the spec's special values at special places (an EOS id already last, a special id first),
   named argument makers checked like every other case;
+* **sizes that coincide** (``coincide=True``, where the spec lets two lengths differ, as queries' and
+  keys'): a case with them equal (``Size.coincide``), so that an answer that tells its arguments apart by
+  their shapes (self- from cross-attention) shows; every other case keeps them distinct, so that an
+  answer that mixes up two axes shows;
+* **extreme values** (``extremes``): the arguments transformed as the spec allows (logits offset past
+  float32's ``exp`` range or scaled until softmax underflows, features offset far from zero), judged
+  against the oracle on the same arguments, within the tolerance times a declared factor: a softmax
+  without its maximum subtracted, a choice made on probabilities that underflow or a one-pass variance
+  shows;
+* **ignored values** (``ignored``): where the spec says some values do not matter (logits at ignored
+  positions, a finished beam's row), those filled with ``inf``, ``-inf``, NaN or another tensor, judged on
+  the arguments as drawn: an answer whose result depends on them shows;
+* **mixed dtypes** (``mixed``): arguments whose dtypes the spec lets differ sent in different dtypes, each
+  output judged in the dtype the spec gives it;
+* **integer dtypes** (``integers``, the indices of arguments the spec calls integer tensors without naming a
+  dtype): each such tensor sent in every narrower integer dtype its values fit (int32, int16, uint8), judged
+  on the arguments as drawn (int64): an answer that needs int64 (``one_hot``, an index into a table) shows;
+* **fresh outputs** (``fresh=True``, where the spec promises a new tensor): no returned tensor may share
+  memory with an argument;
+* **every differentiable output** (``grad_outputs``): the gradients compared are of the sum of the probes
+  of every output the spec makes differentiable (an attention's weights as well as its output);
 * **no state between calls**: a call, then calls that each change one of its arguments alone
   (``again(first, fresh, g)``: by default each argument of a fresh draw that differs, put alone into
   the first call's; a part whose arguments are drawn to fit each other, or whose answer must change for
@@ -57,6 +78,11 @@ from gradinglib import CheckFailed, Guarded, StudentRaised, expect_close, expect
 # (atol, rtol) of a value, by dtype; gradients get ten times these (float32: 1e-4, 1e-3).
 TOLERANCE: dict[torch.dtype, tuple[float, float]] = {torch.float32: (1e-5, 1e-4), torch.float64: (1e-9, 1e-8)}
 EVERY = "*"  # in ``differentiable``: (index, EVERY) is every tensor of the dict argument at index
+# The tolerance factor of the cases whose attention scores lie far below -10,000 (a mask filled with, or added
+# as, a finite value shows there): float32 holds such a score to about 0.004, so two keys within that of each
+# other share their weight differently in any two right answers (1e-3 off in 1 draw of 60 at a factor of
+# 10); a finite mask puts weight of order 1 on a masked key: an error of order 1, 100 times this tolerance.
+FAR_BELOW_FACTOR = 1000.0
 
 
 @dataclass(frozen=True)
@@ -67,6 +93,7 @@ class Size:
     lead: tuple[int, ...] = (2,)
     length: int = 5
     dtype: torch.dtype = torch.float32
+    coincide: bool = False  # the lengths the spec lets differ (queries' and keys') drawn equal
 
 
 def each_alone(first: tuple[Any, ...], fresh: tuple[Any, ...], g: torch.Generator) -> list[tuple[Any, ...]]:
@@ -92,15 +119,24 @@ class Contract:
     dtypes: tuple[torch.dtype, ...] = ()  # other floating dtypes the spec allows
     differentiable: tuple[GradArg, ...] = ()
     scale: float = 1.0  # tolerances times this (a sum over many terms, a chain of layers)
-    views: Size | None = (
-        None  # where the inputs may be non-contiguous views (the heads split_heads returns): at this size
-    )
+    # where the inputs may be non-contiguous views (the heads split_heads returns): at this size
+    views: Size | None = None
     options: tuple[tuple[str, Any], ...] = ()  # passed to every call (forbid=..., references=...)
     steps: Callable[[Guarded, torch.Generator, Size], None] | None = None  # a stateful protocol, step by step
     verify: Callable[[Any, tuple[Any, ...], str, Size], None] | None = None  # a set of right answers: one reply judged
     text: tuple[int, ...] = ()  # the arguments read as text: each sent in NFC and in NFD
     edges: tuple[tuple[str, Callable[[torch.Generator, Size], tuple[Any, ...]]], ...] = ()  # special values, named
-    again: Callable[[tuple[Any, ...], tuple[Any, ...], torch.Generator], list[tuple[Any, ...]]] = each_alone  # (first, fresh, g)
+    # (first, fresh, g)
+    again: Callable[[tuple[Any, ...], tuple[Any, ...], torch.Generator], list[tuple[Any, ...]]] = each_alone
+    coincide: bool = False  # a case with the lengths that may differ drawn equal
+    # (label, transform, tolerance factor)
+    extremes: tuple[tuple[str, Callable[[tuple[Any, ...]], tuple[Any, ...]], float], ...] = ()
+    ignored: tuple[tuple[str, Callable[[tuple[Any, ...], torch.Generator], tuple[Any, ...]]], ...] = ()  # (label, fill)
+    # (label, cast, output dtype)
+    mixed: tuple[tuple[str, Callable[[tuple[Any, ...]], tuple[Any, ...]], torch.dtype], ...] = ()
+    integers: tuple[int, ...] = ()  # arguments the spec calls integer tensors, in any integer dtype
+    fresh: bool = False  # the spec promises new tensors: none returned may share memory with an argument
+    grad_outputs: tuple[int, ...] = (0,)  # the outputs the spec makes differentiable
 
     def sizes(self) -> list[tuple[str, Size]]:
         """The generic cases' sizes, each with what it is for."""
@@ -128,9 +164,34 @@ def contract_cases(contract: Contract, student: Guarded, g: torch.Generator) -> 
             )
         )
     for form in ("NFC", "NFD") if contract.text else ():
-        cases.append(_value_case(contract, student, g, f"text in {form}", contract.base, layout=_in_form(contract, form)))
+        cases.append(
+            _value_case(contract, student, g, f"text in {form}", contract.base, layout=_in_form(contract, form))
+        )
     for label, make in contract.edges:
         cases.append(_value_case(replace(contract, make=make), student, g, label, contract.base))
+    if contract.coincide:
+        cases.append(
+            _value_case(contract, student, g, "lengths that may differ, equal", replace(contract.base, coincide=True))
+        )
+    for label, transform, factor in contract.extremes:
+        cases.append(_value_case(contract, student, g, label, contract.base, layout=transform, factor=factor))
+    for label, fill in contract.ignored:
+        cases.append(
+            _value_case(contract, student, g, label, contract.base, fill=lambda args, fill=fill: fill(args, g))
+        )
+    for label, cast, dtype in contract.mixed:  # drawn at the base dtype, some arguments cast; judged in ``dtype``
+        cases.append(_value_case(contract, student, g, label, contract.base, layout=cast, dtype=dtype))
+    for dtype in (torch.int32, torch.int16, torch.uint8) if contract.integers else ():
+        cases.append(
+            _value_case(
+                contract,
+                student,
+                g,
+                f"integer arguments as {dtype}",
+                contract.base,
+                fill=lambda args, dtype=dtype: _narrowed(contract, args, dtype),
+            )
+        )
     cases.append(_again_case(contract, student, g))
     if contract.differentiable:
         cases.append(_gradient_case(contract, student, g))
@@ -180,7 +241,9 @@ def expect_like(actual: Any, expected: Any, what: str, where: str, dtype: torch.
             raise CheckFailed(f"{what} is {actual.dtype} for {dtype} inputs; keep the inputs' dtype ({where})")
     elif isinstance(expected, (tuple, list)):
         if not isinstance(actual, (tuple, list)) or len(actual) != len(expected):
-            raise CheckFailed(f"{what} should be a {type(expected).__name__} of {len(expected)} items, got {kind(actual)} ({where})")
+            raise CheckFailed(
+                f"{what} should be a {type(expected).__name__} of {len(expected)} items, got {kind(actual)} ({where})"
+            )
         for i, (a, e) in enumerate(zip(actual, expected)):
             expect_like(a, e, f"{what}[{i}]", where, dtype, scale)
     elif actual != expected:
@@ -191,7 +254,7 @@ def _call(student: Guarded, contract: Contract, args: tuple[Any, ...], where: st
     """The student's reply; an exception the student's code raised names the case it raised on (not
     implemented and refused stay as they are: :func:`gradinglib.run_cases` words them)."""
     try:
-        return student.call(contract.function, args, **options, **dict(contract.options))
+        return student.call(contract.function, args, fresh=contract.fresh, **options, **dict(contract.options))
     except StudentRaised as error:
         if error.type_name in ("NotImplementedError", "Refused"):
             raise
@@ -214,6 +277,18 @@ def strided(value: Any) -> Any:
     return value
 
 
+def _narrowed(contract: Contract, args: tuple[Any, ...], dtype: torch.dtype) -> tuple[Any, ...]:
+    """The arguments with each of ``contract.integers`` in ``dtype`` (drawn so that their values fit it)."""
+    info = torch.iinfo(dtype)
+    narrowed = []
+    for i, value in enumerate(args):
+        if i in contract.integers:
+            assert info.min <= int(value.min()) and int(value.max()) <= info.max, f"{contract.names[i]} fits {dtype}"
+            value = value.to(dtype)
+        narrowed.append(value)
+    return tuple(narrowed)
+
+
 def _in_form(contract: Contract, form: Literal["NFC", "NFD"]) -> Callable[[Any], Any]:
     """The arguments with every string of ``contract.text``'s (or of a list there) in Unicode form ``form``."""
 
@@ -232,18 +307,27 @@ def _value_case(
     label: str,
     size: Size,
     layout: Callable[[Any], Any] = lambda value: value,
+    factor: float = 1.0,
+    fill: Callable[[Any], Any] | None = None,
+    dtype: torch.dtype | None = None,
 ) -> Callable[[], None]:
+    """One case: the arguments ``make`` draws at ``size``, through ``layout`` (judged as sent), then through
+    ``fill`` (sent so, judged as before it: values the spec says do not matter); tolerances times ``factor``;
+    floating outputs expected in ``dtype`` (default: ``size``'s)."""
+    judged = size if dtype is None else replace(size, dtype=dtype)
+
     def run() -> None:
         args = layout(contract.make(g, size))
-        where = f"{label}: {describe_args(contract.names, args)}"
-        reply = _call(student, contract, args, where)
+        sent = args if fill is None else fill(args)
+        where = f"{label}: {describe_args(contract.names, sent)}"
+        reply = _call(student, contract, sent, where)
         if contract.verify is not None:
-            contract.verify(reply.value, args, where, size)
+            contract.verify(reply.value, args, where, judged)
             return
         assert contract.oracle is not None, f"{contract.function}: a contract needs an oracle or a verify"
         with torch.no_grad():
             expected = contract.oracle(*in_float64(args))
-        expect_like(reply.value, expected, f"{contract.function}(...)", where, size.dtype, contract.scale)
+        expect_like(reply.value, expected, f"{contract.function}(...)", where, judged.dtype, contract.scale * factor)
 
     return run
 
@@ -289,17 +373,25 @@ def _gradient_case(contract: Contract, student: Guarded, g: torch.Generator) -> 
         args = contract.make(g, size)
         leaves = _leaves(contract, args)
         where = f"gradients: {describe_args(contract.names, args)}"
-        reply = _call(student, contract, args, where, grad_args=[path for _, path in leaves])
+        outputs = contract.grad_outputs
+        reply = _call(student, contract, args, where, grad_args=[path for _, path in leaves], grad_outputs=outputs)
         if not reply.differentiable or reply.grads is None:
-            raise CheckFailed(
-                f"the output does not carry a gradient back to its inputs; use torch operations ({where})"
+            what = (
+                "the output does not carry a gradient back to its inputs"
+                if outputs == (0,)
+                else (
+                    f"outputs {', '.join(map(str, outputs))} should each carry a gradient back to "
+                    "the inputs, and one does not"
+                )
             )
+            raise CheckFailed(f"{what}; use torch operations ({where})")
         ref_args = in_float64(args)
         assert contract.oracle is not None, f"{contract.function}: gradients are compared with an oracle's"
         wrt = [_leaf(ref_args, path).requires_grad_(True) for _, path in leaves]
-        out = contract.oracle(*ref_args)
-        out = out[0] if isinstance(out, (tuple, list)) else out
-        refs = torch.autograd.grad((out * probe(out.to(size.dtype)).double()).sum(), wrt, allow_unused=True)
+        value = contract.oracle(*ref_args)
+        outs = [value[i] for i in outputs] if isinstance(value, (tuple, list)) else [value]
+        probed = sum((out * probe(out.to(size.dtype)).double()).sum() for out in outs)
+        refs = torch.autograd.grad(probed, wrt, allow_unused=True)
         atol, rtol = TOLERANCE[size.dtype]
         for (name, path), got, ref in zip(leaves, reply.grads, refs):
             ref = torch.zeros_like(_leaf(ref_args, path)) if ref is None else ref

@@ -46,7 +46,15 @@ import torch
 from torch import Tensor
 
 from course_grading.markers import part_names
-from course_grading.sandbox.calls import LocalStudent, Opaque, Reply, Student, StudentRaised, restore_own, use_references
+from course_grading.sandbox.calls import (
+    LocalStudent,
+    Opaque,
+    Reply,
+    Student,
+    StudentRaised,
+    restore_own,
+    use_references,
+)
 
 ATOL = 1e-5
 RTOL = 1e-4
@@ -66,6 +74,20 @@ def seed_checks(seed: int | None) -> None:
     the same grade, and another notebook other inputs."""
     _SEED[0] = seed
     _DRAWN.clear()
+
+
+def padding_pattern(g: torch.Generator, B: int, T: int) -> Tensor:
+    """A padding mask ``(B, T)`` of torch.long, 1 = a real token, in every pattern a spec that says only
+    "which positions hold real tokens" allows: the first row all real, the last left-padded (padding
+    first), the rows between with padding anywhere (holes); every row keeps at least one real token.
+    An answer that reads the mask as lengths (right padding) shows on the last row whenever B > 1 and T > 1."""
+    mask = (torch.rand(B, T, generator=g) < 0.6).long()
+    mask[torch.arange(B), torch.randint(0, T, (B,), generator=g)] = 1  # at least one real token in each row
+    if B > 1 and T > 1:
+        pad = int(torch.randint(1, T, (1,), generator=g))
+        mask[-1] = (torch.arange(T) >= pad).long()  # left padding: pad positions first, then real tokens
+    mask[0] = 1
+    return mask
 
 
 def fresh_generator() -> torch.Generator:
@@ -115,10 +137,24 @@ def expect_close(actual: Any, expected: Tensor, what: str, case: str, atol: floa
         raise CheckFailed(f"{what} contains NaN ({case})")
     if bool(torch.isinf(actual).any()) and not bool(torch.isinf(expected).any()):
         raise CheckFailed(f"{what} contains inf ({case})")
-    err = (actual - expected).abs()
-    bad = err > atol + rtol * expected.abs()
+    infinite = torch.isinf(expected)  # inf - inf is NaN and |finite - inf| <= rtol * inf: these are compared exactly
+    wrong_infinite = int((actual[infinite] != expected[infinite]).sum())
+    if wrong_infinite:
+        raise CheckFailed(
+            f"{what} should be -inf or inf at {int(infinite.sum())} entries, and "
+            f"{wrong_infinite} of them are not ({case})"
+        )
+    missing_nan = int((torch.isnan(expected) & ~torch.isnan(actual)).sum())
+    if missing_nan:
+        raise CheckFailed(f"{what} should be NaN at {missing_nan} entries where it is not ({case})")
+    finite = torch.isfinite(expected)
+    err = torch.where(finite, actual - expected, 0.0).abs()
+    bad = ~(err <= atol + rtol * torch.where(finite, expected, 0.0).abs())  # NaN where a number is expected: bad
     if bool(bad.any()):
-        raise CheckFailed(f"{what} {'differ' if what.endswith('weights') else 'differs'} from the expected values (max abs error {err.max().item():.3g}) ({case})")
+        raise CheckFailed(
+            f"{what} {'differ' if what.endswith('weights') else 'differs'} from the expected values (max abs error "
+            f"{err.max().item():.3g}) ({case})"
+        )
 
 
 def expect_equal(actual: Any, expected: Tensor, what: str, case: str) -> None:
@@ -140,14 +176,24 @@ def same_value(before: Any, after: Any) -> bool:
     """Whether an argument came back as it went in: tensors equal in dtype, shape and every entry
     (NaN where NaN was), inside tuples, lists and dicts too; anything else by ``==``."""
     if isinstance(before, Tensor):
-        return (isinstance(after, Tensor) and after.dtype == before.dtype and after.shape == before.shape
-                and bool(torch.equal(after, before) or torch.allclose(after, before, rtol=0, atol=0, equal_nan=True)))
+        return (
+            isinstance(after, Tensor)
+            and after.dtype == before.dtype
+            and after.shape == before.shape
+            and bool(torch.equal(after, before) or torch.allclose(after, before, rtol=0, atol=0, equal_nan=True))
+        )
     if isinstance(before, (tuple, list)):
-        return (isinstance(after, (tuple, list)) and len(after) == len(before)
-                and all(same_value(b, a) for b, a in zip(before, after)))
+        return (
+            isinstance(after, (tuple, list))
+            and len(after) == len(before)
+            and all(same_value(b, a) for b, a in zip(before, after))
+        )
     if isinstance(before, dict):
-        return (isinstance(after, dict) and after.keys() == before.keys()
-                and all(same_value(v, after[k]) for k, v in before.items()))
+        return (
+            isinstance(after, dict)
+            and after.keys() == before.keys()
+            and all(same_value(v, after[k]) for k, v in before.items())
+        )
     return bool(before == after)
 
 
@@ -155,26 +201,43 @@ class Guarded:
     """A :class:`Student` whose every call is held to what every part's spec says, whatever the part
     (issue 37's generic rules): the global random states (torch's, Python's, NumPy's) come back
     untouched, and no argument is changed in place. A call opts out only where its spec allows it
-    (``global_rng=True``: it draws from the global generator; ``may_change=True``); a driver's call
+    (``global_rng=True``: it draws from the global generator; ``may_change=True``), and where its spec
+    promises a new tensor (``fresh=True``) no tensor it returns shares memory with its arguments; a driver's call
     (which builds modules, whose initialisation draws from the global generator, and optimizers,
     which change their tensors) is exempt unless it says otherwise."""
 
     def __init__(self, student: Student, seeds: torch.Generator) -> None:
         self.student, self.seeds = student, seeds
 
-    def call(self, name: str, args: Sequence[Any], *, global_rng: bool | None = None, may_change: bool | None = None,
-             **options: Any) -> Reply:
+    def call(
+        self,
+        name: str,
+        args: Sequence[Any],
+        *,
+        global_rng: bool | None = None,
+        may_change: bool | None = None,
+        fresh: bool = False,
+        **options: Any,
+    ) -> Reply:
         seed = int(torch.randint(0, 2**62, (1,), generator=self.seeds))  # a reseed to any constant shows
         reply = self.student.call(name, args, global_seed=seed, **options)
+        if fresh and reply.aliased:
+            raise CheckFailed(
+                f"{name} returned a tensor it was given (or a view of one), where the spec asks for a new "
+                f"tensor; return a copy ({_shapes(args)})"
+            )
         driven = options.get("driver") is not None
         if reply.global_rng_moved and not (driven if global_rng is None else global_rng):
-            raise CheckFailed(f"{name} changed the global random state (torch.manual_seed, torch's global generator, "
-                              f"random or numpy.random); draw from the generator the spec names ({_shapes(args)})")
+            raise CheckFailed(
+                f"{name} changed the global random state (torch.manual_seed, torch's global generator, "
+                f"random or numpy.random); draw from the generator the spec names ({_shapes(args)})"
+            )
         if not (driven if may_change is None else may_change):
             for i, (before, after) in enumerate(zip(args, reply.inputs_after)):
                 if not same_value(before, after):
-                    raise CheckFailed(f"{name} changed its argument {i + 1} in place; leave the inputs as they were "
-                                      f"({_shapes(args)})")
+                    raise CheckFailed(
+                        f"{name} changed its argument {i + 1} in place; leave the inputs as they were ({_shapes(args)})"
+                    )
         return reply
 
 
@@ -251,8 +314,15 @@ def divergence_bound(n: int, divergence: float, bins: int) -> float:
     return 1.0 if t <= d else math.exp(-t + d * (1 + math.log(t / d)))
 
 
-def expect_law(observed: Sequence[int], probs: Sequence[float], what: str, case: str, p_limit: float = P_LIMIT,
-               min_expected: float = MIN_EXPECTED, group: Callable[[int, int], str] | None = None) -> None:
+def expect_law(
+    observed: Sequence[int],
+    probs: Sequence[float],
+    what: str,
+    case: str,
+    p_limit: float = P_LIMIT,
+    min_expected: float = MIN_EXPECTED,
+    group: Callable[[int, int], str] | None = None,
+) -> None:
     """Counts of outcomes 0, 1, ... of independent draws against their probabilities: neighbouring
     outcomes pooled until each bin expects ``min_expected``, then the likelihood-ratio statistic (n
     times the divergence of the observed frequencies from the law); fails where
@@ -288,8 +358,10 @@ def expect_law(observed: Sequence[int], probs: Sequence[float], what: str, case:
     if divergence_bound(n, divergence, len(bins)) < p_limit:
         o, e, start, last = max(bins, key=lambda b: abs(b[0] - b[1]) / math.sqrt(b[1]))
         name = "one group of outcomes" if group is None else group(start, last)
-        raise CheckFailed(f"{what} do not follow the rule: over {n} draws, {name} came {int(o)} times "
-                          f"where {e:.0f} were expected ({case})")
+        raise CheckFailed(
+            f"{what} do not follow the rule: over {n} draws, {name} came {int(o)} times "
+            f"where {e:.0f} were expected ({case})"
+        )
 
 
 def repeats_bound(n: int, repeats: int, atom: float = ATOM) -> float:
@@ -314,8 +386,10 @@ def expect_distinct(values: Tensor, what: str, case: str, p_limit: float = P_LIM
     n = values.numel()
     distinct = int(torch.unique(values).numel())
     if n > distinct and repeats_bound(n, n - distinct, atom) < p_limit:
-        raise CheckFailed(f"{what}: {n - distinct} of {n} values repeat an earlier one (only {distinct} distinct): "
-                          f"draw every value on its own, from a continuous law ({case})")
+        raise CheckFailed(
+            f"{what}: {n - distinct} of {n} values repeat an earlier one (only {distinct} distinct): "
+            f"draw every value on its own, from a continuous law ({case})"
+        )
 
 
 def uniform_bin_counts(values: Sequence[float] | Tensor, low: float, high: float, bins: int) -> list[int]:
@@ -329,8 +403,9 @@ def uniform_bin_counts(values: Sequence[float] | Tensor, low: float, high: float
     return torch.bincount(index, minlength=bins).tolist()
 
 
-def expect_uniform_law(values: Tensor, low: float, high: float, what: str, case: str, bins: int = UNIFORM_BINS,
-                       p_limit: float = P_LIMIT) -> None:
+def expect_uniform_law(
+    values: Tensor, low: float, high: float, what: str, case: str, bins: int = UNIFORM_BINS, p_limit: float = P_LIMIT
+) -> None:
     """Independent draws of the uniform law on [low, high]: none outside it (beyond 1e-6 of its
     width), their counts in ``bins`` equal bins against 1 / bins each (:func:`expect_law`, at
     ``p_limit`` / 2), and no more repeated values than a continuous law gives (:func:`expect_distinct`,

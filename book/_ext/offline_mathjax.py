@@ -2,8 +2,8 @@
 
 MathJax 3 (its ``es5`` build) comes from the ``sphinx-mathjax-offline`` package (requirements-data.txt);
 this extension copies the parts that the ``tex-chtml`` component loads into ``_static/mathjax/`` of
-the built site, where ``mathjax_path: mathjax/tex-chtml.js`` in _config.yml points. The copy happens after the build, not
-through ``html_static_path``: Jupyter Book adds every ``.js`` file under ``_static`` as a script tag.
+the built site, where ``mathjax_path: mathjax/tex-chtml.js`` in _config.yml points. The copy happens after the build,
+not through ``html_static_path``: Jupyter Book adds every ``.js`` file under ``_static`` as a script tag.
 """
 
 from __future__ import annotations

@@ -110,12 +110,13 @@ class Opaque:
 class Reply:
     value: Any  # what the function returned (tensors detached, inside tuples, lists, dicts too)
     inputs_after: tuple[Any, ...]  # the arguments after the call (in-place changes show here)
-    grads: tuple[Tensor | None, ...] | None  # d(probe . output)/d(args[i]) for the asked i, if any
-    differentiable: bool  # whether the output carried a gradient back to the asked arguments
+    grads: tuple[Tensor | None, ...] | None  # d(sum of probe . output)/d(args[i]) for the asked outputs and i, if any
+    differentiable: bool  # whether every asked output carried a gradient back to the asked arguments
     # what torch ran during the call (sandbox.trace), as the student's process says
     operators: frozenset[str] = frozenset()
     trace_intact: bool = True  # whether that process says its recorder stayed in place
     global_rng_moved: bool = False  # whether torch's, Python's or NumPy's global random state changed during the call
+    aliased: bool = False  # whether a tensor it returned shares memory with a tensor it was given
 
 
 GradArg = int | tuple[int, str]  # an argument to differentiate against: its index, or (index, key) of a dict argument
@@ -128,13 +129,15 @@ class Student(Protocol):
         args: Sequence[Any],
         *,
         grad_args: Sequence[GradArg] = (),
+        grad_outputs: Sequence[int] = (0,),
         forbid: Sequence[tuple[str, str]] = (),
         references: str | None = None,
         driver: str | None = None,
         global_seed: int | None = None,
     ) -> Reply:
         """Call the student's ``name(*args)``. ``grad_args``: the arguments to differentiate
-        ``probe(output) . output`` against (an index, or (index, key) for a tensor in a dict argument); ``forbid``:
+        ``probe(output) . output`` against (an index, or (index, key) for a tensor in a dict argument), summed
+        over ``grad_outputs`` (which items of a tuple the function returns; a single output is item 0); ``forbid``:
         (module, attribute) pairs that raise :class:`Refused` during the call, under their own names and any alias in
         the notebook; ``references``: Python source whose functions replace the student's functions of the same
         names during the call (so that one part is graded with correct versions of the others);
@@ -252,6 +255,7 @@ def call_in(
     replacements: dict[str, Any] | None = None,
     driver: str | None = None,
     global_seed: int | None = None,
+    grad_outputs: Sequence[int] = (0,),
 ) -> Reply:
     """Call ``namespace[name](*args)`` as :meth:`Student.call` describes, with ``replacements`` in
     place of the student's functions of the same names (and, with a ``driver``, ``name`` and its
@@ -274,16 +278,36 @@ def call_in(
     with OperatorTrace() as trace:  # what runs, forward and backward: every spelling ends in an operator
         with swapped(namespace, replacements), _forbidden(namespace, forbid):
             value = namespace[name](*args)
-        out = value[0] if isinstance(value, tuple) and value else value
-        differentiable = isinstance(out, Tensor) and out.requires_grad
+        outs = [_item(value, i) for i in grad_outputs]
+        differentiable = bool(outs) and all(isinstance(out, Tensor) and out.requires_grad for out in outs)
         if grad_args and differentiable:
             leaves = [leaf for leaf in wrt if isinstance(leaf, Tensor) and leaf.requires_grad]
-            probed = (out * probe(out).detach()).sum()
+            probed = sum((out * probe(out).detach()).sum() for out in outs)
             found = iter(torch.autograd.grad(probed, leaves, allow_unused=True) if leaves else ())
             grads = tuple(next(found) if isinstance(leaf, Tensor) and leaf.requires_grad else None for leaf in wrt)
     moved = global_random_state() != rng_before
+    aliased = bool(_storages(value) & _storages(args))
     after = tuple(_detached(a) for a in args)
-    return Reply(_detached(value), after, grads, differentiable, frozenset(trace.names), trace.intact, moved)
+    return Reply(_detached(value), after, grads, differentiable, frozenset(trace.names), trace.intact, moved, aliased)
+
+
+def _item(value: Any, index: int) -> Any:
+    """Item ``index`` of a tuple the function returned; a single output is item 0."""
+    if isinstance(value, tuple):
+        return value[index] if -len(value) <= index < len(value) else None
+    return value if index == 0 else None
+
+
+def _storages(value: Any) -> set[int]:
+    """The addresses of the memory every non-empty tensor in ``value`` (inside tuples, lists, dicts) lies in."""
+    if isinstance(value, Tensor):
+        storage = value.untyped_storage()
+        return {storage.data_ptr()} if storage.nbytes() > 0 else set()
+    if isinstance(value, (tuple, list)):
+        return set().union(*(_storages(v) for v in value))
+    if isinstance(value, dict):
+        return set().union(*(_storages(v) for v in value.values()))
+    return set()
 
 
 def _grad_leaf(args: Sequence[Any], path: GradArg) -> Any:
@@ -316,11 +340,16 @@ def global_random_state() -> tuple[bytes, int, bytes]:
 
 
 def _copy(value: Any, memo: dict[int, Any]) -> Any:
-    """Tensors cloned, inside tuples, lists and dicts too; one clone per original tensor."""
+    """Tensors cloned, inside tuples, lists and dicts too; one clone per original tensor. A string becomes
+    a new object of the same value (one per original), as the wire decodes it (CPython shares only those of
+    one character): in this interpreter too, code that compares an argument with its own literal by
+    identity (``is "mean"``) sees another object, as it does in the student's process."""
     if isinstance(value, Tensor):
         if id(value) not in memo:
             memo[id(value)] = value.detach().clone()
         return memo[id(value)]
+    if isinstance(value, str):
+        return memo.setdefault(id(value), value[:1] + value[1:])
     if isinstance(value, (tuple, list)):
         return type(value)(_copy(v, memo) for v in value)
     if isinstance(value, dict):
@@ -350,6 +379,7 @@ class LocalStudent:
         args: Sequence[Any],
         *,
         grad_args: Sequence[GradArg] = (),
+        grad_outputs: Sequence[int] = (0,),
         forbid: Sequence[tuple[str, str]] = (),
         references: str | None = None,
         driver: str | None = None,
@@ -357,7 +387,15 @@ class LocalStudent:
     ) -> Reply:
         try:
             return call_in(
-                self.namespace, name, args, grad_args, forbid, reference_functions(references), driver, global_seed
+                self.namespace,
+                name,
+                args,
+                grad_args,
+                forbid,
+                reference_functions(references),
+                driver,
+                global_seed,
+                grad_outputs,
             )
         except Exception as error:
             raise StudentRaised(type(error).__name__, str(error)) from error
@@ -683,6 +721,7 @@ class RemoteStudent:
         args: Sequence[Any],
         *,
         grad_args: Sequence[GradArg] = (),
+        grad_outputs: Sequence[int] = (0,),
         forbid: Sequence[tuple[str, str]] = (),
         references: str | None = None,
         driver: str | None = None,
@@ -693,6 +732,7 @@ class RemoteStudent:
             "name": name,
             "args": wire(tuple(args)),
             "grad_args": [p if isinstance(p, int) else list(p) for p in grad_args],
+            "grad_outputs": [int(i) for i in grad_outputs],
             "forbid": [list(f) for f in forbid],
             "driver": driver,
             "global_seed": global_seed,
@@ -716,6 +756,7 @@ class RemoteStudent:
             operators,
             intact,
             reply.get("global_rng_moved") is not False,
+            reply.get("aliased") is True,
         )
 
     def close(self) -> None:

@@ -99,6 +99,7 @@ TORCH_NORMS = (
     ("torch.nn.functional", "instance_norm"),
     ("torch.nn.functional", "batch_norm"),
     ("torch.nn.functional", "rms_norm"),
+    ("torch.nn", "RMSNorm"),
 )
 # What the assignments' answers may import where a part has rules (the modules and their
 # submodules): those an honest answer needs, a few that files and the network go through (what

@@ -200,6 +200,7 @@ def answer(
             references,
             driver if isinstance(driver, str) else None,
             seed if isinstance(seed, int) else None,
+            [int(i) for i in request.get("grad_outputs", [0])],
         )
         return {
             "value": wire(reply.value),
@@ -209,6 +210,7 @@ def answer(
             "operators": sorted(reply.operators),
             "trace_intact": reply.trace_intact,
             "global_rng_moved": reply.global_rng_moved,
+            "aliased": reply.aliased,
         }
 
     return _timed(cell_s, call)

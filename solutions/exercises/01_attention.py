@@ -73,13 +73,21 @@ def exercise_1(quick: bool = False) -> dict[str, Any]:
     small, large = widths[0], widths[-1]
     by_d = results["d_k"]
     assert all(abs(by_d[d]["variance"] * d - 1) < 0.5 for d in widths), "the variance should be about 1 / d_k"
-    assert by_d[large]["largest_weight"] < 1.5 / n_keys and by_d[large]["entropy_share"] > 0.99, "the rows become uniform"
+    assert by_d[large]["largest_weight"] < 1.5 / n_keys and by_d[large]["entropy_share"] > 0.99, (
+        "the rows become uniform"
+    )
     assert max(by_d[d]["saturated"] for d in widths) == 0, "no row saturates"
-    assert all(0.08 < by_d[d]["jacobian_median"] < 0.2 for d in widths), "the softmax's Jacobian stays that of a near-uniform row"
+    assert all(0.08 < by_d[d]["jacobian_median"] < 0.2 for d in widths), (
+        "the softmax's Jacobian stays that of a near-uniform row"
+    )
     shrink = by_d[small]["query_grad_median"] / by_d[large]["query_grad_median"]
-    assert 0.3 * math.sqrt(large / small) < shrink < 3 * math.sqrt(large / small), "the query's gradient shrinks as 1 / sqrt(d_k)"
+    assert 0.3 * math.sqrt(large / small) < shrink < 3 * math.sqrt(large / small), (
+        "the query's gradient shrinks as 1 / sqrt(d_k)"
+    )
     assert results["sqrt"][large]["query_grad_median"] > 10 * by_d[large]["query_grad_median"]
-    return {name: {d: {k: round(v, 5) for k, v in row.items()} for d, row in rows.items()} for name, rows in results.items()}
+    return {
+        name: {d: {k: round(v, 5) for k, v in row.items()} for d, row in rows.items()} for name, rows in results.items()
+    }
 
 
 def _lookup(d: int = 24) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
@@ -116,7 +124,9 @@ def exercise_2(quick: bool = False) -> dict[str, Any]:
     taus = torch.logspace(-1, 1, 9 if quick else 41).tolist()
     weight_on_2, outputs, smallest = [], [], []
     for tau in taus:
-        out, w = att.scaled_dot_product_attention(query[None], keys, values, scale=1 / (math.sqrt(keys.shape[-1]) * tau))
+        out, w = att.scaled_dot_product_attention(
+            query[None], keys, values, scale=1 / (math.sqrt(keys.shape[-1]) * tau)
+        )
         weight_on_2.append(w[0, 2].item())
         outputs.append(out.item())
         smallest.append(w[0].min().item())
@@ -140,8 +150,16 @@ def exercise_2(quick: bool = False) -> dict[str, Any]:
         print(f"tau {tau:6.2f}: weight on key 2 {w:.3f}, output {o:.2f}")
     assert all(a >= b - 1e-6 for a, b in zip(weight_on_2, weight_on_2[1:])), "the best key's weight falls as tau grows"
     assert weight_on_2[0] > 0.95 and abs(outputs[0] - 2) < 0.1, "a low temperature is a hard lookup"
-    assert weight_on_2[-1] < 0.35 and smallest[-1] > 0.08 and abs(outputs[-1] - 2.5) < 0.5, "a high one averages all values"
-    return {"tau": [round(t, 3) for t in taus], "weight_on_key_2": [round(w, 4) for w in weight_on_2], "output": [round(o, 3) for o in outputs], "smallest_weight": [round(w, 4) for w in smallest], "first_tau_below_half": round(half, 3)}
+    assert weight_on_2[-1] < 0.35 and smallest[-1] > 0.08 and abs(outputs[-1] - 2.5) < 0.5, (
+        "a high one averages all values"
+    )
+    return {
+        "tau": [round(t, 3) for t in taus],
+        "weight_on_key_2": [round(w, 4) for w in weight_on_2],
+        "output": [round(o, 3) for o in outputs],
+        "smallest_weight": [round(w, 4) for w in smallest],
+        "first_tau_below_half": round(half, 3),
+    }
 
 
 def exercise_3(quick: bool = False) -> dict[str, Any]:
@@ -193,8 +211,8 @@ def exercise_4(quick: bool = False) -> dict[str, Any]:
     Give the attention three heads (d_model = 3 d_head). Head 2's keys carry the position code, as
     head 0's do (``k_proj.weight[2 d_head + t, V + t] = 1``), and its query projection maps the
     position code of t onto the key code of t + 1 (``q_proj.weight[2 d_head + t + 1, V + t] =
-    sharp``); its values are the word codes. Under the causal mask this head cannot work: key t + 1 is in the future, so each query's
-    scores are all equal and it spreads its weight evenly over positions 0..t (weight 0 on t + 1).
+    sharp``); its values are the word codes. Under the causal mask this head cannot work: key t + 1 is in the future, so
+    each query's scores are all equal and it spreads its weight evenly over positions 0..t (weight 0 on t + 1).
     The causal mask has to go, at least for that head: ``MultiHeadAttention`` takes a mask of shape
     (B, h, T, T), so heads 0 and 1 can keep theirs while head 2 sees everything. (Dropping the
     causal mask for all heads would also change head 1, whose "same word" then includes later
@@ -236,14 +254,22 @@ def exercise_4(quick: bool = False) -> dict[str, Any]:
     next_weight = [lifted[0, 2, t, t + 1].item() for t in range(T - 1)]
     read_off = out[0, :, 2 * d_head : 2 * d_head + V].argmax(-1)  # head 2's output, word features
     copied = [vocab[int(i)] for i in read_off[:-1]]
-    print("head 2, causal mask: weight on the next token", [round(masked[0, 2, t, t + 1].item(), 3) for t in range(T - 1)])
+    print(
+        "head 2, causal mask: weight on the next token", [round(masked[0, 2, t, t + 1].item(), 3) for t in range(T - 1)]
+    )
     print("head 2, its mask lifted: weight on the next token", [round(w, 3) for w in next_weight])
     print("the word read off head 2's output at each position:", copied)
     assert all(masked[0, 2, t, t + 1] == 0 for t in range(T - 1)), "under the causal mask the next token is invisible"
     assert min(next_weight) > 0.99, "with its mask lifted head 2 attends to the next token"
     assert copied == words[1:], "head 2's output holds the next word: the target a language model must predict"
-    assert all(masked[0, h, t].argmax() == lifted[0, h, t].argmax() for h in (0, 1) for t in range(T)), "heads 0 and 1 keep their causal mask"
-    return {"weight_on_next_causal": [masked[0, 2, t, t + 1].item() for t in range(T - 1)], "weight_on_next_lifted": next_weight, "next_word_read_off": copied}
+    assert all(masked[0, h, t].argmax() == lifted[0, h, t].argmax() for h in (0, 1) for t in range(T)), (
+        "heads 0 and 1 keep their causal mask"
+    )
+    return {
+        "weight_on_next_causal": [masked[0, 2, t, t + 1].item() for t in range(T - 1)],
+        "weight_on_next_lifted": next_weight,
+        "next_word_read_off": copied,
+    }
 
 
 EXERCISES = {1: exercise_1, 2: exercise_2, 3: exercise_3, 4: exercise_4}

@@ -38,7 +38,15 @@ class DigitSorter(nn.Module):
         return self.head(hidden)
 
 
-def sorting_run(arrangement: blocks.Arrangement, n_layers: int, lr: float, seed: int, warmup: int = 0, steps: int = 200, d_model: int = 64) -> float:
+def sorting_run(
+    arrangement: blocks.Arrangement,
+    n_layers: int,
+    lr: float,
+    seed: int,
+    warmup: int = 0,
+    steps: int = 200,
+    d_model: int = 64,
+) -> float:
     """Train a :class:`DigitSorter` as section 2.5 does (AdamW, batches of 32 sequences of 12 random
     digits, a linear warmup over ``warmup`` steps if any) and return its mean loss over the last 20
     steps (over the last quarter of a shorter run)."""
@@ -99,23 +107,39 @@ def exercise_1(quick: bool = False) -> dict[str, Any]:
     seeds = (0,) if quick else (0, 1, 2)
     steps = 15 if quick else 200
     d_model = 32 if quick else 64
-    setups = {"post_ln": ("post_ln", 0), "pre_ln": ("pre_ln", 0), "parallel": ("parallel", 0), "post_ln + warmup": ("post_ln", steps // 3)}
+    setups = {
+        "post_ln": ("post_ln", 0),
+        "pre_ln": ("pre_ln", 0),
+        "parallel": ("parallel", 0),
+        "post_ln + warmup": ("post_ln", steps // 3),
+    }
     final: dict[str, dict[str, list[float]]] = {}
     for depth in depths:
         for lr in rates:
             key = f"{depth} blocks, lr {lr:g}"
-            final[key] = {name: [sorting_run(arr, depth, lr, seed, warmup, steps, d_model) for seed in seeds] for name, (arr, warmup) in setups.items()}
-            print(key + ": " + "; ".join(f"{name} " + ", ".join(f"{v:.3f}" for v in values) for name, values in final[key].items()))
+            final[key] = {
+                name: [sorting_run(arr, depth, lr, seed, warmup, steps, d_model) for seed in seeds]
+                for name, (arr, warmup) in setups.items()
+            }
+            print(
+                key
+                + ": "
+                + "; ".join(f"{name} " + ", ".join(f"{v:.3f}" for v in values) for name, values in final[key].items())
+            )
     assert all(math.isfinite(v) for runs in final.values() for values in runs.values() for v in values)
     if not quick:
         worst = {key: {name: max(values) for name, values in runs.items()} for key, runs in final.items()}
         for depth in depths:
             for lr in rates:
                 key = f"{depth} blocks, lr {lr:g}"
-                assert max(worst[key]["pre_ln"], worst[key]["parallel"]) < 0.6, f"{key}: pre-LN and parallel train in every seed"
+                assert max(worst[key]["pre_ln"], worst[key]["parallel"]) < 0.6, (
+                    f"{key}: pre-LN and parallel train in every seed"
+                )
                 failing = lr == 1e-2 and depth >= 6
                 if failing:
-                    assert min(final[key]["post_ln"]) > 2 * max(worst[key]["pre_ln"], worst[key]["parallel"]), f"{key}: post-LN without warmup fails in every seed"
+                    assert min(final[key]["post_ln"]) > 2 * max(worst[key]["pre_ln"], worst[key]["parallel"]), (
+                        f"{key}: post-LN without warmup fails in every seed"
+                    )
                 else:
                     assert worst[key]["post_ln"] < 0.6, f"{key}: post-LN trains without warmup in every seed"
         assert worst["6 blocks, lr 0.01"]["post_ln + warmup"] < 1.0, "warmup rescues post-LN at 6 blocks"
@@ -131,8 +155,8 @@ def exercise_2(quick: bool = False) -> dict[str, Any]:
     1 - sqrt((d - 1) / d): 0.134 for d = 4 and 0.00049 for d = 1024, independent of the input.
     The largest absolute difference on 160 random tokens is that times the largest normalised
     value: 0.23 for d = 4 (a normalised vector of 4 features has no entry above sqrt(3) = 1.73, and
-    among 160 tokens some come close) and 0.0022 for d = 1024 (largest entries near 4.5). The outputs' standard deviation over the
-    features is 0.866 instead of 1 for d = 4. For wide models the mistake is almost invisible, which
+    among 160 tokens some come close) and 0.0022 for d = 1024 (largest entries near 4.5). The outputs' standard
+    deviation over the features is 0.866 instead of 1 for d = 4. For wide models the mistake is almost invisible, which
     is why a test with d = 4 catches it and one with d = 768 at a tolerance of 1e-3 may not; it
     also matters when a checkpoint trained with one convention is loaded into the other.
     """
@@ -147,9 +171,19 @@ def exercise_2(quick: bool = False) -> dict[str, Any]:
             expected = reference(tokens)
         difference = (unbiased - expected).abs().max().item()
         relative = (unbiased.norm(dim=-1) / expected.norm(dim=-1)).mean().item()
-        results[d] = {"largest_difference": difference, "ratio_to_layernorm": relative, "predicted_ratio": math.sqrt((d - 1) / d), "output_std": unbiased.std(-1, unbiased=False).mean().item()}
-        print(f"d = {d}: largest difference {difference:.2e}; output / nn.LayerNorm's {relative:.5f} (sqrt((d-1)/d) = {math.sqrt((d - 1) / d):.5f})")
-        assert abs(relative - math.sqrt((d - 1) / d)) < 1e-4, "the unbiased version is nn.LayerNorm's output times sqrt((d - 1) / d)"
+        results[d] = {
+            "largest_difference": difference,
+            "ratio_to_layernorm": relative,
+            "predicted_ratio": math.sqrt((d - 1) / d),
+            "output_std": unbiased.std(-1, unbiased=False).mean().item(),
+        }
+        print(
+            f"d = {d}: largest difference {difference:.2e}; output / nn.LayerNorm's {relative:.5f} "
+            f"(sqrt((d-1)/d) = {math.sqrt((d - 1) / d):.5f})"
+        )
+        assert abs(relative - math.sqrt((d - 1) / d)) < 1e-4, (
+            "the unbiased version is nn.LayerNorm's output times sqrt((d - 1) / d)"
+        )
     assert 0.1 < results[4]["largest_difference"] < 0.25 and 5e-4 < results[1024]["largest_difference"] < 5e-3
     return results
 
@@ -177,7 +211,11 @@ def exercise_3(quick: bool = False) -> dict[str, Any]:
         for i in range(d_model // 2):
             now, later = pe[: T - k, 2 * i : 2 * i + 2], pe[k:, 2 * i : 2 * i + 2]  # (T - k, 2) each
             fitted = torch.linalg.lstsq(now, later).solution.T  # later[t] = fitted @ now[t]
-            worst_orthogonality = max(worst_orthogonality, (fitted @ fitted.T - torch.eye(2, dtype=torch.float64)).abs().max().item(), abs(torch.linalg.det(fitted).item() - 1))
+            worst_orthogonality = max(
+                worst_orthogonality,
+                (fitted @ fitted.T - torch.eye(2, dtype=torch.float64)).abs().max().item(),
+                abs(torch.linalg.det(fitted).item() - 1),
+            )
             angle = math.atan2(fitted[0, 1].item(), fitted[0, 0].item())  # R[0, 1] = sin(k w)
             worst_angle = max(worst_angle, abs(math.remainder(angle - k * omega[i].item(), 2 * math.pi)))
             worst_fit = max(worst_fit, (now @ fitted.T - later).abs().max().item())
@@ -185,10 +223,18 @@ def exercise_3(quick: bool = False) -> dict[str, Any]:
     distance = torch.arange(T)[:, None] - torch.arange(T)[None, :]
     predicted = torch.cos(distance[..., None].double() * omega).sum(-1)
     dot_error = (gram - predicted).abs().max().item()
-    print(f"largest departure from a rotation {worst_orthogonality:.1e}, angle error {worst_angle:.1e}, prediction error {worst_fit:.1e}, dot products vs sum of cosines {dot_error:.1e}")
+    print(
+        f"largest departure from a rotation {worst_orthogonality:.1e}, angle error {worst_angle:.1e}, prediction error "
+        f"{worst_fit:.1e}, dot products vs sum of cosines {dot_error:.1e}"
+    )
     assert worst_orthogonality < 1e-3 and worst_angle < 1e-3 and worst_fit < 1e-3, "a rotation by k w_i, whatever t"
     assert dot_error < 1e-3, "the dot products depend on the distance only"
-    return {"departure_from_rotation": worst_orthogonality, "angle_error": worst_angle, "prediction_error": worst_fit, "dot_product_error": dot_error}
+    return {
+        "departure_from_rotation": worst_orthogonality,
+        "angle_error": worst_angle,
+        "prediction_error": worst_fit,
+        "dot_product_error": dot_error,
+    }
 
 
 MATRIX_PRODUCTS = {"mm", "addmm", "bmm", "baddbmm"}
@@ -235,7 +281,9 @@ def exercise_4(quick: bool = False) -> dict[str, Any]:
     set_seed(0)
     results = {}
     for arrangement in ("post_ln", "pre_ln", "parallel"):
-        block = blocks.EncoderBlock(blocks.BlockConfig(16 if quick else 64, 4, 64 if quick else 256, arrangement=arrangement)).eval()
+        block = blocks.EncoderBlock(
+            blocks.BlockConfig(16 if quick else 64, 4, 64 if quick else 256, arrangement=arrangement)
+        ).eval()
         x = torch.randn(2, 5, block.self_attn.d_model)
         with torch.no_grad(), attention.recorded_attention(block), SequentialProducts() as counter:
             y = block(x)

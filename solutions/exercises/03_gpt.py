@@ -32,7 +32,18 @@ TINY = GPTConfig(vocab_size=76, block_size=16, n_layers=1, n_heads=2, d_model=32
 def _recipe(steps: int, eval_every: int) -> train.TrainConfig:
     """Section 3.3's optimiser and schedule (peak 2e-3, cosine to 2e-4 after 100 warmup steps),
     for ``steps`` steps, evaluating on 50 random validation batches every ``eval_every`` steps."""
-    return train.TrainConfig(seed=shifted(0), steps=steps, lr=2e-3, min_lr=2e-4, warmup_steps=min(100, steps // 10), betas=(0.9, 0.99), eval_every=eval_every, eval_batches=50, progress=False, log=True)
+    return train.TrainConfig(
+        seed=shifted(0),
+        steps=steps,
+        lr=2e-3,
+        min_lr=2e-4,
+        warmup_steps=min(100, steps // 10),
+        betas=(0.9, 0.99),
+        eval_every=eval_every,
+        eval_batches=50,
+        progress=False,
+        log=True,
+    )
 
 
 def _char_data(quick: bool) -> tuple[torch.Tensor, torch.Tensor, str, str]:
@@ -64,7 +75,9 @@ def heldout_loss(model: GPT, ids: torch.Tensor, batch: int = 64) -> float:
     return total / (n * T)
 
 
-def _pretrain(config: GPTConfig, train_ids: torch.Tensor, val_ids: torch.Tensor, steps: int, eval_every: int) -> tuple[GPT, Any]:
+def _pretrain(
+    config: GPTConfig, train_ids: torch.Tensor, val_ids: torch.Tensor, steps: int, eval_every: int
+) -> tuple[GPT, Any]:
     """A GPT of ``config`` trained with section 3.3's recipe on random windows of ``train_ids``."""
     torch.manual_seed(shifted(0))
     model = GPT(config)
@@ -137,14 +150,19 @@ def exercise_1(quick: bool = False) -> dict[str, Any]:
             "seconds": history.seconds,
             "cpu_seconds": time.process_time() - start,
         }
-        print(f"{name}: {model.num_parameters():,} parameters, validation loss {results[name]['val_loss']:.3f} (whole validation text), lowest sampled {history.val_loss[best]:.3f} at step {results[name]['best_step']}")
+        print(
+            f"{name}: {model.num_parameters():,} parameters, validation loss {results[name]['val_loss']:.3f} (whole "
+            f"validation text), lowest sampled {history.val_loss[best]:.3f} at step {results[name]['best_step']}"
+        )
     assert all(math.isfinite(r["val_loss"]) and r["val_loss"] < math.log(76) for r in results.values())
     if not quick:
         base, longer, wider, _ = (results[name]["val_loss"] for name, *_ in runs)
         assert longer < base - 0.1, "5,000 steps should beat 1,500 clearly"
         assert wider < base and base - longer > 2 * (base - wider), "wider helps a little; longer helps more"
         few = results[runs[-1][0]]
-        assert few["val_curve"][-1] > few["best_val"] + 0.1 and few["best_step"] < few["eval_step"][-1], "on 50,000 characters the validation loss turns back up"
+        assert few["val_curve"][-1] > few["best_val"] + 0.1 and few["best_step"] < few["eval_step"][-1], (
+            "on 50,000 characters the validation loss turns back up"
+        )
         assert few["train_loss_last_100"] < few["val_curve"][-1] - 0.5, "while the training loss keeps falling"
     return results
 
@@ -182,7 +200,10 @@ def exercise_2(quick: bool = False) -> dict[str, Any]:
     base = TINY if quick else SECTION_3_3
     steps, eval_every = (40, 20) if quick else (1500, 250)
     results: dict[str, Any] = {"tokenizer_cpu_seconds": tokenizer_seconds}
-    for name, ids, val, vocab, n_chars in (("characters", train_ids, val_ids, base.vocab_size, len(val_text)), ("BPE, 512 tokens", bpe_train, bpe_val, bpe.vocab_size, len(val_text))):
+    for name, ids, val, vocab, n_chars in (
+        ("characters", train_ids, val_ids, base.vocab_size, len(val_text)),
+        ("BPE, 512 tokens", bpe_train, bpe_val, bpe.vocab_size, len(val_text)),
+    ):
         model, history = _pretrain(replace(base, vocab_size=vocab), ids, val, steps, eval_every)
         per_token = heldout_loss(model, val)
         tokens_per_char = len(val) / n_chars
@@ -194,13 +215,20 @@ def exercise_2(quick: bool = False) -> dict[str, Any]:
             "train_chars_seen": steps * BATCH * base.block_size / tokens_per_char,
             "seconds": history.seconds,
         }
-        print(f"{name}: {per_token:.3f} nats per token, {tokens_per_char:.3f} tokens per character, {results[name]['bits_per_char']:.3f} bits per character")
+        print(
+            f"{name}: {per_token:.3f} nats per token, {tokens_per_char:.3f} tokens per character, "
+            f"{results[name]['bits_per_char']:.3f} bits per character"
+        )
     bpe_run, char_run = results["BPE, 512 tokens"], results["characters"]
     assert bpe_run["tokens_per_char"] < 0.75, "512 BPE tokens shorten the text"
-    assert bpe_run["loss_per_token"] > char_run["loss_per_token"], "per token, BPE's loss is higher: its tokens carry more"
+    assert bpe_run["loss_per_token"] > char_run["loss_per_token"], (
+        "per token, BPE's loss is higher: its tokens carry more"
+    )
     if not quick:
         assert 0.45 < bpe_run["tokens_per_char"] < 0.6
-        assert bpe_run["bits_per_char"] < char_run["bits_per_char"] - 0.1, "per character, BPE does better at the same steps"
+        assert bpe_run["bits_per_char"] < char_run["bits_per_char"] - 0.1, (
+            "per character, BPE does better at the same steps"
+        )
     return results
 
 
@@ -220,9 +248,16 @@ def exercise_3(quick: bool = False) -> dict[str, Any]:
     """
     probabilities = [0.5, 0.3, 0.15, 0.05]
     logits = torch.tensor(probabilities).log()
-    kept = {p: torch.isfinite(top_p_filter(logits, p)).nonzero().flatten().tolist() for p in (0.4, 0.75, 0.8, 0.85, 0.96)}
+    kept = {
+        p: torch.isfinite(top_p_filter(logits, p)).nonzero().flatten().tolist() for p in (0.4, 0.75, 0.8, 0.85, 0.96)
+    }
     by_hand = {p: [i for i in range(4) if sum(probabilities[:i]) < p] for p in (0.4, 0.75, 0.85, 0.96)}
-    in_double = torch.isfinite(top_p_filter(torch.tensor(probabilities, dtype=torch.float64).log(), 0.8)).nonzero().flatten().tolist()
+    in_double = (
+        torch.isfinite(top_p_filter(torch.tensor(probabilities, dtype=torch.float64).log(), 0.8))
+        .nonzero()
+        .flatten()
+        .tolist()
+    )
     print("kept by top_p_filter:", kept, " in float64 at p = 0.8:", in_double)
     assert all(kept[p] == by_hand[p] for p in by_hand), "the filter keeps what the hand count keeps"
     assert by_hand == {0.4: [0], 0.75: [0, 1], 0.85: [0, 1, 2], 0.96: [0, 1, 2, 3]}
@@ -252,10 +287,18 @@ def exercise_4(quick: bool = False) -> dict[str, Any]:
                 hidden = block(hidden, cache=cache)
         weight_bytes = model.num_parameters() * 2
     held = sum(t.numel() * t.element_size() for cache in caches for t in (cache.k, cache.v) if t is not None)
-    print(f"GPT-2 XL, one sequence of {config.block_size} tokens: {held:,} bytes of keys and values ({held / 1e6:.0f} MB); weights {weight_bytes / 1e9:.2f} GB")
+    print(
+        f"GPT-2 XL, one sequence of {config.block_size} tokens: {held:,} bytes of keys and values ({held / 1e6:.0f} "
+        f"MB); weights {weight_bytes / 1e9:.2f} GB"
+    )
     assert held == formula == 314_572_800
     assert 0.05 < held / weight_bytes < 0.2
-    return {"cache_bytes": held, "weight_bytes": weight_bytes, "cache_share_of_weights": held / weight_bytes, "per_cache_shape": list(caches[0].k.shape)}
+    return {
+        "cache_bytes": held,
+        "weight_bytes": weight_bytes,
+        "cache_share_of_weights": held / weight_bytes,
+        "per_cache_shape": list(caches[0].k.shape),
+    }
 
 
 def exercise_5(quick: bool = False) -> dict[str, Any]:
@@ -269,7 +312,9 @@ def exercise_5(quick: bool = False) -> dict[str, Any]:
     with a KV cache per block, adds up what the caches hold, and counts the parameters (68,976,648,192:
     the "70B").
     """
-    gqa = LlamaConfig(vocab_size=32000, block_size=4096, n_layers=80, n_heads=64, n_kv_heads=8, d_model=8192, d_ff=28672)
+    gqa = LlamaConfig(
+        vocab_size=32000, block_size=4096, n_layers=80, n_heads=64, n_kv_heads=8, d_model=8192, d_ff=28672
+    )
     per_token, parameters = {}, {}
     for name, config in {"grouped (8 key/value heads)": gqa, "multi-head (64)": replace(gqa, n_kv_heads=64)}.items():
         with torch.device("meta"):
@@ -279,9 +324,14 @@ def exercise_5(quick: bool = False) -> dict[str, Any]:
             with torch.no_grad():
                 for layer, cache in zip(model.layers, caches):
                     hidden = layer(hidden, cache=cache)
-        per_token[name] = sum(t.numel() * t.element_size() for cache in caches for t in (cache.k, cache.v) if t is not None) // 16
+        per_token[name] = (
+            sum(t.numel() * t.element_size() for cache in caches for t in (cache.k, cache.v) if t is not None) // 16
+        )
         parameters[name] = model.num_parameters()
-        print(f"{name}: {per_token[name]:,} bytes per token, {per_token[name] * config.block_size / 1e9:.1f} GB for {config.block_size:,} tokens; {parameters[name]:,} parameters")
+        print(
+            f"{name}: {per_token[name]:,} bytes per token, {per_token[name] * config.block_size / 1e9:.1f} GB for "
+            f"{config.block_size:,} tokens; {parameters[name]:,} parameters"
+        )
     assert per_token["grouped (8 key/value heads)"] == 2 * 80 * 8 * 128 * 2 == 327_680
     assert per_token["multi-head (64)"] == 8 * per_token["grouped (8 key/value heads)"]
     assert parameters["grouped (8 key/value heads)"] == 68_976_648_192

@@ -81,16 +81,37 @@ def exercise_1(quick: bool = False) -> dict[str, Any]:
     rows = {}
     for V in reachable:
         tok = bpe.truncated(V - 256)
-        rows[V] = {"held_out_cpt": len(val_text) / len(tok.encode(val_text)), "training_cpt": _train_cpt(tok, words, len(train_text))}
-        print(f"V = {V:>6,}: {rows[V]['held_out_cpt']:.3f} characters per token held out, {rows[V]['training_cpt']:.3f} on the training text")
+        rows[V] = {
+            "held_out_cpt": len(val_text) / len(tok.encode(val_text)),
+            "training_cpt": _train_cpt(tok, words, len(train_text)),
+        }
+        print(
+            f"V = {V:>6,}: {rows[V]['held_out_cpt']:.3f} characters per token held out, "
+            f"{rows[V]['training_cpt']:.3f} on the training text"
+        )
     whole_words = len(train_text) / words.total()  # characters per token once every word is one token
     largest = rows[reachable[-1]]
-    print(f"training took {train_seconds:.1f} s of CPU; {ran_out or 'no error'}; one token per word would give {whole_words:.3f}")
-    assert ran_out is not None, "BPE runs out of pairs before 65,536 tokens: every training word is a single token by then"
+    print(
+        f"training took {train_seconds:.1f} s of CPU; {ran_out or 'no error'}; one token per "
+        f"word would give {whole_words:.3f}"
+    )
+    assert ran_out is not None, (
+        "BPE runs out of pairs before 65,536 tokens: every training word is a single token by then"
+    )
     assert bpe.vocab_size < sizes[-1]
     assert abs(largest["training_cpt"] - whole_words) < 1e-9, "at the end every training word is one token"
-    assert all(rows[a]["training_cpt"] - rows[a]["held_out_cpt"] < rows[b]["training_cpt"] - rows[b]["held_out_cpt"] for a, b in zip(reachable, reachable[1:])), "the gap widens"
-    return {"train_cpu_seconds": train_seconds, "ran_out": ran_out, "largest_vocab": bpe.vocab_size, "distinct_words": len(words), "chars_per_word": whole_words, "rows": rows}
+    assert all(
+        rows[a]["training_cpt"] - rows[a]["held_out_cpt"] < rows[b]["training_cpt"] - rows[b]["held_out_cpt"]
+        for a, b in zip(reachable, reachable[1:])
+    ), "the gap widens"
+    return {
+        "train_cpu_seconds": train_seconds,
+        "ran_out": ran_out,
+        "largest_vocab": bpe.vocab_size,
+        "distinct_words": len(words),
+        "chars_per_word": whole_words,
+        "rows": rows,
+    }
 
 
 def exercise_2(quick: bool = False) -> dict[str, Any]:
@@ -116,7 +137,9 @@ def exercise_2(quick: bool = False) -> dict[str, Any]:
     numbers = range(1000) if quick else range(10_000)
     counts = [len(gpt2.encode(f" {n}")) for n in numbers]
     single = [n for n, c in zip(numbers, counts) if c == 1]
-    by_digits = {d: Counter(c for n, c in zip(numbers, counts) if len(str(n)) == d) for d in range(1, len(str(numbers[-1])) + 1)}
+    by_digits = {
+        d: Counter(c for n, c in zip(numbers, counts) if len(str(n)) == d) for d in range(1, len(str(numbers[-1])) + 1)
+    }
     first_split = min(n for n, c in zip(numbers, counts) if c > 1)
     single_above = [n for n in single if n >= 1000]
 
@@ -126,12 +149,22 @@ def exercise_2(quick: bool = False) -> dict[str, Any]:
     sums = ["12345 + 678 = 13023", "2048 + 4096 = 6144"]
     whole = {s: [gpt2.decode([i]) for i in gpt2.encode(s)] for s in sums}
     split = {s: [gpt2.decode([i]) for chunk in digit_pieces(s) for i in chunk] for s in sums}
-    print(f"one token: {len(single)} of {len(numbers)} numbers; the first that splits: {first_split}; single tokens from 1000 up: {len(single_above)}")
+    print(
+        f"one token: {len(single)} of {len(numbers)} numbers; the first that splits: {first_split}; single tokens "
+        f"from 1000 up: {len(single_above)}"
+    )
     print("tokens by number of digits:", {d: dict(c) for d, c in by_digits.items()})
     for s in sums:
         print(f"{s!r}: {whole[s]} -> digit by digit {split[s]}")
     assert all(len(gpt2.encode(d)) == 1 for d in "0123456789"), "each digit alone is one token"
-    return {"single_token_numbers": len(single), "first_split": first_split, "single_from_1000": len(single_above), "tokens_by_digits": {d: dict(c) for d, c in by_digits.items()}, "whole": whole, "digit_by_digit": split}
+    return {
+        "single_token_numbers": len(single),
+        "first_split": first_split,
+        "single_from_1000": len(single_above),
+        "tokens_by_digits": {d: dict(c) for d, c in by_digits.items()},
+        "whole": whole,
+        "digit_by_digit": split,
+    }
 
 
 def _sphinx_messages(language: str) -> tuple[str, str]:
@@ -167,12 +200,24 @@ def exercise_3(quick: bool = False) -> dict[str, Any]:
     gpt2 = ByteBPETokenizer.gpt2()
     english, french = _sphinx_messages("fr")
     texts = {"English (Sphinx's messages)": english, "French (their translations)": french}
-    cpt = {name: {"plays' BPE": len(t) / len(bpe.encode(t, allowed_special=set())), "GPT-2": len(t) / len(gpt2.encode(t, allowed_special=set()))} for name, t in texts.items()}
+    cpt = {
+        name: {
+            "plays' BPE": len(t) / len(bpe.encode(t, allowed_special=set())),
+            "GPT-2": len(t) / len(gpt2.encode(t, allowed_special=set())),
+        }
+        for name, t in texts.items()
+    }
     for name, row in cpt.items():
-        print(f"{name} ({len(texts[name]):,} characters): " + ", ".join(f"{k} {v:.2f}" for k, v in row.items()) + " characters per token")
+        print(
+            f"{name} ({len(texts[name]):,} characters): "
+            + ", ".join(f"{k} {v:.2f}" for k, v in row.items())
+            + " characters per token"
+        )
     assert all(row["GPT-2"] > row["plays' BPE"] for row in cpt.values()), "GPT-2's web-text vocabulary wins on both"
     if not quick:
-        assert cpt["French (their translations)"]["GPT-2"] < cpt["English (Sphinx's messages)"]["GPT-2"], "GPT-2 compresses French less than English"
+        assert cpt["French (their translations)"]["GPT-2"] < cpt["English (Sphinx's messages)"]["GPT-2"], (
+            "GPT-2 compresses French less than English"
+        )
     return {"chars": {name: len(t) for name, t in texts.items()}, "chars_per_token": cpt}
 
 
@@ -190,11 +235,15 @@ def _heldout_loss(model: GPT, ids: torch.Tensor, batch: int = 64) -> float:
     total = 0.0
     with torch.no_grad():
         for s in range(0, n, batch):
-            total += F.cross_entropy(model(inputs[s : s + batch]).flatten(0, 1), targets[s : s + batch].flatten(), reduction="sum").item()
+            total += F.cross_entropy(
+                model(inputs[s : s + batch]).flatten(0, 1), targets[s : s + batch].flatten(), reduction="sum"
+            ).item()
     return total / (n * T)
 
 
-def _batches(train_ids: torch.Tensor, val_ids: torch.Tensor, block_size: int) -> Callable[[str, torch.Generator], tuple[torch.Tensor, torch.Tensor]]:
+def _batches(
+    train_ids: torch.Tensor, val_ids: torch.Tensor, block_size: int
+) -> Callable[[str, torch.Generator], tuple[torch.Tensor, torch.Tensor]]:
     """Random windows of ``block_size + 1`` ids of the training or validation ids, 16 at a time."""
 
     def batches(split: str, gen: torch.Generator) -> tuple[torch.Tensor, torch.Tensor]:
@@ -228,16 +277,38 @@ def exercise_4(quick: bool = False) -> dict[str, Any]:
     """
     train_text, val_text = _split(quick)
     bpe = ByteBPETokenizer.train(train_text, 1024 if quick else 4096)
-    tokenizers = {"characters": CharTokenizer(data.shakespeare()), "BPE, 512 tokens": bpe.truncated(256), f"BPE, {bpe.vocab_size:,} tokens": bpe}
+    tokenizers = {
+        "characters": CharTokenizer(data.shakespeare()),
+        "BPE, 512 tokens": bpe.truncated(256),
+        f"BPE, {bpe.vocab_size:,} tokens": bpe,
+    }
     steps = 30 if quick else STEPS
     results: dict[str, Any] = {}
     for name, tok in tokenizers.items():
         train_ids, val_ids = torch.tensor(tok.encode(train_text)), torch.tensor(tok.encode(val_text))
-        config = GPTConfig(vocab_size=tok.vocab_size, block_size=64, n_layers=1 if quick else 4, n_heads=4, d_model=32 if quick else 128, dropout=0.0)
+        config = GPTConfig(
+            vocab_size=tok.vocab_size,
+            block_size=64,
+            n_layers=1 if quick else 4,
+            n_heads=4,
+            d_model=32 if quick else 128,
+            dropout=0.0,
+        )
         torch.manual_seed(shifted(0))
         model = GPT(config)
 
-        run = TrainConfig(seed=shifted(0), steps=steps, lr=2e-3, min_lr=2e-4, warmup_steps=min(100, steps // 10), betas=(0.9, 0.99), eval_every=steps, eval_batches=10, progress=False, device="cpu")
+        run = TrainConfig(
+            seed=shifted(0),
+            steps=steps,
+            lr=2e-3,
+            min_lr=2e-4,
+            warmup_steps=min(100, steps // 10),
+            betas=(0.9, 0.99),
+            eval_every=steps,
+            eval_batches=10,
+            progress=False,
+            device="cpu",
+        )
         start = time.process_time()
         train(model, _batches(train_ids, val_ids, config.block_size), run)
         cpu = time.process_time() - start
@@ -252,12 +323,19 @@ def exercise_4(quick: bool = False) -> dict[str, Any]:
             "cpu_seconds": cpu,
             "cpu_ms_per_step": 1000 * cpu / steps,
         }
-        print(f"{name}: {per_token:.3f} nats per token, {results[name]['bits_per_char']:.3f} bits per character, {cpu:.0f} s of CPU")
+        print(
+            f"{name}: {per_token:.3f} nats per token, {results[name]['bits_per_char']:.3f} bits "
+            f"per character, {cpu:.0f} s of CPU"
+        )
     chars, small, large = (results[name] for name in tokenizers)
     assert all(math.isfinite(r["bits_per_char"]) for r in (chars, small, large))
     if not quick:
-        assert large["bits_per_char"] < small["bits_per_char"] < chars["bits_per_char"], "per character, the larger vocabulary wins after the same steps"
-        assert large["nats_per_token"] > small["nats_per_token"] > chars["nats_per_token"], "per token the order is reversed"
+        assert large["bits_per_char"] < small["bits_per_char"] < chars["bits_per_char"], (
+            "per character, the larger vocabulary wins after the same steps"
+        )
+        assert large["nats_per_token"] > small["nats_per_token"] > chars["nats_per_token"], (
+            "per token the order is reversed"
+        )
         assert large["cpu_ms_per_step"] > 1.2 * chars["cpu_ms_per_step"], "a step over 4,096 tokens costs more"
     return results
 
@@ -269,8 +347,18 @@ def _train_unigram(text: str, vocab_size: int) -> UnigramTokenizer:
     """The chapter's Unigram tokenizer: Hugging Face's trainer, ``▁`` for spaces, a line break a
     piece of its own."""
     hf = Tokenizer(models.Unigram())
-    hf.pre_tokenizer = pre_tokenizers.Sequence([pre_tokenizers.Metaspace(replacement=SPACE, prepend_scheme="always", split=True), pre_tokenizers.Split("\n", behavior="isolated")])
-    hf.train_from_iterator([text], trainers.UnigramTrainer(vocab_size=vocab_size, unk_token="<unk>", special_tokens=["<unk>"], show_progress=False))
+    hf.pre_tokenizer = pre_tokenizers.Sequence(
+        [
+            pre_tokenizers.Metaspace(replacement=SPACE, prepend_scheme="always", split=True),
+            pre_tokenizers.Split("\n", behavior="isolated"),
+        ]
+    )
+    hf.train_from_iterator(
+        [text],
+        trainers.UnigramTrainer(
+            vocab_size=vocab_size, unk_token="<unk>", special_tokens=["<unk>"], show_progress=False
+        ),
+    )
     return UnigramTokenizer.from_json(hf.to_str())
 
 
@@ -302,7 +390,10 @@ def exercise_5(quick: bool = False) -> dict[str, Any]:
             "tokens_vs_best": sum(len(s.ids) for s in samples) / sum(len(b.ids) for b in best),
             "share_best": sum(s.ids == b.ids for s, b in zip(samples, best)) / len(lines),
         }
-        print(f"alpha = {alpha:<4}: {rows[alpha]['tokens_vs_best']:.2f} times the best cut's tokens, the best cut itself for {rows[alpha]['share_best']:.0%} of the lines")
+        print(
+            f"alpha = {alpha:<4}: {rows[alpha]['tokens_vs_best']:.2f} times the best cut's tokens, the best cut itself "
+            f"for {rows[alpha]['share_best']:.0%} of the lines"
+        )
     alphas = list(rows)
     assert rows[alphas[0]]["tokens_vs_best"] > rows[alphas[-1]]["tokens_vs_best"], "flatter sampling, longer cuts"
     assert rows[alphas[0]]["share_best"] < rows[alphas[-1]]["share_best"], "sharper sampling, the best cut more often"

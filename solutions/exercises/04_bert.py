@@ -58,7 +58,14 @@ class Corpus(NamedTuple):
     @property
     def ids_kw(self) -> dict[str, Any]:
         tok = self.tokenizer
-        return dict(cls_id=tok.cls_id, sep_id=tok.sep_id, pad_id=tok.pad_id, mask_id=tok.mask_id, special_ids=self.special_ids, vocab_size=tok.vocab_size)
+        return dict(
+            cls_id=tok.cls_id,
+            sep_id=tok.sep_id,
+            pad_id=tok.pad_id,
+            mask_id=tok.mask_id,
+            special_ids=self.special_ids,
+            vocab_size=tok.vocab_size,
+        )
 
     @property
     def special_ids(self) -> list[int]:
@@ -84,21 +91,38 @@ def _corpus(quick: bool) -> Corpus:
 
 def _recipe(steps: int, warmup: int) -> TrainConfig:
     """The chapter's optimiser and schedule (peak 2e-3, cosine to 2e-4), no evaluation but at the end."""
-    return TrainConfig(seed=shifted(0), steps=steps, lr=2e-3, min_lr=2e-4, warmup_steps=warmup, weight_decay=0.01, betas=(0.9, 0.999), eval_every=steps, eval_batches=2, progress=False)
+    return TrainConfig(
+        seed=shifted(0),
+        steps=steps,
+        lr=2e-3,
+        min_lr=2e-4,
+        warmup_steps=warmup,
+        weight_decay=0.01,
+        betas=(0.9, 0.999),
+        eval_every=steps,
+        eval_batches=2,
+        progress=False,
+    )
 
 
 def _config(corpus: Corpus, quick: bool, n_layers: int) -> BertConfig:
     """The chapter's small BERT (width 128, 4 heads, ``n_layers`` blocks), or a tiny one for ``quick``."""
     if quick:
-        return BertConfig(vocab_size=corpus.tokenizer.vocab_size, block_size=T, n_layers=1, n_heads=2, d_model=32, dropout=0.1)
-    return BertConfig(vocab_size=corpus.tokenizer.vocab_size, block_size=T, n_layers=n_layers, n_heads=4, d_model=128, dropout=0.1)
+        return BertConfig(
+            vocab_size=corpus.tokenizer.vocab_size, block_size=T, n_layers=1, n_heads=2, d_model=32, dropout=0.1
+        )
+    return BertConfig(
+        vocab_size=corpus.tokenizer.vocab_size, block_size=T, n_layers=n_layers, n_heads=4, d_model=128, dropout=0.1
+    )
 
 
 def _saved_small_bert() -> tuple[BertForPreTraining, WordPieceTokenizer]:
     """The small BERT of section 4.5 and its tokenizer, as the chapter saves them."""
     path = chapter_model("04_bert")
     if not path.is_file():
-        raise FileNotFoundError(f"{path} is missing: execute book/04_bert.md first, which saves the small BERT of section 4.5 there")
+        raise FileNotFoundError(
+            f"{path} is missing: execute book/04_bert.md first, which saves the small BERT of section 4.5 there"
+        )
     saved = torch.load(path, weights_only=True)
     model = BertForPreTraining(BertConfig(**saved["config"]))
     model.load_state_dict(saved["state_dict"])
@@ -108,7 +132,16 @@ def _saved_small_bert() -> tuple[BertForPreTraining, WordPieceTokenizer]:
 # ------------------------------------------------------------------------------------ exercise 1
 
 
-def _pretrain(corpus: Corpus, config: BertConfig, pairs: list[Pair], steps: int, warmup: int, *, rate: float = 0.15, nsp: bool = True) -> BertForPreTraining:
+def _pretrain(
+    corpus: Corpus,
+    config: BertConfig,
+    pairs: list[Pair],
+    steps: int,
+    warmup: int,
+    *,
+    rate: float = 0.15,
+    nsp: bool = True,
+) -> BertForPreTraining:
     """A BERT of ``config`` pretrained as the chapter does: batches of 32 pairs drawn from ``pairs``,
     masked at ``rate`` with 80/10/10, MLM (and, if ``nsp``, the sentence task of the pairs' labels)."""
     set_seed(0)
@@ -123,7 +156,9 @@ def _pretrain(corpus: Corpus, config: BertConfig, pairs: list[Pair], steps: int,
 
 
 @torch.no_grad()
-def _masked_accuracy(model: BertForPreTraining, corpus: Corpus, pairs: list[Pair], rate: float = 0.15, hidden: float = 0.0) -> dict[str, float]:
+def _masked_accuracy(
+    model: BertForPreTraining, corpus: Corpus, pairs: list[Pair], rate: float = 0.15, hidden: float = 0.0
+) -> dict[str, float]:
     """Masked-token accuracy and loss of ``model`` on ``pairs`` masked at ``rate`` (80/10/10, the same
     draw for every model). ``hidden``: the share of all real tokens to hide as ``[MASK]`` in all,
     by hiding more of the positions that are not asked about, so that the same positions are
@@ -133,7 +168,9 @@ def _masked_accuracy(model: BertForPreTraining, corpus: Corpus, pairs: list[Pair
     special = torch.tensor(corpus.special_ids)
     for b, start in enumerate(range(0, len(pairs), 64)):
         gen = generator(1000 + b)
-        (idx, segments, attention), (labels, _) = pretraining_batch(pairs[start : start + 64], rate=rate, generator=gen, **corpus.ids_kw)
+        (idx, segments, attention), (labels, _) = pretraining_batch(
+            pairs[start : start + 64], rate=rate, generator=gen, **corpus.ids_kw
+        )
         chosen = labels != IGNORE_INDEX
         if hidden > rate:
             others = ~chosen & ~torch.isin(idx, special)  # real tokens that are not asked about
@@ -174,9 +211,14 @@ def exercise_1(quick: bool = False) -> dict[str, Any]:
     for train_rate in (0.15, 0.4):
         start = time.process_time()
         model = _pretrain(corpus, config, train_pairs, steps, max(2, steps // 10), rate=train_rate, nsp=False)
-        for hidden in (0.15, 0.4, 0.8):  # the same 15% of positions asked about, with more and more of the others hidden
-            results[f"trained at {train_rate:.0%}, {hidden:.0%} hidden"] = _masked_accuracy(model, corpus, val_pairs, 0.15, hidden)
-        results[f"trained at {train_rate:.0%}: loss positions per step"] = round(train_rate * BATCH * sum(len(p.a) + len(p.b) for p in train_pairs) / len(train_pairs))
+        # the same 15% of positions asked about, with more and more of the others hidden
+        for hidden in (0.15, 0.4, 0.8):
+            results[f"trained at {train_rate:.0%}, {hidden:.0%} hidden"] = _masked_accuracy(
+                model, corpus, val_pairs, 0.15, hidden
+            )
+        results[f"trained at {train_rate:.0%}: loss positions per step"] = round(
+            train_rate * BATCH * sum(len(p.a) + len(p.b) for p in train_pairs) / len(train_pairs)
+        )
         results[f"trained at {train_rate:.0%}: CPU seconds"] = time.process_time() - start
     for key, value in results.items():
         print(f"{key:<36} {value}")
@@ -186,7 +228,9 @@ def exercise_1(quick: bool = False) -> dict[str, Any]:
         assert at_40["accuracy"] > 1.05 * at_15["accuracy"], "more loss positions per step: the 40% model learns faster"
         for rate in ("15%", "40%"):
             less_context = results[f"trained at {rate}, 80% hidden"]
-            assert results[f"trained at {rate}, 15% hidden"]["accuracy"] - less_context["accuracy"] < 0.02, "these models use little context yet"
+            assert results[f"trained at {rate}, 15% hidden"]["accuracy"] - less_context["accuracy"] < 0.02, (
+                "these models use little context yet"
+            )
     return results
 
 
@@ -213,7 +257,8 @@ def whole_word_mask(
     real = ~torch.isin(idx, special)
     continuation = is_continuation[idx] & real
     word = (~continuation).long().cumsum(dim=1)  # (B, T): the number of the word each piece belongs to
-    start_drawn = (torch.rand(idx.shape, generator=generator) < rate) & ~continuation & real  # a draw at each word's first piece
+    # a draw at each word's first piece
+    start_drawn = (torch.rand(idx.shape, generator=generator) < rate) & ~continuation & real
     word_drawn = torch.zeros(idx.shape[0], idx.shape[1] + 1).scatter_reduce(1, word, start_drawn.float(), "amax")
     chosen = word_drawn.gather(1, word).bool() & real  # every piece of a drawn word
     labels = idx.masked_fill(~chosen, IGNORE_INDEX)
@@ -261,7 +306,11 @@ def _guess_hidden_piece(train_words: list[tuple[int, ...]], test_words: list[tup
             by_place = place.get((j, len(w)))
             right_beside += by_beside is not None and by_beside.most_common(1)[0][0] == w[j]
             right_place += by_place is not None and by_place.most_common(1)[0][0] == w[j]
-    return {"hidden pieces": n, "named from the pieces beside it": right_beside / n, "named from its place in the word": right_place / n}
+    return {
+        "hidden pieces": n,
+        "named from the pieces beside it": right_beside / n,
+        "named from its place in the word": right_place / n,
+    }
 
 
 def exercise_2(quick: bool = False) -> dict[str, Any]:
@@ -290,7 +339,14 @@ def exercise_2(quick: bool = False) -> dict[str, Any]:
     # the rule's statistics, on the held-out speeches cut into rows of T tokens
     flat = [i for doc in corpus.val_docs for s in doc for i in s]
     rows = torch.tensor(flat[: len(flat) // T * T]).view(-1, T)
-    inputs, labels = whole_word_mask(rows, continuation, mask_id=tokenizer.mask_id, special_ids=corpus.special_ids, vocab_size=tokenizer.vocab_size, generator=generator(0))
+    inputs, labels = whole_word_mask(
+        rows,
+        continuation,
+        mask_id=tokenizer.mask_id,
+        special_ids=corpus.special_ids,
+        vocab_size=tokenizer.vocab_size,
+        generator=generator(0),
+    )
     chosen = labels != IGNORE_INDEX
     word = (~continuation[rows]).long().cumsum(dim=1)  # (B, T): which word of its row each piece is in
     pieces = torch.zeros(rows.shape[0], T + 1).scatter_add(1, word, torch.ones(rows.shape))
@@ -306,9 +362,13 @@ def exercise_2(quick: bool = False) -> dict[str, Any]:
     results |= _guess_hidden_piece(_words(corpus.train_docs, continuation), _words(corpus.val_docs, continuation))
     for key, value in results.items():
         print(f"{key:<40} {value:.3f}" if isinstance(value, float) else f"{key:<40} {value}")
-    assert abs(results["chosen share"] - 0.15) < (0.03 if quick else 0.01), "a word is chosen with probability 15%, so is each piece"
+    assert abs(results["chosen share"] - 0.15) < (0.03 if quick else 0.01), (
+        "a word is chosen with probability 15%, so is each piece"
+    )
     assert results["words chosen in part"] == 0, "a word's pieces are chosen together"
-    assert results["named from the pieces beside it"] > 3 * results["named from its place in the word"], "a word's other pieces nearly spell the hidden one"
+    assert results["named from the pieces beside it"] > 3 * results["named from its place in the word"], (
+        "a word's other pieces nearly spell the hidden one"
+    )
     if not quick:
         assert abs(results["## pieces among the chosen"] - results["## pieces among all tokens"]) < 0.02
     return results
@@ -336,7 +396,9 @@ def sop_pairs(documents: list[list[list[int]]], max_length: int, rng: random.Ran
 def _balanced(pairs: list[Pair], n: int, seed: int) -> list[Pair]:
     """``n`` pairs drawn from ``pairs``, half of each label, shuffled: a constant answer scores 50%."""
     rng = random.Random(seed)
-    chosen = rng.sample([p for p in pairs if p.is_next == IS_NEXT], n // 2) + rng.sample([p for p in pairs if p.is_next == NOT_NEXT], n // 2)
+    chosen = rng.sample([p for p in pairs if p.is_next == IS_NEXT], n // 2) + rng.sample(
+        [p for p in pairs if p.is_next == NOT_NEXT], n // 2
+    )
     rng.shuffle(chosen)
     return chosen
 
@@ -348,7 +410,9 @@ def _sentence_task(model: BertForPreTraining, corpus: Corpus, pairs: list[Pair])
     right = 0
     p_next = []
     for b, start in enumerate(range(0, len(pairs), 128)):
-        (idx, segments, attention), (labels, is_next) = pretraining_batch(pairs[start : start + 128], generator=generator(2000 + b), **corpus.ids_kw)
+        (idx, segments, attention), (labels, is_next) = pretraining_batch(
+            pairs[start : start + 128], generator=generator(2000 + b), **corpus.ids_kw
+        )
         logits = model(idx, segments, attention, masked=labels != IGNORE_INDEX).nsp_logits
         assert logits is not None
         right += (logits.argmax(-1) == is_next).sum().item()
@@ -379,13 +443,18 @@ def exercise_3(quick: bool = False) -> dict[str, Any]:
     corpus = _corpus(quick)
     tasks = {"NSP": nsp_pairs, "SOP": sop_pairs}
     n_held = 64 if quick else 512
-    held_out = {name: _balanced(make(corpus.val_docs, T, random.Random(shifted(1))), n_held, shifted(2)) for name, make in tasks.items()}
+    held_out = {
+        name: _balanced(make(corpus.val_docs, T, random.Random(shifted(1))), n_held, shifted(2))
+        for name, make in tasks.items()
+    }
     config = _config(corpus, quick, n_layers=4)
     steps = 20 if quick else 500
     results: dict[str, Any] = {}
     for trained_on, make in tasks.items():
         start = time.process_time()
-        model = _pretrain(corpus, config, make(corpus.train_docs, T, random.Random(shifted(0))), steps, max(2, steps // 8))
+        model = _pretrain(
+            corpus, config, make(corpus.train_docs, T, random.Random(shifted(0))), steps, max(2, steps // 8)
+        )
         for task, pairs in held_out.items():
             results[f"trained on {trained_on}, tested on {task}"] = _sentence_task(model, corpus, pairs)
         results[f"trained on {trained_on}: MLM"] = _masked_accuracy(model, corpus, held_out["NSP"], 0.15)
@@ -396,8 +465,12 @@ def exercise_3(quick: bool = False) -> dict[str, Any]:
     if not quick:
         for key, r in results.items():
             if "tested" in key:
-                assert abs(r["accuracy"] - 0.5) < 0.05 and r["spread"] < 0.02, f"{key}: the head should still give every pair the same answer"
-        assert abs(results["trained on NSP: MLM"]["accuracy"] - results["trained on SOP: MLM"]["accuracy"]) < 0.02, "the sentence task leaves MLM as it is"
+                assert abs(r["accuracy"] - 0.5) < 0.05 and r["spread"] < 0.02, (
+                    f"{key}: the head should still give every pair the same answer"
+                )
+        assert abs(results["trained on NSP: MLM"]["accuracy"] - results["trained on SOP: MLM"]["accuracy"]) < 0.02, (
+            "the sentence task leaves MLM as it is"
+        )
     return results
 
 
@@ -418,7 +491,9 @@ def _embed(model: Bert, tokenizer: WordPieceTokenizer, texts: list[str], max_len
     out = []
     for start in range(0, len(texts), 50):
         batch = tokenizer.encode_batch(texts[start : start + 50], max_length=max_length)
-        idx, segments, attention = (torch.tensor(x) for x in (batch.input_ids, batch.token_type_ids, batch.attention_mask))
+        idx, segments, attention = (
+            torch.tensor(x) for x in (batch.input_ids, batch.token_type_ids, batch.attention_mask)
+        )
         out.append(F.normalize(mean_pool(model(idx, segments, attention), attention), dim=-1))
     return torch.cat(out)
 
@@ -452,7 +527,8 @@ def exercise_4(quick: bool = False) -> dict[str, Any]:
     is little better than a coin toss. Cost: about 12 s of CPU.
     """
     plays = shakespeare_plays()
-    titles = ["a-midsummer-night-s-dream", "henry-iv-part-2"]  # a comedy and a history, both held out from the small BERT
+    # a comedy and a history, both held out from the small BERT
+    titles = ["a-midsummer-night-s-dream", "henry-iv-part-2"]
     n = 10 if quick else 100
     speeches = [s for t in titles for s in _speeches(plays, t, n)]
     play = torch.tensor([i for i, t in enumerate(titles) for _ in range(n)])
@@ -460,7 +536,9 @@ def exercise_4(quick: bool = False) -> dict[str, Any]:
     if quick:  # a tiny random BERT stands in for both models: the code path, not the answer
         tokenizer = WordPieceTokenizer.bert_base_uncased()
         set_seed(0)
-        minilm = small = Bert(BertConfig(vocab_size=tokenizer.vocab_size, block_size=128, n_layers=1, n_heads=2, d_model=32)).eval()
+        minilm = small = Bert(
+            BertConfig(vocab_size=tokenizer.vocab_size, block_size=128, n_layers=1, n_heads=2, d_model=32)
+        ).eval()
         small_tokenizer = tokenizer
     else:
         tokenizer = WordPieceTokenizer.bert_base_uncased()
@@ -478,7 +556,9 @@ def exercise_4(quick: bool = False) -> dict[str, Any]:
     if not quick:
         for variant in ("with names", "without names"):
             assert results[f"MiniLM, {variant}"] > 0.8, "MiniLM's nearest neighbours come from the same play"
-            assert results[f"MiniLM, {variant}"] > results[f"small BERT, {variant}"] + 0.2, "far more often than the small BERT's"
+            assert results[f"MiniLM, {variant}"] > results[f"small BERT, {variant}"] + 0.2, (
+                "far more often than the small BERT's"
+            )
     return results
 
 

@@ -103,15 +103,30 @@ def movie_data(quick: bool) -> Data:
 
 def mean_features(model: Bert, data: Data, every_layer: bool = False) -> dict[str, Tensor]:
     """Mean-pooled features of each split, (N, d), or (L + 1, N, d) with every_layer."""
-    return {name: features(model, idx, mask, ("mean",), every_layer=every_layer)["mean"] for name, (idx, mask, _) in data.items()}
+    return {
+        name: features(model, idx, mask, ("mean",), every_layer=every_layer)["mean"]
+        for name, (idx, mask, _) in data.items()
+    }
 
 
 def train_probe(x: dict[str, Tensor], y: dict[str, Tensor], seed: int, steps: int = 300) -> nn.Linear:
     """The chapter's linear probe on stored features (train and val splits)."""
     set_seed(seed)
     probe = nn.Linear(x["train"].shape[-1], 2)
-    run = TrainConfig(steps=steps, lr=1e-2, min_lr=1e-3, weight_decay=0.0, eval_every=steps, eval_batches=1, seed=shifted(seed), device="cpu", progress=False)
-    train(probe, tensor_batches((x["train"], y["train"]), (x["val"], y["val"]), batch_size=64), run, classification_loss)
+    run = TrainConfig(
+        steps=steps,
+        lr=1e-2,
+        min_lr=1e-3,
+        weight_decay=0.0,
+        eval_every=steps,
+        eval_batches=1,
+        seed=shifted(seed),
+        device="cpu",
+        progress=False,
+    )
+    train(
+        probe, tensor_batches((x["train"], y["train"]), (x["val"], y["val"]), batch_size=64), run, classification_loss
+    )
     return probe
 
 
@@ -126,14 +141,35 @@ def neighbours(data: Data) -> Callable[[str, torch.Generator], tuple[tuple[Tenso
     return batches
 
 
-def fine_tune(build: Callable[[], SequenceClassifier], train_what: list[str], lr: float, seed: int, data: Data, head: nn.Linear, steps: int, blocks: tuple[int, ...] = ()) -> tuple[SequenceClassifier, Tensor]:
+def fine_tune(
+    build: Callable[[], SequenceClassifier],
+    train_what: list[str],
+    lr: float,
+    seed: int,
+    data: Data,
+    head: nn.Linear,
+    steps: int,
+    blocks: tuple[int, ...] = (),
+) -> tuple[SequenceClassifier, Tensor]:
     """The chapter's harness: build (seeded), head from the probe, freeze, train; the model and which
     held-out movie snippets it got right, (N,)."""
     set_seed(seed)
     model = build()
     model.head.load_state_dict(head.state_dict())
     freeze(model, train_what, blocks=blocks)
-    run = TrainConfig(steps=steps, lr=lr, min_lr=lr / 10, warmup_steps=max(1, steps // 10), weight_decay=0.01, betas=(0.9, 0.999), eval_every=steps, eval_batches=1, seed=shifted(seed), device="cpu", progress=False)
+    run = TrainConfig(
+        steps=steps,
+        lr=lr,
+        min_lr=lr / 10,
+        warmup_steps=max(1, steps // 10),
+        weight_decay=0.01,
+        betas=(0.9, 0.999),
+        eval_every=steps,
+        eval_batches=1,
+        seed=shifted(seed),
+        device="cpu",
+        progress=False,
+    )
     train(model, neighbours(data), run, classification_loss)
     return model, predict(model, data["movies"][:2], batch_size=200) == data["movies"][2]
 
@@ -175,7 +211,11 @@ def exercise_1(quick: bool = False) -> dict:
     """
     ranks = (1, 4, 16) if quick else (1, 4, 16, 64)
     steps = 3 if quick else 50
-    conventions = {"alpha = 2r": lambda r: 2.0 * r, "alpha / r, alpha = 8": lambda r: 8.0, "alpha / sqrt(r), alpha = 4": lambda r: 4.0 * math.sqrt(r)}
+    conventions = {
+        "alpha = 2r": lambda r: 2.0 * r,
+        "alpha / r, alpha = 8": lambda r: 8.0,
+        "alpha / sqrt(r), alpha = 4": lambda r: 4.0 * math.sqrt(r),
+    }
     data, base, heads = _setup(quick, (0,))
     results: dict[str, dict[int, dict[str, float]]] = {name: {} for name in conventions}
     for r in ranks:
@@ -195,10 +235,16 @@ def exercise_1(quick: bool = False) -> dict:
     accuracies = [run["accuracy"] for by_rank in results.values() for run in by_rank.values()]
     top = ranks[-1]
     norm = {name: {r: results[name][r]["update norm"] for r in ranks} for name in conventions}
-    assert norm["alpha / r, alpha = 8"][top] < norm["alpha / sqrt(r), alpha = 4"][top] < norm["alpha = 2r"][top], "at the largest rank, alpha / r moves the weights least"
-    assert norm["alpha / r, alpha = 8"][top] < norm["alpha / r, alpha = 8"][1], "with alpha fixed, alpha / r shrinks the update as r grows"
+    assert norm["alpha / r, alpha = 8"][top] < norm["alpha / sqrt(r), alpha = 4"][top] < norm["alpha = 2r"][top], (
+        "at the largest rank, alpha / r moves the weights least"
+    )
+    assert norm["alpha / r, alpha = 8"][top] < norm["alpha / r, alpha = 8"][1], (
+        "with alpha fixed, alpha / r shrinks the update as r grows"
+    )
     if not quick:
-        assert 0.5 < norm["alpha / sqrt(r), alpha = 4"][top] / norm["alpha / sqrt(r), alpha = 4"][1] < 2, "rsLoRA keeps the update's size steady"
+        assert 0.5 < norm["alpha / sqrt(r), alpha = 4"][top] / norm["alpha / sqrt(r), alpha = 4"][1] < 2, (
+            "rsLoRA keeps the update's size steady"
+        )
         assert max(accuracies) - min(accuracies) < 0.08, "accuracy barely depends on rank or convention at this budget"
     return {"results": results}
 
@@ -227,7 +273,10 @@ def exercise_2(quick: bool = False) -> dict:
     last = base.config.n_layers - 1
     by_block = {}
     for block in (0, last):
-        runs = [fine_tune(lambda: classifier(base), ["head.*"], 3e-4, seed, data, heads[seed], steps, blocks=(block,))[1] for seed in seeds]
+        runs = [
+            fine_tune(lambda: classifier(base), ["head.*"], 3e-4, seed, data, heads[seed], steps, blocks=(block,))[1]
+            for seed in seeds
+        ]
         by_block[block] = torch.stack(runs)  # (seeds, N)
     low, high = difference_interval(by_block[0], by_block[last])
     x = mean_features(base, data, every_layer=True)
@@ -243,18 +292,29 @@ def exercise_2(quick: bool = False) -> dict:
     for block in (0, last):
         model = classifier(base)
         freeze(model, ["head.*"], blocks=(block,))
-        memory[f"block {block} only"] = training_memory(model, lambda model=model: classification_loss(model, (idx, mask), y_batch))._asdict()
-    assert memory["block 0 only"]["activations"] > (1 if quick else 2) * memory[f"block {last} only"]["activations"], "training block 0 keeps the activations of every block above it"
+        memory[f"block {block} only"] = training_memory(
+            model, lambda model=model: classification_loss(model, (idx, mask), y_batch)
+        )._asdict()
+    assert memory["block 0 only"]["activations"] > (1 if quick else 2) * memory[f"block {last} only"]["activations"], (
+        "training block 0 keeps the activations of every block above it"
+    )
     if not quick:
         assert min(accuracy.values()) > 0.6, "training one block of MiniLM reads the sentiment far above chance"
-    return {"accuracy": accuracy, "block 0 minus last, 95% interval": (low, high), "probe": probe_accuracy, "memory (bytes)": memory}
+    return {
+        "accuracy": accuracy,
+        "block 0 minus last, 95% interval": (low, high),
+        "probe": probe_accuracy,
+        "memory (bytes)": memory,
+    }
 
 
 def _small_bert(quick: bool) -> tuple[BertForPreTraining, WordPieceTokenizer]:
     """Chapter 4's BERT with its tokenizer, or (quick) a tiny random one with bert-base-uncased's vocabulary."""
     if quick:
         set_seed(0)
-        return BertForPreTraining(BertConfig(block_size=MAX_LEN, n_layers=2, n_heads=2, d_model=32)), WordPieceTokenizer.bert_base_uncased()
+        return BertForPreTraining(
+            BertConfig(block_size=MAX_LEN, n_layers=2, n_heads=2, d_model=32)
+        ), WordPieceTokenizer.bert_base_uncased()
     saved = torch.load(chapter_model("04_bert"), weights_only=True)
     model = BertForPreTraining(BertConfig(**saved["config"]))
     model.load_state_dict(saved["state_dict"])
@@ -283,10 +343,18 @@ def exercise_3(quick: bool = False) -> dict:
     splits = movie_splits(quick)
     pretrained, tok = _small_bert(quick)
     plays = shakespeare_plays()
-    held_out = [p for title in list(plays)[::10] for p in plays[title].split("\n\n") if len(p) > 200][: 16 if quick else 256]
+    held_out = [p for title in list(plays)[::10] for p in plays[title].split("\n\n") if len(p) > 200][
+        : 16 if quick else 256
+    ]
     batch = tok.encode_batch(held_out, max_length=pretrained.bert.config.block_size, padding="max_length")
     play_idx, play_mask = torch.tensor(batch.input_ids), torch.tensor(batch.attention_mask)
-    masked_idx, labels = mask_tokens(play_idx, mask_id=tok.mask_id, special_ids=list(tok.special_tokens.values()), vocab_size=tok.vocab_size, generator=generator(0))
+    masked_idx, labels = mask_tokens(
+        play_idx,
+        mask_id=tok.mask_id,
+        special_ids=list(tok.special_tokens.values()),
+        vocab_size=tok.vocab_size,
+        generator=generator(0),
+    )
 
     @torch.no_grad()
     def masked_token_loss(model: BertForPreTraining) -> float:
@@ -309,15 +377,35 @@ def exercise_3(quick: bool = False) -> dict:
         model = copy.deepcopy(pretrained)
         clf = SequenceClassifier(model.bert, n_classes=2, pooling="mean")
         freeze(clf, ["*"])
-        run = TrainConfig(seed=shifted(0), steps=steps, lr=lr, min_lr=lr / 10, warmup_steps=max(1, steps // 10), weight_decay=0.01, betas=(0.9, 0.999), eval_every=steps, eval_batches=1, device="cpu", progress=False)
+        run = TrainConfig(
+            seed=shifted(0),
+            steps=steps,
+            lr=lr,
+            min_lr=lr / 10,
+            warmup_steps=max(1, steps // 10),
+            weight_decay=0.01,
+            betas=(0.9, 0.999),
+            eval_every=steps,
+            eval_batches=1,
+            device="cpu",
+            progress=False,
+        )
         train(clf, batches, run, classification_loss)
-        moved = math.sqrt(sum(((p.detach() - s) ** 2).sum().item() for p, s in zip(model.parameters(), start, strict=True)))
+        moved = math.sqrt(
+            sum(((p.detach() - s) ** 2).sum().item() for p, s in zip(model.parameters(), start, strict=True))
+        )
         accuracy = (predict(clf, data["movies"][:2]) == data["movies"][2]).float().mean().item()
-        results[lr] = {"forgetting (nats)": masked_token_loss(model) - before, "accuracy": accuracy, "weights moved": moved}
+        results[lr] = {
+            "forgetting (nats)": masked_token_loss(model) - before,
+            "accuracy": accuracy,
+            "weights moved": moved,
+        }
     moved = [results[lr]["weights moved"] for lr in rates]
     assert all(a < b for a, b in zip(moved, moved[1:])), "a larger learning rate moves the weights further"
     if not quick:
-        assert results[1e-3]["forgetting (nats)"] - max(results[lr]["forgetting (nats)"] for lr in rates[:-1]) > 0.03, "the largest rate forgets, the smaller ones hardly"
+        assert results[1e-3]["forgetting (nats)"] - max(results[lr]["forgetting (nats)"] for lr in rates[:-1]) > 0.03, (
+            "the largest rate forgets, the smaller ones hardly"
+        )
     return {"masked-token loss before": before, "results": {f"{lr:g}": r for lr, r in results.items()}}
 
 
@@ -364,7 +452,12 @@ def exercise_4(quick: bool = False) -> dict:
     except ValueError:
         refused = True
     assert same and refused and small < 0.01 * whole
-    return {"identical logits": same, "refused on another base": refused, "lora file (bytes)": small, "whole state dict (bytes)": whole}
+    return {
+        "identical logits": same,
+        "refused on another base": refused,
+        "lora file (bytes)": small,
+        "whole state dict (bytes)": whole,
+    }
 
 
 def exercise_5(quick: bool = False) -> dict:
@@ -419,7 +512,11 @@ def exercise_5(quick: bool = False) -> dict:
             ys.append(i % 2)
         return torch.tensor(rows), torch.tensor(ys)
 
-    train_set, val_set, test_set = shuffled_or_not(train_text, n, 0), shuffled_or_not(val_text, 200, 1), shuffled_or_not(val_text, 200 if quick else 1000, 2)
+    train_set, val_set, test_set = (
+        shuffled_or_not(train_text, n, 0),
+        shuffled_or_not(val_text, 200, 1),
+        shuffled_or_not(val_text, 200 if quick else 1000, 2),
+    )
 
     def classifier(pretrained: bool) -> GPTClassifier:
         set_seed(0)
@@ -444,18 +541,39 @@ def exercise_5(quick: bool = False) -> dict:
             logits, lm_logits = model(idx)
             return F.cross_entropy(logits, y) + weight * lm_loss(lm_logits, idx)
 
-        cfg = TrainConfig(steps=steps, lr=1e-3, min_lr=1e-4, warmup_steps=max(1, steps // 10), weight_decay=0.01, eval_every=steps, eval_batches=1, seed=shifted(0), device="cpu", progress=False)
+        cfg = TrainConfig(
+            steps=steps,
+            lr=1e-3,
+            min_lr=1e-4,
+            warmup_steps=max(1, steps // 10),
+            weight_decay=0.01,
+            eval_every=steps,
+            eval_batches=1,
+            seed=shifted(0),
+            device="cpu",
+            progress=False,
+        )
         train(model, tensor_batches(train_set, val_set, 32), cfg, loss)
         model.eval()
         with torch.no_grad():
             logits, _ = model(test_set[0])
         return {"accuracy": (logits.argmax(-1) == test_set[1]).float().mean().item(), "lm loss": window_lm_loss(model)}
 
-    results = {f"{'pretrained' if pretrained else 'scratch'}, lambda {weight}, {steps} steps": run(pretrained, weight, steps) for steps in step_budgets for pretrained in (True, False) for weight in (0.0, 0.5)}
+    results = {
+        f"{'pretrained' if pretrained else 'scratch'}, lambda {weight}, {steps} steps": run(pretrained, weight, steps)
+        for steps in step_budgets
+        for pretrained in (True, False)
+        for weight in (0.0, 0.5)
+    }
     short = step_budgets[0]
     if not quick:
-        assert all(abs(r["accuracy"] - 0.5) < 0.1 for k, r in results.items() if k.endswith(f" {short} steps")), "80 steps on 100 examples: chance"
-        assert results[f"pretrained, lambda 0.5, {short} steps"]["lm loss"] + 0.3 < results[f"pretrained, lambda 0.0, {short} steps"]["lm loss"], "at 80 steps the auxiliary loss keeps the language model"
+        assert all(abs(r["accuracy"] - 0.5) < 0.1 for k, r in results.items() if k.endswith(f" {short} steps")), (
+            "80 steps on 100 examples: chance"
+        )
+        assert (
+            results[f"pretrained, lambda 0.5, {short} steps"]["lm loss"] + 0.3
+            < results[f"pretrained, lambda 0.0, {short} steps"]["lm loss"]
+        ), "at 80 steps the auxiliary loss keeps the language model"
     return {"lm loss of the pretrained model before": window_lm_loss(classifier(True))} | results
 
 

@@ -45,8 +45,26 @@ HERE = Path(__file__).resolve().parent
 def _sizes(quick: bool) -> dict[str, int]:
     """Section A.2's model and run (``quick``: a one-block model, 8 steps, 200,000 characters)."""
     if quick:
-        return {"n_layers": 1, "n_heads": 2, "d_model": 32, "block_size": 32, "steps": 8, "eval_every": 4, "rows": 8, "chars": 200_000}
-    return {"n_layers": 2, "n_heads": 2, "d_model": 64, "block_size": 64, "steps": 60, "eval_every": 20, "rows": 32, "chars": 0}
+        return {
+            "n_layers": 1,
+            "n_heads": 2,
+            "d_model": 32,
+            "block_size": 32,
+            "steps": 8,
+            "eval_every": 4,
+            "rows": 8,
+            "chars": 200_000,
+        }
+    return {
+        "n_layers": 2,
+        "n_heads": 2,
+        "d_model": 64,
+        "block_size": 64,
+        "steps": 60,
+        "eval_every": 20,
+        "rows": 32,
+        "chars": 0,
+    }
 
 
 def _shakespeare_ids(chars: int) -> tuple[np.ndarray, np.ndarray, int]:
@@ -59,11 +77,26 @@ def _shakespeare_ids(chars: int) -> tuple[np.ndarray, np.ndarray, int]:
     return ids[:cut], ids[cut:], tokenizer.vocab_size
 
 
-def _run(sizes: dict[str, int], *, dropout: float = 0.0, seed: int = 0, checkpoint_file: str | None = None, stop_after: int | None = None, resume: bool = False) -> tuple[History, dict[str, torch.Tensor]]:
+def _run(
+    sizes: dict[str, int],
+    *,
+    dropout: float = 0.0,
+    seed: int = 0,
+    checkpoint_file: str | None = None,
+    stop_after: int | None = None,
+    resume: bool = False,
+) -> tuple[History, dict[str, torch.Tensor]]:
     """One run of section A.2's recipe (``course_lib.pretrain``'s: the same model, batches and
     schedule) on however many processes call it; the history and the final weights."""
     train_ids, val_ids, vocab_size = _shakespeare_ids(sizes["chars"])
-    config = GPTConfig(vocab_size=vocab_size, block_size=sizes["block_size"], n_layers=sizes["n_layers"], n_heads=sizes["n_heads"], d_model=sizes["d_model"], dropout=dropout)
+    config = GPTConfig(
+        vocab_size=vocab_size,
+        block_size=sizes["block_size"],
+        n_layers=sizes["n_layers"],
+        n_heads=sizes["n_heads"],
+        d_model=sizes["d_model"],
+        dropout=dropout,
+    )
 
     def batches(split: str, gen: torch.Generator) -> tuple[torch.Tensor, torch.Tensor]:
         return lm_batch(train_ids if split == "train" else val_ids, config.block_size, sizes["rows"], gen)
@@ -71,9 +104,9 @@ def _run(sizes: dict[str, int], *, dropout: float = 0.0, seed: int = 0, checkpoi
     torch.manual_seed(seed)
     model = GPT(config)
     run = TrainConfig(
-        steps=sizes["steps"], lr=3e-3, min_lr=3e-4, warmup_steps=min(5, sizes["steps"] // 4), eval_every=sizes["eval_every"], eval_batches=4,
-        seed=seed, device="cpu", checkpoint=checkpoint_file, checkpoint_every=sizes["eval_every"] if checkpoint_file else 0,
-        stop_after=stop_after, progress=False,
+        steps=sizes["steps"], lr=3e-3, min_lr=3e-4, warmup_steps=min(5, sizes["steps"] // 4),
+        eval_every=sizes["eval_every"], eval_batches=4, seed=seed, device="cpu", checkpoint=checkpoint_file,
+        checkpoint_every=sizes["eval_every"] if checkpoint_file else 0, stop_after=stop_after, progress=False,
     )  # fmt: skip
     history = train(model, batches, run, resume=resume)
     return history, {name: t.detach().clone() for name, t in model.state_dict().items()}
@@ -90,14 +123,29 @@ def _on_two_processes(jobs: list[dict[str, Any]], folder: Path) -> list[dict[str
     worker processes started as torchrun would start them; rank 0's histories and weights."""
     spec = folder / "jobs.json"
     spec.write_text(json.dumps({"jobs": jobs, "out": str(folder / "results.pt")}))
-    code = f"import sys; sys.path.insert(0, {str(HERE)!r}); import appendix_scaling; appendix_scaling._worker({str(spec)!r})"
+    code = (
+        f"import sys; sys.path.insert(0, {str(HERE)!r}); import appendix_scaling; "
+        f"appendix_scaling._worker({str(spec)!r})"
+    )
     port = str(_free_port())
     logs = [folder / f"rank{rank}.log" for rank in range(2)]
     workers = []
     for rank, log in enumerate(logs):
-        env = {**os.environ, "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "MASTER_ADDR": "127.0.0.1", "MASTER_PORT": port, "WORLD_SIZE": "2", "RANK": str(rank), "LOCAL_RANK": str(rank), "LOCAL_WORLD_SIZE": "2"}
+        env = {
+            **os.environ,
+            "OMP_NUM_THREADS": "1",
+            "MKL_NUM_THREADS": "1",
+            "MASTER_ADDR": "127.0.0.1",
+            "MASTER_PORT": port,
+            "WORLD_SIZE": "2",
+            "RANK": str(rank),
+            "LOCAL_RANK": str(rank),
+            "LOCAL_WORLD_SIZE": "2",
+        }
         with log.open("w") as stderr:
-            workers.append(subprocess.Popen([sys.executable, "-c", code], env=env, stdout=subprocess.DEVNULL, stderr=stderr))
+            workers.append(
+                subprocess.Popen([sys.executable, "-c", code], env=env, stdout=subprocess.DEVNULL, stderr=stderr)
+            )
     while any(worker.poll() is None for worker in workers):
         if any(worker.poll() for worker in workers):  # one failed: the other would wait for it in a collective
             for worker in workers:
@@ -188,12 +236,22 @@ def exercise_2(quick: bool = False) -> dict[str, Any]:
     weight_gap = _largest_difference(one_state, two["state"])
     loss_gap = abs(one_history.val_loss[-1] - two["history"]["val_loss"][-1])
     seed_gap = abs(one_history.val_loss[-1] - other_history.val_loss[-1])
-    print(f"final validation loss: one process {one_history.val_loss[-1]:.4f}, two {two['history']['val_loss'][-1]:.4f}, one with seed 1 {other_history.val_loss[-1]:.4f}")
+    print(
+        f"final validation loss: one process {one_history.val_loss[-1]:.4f}, two {two['history']['val_loss'][-1]:.4f}, "
+        f"one with seed 1 {other_history.val_loss[-1]:.4f}"
+    )
     print(f"largest weight difference, one process against two: {weight_gap:.2e}")
     assert weight_gap > 1e-4, "different dropout masks: the runs part ways"
     if not quick:
         assert weight_gap > 1e-3 and loss_gap < max(0.05, seed_gap), "apart, but within the spread of runs"
-    return {"weight_gap": weight_gap, "loss_gap": loss_gap, "seed_gap": seed_gap, "val_one": one_history.val_loss[-1], "val_two": two["history"]["val_loss"][-1], "val_seed1": other_history.val_loss[-1]}
+    return {
+        "weight_gap": weight_gap,
+        "loss_gap": loss_gap,
+        "seed_gap": seed_gap,
+        "val_one": one_history.val_loss[-1],
+        "val_two": two["history"]["val_loss"][-1],
+        "val_seed1": other_history.val_loss[-1],
+    }
 
 
 def exercise_3(quick: bool = False) -> dict[str, Any]:
@@ -214,9 +272,17 @@ def exercise_3(quick: bool = False) -> dict[str, Any]:
     weights = model.training_flops_per_token(1) - per_context  # 6 N
     crossover = weights / per_context
     share_1024 = per_context * 1024 / weights
-    print(f"6N = {weights:,.0f} FLOPs, 12 L d = {per_context:,.0f} per token of context: equal at T = {crossover:,.0f}; at 1,024: +{share_1024:.0%}")
+    print(
+        f"6N = {weights:,.0f} FLOPs, 12 L d = {per_context:,.0f} per token of context: equal at T = "
+        f"{crossover:,.0f}; at 1,024: +{share_1024:.0%}"
+    )
     assert 6_500 < crossover < 7_000 and 0.1 < share_1024 < 0.2
-    return {"six_n": weights, "twelve_l_d": per_context, "crossover_tokens": crossover, "attention_share_at_1024": share_1024}
+    return {
+        "six_n": weights,
+        "twelve_l_d": per_context,
+        "crossover_tokens": crossover,
+        "attention_share_at_1024": share_1024,
+    }
 
 
 def exercise_4(quick: bool = False) -> dict[str, Any]:
@@ -251,7 +317,10 @@ def exercise_4(quick: bool = False) -> dict[str, Any]:
         one_history, one_state = _run(sizes, checkpoint_file=ck_for_one, resume=True)
     exact = all(torch.equal(resumed["state"][name], tensor) for name, tensor in whole["state"].items())
     on_one = _largest_difference(one_state, whole["state"])
-    print(f"resumed on two processes: equal bit for bit: {exact}; losses {resumed['history']['val_loss']} vs {whole['history']['val_loss']}")
+    print(
+        f"resumed on two processes: equal bit for bit: {exact}; losses {resumed['history']['val_loss']} "
+        f"vs {whole['history']['val_loss']}"
+    )
     print(f"resumed on one process: largest weight difference {on_one:.1e}")
     assert exact and resumed["history"]["train_loss"] == whole["history"]["train_loss"]
     assert on_one < 1e-3
@@ -297,7 +366,12 @@ def exercise_5(quick: bool = False) -> dict[str, Any]:
 
     ends: list[float] = []
     steps = 4
-    train(model, window, TrainConfig(steps=steps, eval_every=steps, eval_batches=1, device="cpu", progress=False), callbacks=[lambda end: ends.append(time.process_time())])
+    train(
+        model,
+        window,
+        TrainConfig(steps=steps, eval_every=steps, eval_batches=1, device="cpu", progress=False),
+        callbacks=[lambda end: ends.append(time.process_time())],
+    )
     step_seconds = (ends[steps - 2] - ends[0]) / (steps - 2)  # steps 2 and 3: warm, no evaluation
     step_flops = model.training_flops_per_token(T) * T / step_seconds
     mfu = step_flops / peak
@@ -309,11 +383,20 @@ def exercise_5(quick: bool = False) -> dict[str, Any]:
     start = time.process_time()
     optimizer.step()
     adamw_seconds = time.process_time() - start
-    print(f"matrix products {peak / 1e9:.1f} GFLOP/s; a training step {step_flops / 1e9:.1f} GFLOP/s: MFU {mfu:.0%}; AdamW's step {adamw_seconds:.2f} s of a {step_seconds:.2f} s step")
+    print(
+        f"matrix products {peak / 1e9:.1f} GFLOP/s; a training step {step_flops / 1e9:.1f} GFLOP/s: MFU {mfu:.0%}; "
+        f"AdamW's step {adamw_seconds:.2f} s of a {step_seconds:.2f} s step"
+    )
     assert mfu > 0
     if not quick:
         assert 0.1 < mfu < 1.0 and adamw_seconds < step_seconds
-    return {"matmul_gflops": peak / 1e9, "step_gflops": step_flops / 1e9, "mfu": mfu, "step_seconds": step_seconds, "adamw_seconds": adamw_seconds}
+    return {
+        "matmul_gflops": peak / 1e9,
+        "step_gflops": step_flops / 1e9,
+        "mfu": mfu,
+        "step_seconds": step_seconds,
+        "adamw_seconds": adamw_seconds,
+    }
 
 
 def exercise_6(quick: bool = False) -> dict[str, Any]:
@@ -347,11 +430,23 @@ def exercise_6(quick: bool = False) -> dict[str, Any]:
         for scale in (1.0, 2.0**16):
             g = gradients(dtype, scale)
             key = f"{name}, scale {int(scale)}"
-            results[key] = {"zero_share": float((g[nonzero] == 0).float().mean()), "relative_error": float((g - reference).norm() / reference.norm())}
-            print(f"{key:22s} zero entries {results[key]['zero_share']:.2%}, relative error {results[key]['relative_error']:.2e}")
+            results[key] = {
+                "zero_share": float((g[nonzero] == 0).float().mean()),
+                "relative_error": float((g - reference).norm() / reference.norm()),
+            }
+            print(
+                f"{key:22s} zero entries {results[key]['zero_share']:.2%}, relative error "
+                f"{results[key]['relative_error']:.2e}"
+            )
     assert results["float16, scale 1"]["zero_share"] > 0.9
-    assert results["float16, scale 65536"]["zero_share"] < 0.05 and results["float16, scale 65536"]["relative_error"] < 0.01
-    assert all(results[f"bfloat16, scale {s}"]["zero_share"] == 0 and results[f"bfloat16, scale {s}"]["relative_error"] < 0.02 for s in (1, 65536))
+    assert (
+        results["float16, scale 65536"]["zero_share"] < 0.05
+        and results["float16, scale 65536"]["relative_error"] < 0.01
+    )
+    assert all(
+        results[f"bfloat16, scale {s}"]["zero_share"] == 0 and results[f"bfloat16, scale {s}"]["relative_error"] < 0.02
+        for s in (1, 65536)
+    )
     return results
 
 
@@ -360,9 +455,9 @@ def exercise_7(quick: bool = False) -> dict[str, Any]:
 
     A forward and backward pass of GPT-2 small on one 256-token window took 1.75 s of CPU time, and
     2.12 s with every block recomputed: 1.21 times as long, less than the 4/3 that 8N / 6N suggests,
-    while the saved tensors fell from 289 MB to 62 MB. Recomputation repeats the blocks' forward pass only: about 85 million of GPT-2 small's
-    124 million parameters are in the blocks, while the tied output layer (38.6 million, a third of
-    the products) and the loss are computed once, so the FLOPs grow by 2 x 85 / (6 x 124), about 23%,
+    while the saved tensors fell from 289 MB to 62 MB. Recomputation repeats the blocks' forward pass only: about 85
+    million of GPT-2 small's 124 million parameters are in the blocks, while the tied output layer (38.6 million, a
+    third of the products) and the loss are computed once, so the FLOPs grow by 2 x 85 / (6 x 124), about 23%,
     plus a little for the attention. Memory traffic counts too: the recomputed activations are used
     at once, while the kept ones are written to memory and read back, which can hide part of the
     extra arithmetic. The gradients are the same either way (here they differ by exactly 0).
@@ -396,11 +491,21 @@ def exercise_7(quick: bool = False) -> dict[str, Any]:
     ratio = recomputed / plain
     gradient_gap = max(float((a - b).abs().max()) for a, b in zip(grads[False], grads[True]))
     memory = {r: training_memory(model, lambda r=r: loss_with(r)).activations / 1e6 for r in (False, True)}
-    print(f"forward and backward: {plain:.2f} s, recomputed {recomputed:.2f} s ({ratio:.2f}x); saved {memory[False]:.0f} MB vs {memory[True]:.0f} MB; gradients differ by {gradient_gap:.1e}")
+    print(
+        f"forward and backward: {plain:.2f} s, recomputed {recomputed:.2f} s ({ratio:.2f}x); saved {memory[False]:.0f} "
+        f"MB vs {memory[True]:.0f} MB; gradients differ by {gradient_gap:.1e}"
+    )
     assert gradient_gap < 1e-6 and memory[True] < memory[False]
     if not quick:
         assert 1.05 < ratio < 1.6
-    return {"seconds": plain, "seconds_recomputed": recomputed, "ratio": ratio, "saved_mb": memory[False], "saved_mb_recomputed": memory[True], "gradient_gap": gradient_gap}
+    return {
+        "seconds": plain,
+        "seconds_recomputed": recomputed,
+        "ratio": ratio,
+        "saved_mb": memory[False],
+        "saved_mb_recomputed": memory[True],
+        "gradient_gap": gradient_gap,
+    }
 
 
 def exercise_8(quick: bool = False) -> dict[str, Any]:
@@ -419,12 +524,30 @@ def exercise_8(quick: bool = False) -> dict[str, Any]:
     flops = 6 * n * tokens
     n_optimal = math.sqrt(flops / (6 * 20))
     inference_ratio = n_optimal / n
-    print(f"{flops:.2e} FLOPs, {tokens / n:.0f} tokens per parameter; compute-optimal: {n_optimal / 1e9:.1f}B parameters on {20 * n_optimal / 1e9:.0f}B tokens, {inference_ratio:.2f}x the cost per generated token")
+    print(
+        f"{flops:.2e} FLOPs, {tokens / n:.0f} tokens per parameter; compute-optimal: {n_optimal / 1e9:.1f}B parameters "
+        f"on {20 * n_optimal / 1e9:.0f}B tokens, {inference_ratio:.2f}x the cost per generated token"
+    )
     assert 140 < tokens / n < 160 and 17e9 < n_optimal < 19e9 and 2.5 < inference_ratio < 3
-    return {"flops": flops, "tokens_per_parameter": tokens / n, "optimal_parameters": n_optimal, "optimal_tokens": 20 * n_optimal, "inference_cost_ratio": inference_ratio}
+    return {
+        "flops": flops,
+        "tokens_per_parameter": tokens / n,
+        "optimal_parameters": n_optimal,
+        "optimal_tokens": 20 * n_optimal,
+        "inference_cost_ratio": inference_ratio,
+    }
 
 
-EXERCISES = {1: exercise_1, 2: exercise_2, 3: exercise_3, 4: exercise_4, 5: exercise_5, 6: exercise_6, 7: exercise_7, 8: exercise_8}
+EXERCISES = {
+    1: exercise_1,
+    2: exercise_2,
+    3: exercise_3,
+    4: exercise_4,
+    5: exercise_5,
+    6: exercise_6,
+    7: exercise_7,
+    8: exercise_8,
+}
 
 if __name__ == "__main__":
     main(EXERCISES)
