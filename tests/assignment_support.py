@@ -14,6 +14,7 @@ solution. ``expect`` names the parts whose points must be lost, or says ``full m
 from __future__ import annotations
 
 import re
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -102,3 +103,28 @@ def submission_notebook(
     then the fixture's cells swapped in: a submission as a student would make it."""
     answers = answer_code(source_notebook(assignment)) | (fixture.cells if fixture else {})
     return with_answers(base if base is not None else source_notebook(assignment), answers)
+
+
+def imported_distributions(sources: list[Path]) -> dict[str, set[str]]:
+    """Distribution -> the files that import one of its top-level modules (anywhere in the file, inside
+    functions too), for every module that is neither the standard library's nor the project's own."""
+    import ast
+    from importlib import metadata
+
+    from packaging.utils import canonicalize_name
+
+    providers = metadata.packages_distributions()
+    local = {p.stem for p in sources} | {"course_grading", "course_lib"}
+    found: dict[str, set[str]] = {}
+    for path in sources:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module]
+            else:
+                continue
+            for top in {name.split(".")[0] for name in names} - local - set(sys.stdlib_module_names):
+                for distribution in providers.get(top, [top]):
+                    found.setdefault(canonicalize_name(distribution), set()).add(path.name)
+    return found

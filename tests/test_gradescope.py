@@ -32,7 +32,7 @@ from course_grading.markers import answer_ids, part_points
 from course_grading.notebook.assignments import copy_course
 from course_grading.sandbox import limits as sandbox
 
-from assignment_support import ASSIGNMENTS, hidden_lines
+from assignment_support import ASSIGNMENTS, hidden_lines, imported_distributions
 from hostile_submissions import ASSIGNMENT, FULL, MISSING_SCALE, WRONG_SDPA, notebook
 
 pytestmark = [
@@ -407,31 +407,6 @@ def test_a_students_own_metadata_file_does_not_stop_an_unwrapped_export(tmp_path
     assert regrouped is not None and not regrouped.rejected
     assert sorted(item.parts for item in regrouped.items) == [("7", "a1_attention.ipynb"), ("7", METADATA)]
     assert regrouped.times.by_student["7"] == datetime.fromisoformat("2026-11-20T23:41:07-08:00")
-
-
-def imported_distributions(sources: list[Path]) -> dict[str, set[str]]:
-    """Distribution -> the files that import one of its top-level modules (anywhere in the file, inside
-    functions too), for every module that is neither the standard library's nor the project's own."""
-    import ast
-    from importlib import metadata
-
-    from packaging.utils import canonicalize_name
-
-    providers = metadata.packages_distributions()
-    local = {p.stem for p in sources} | {"course_grading", "course_lib"}
-    found: dict[str, set[str]] = {}
-    for path in sources:
-        for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.Import):
-                names = [alias.name for alias in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-                names = [node.module]
-            else:
-                continue
-            for top in {name.split(".")[0] for name in names} - local - set(sys.stdlib_module_names):
-                for distribution in providers.get(top, [top]):
-                    found.setdefault(canonicalize_name(distribution), set()).add(path.name)
-    return found
 
 
 def test_the_zip_installs_every_package_the_hidden_checks_import() -> None:
