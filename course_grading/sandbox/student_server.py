@@ -16,8 +16,9 @@ and talks to :class:`course_grading.sandbox.calls.RemoteStudent` over a Unix soc
   check and answers ``{"value", "inputs_after", "grads", "differentiable"}`` or ``{"error": (type
   name, message)}``. ``references`` names the correct versions of the other parts that replace the
   student's during the request: here they are proxies, each call of which is sent to the grader
-  as ``{"callback": name, "args", "kwargs"}`` and answered with ``{"value"}`` or ``{"error"}``;
-  their code never enters this process.
+  as ``{"callback": name, "args", "kwargs"}`` and answered with ``{"value"}`` or ``{"error"}``, and
+  each backward pass through one as the same with ``"backward": {"positions", "grad_outputs"}``,
+  answered with the gradients; their code never enters this process.
 
 Each cell, test run and call is interrupted after ``cell_s`` seconds. What the notebook prints is
 captured per cell, and cut after ``output_bytes`` in all; nothing it prints can reach the frames.
@@ -37,9 +38,12 @@ import traceback
 from collections.abc import Callable
 from typing import Any
 
+from torch import Tensor
+
 from course_grading.sandbox import container
 from course_grading.sandbox.calls import CUT, call_in, receive_frame, send_frame, swapped, unwire, wire
 from course_grading.sandbox.jail import isolate, seal
+from course_grading.sandbox.reference_grads import RemoteCall, grad_positions, tensor_leaves, with_leaves
 from course_grading.sandbox.trace import Conduct
 
 __all__ = [
@@ -154,14 +158,16 @@ class ReferencePartError(Exception):
 
 
 def proxies(names: list[str], requests: int, replies: int) -> dict[str, Callable[..., Any]]:
-    """Stand-ins for the grader's correct versions of other parts: each call runs in the grader."""
+    """Stand-ins for the grader's correct versions of other parts: each call runs in the grader, and so does
+    its backward pass when the student's code differentiates through it (see
+    :mod:`course_grading.sandbox.reference_grads`)."""
 
     def proxy(name: str) -> Callable[..., Any]:
-        def call(*args: Any, **kwargs: Any) -> Any:
+        def remote(request: dict[str, Any]) -> Any:
             # a time limit may not cut a call and its reply apart
             signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})
             try:
-                send_frame(replies, {"callback": name, "args": wire(args), "kwargs": wire(kwargs)})
+                send_frame(replies, {"callback": name} | request)
                 reply = receive_frame(requests)
             finally:
                 signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGALRM})
@@ -171,6 +177,27 @@ def proxies(names: list[str], requests: int, replies: int) -> dict[str, Callable
                     f"{reply.get('error') if isinstance(reply, dict) else reply}"
                 )
             return unwire(reply.get("value"))
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            arguments = {"args": wire(args), "kwargs": wire(kwargs)}
+            positions = grad_positions((args, kwargs))
+            if not positions:
+                return remote(arguments)
+            given = tensor_leaves((args, kwargs))
+            value: list[Any] = []
+
+            def forward() -> Any:
+                value.append(remote(arguments))
+                return value[0]
+
+            def backward(grads: list[Tensor]) -> list[Tensor | None]:
+                found = remote(arguments | {"backward": {"positions": positions, "grad_outputs": wire(grads)}})
+                if not (isinstance(found, list) and len(found) == len(positions)):
+                    raise ReferencePartError(f"the correct {name} sent no gradients for its arguments")
+                return found
+
+            leaves = RemoteCall.apply(forward, backward, *[given[p] for p in positions])
+            return with_leaves(value[0], leaves)
 
         call.__name__ = call.__qualname__ = name
         return call
