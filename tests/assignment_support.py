@@ -20,7 +20,7 @@ from pathlib import Path
 
 import nbformat
 
-from course_grading.markers import HIDDEN_BLOCK, SOLUTION_BLOCK, answer_code, with_answers
+from course_grading.markers import HIDDEN_BLOCK, SOLUTION_BLOCK, answer_code, answer_ids, defined_names, with_answers
 
 ROOT = Path(__file__).resolve().parents[1]
 ASSIGNMENTS = ROOT / "assignments"
@@ -128,3 +128,22 @@ def imported_distributions(sources: list[Path]) -> dict[str, set[str]]:
                 for distribution in providers.get(top, [top]):
                     found.setdefault(canonicalize_name(distribution), set()).add(path.name)
     return found
+
+
+def variants(assignment: str) -> dict[str, tuple[str, dict[str, str]]]:
+    """Submission name -> (the part it breaks, the answer cells that differ from the key)."""
+    stubs = answer_code(release_notebook(assignment))
+    bugs: dict[str, dict[str, str]] = {}  # a wrong cell per part: a one-part fixture's, else a several-part one's
+    for f in sorted(fixtures(assignment), key=lambda f: (len(f.loses), f.name)):
+        for part in sorted(f.loses):
+            bugs.setdefault(part, {part: f.cells[part]})
+    made: dict[str, tuple[str, dict[str, str]]] = {}
+    for part in answer_ids(release_notebook(assignment)):
+        names = defined_names(stubs[part])
+        made[f"{part}-unfinished"] = (part, {part: stubs[part]})
+        made[f"{part}-hangs"] = (
+            part,
+            {part: "\n\n".join(f"def {name}(*args, **kwargs):\n    while True:\n        pass\n" for name in names)},
+        )
+        made[f"{part}-wrong"] = (part, bugs[part])
+    return made

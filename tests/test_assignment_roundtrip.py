@@ -1,8 +1,9 @@
 """Every assignment end to end through plain nbgrader, in a scratch course directory.
 
 Generates the student version from the source, autogrades the answer key, the untouched student
-version, every buggy and alternative submission under tests/fixtures/<id>/, generates the feedback,
-and checks the scores cell by cell and that nothing hidden reaches a student.
+version, a sample of the buggy and alternative submissions under tests/fixtures/<id>/ (one wrong answer per
+part; test_assignment_checks grades them all in-process), the first part hanging and the last unfinished,
+generates the feedback, and checks the scores cell by cell and that nothing hidden reaches a student.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import nbformat
 import pytest
 
-from course_grading.markers import answer_ids
+from course_grading.markers import answer_code, answer_ids, with_answers
 from course_grading.notebook.assignments import answer_key, copy_course, nbgrader_api
 
 from assignment_support import (
@@ -24,12 +25,14 @@ from assignment_support import (
     solution_lines,
     source_notebook,
     submission_notebook,
+    variants,
 )
 
 pytestmark = pytest.mark.slow
 IDS = assignment_ids()
-BUGS_PER_PART = 2  # test_assignment_checks runs every fixture through the same checks in-process; here a sample
-ALTERNATIVES = 4  # of the right answers in other styles, by name
+BUGS_PER_PART = 1  # test_assignment_checks runs every fixture through the same checks in-process; here a sample
+ALTERNATIVES = 2  # of the right answers in other styles, by name
+CELL_TIMEOUT_S = 15  # the slowest hidden check, cold, on a busy machine, takes a few seconds; a hang waits this out
 
 
 def roundtrip_fixtures(assignment: str) -> dict:
@@ -73,12 +76,17 @@ def graded(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
     """Generate, submit, autograde and give feedback for every submission; return what came out."""
     assignment = request.param
     course = copy_course(tmp_path_factory.mktemp("course"))
+    with (course / "nbgrader_config.py").open("a") as config:
+        config.write(f"\nc.Execute.timeout = {CELL_TIMEOUT_S}\n")
     api = nbgrader_api(course)
     assert api.generate_assignment(assignment, force=True)["success"]
     release = nbformat.read(course / "release" / assignment / f"{assignment}.ipynb", as_version=4)
     submissions = {"answer_key": submission_notebook(assignment, None, release), "untouched": release}
     submissions |= {
         name: submission_notebook(assignment, fixture, release) for name, fixture in FIXTURES[assignment].items()
+    }
+    submissions |= {
+        name: with_answers(release, KEYS[assignment] | answers) for name, (_, answers) in broken(assignment)
     }
     for student, nb in submissions.items():
         folder = course / "submitted" / student / assignment
@@ -97,6 +105,28 @@ def graded(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
             notebook = gradebook.find_submission_notebook(assignment, assignment, student)
             scores[student] = {g.name.removeprefix("test_"): (g.score, g.max_score) for g in notebook.grades}
     return {"assignment": assignment, "course": course, "scores": scores, "release": release}
+
+
+def broken(assignment: str) -> list[tuple[str, tuple[str, dict[str, str]]]]:
+    """Plain nbgrader's share of tests/test_independent_parts.py's submissions: the first part hanging (the
+    one after which every other part must still be graded) and the last part left unfinished."""
+    parts = answer_ids(source_notebook(assignment))
+    made = variants(assignment)
+    return [(name, made[name]) for name in (f"{parts[0]}-hangs", f"{parts[-1]}-unfinished")]
+
+
+KEYS = {a: answer_code(source_notebook(a)) for a in IDS}
+
+
+def test_a_part_hanging_or_unfinished_costs_its_own_points_only(graded: dict) -> None:
+    """Plain ``nbgrader autograde`` (trusted notebooks only): a hang waits out the cell time limit and the later
+    parts are graded all the same; an unfinished part scores 0 and no other part loses."""
+    scores = graded["scores"]
+    lost = {
+        name: {part for part, (score, max_score) in scores[name].items() if score < max_score}
+        for name, _ in broken(graded["assignment"])
+    }
+    assert lost == {name: {part} for name, (part, _) in broken(graded["assignment"])}
 
 
 def test_release_is_committed_and_in_sync(graded: dict) -> None:

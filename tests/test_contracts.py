@@ -72,6 +72,10 @@ def one_pass(x, gain, bias):  # noqa: ANN001, ANN201
     return gain * (x - mean) / torch.sqrt(var + 1e-5) + bias
 
 
+def float32_inside(x, gain, bias):  # noqa: ANN001, ANN201 (Hugging Face's norms: float32 inside, cast back)
+    return right(x.float(), gain.float(), bias.float()).to(x.dtype)
+
+
 def _args(g: torch.Generator, size) -> tuple:  # noqa: ANN001
     d = size.length
     return (
@@ -121,7 +125,7 @@ def test_a_right_function_passes_every_generic_case_on_every_seed() -> None:
 @pytest.mark.parametrize("function, words", [
     (buffer, "1100 positions"), (float32, "keep the inputs' dtype"), (detached, "reaches gain"),
     (needs_batch, "leading dimensions none"), (reseeds, "global random state"), (python_reseeds, "global random state"),
-    (in_place, "in place"), (one_pass, "offset by 4,096"),
+    (in_place, "in place"), (one_pass, "offset by 4,096"), (float32_inside, "float64"),
 ])  # fmt: skip
 def test_each_class_of_wrong_function_fails_on_every_seed(function, words: str) -> None:  # noqa: ANN001
     found = failures(function)
@@ -148,6 +152,32 @@ def test_gradients_reach_tensors_inside_dict_arguments() -> None:
     assert reply.grads is not None and reply.grads[0] is not None and reply.grads[1] is not None
     assert reply.grads[2] is None  # the detached bias: no gradient
     assert torch.allclose(reply.grads[1], x.T @ torch.linspace(-1, 1, 6).view(3, 2))
+
+
+def test_gradients_reach_tensors_inside_tuple_arguments() -> None:
+    """A cache passed as a tuple: each of its tensors is an input the gradient case asks about (one detached
+    inside the function shows), and EVERY names them all."""
+    namespace = {"f": lambda x, cache: x @ cache[0] + cache[1].detach()}
+    x, cache = torch.randn(3, 4), (torch.randn(4, 2), torch.randn(2))
+    reply = LocalStudent(namespace).call("f", (x, cache), grad_args=(0, (1, 0), (1, 1)))
+    assert reply.grads is not None and reply.grads[1] is not None and reply.grads[2] is None
+    assert torch.allclose(reply.grads[1], x.T @ torch.linspace(-1, 1, 6).view(3, 2))
+    contract = contracts.Contract(
+        "f", ("x", "cache"), lambda g, size: (), None, differentiable=(0, (1, contracts.EVERY))
+    )
+    assert contracts._leaves(contract, (x, cache)) == [("x", 0), ("cache[0]", (1, 0)), ("cache[1]", (1, 1))]
+    assert contracts._leaves(contract, (x, None)) == [("x", 0)]  # no cache: nothing inside it to ask about
+
+
+def test_float64_is_never_judged_at_a_widened_tolerance() -> None:
+    """A scale widens float32's tolerance (its rounding grows with the values and the length of the computation);
+    float64's stays, so float32 arithmetic inside (about 1e-7 relative) fails there whatever the scale."""
+    exact = torch.randn(64, dtype=torch.float64) * 3
+    rounded = exact.float().double()
+    contracts.expect_like(rounded.float(), exact, "x", "case", torch.float32, scale=10.0)  # float32: fine
+    with pytest.raises(gradinglib.CheckFailed):
+        contracts.expect_like(rounded, exact, "x", "case", torch.float64, scale=10.0)
+    contracts.expect_like(exact + 1e-12, exact, "x", "case", torch.float64, scale=10.0)  # float64 rounding: fine
 
 
 def test_an_infinite_expected_entry_is_compared_exactly() -> None:

@@ -20,7 +20,7 @@ from course_grading.markers import defined_names
 from course_grading.sandbox.calls import Reply, Student, probe
 from course_grading.sandbox.shortcuts import TORCH_ATTENTION, Rules
 
-from contracts import FAR_BELOW_FACTOR, Contract, Size, contract_cases
+from contracts import FAR_BELOW_FACTOR, PAST_EVERY_BUFFER, Contract, Size, contract_cases
 from gradinglib import (
     CheckFailed,
     as_student,
@@ -174,14 +174,20 @@ SDPA = Contract(
     ),
 )
 CAUSAL = Contract(
-    "causal_mask", ("T",), lambda g, size: (size.length,), lambda T: torch.ones(T, T).tril().bool(), long=1100
+    "causal_mask",
+    ("T",),
+    lambda g, size: (size.length,),
+    lambda T: torch.ones(T, T, dtype=torch.bool).tril(),
+    # nanoGPT's mask buffer of 1,024 is cut short here; one past 8,192 is not looked for: a right answer that
+    # loops over every (query, key) pair takes seconds at 1,100 positions and minutes past 8,192
+    long=1100,
 )
 PADDING = Contract(
     "padding_mask",
     ("lengths", "T"),
     lambda g, size: (torch.randint(0, size.length + 1, (3,), generator=g), size.length),
     lambda lengths, T: (torch.arange(T)[None, :] < lengths[:, None])[:, None, :],
-    long=1100,
+    long=PAST_EVERY_BUFFER,
     integers=(0,),  # "a (B,) integer tensor"
 )
 SPLIT = Contract(
@@ -212,7 +218,7 @@ MHA = Contract(
     _ref_mha_functional,
     long=1100,
     dtypes=(torch.float64,),
-    differentiable=(5,),
+    differentiable=(0, 1, 2, 3, 4, 5),  # through the correct sdpa and heads too: the grader answers their backward
     coincide=True,
     options=(("forbid", NO_TORCH_ATTENTION), ("references", REFERENCE_PARTS)),
     # positive inputs, positive query weights and negative key weights: every score below -50,000

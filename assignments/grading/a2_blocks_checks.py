@@ -20,7 +20,7 @@ from course_grading.markers import defined_names
 from course_grading.sandbox.calls import Student, probe
 from course_grading.sandbox.shortcuts import TORCH_ATTENTION, TORCH_NORMS, Rules
 
-from contracts import Contract, Size, contract_cases
+from contracts import EVERY, PAST_EVERY_BUFFER, Contract, Size, contract_cases
 from gradinglib import (
     CheckFailed,
     as_student,
@@ -155,11 +155,12 @@ def _expect_sinusoidal(value: Any, args: tuple[Any, ...], where: str, size: Size
         raise CheckFailed(f"returns {value.dtype}; expected floating-point values ({where})")
     # float32 rounds an angle t * w to half an ulp of t (4e-6 at T = 80, growing with T): right
     # variants (the key's powers, exp of -log(10000) 2i/d, 10000 ** (-2i/d), float64 then cast),
-    # 2000 runs each, worst 0.21 of this tolerance (4.4e-6); it holds to T of about 350, and the
-    # error grows in proportion to t, so past 300 positions the tolerance grows with T too. Wrong
-    # answers in the fixtures: at least 4.2e4 times it.
+    # 2000 runs each, worst 0.21 of this tolerance (4.4e-6) up to T = 80. Past that the error grows in
+    # proportion to t, by up to two roundings of about 6e-8 t each (the angle's and the frequency's): the key
+    # came to 0.8 of 2e-5 T / 300 at T = 5,000, so past 100 positions the tolerance is 2e-5 T / 100, three
+    # times that bound. Wrong answers in the fixtures: at least 1.4e4 times it.
     expect_close(
-        value, _ref_sinusoidal(T, d), "sinusoidal_encoding(T, d_model)", where, atol=2e-5 * max(1.0, T / 300), rtol=1e-4
+        value, _ref_sinusoidal(T, d), "sinusoidal_encoding(T, d_model)", where, atol=2e-5 * max(1.0, T / 100), rtol=1e-4
     )
 
 
@@ -173,7 +174,7 @@ SINUSOIDAL = Contract(
     lambda g, size: (size.length, 8),
     None,
     base=Size((), 10),
-    long=4100,
+    long=PAST_EVERY_BUFFER,
     verify=_expect_sinusoidal,
     again=lambda first, fresh, g: [(first[0], 12), (first[0] + 7, first[1])],
     edges=(
@@ -350,6 +351,7 @@ PRE_LN = Contract(
     ),
     _encoder_functional,
     long=1100,
+    differentiable=(0, (1, EVERY)),  # through the correct layer_norm and attention too
     scale=10.0,
     options=(("forbid", NO_TORCH_LAYERS), ("references", REFERENCE_PARTS)),
 )
@@ -365,6 +367,7 @@ DECODER = Contract(
     ),
     _decoder_functional,
     long=1100,
+    differentiable=(0, 1, (2, EVERY)),
     scale=10.0,
     coincide=True,
     options=(("forbid", NO_TORCH_LAYERS), ("references", REFERENCE_PARTS)),

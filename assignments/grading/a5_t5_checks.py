@@ -54,7 +54,7 @@ from course_grading.sandbox.calls import Student
 from course_grading.sandbox.shortcuts import TORCH_ATTENTION, Rules
 
 import gradinglib
-from contracts import EVERY, FAR_BELOW_FACTOR, Contract, Size, contract_cases
+from contracts import EVERY, FAR_BELOW_FACTOR, PAST_EVERY_BUFFER, Contract, Size, contract_cases
 from gradinglib import (
     CheckFailed,
     Guarded,
@@ -240,7 +240,7 @@ BUCKETS = Contract(
     None,
     base=Size((2, -1, 3), 128),
     leads=((), (1,), (3, 5, 7)),
-    long=4100,
+    long=PAST_EVERY_BUFFER,
     verify=_expect_buckets,
     again=lambda first, fresh, g: [(first[0], False, *first[2:]), (first[0], True, 48, first[3]), (*first[:3], 40)],
 )
@@ -1184,7 +1184,9 @@ def _expect_beam(value: Any, args: tuple[Any, ...], where: str, size: Size) -> N
             f"beam_search_step should return (scores, parents, tokens, finished), got {kind(value)} ({where})"
         )
     expected = _ref_beam(log_probs, beam_scores, finished, width, eos_id)
-    expect_tensor(value[0], (width,), "the scores", where, dtype=beam_scores.dtype)
+    expect_tensor(
+        value[0], (width,), "the scores", where, dtype=torch.promote_types(beam_scores.dtype, log_probs.dtype)
+    )
     # right answers (a topk, a sort in float64, lists sorted in Python) came within 2.4e-7 (a two-hundredth of what is
     # allowed) over 1,000 seeds; every wrong score (a carried beam extended by eos_id, products) is off by 1e-2 or more
     expect_close(value[0], expected[0], "the scores (best first)", where, atol=1e-5, rtol=1e-5)
@@ -1214,7 +1216,7 @@ def _beam_args(eos_id: int | None = None, below: float = 0.0) -> Callable[[torch
     return make
 
 
-# A vocabulary past any fixed buffer; float64 scores (float64 beam_scores give float64 scores); EOS as
+# A vocabulary past any fixed buffer; float64 scores (float64 beam_scores or log_probs give float64 scores); EOS as
 # the first and as the last token of the vocabulary; the scores of a long sequence, whose probabilities
 # underflow (exp(-800) is 0 in float64: scores as products of probabilities, not sums of logs, show).
 BEAM = Contract(
@@ -1235,8 +1237,13 @@ BEAM = Contract(
     ignored=(("a finished beam's log_probs row (it means nothing) inf and -inf", _junk_finished_rows),),
     mixed=(
         (
-            "beam_scores float64, log_probs float32 (the scores keep beam_scores' dtype)",
+            "beam_scores float64, log_probs float32 (the scores are float64)",
             lambda a: (a[0], a[1].double(), *a[2:]),
+            torch.float64,
+        ),
+        (
+            "beam_scores float32, log_probs float64 (the scores are float64)",
+            lambda a: (a[0].double(), a[1].float(), *a[2:]),
             torch.float64,
         ),
     ),

@@ -25,7 +25,7 @@ from course_grading.markers import defined_names
 from course_grading.sandbox.calls import Student
 from course_grading.sandbox.shortcuts import TORCH_ATTENTION, TORCH_NORMS, Rules
 
-from contracts import EVERY, Contract, Size, contract_cases, expect_like, in_float64
+from contracts import EVERY, PAST_EVERY_BUFFER, Contract, Size, contract_cases, expect_like, in_float64
 from gradinglib import CheckFailed, Guarded, as_student, expect_close, fresh_generator, kind, run_cases
 
 REFERENCE_PARTS = Path(__file__).with_name("a7_llama_reference_parts.py").read_text()
@@ -115,7 +115,7 @@ def _rotary_contract(interleaved: bool) -> Contract:
         _rotary_oracle,
         base=Size((2, 3), 6),
         leads=((), (1,), (4,)),
-        long=1100,
+        long=PAST_EVERY_BUFFER,
         dtypes=(torch.float64,),
         differentiable=(0,),
         views=Size((2, 3), 6),
@@ -279,6 +279,9 @@ def _gqa_weights(g: torch.Generator, d: int, h: int, h_kv: int) -> list[Tensor]:
 
 
 HEADS = ((4, 2), (4, 1), (6, 3), (4, 4), (8, 2))  # (n_heads, n_kv_heads): GQA, MQA, MHA
+# Where the way query heads are shared out shows: several key/value heads, each shared by several query heads
+# (with one key/value head, or one query head per key/value head, tiling and interleaving coincide).
+GROUPED = ((4, 2), (6, 3), (8, 2))
 
 
 def _gqa_args(g: torch.Generator, size: Size) -> tuple[Any, ...]:
@@ -293,8 +296,9 @@ def _gqa_args(g: torch.Generator, size: Size) -> tuple[Any, ...]:
 
 def _gqa_steps(student: Guarded, g: torch.Generator, size: Size) -> None:
     """A prompt of 4 positions in one call, then 5 steps of one, each given the cache the previous returned;
-    every call's output and cache against the oracle on the whole prefix."""
-    h, h_kv = _pick(g, HEADS[:3])
+    every call's output and cache against the oracle on the whole prefix. Heads in groups whatever the draw: a
+    path taken for one new position only (decoding) is checked where sharing the heads out can go wrong."""
+    h, h_kv = _pick(g, GROUPED)
     d, B, base = 4 * h, 2, _pick(g, BASES)
     x_all = _randn(g, B, 9, d).to(size.dtype)
     weights = [w.to(size.dtype) for w in _gqa_weights(g, d, h, h_kv)]
@@ -324,7 +328,7 @@ GQA = Contract(
     base=Size((2,), 5),
     long=1100,
     dtypes=(torch.float64,),
-    differentiable=(0, 1, 2, 3, 4),
+    differentiable=(0, 1, 2, 3, 4, (7, EVERY)),  # the cache's keys and values too: every tensor argument
     scale=10.0,
     options=(("forbid", NO_TORCH_LAYERS), ("references", REFERENCE_PARTS)),
     steps=_gqa_steps,
@@ -334,6 +338,7 @@ GQA = Contract(
         ("no cache (None)", lambda g, size: (*_gqa_args(g, size)[:7], None, 10000.0)),
         ("an empty cache (P = 0)", lambda g, size: _gqa_args(g, Size((2,), 0))),
         ("MQA: one key/value head for 8 query heads", lambda g, size: _mqa_args(g)),
+        ("one new position (decoding), heads in groups", lambda g, size: _one_position_args(g)),
     ),
     extremes=(("scores past float32's exp range (x 30 times larger)", lambda a: (a[0] * 30, *a[1:]), 10.0),),
 )
@@ -343,6 +348,13 @@ def _mqa_args(g: torch.Generator) -> tuple[Any, ...]:
     d, B, T, P = 16, 2, 3, 4
     cache = (_randn(g, B, 1, P, 2), _randn(g, B, 1, P, 2))
     return (_randn(g, B, T, d), *_gqa_weights(g, d, 8, 1), 8, 1, cache, 10000.0)
+
+
+def _one_position_args(g: torch.Generator) -> tuple[Any, ...]:
+    h, h_kv = _pick(g, GROUPED)
+    d, B, P = 4 * h, 2, 6
+    cache = (_randn(g, B, h_kv, P, d // h), _randn(g, B, h_kv, P, d // h))
+    return (_randn(g, B, 1, d), *_gqa_weights(g, d, h, h_kv), h, h_kv, cache, _pick(g, BASES))
 
 
 def check_gqa(notebook: Student | dict[str, Any]) -> str | None:
@@ -465,7 +477,7 @@ BLOCK = Contract(
     base=Size((2,), 4),
     long=1100,
     dtypes=(torch.float64,),
-    differentiable=(0, (1, EVERY)),
+    differentiable=(0, (1, EVERY), (4, EVERY)),
     scale=10.0,
     options=(("forbid", NO_TORCH_LAYERS), ("references", REFERENCE_PARTS)),
     steps=_block_against_hf,

@@ -120,7 +120,8 @@ class Reply:
     aliased: bool = False  # whether a tensor it returned shares memory with a tensor it was given
 
 
-GradArg = int | tuple[int, str]  # an argument to differentiate against: its index, or (index, key) of a dict argument
+# an argument to differentiate against: its index, or (index, key) of a dict argument, or (index, i) of a tuple's
+GradArg = int | tuple[int, str | int]
 
 
 class Student(Protocol):
@@ -312,12 +313,17 @@ def _storages(value: Any) -> set[int]:
 
 
 def _grad_leaf(args: Sequence[Any], path: GradArg) -> Any:
-    """The argument ``path`` names: ``args[i]``, or ``args[i][key]`` for a dict argument (None if absent)."""
+    """The argument ``path`` names: ``args[i]``, ``args[i][key]`` for a dict argument, ``args[i][j]`` for a
+    tuple or list argument (None if absent)."""
     if isinstance(path, int):
         return args[path] if 0 <= path < len(args) else None
     index, key = path
     holder = args[index] if 0 <= index < len(args) else None
-    return holder.get(key) if isinstance(holder, dict) else None
+    if isinstance(holder, dict):
+        return holder.get(key)
+    if isinstance(holder, (tuple, list)) and isinstance(key, int) and 0 <= key < len(holder):
+        return holder[key]
+    return None
 
 
 def seed_global_states(seed: int) -> None:

@@ -216,7 +216,10 @@ def answer(
 
     def call() -> dict[str, Any]:
         driver = request.get("driver")
-        grad_args = [p if isinstance(p, int) else (int(p[0]), str(p[1])) for p in request["grad_args"]]
+        grad_args = [
+            p if isinstance(p, int) else (int(p[0]), p[1] if isinstance(p[1], int) else str(p[1]))
+            for p in request["grad_args"]
+        ]
         seed = request.get("global_seed")
         reply = call_in(
             namespace,

@@ -1,0 +1,20 @@
+# expect: loses gqa -- the incoming cache is detached before the concatenation ("the past needs no gradient"): outputs equal the key's, but no gradient reaches cache_k and cache_v (nor, through them, the earlier step's weights); the spec asks gradients to flow to every tensor argument; differs on the gradient with respect to a cache that requires grad, e.g. B=1, P=3, T=2
+# %% [gqa]
+def grouped_query_attention(x, W_q, W_k, W_v, W_o, n_heads, n_kv_heads, cache=None, base=10000.0):
+    """Causal GQA of the newest positions x (B, T, d) over the cache and themselves.
+    Returns (out (B, T, d), (k, v) each (B, n_kv_heads, P + T, d_head))."""
+    B, T, d = x.shape
+    d_head, group = d // n_heads, n_heads // n_kv_heads
+    P = 0 if cache is None else cache[0].shape[2]
+    q = apply_rotary(split_heads(x @ W_q, n_heads), start=P, base=base)
+    k = apply_rotary(split_heads(x @ W_k, n_kv_heads), start=P, base=base)
+    v = split_heads(x @ W_v, n_kv_heads)
+    if cache is not None:
+        past_k, past_v = cache[0].detach(), cache[1].detach()  # computed at earlier steps: constants now
+        k, v = torch.cat([past_k, k], dim=2), torch.cat([past_v, v], dim=2)
+    q = q.view(B, n_kv_heads, group, T, d_head)
+    scores = q @ k[:, :, None].transpose(-2, -1) / math.sqrt(d_head)
+    allowed = torch.ones(T, P + T, dtype=torch.bool).tril(diagonal=P)
+    weights = torch.softmax(scores.masked_fill(~allowed, float("-inf")), dim=-1)
+    out = (weights @ v[:, :, None]).view(B, n_heads, T, d_head)
+    return merge_heads(out) @ W_o, (k, v)
