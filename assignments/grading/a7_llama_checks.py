@@ -482,8 +482,18 @@ BLOCK = Contract(
     options=(("forbid", NO_TORCH_LAYERS), ("references", REFERENCE_PARTS)),
     steps=_block_against_hf,
     again=_one_at_a_time({0: _fresh_like, 1: _fresh_like, 4: _fresh_like, 5: lambda eps, g: eps * 100, 6: _other_base}),
-    edges=(("no cache, defaults", lambda g, size: _block_args(g, size)[:4]),),
+    edges=(
+        ("no cache, defaults", lambda g, size: _block_args(g, size)[:4]),
+        # each norm's eps shows, whatever eps the other cases drew (one of them is the default)
+        ("x near zero, eps 0.5", lambda g, size: _small_input_large_eps(_block_args(g, size))),
+    ),
 )
+
+
+def _small_input_large_eps(args: tuple[Any, ...]) -> tuple[Any, ...]:
+    """``x`` a thousandth of its size and ``eps`` 0.5: both norms divide by about sqrt(eps), not by x's root mean
+    square, so an ``eps`` dropped from either norm (its default is 1e-6) changes the output by far."""
+    return (args[0] * 1e-3, *args[1:5], 0.5, args[6])
 
 
 def check_block(notebook: Student | dict[str, Any]) -> str | None:
