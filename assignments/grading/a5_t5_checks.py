@@ -1216,7 +1216,7 @@ def _beam_args(eos_id: int | None = None, below: float = 0.0) -> Callable[[torch
     return make
 
 
-# A vocabulary past any fixed buffer; float64 scores (float64 beam_scores or log_probs give float64 scores); EOS as
+# A vocabulary past any fixed buffer; float64 scores (float64 beam_scores give float64 scores); EOS as
 # the first and as the last token of the vocabulary; the scores of a long sequence, whose probabilities
 # underflow (exp(-800) is 0 in float64: scores as products of probabilities, not sums of logs, show).
 BEAM = Contract(
@@ -1239,11 +1239,6 @@ BEAM = Contract(
         (
             "beam_scores float64, log_probs float32 (the scores are float64)",
             lambda a: (a[0], a[1].double(), *a[2:]),
-            torch.float64,
-        ),
-        (
-            "beam_scores float32, log_probs float64 (the scores are float64)",
-            lambda a: (a[0].double(), a[1].float(), *a[2:]),
             torch.float64,
         ),
     ),
