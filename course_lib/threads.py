@@ -10,18 +10,20 @@ every module's forward pass (any training or inference loop, the library's or a 
 :func:`adapt` at most every :data:`INTERVAL_S` seconds, through a global forward pre-hook, so that a
 core taken by other work halfway through a chapter is given back within seconds. Elsewhere (no
 ``/proc/stat``), and wherever ``OMP_NUM_THREADS`` or ``COURSE_THREADS`` is set, the count is left
-alone or set to that number.
+alone or set to that number; within a :func:`pinned` block, to the block's count.
 """
 
 from __future__ import annotations
 
 import os
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import torch
 from torch import nn
 
-__all__ = ["THREADS_VARIABLE", "adapt", "free_cores", "use_free_cores"]
+__all__ = ["THREADS_VARIABLE", "adapt", "free_cores", "pinned", "use_free_cores"]
 
 THREADS_VARIABLE = "COURSE_THREADS"  # a fixed thread count, for a run that must not adapt (a benchmark, a test)
 INTERVAL_S = 2.0  # adapt() measures over at least this long
@@ -29,6 +31,7 @@ _TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 _last: list[tuple[float, float, float, float]] = []  # (wall, busy of the machine, our own CPU, cores): the last reading
 _hook: list[object] = []  # the handle of the forward pre-hook, once use_free_cores() installed it
 _next_check = [0.0]  # monotonic time before which the hook does nothing
+_pins: list[int] = []  # the counts of the pinned() blocks in force, innermost last
 
 
 def _reading() -> tuple[float, float, float, float] | None:
@@ -53,6 +56,8 @@ def free_cores(since: tuple[float, float, float, float], now: tuple[float, float
 
 
 def _fixed() -> int | None:
+    if _pins:
+        return _pins[-1]
     for name in (THREADS_VARIABLE, "OMP_NUM_THREADS"):
         value = os.environ.get(name, "")
         if value.isdigit() and int(value) > 0:
@@ -101,3 +106,17 @@ def use_free_cores(sample_s: float = 0.3) -> int:
     if not _hook:
         _hook.append(nn.modules.module.register_module_forward_pre_hook(_adapt_now_and_then))
     return threads
+
+
+@contextmanager
+def pinned(count: int) -> Iterator[None]:
+    """Within the block, torch computes with ``count`` threads whatever the machine's load (:func:`adapt`
+    and the forward hook keep it); the count in use before comes back after."""
+    before = torch.get_num_threads()
+    _pins.append(count)
+    torch.set_num_threads(count)
+    try:
+        yield
+    finally:
+        _pins.pop()
+        torch.set_num_threads(_pins[-1] if _pins else before)

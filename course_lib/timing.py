@@ -1,0 +1,75 @@
+"""Timing that other work on the machine does not decide: the book's speed claims measure with :func:`race`.
+
+A wall clock counts whatever else the machine runs. Measured that way, a claim such as "the cache grows
+linearly, recomputing faster" fails on a laptop busy with other work (it did on a 2-core CI machine: one
+slow run of the shorter generation made the longer one look cheap). :func:`race` closes the ways such a
+measure goes wrong, for every claim at once:
+
+* each run is timed in **CPU seconds of the calling thread** (``time.thread_time``), on **one torch thread**
+  (:func:`course_lib.threads.pinned`), so time spent waiting for a core is not counted, and torch's thread
+  count does not change between candidates;
+* the candidates run **in turns**, round after round, so a slow minute of the machine slows all of them alike;
+* each keeps its **fastest** round, the one least disturbed;
+* a run shorter than :data:`MIN_RUN_S` is repeated within one measurement until it is not, so a coarse
+  thread clock (Windows counts in 15.6 ms ticks) still resolves it.
+
+What remains is the machine's own arithmetic (its kernels, its caches), which a claim's margin has to cover.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Hashable, Mapping
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+from course_lib.threads import pinned
+
+__all__ = ["MIN_RUN_S", "Race", "race"]
+
+MIN_RUN_S = 0.05  # a measurement repeats a candidate until it takes at least this long (CPU seconds)
+K = TypeVar("K", bound=Hashable)
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Race(Generic[K, T]):
+    """What :func:`race` measured: each candidate's fastest CPU seconds per call, and what its last call
+    returned (to check that the alternatives agree)."""
+
+    seconds: dict[K, float]
+    results: dict[K, T]
+
+    def ratio(self, slower: K, faster: K) -> float:
+        """How many times as long ``slower`` took as ``faster``."""
+        return self.seconds[slower] / self.seconds[faster]
+
+
+def race(candidates: Mapping[K, Callable[[], T]], rounds: int = 3) -> Race[K, T]:
+    """Time each of ``candidates`` (a name -> a function of no arguments), ``rounds`` times in turns after one
+    warm-up call each, on one thread, in the calling thread's CPU seconds; keep each one's fastest round.
+
+    The warm-up doubles a candidate's calls per measurement until one lasts :data:`MIN_RUN_S`; its time is
+    then divided by that count."""
+    if not candidates or rounds < 1:
+        raise ValueError(f"race needs at least one candidate and one round, got {len(candidates)} and {rounds}")
+    results: dict[K, T] = {}
+    calls: dict[K, int] = {}
+    best = dict.fromkeys(candidates, math.inf)
+
+    def timed(name: K, count: int) -> float:
+        start = time.thread_time()
+        for _ in range(count):
+            results[name] = candidates[name]()
+        return time.thread_time() - start
+
+    with pinned(1):
+        for name in candidates:  # the warm-up, doubling the calls until one measurement lasts MIN_RUN_S
+            calls[name] = 1
+            while timed(name, calls[name]) < MIN_RUN_S:
+                calls[name] *= 2
+        for _ in range(rounds):
+            for name in candidates:
+                best[name] = min(best[name], timed(name, calls[name]) / calls[name])
+    return Race(best, results)
