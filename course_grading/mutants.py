@@ -248,7 +248,8 @@ class _Worker:
 
 def up_to_test_of(nb: nbformat.NotebookNode, part: str) -> nbformat.NotebookNode:
     """``nb`` without the cells after ``part``'s test cell: cells run in order, so those cannot
-    change that test's verdict, and a mutant need not wait for the other parts' hidden checks."""
+    change that test's verdict, and a mutant need not wait for the other parts' hidden checks (the
+    earlier parts' test cells are skipped as it runs: ``run_tests(..., only={part})``)."""
     for i, cell in enumerate(nb.cells):
         meta = nbgrader_meta(cell)
         if (
@@ -268,7 +269,7 @@ def _serve(conn: Connection, grading_dir: str) -> None:
     while (task := conn.recv()) is not None:
         part, notebook = task
         conn.send(
-            run_tests(up_to_test_of(nbformat.reads(notebook, as_version=4), part), Path(grading_dir)).get(
+            run_tests(up_to_test_of(nbformat.reads(notebook, as_version=4), part), Path(grading_dir), {part}).get(
                 part, "no test cell"
             )
         )

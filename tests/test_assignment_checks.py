@@ -18,8 +18,8 @@ from assignment_support import GRADING, Fixture, assignment_ids, fixtures, sourc
 REPEATS = 3  # fresh random inputs on every run: a fixture must fail (or pass) on every draw
 
 
-def failed_parts(assignment: str, fixture: Fixture | None) -> dict[str, str]:
-    results = run_tests(submission_notebook(assignment, fixture), GRADING)
+def failed_parts(assignment: str, fixture: Fixture | None, only: frozenset[str] | None = None) -> dict[str, str]:
+    results = run_tests(submission_notebook(assignment, fixture), GRADING, only)
     return {part: error for part, error in results.items() if error is not None}
 
 
@@ -29,8 +29,10 @@ def failed_parts(assignment: str, fixture: Fixture | None) -> dict[str, str]:
     ids=lambda x: x if isinstance(x, str) else x.name,
 )
 def test_fixture_loses_exactly_its_part(assignment: str, fixture: Fixture) -> None:
-    for _ in range(REPEATS):
-        failed = failed_parts(assignment, fixture)
+    failed = failed_parts(assignment, fixture)  # every part: it loses its own and no other
+    assert set(failed) == set(fixture.loses), failed
+    for _ in range(REPEATS - 1):  # then the parts it breaks (a right answer: every part) on fresh draws
+        failed = failed_parts(assignment, fixture, fixture.loses or None)
         assert set(failed) == set(fixture.loses), failed
 
 

@@ -116,6 +116,24 @@ def test_a_mutant_runs_only_up_to_its_own_test_cell() -> None:
             assert not nbgrader_meta(nb.cells[-1]).get("solution")
 
 
+def test_a_mutant_is_judged_by_its_own_parts_test_cell_alone() -> None:
+    """The other parts' test cells are not run for a mutant (``course grade`` judges each part with the
+    others' correct versions in place): an earlier part's test that fails changes nothing, and is not waited
+    for."""
+    from course_grading.markers import nbgrader_meta, part_of
+    from course_grading.notebook.harness import run_tests
+
+    from assignment_support import GRADING, source_notebook
+
+    nb = source_notebook("a1_attention")
+    tests = [c for c in nb.cells if nbgrader_meta(c).get("grade") and not nbgrader_meta(c).get("solution")]
+    first, last = part_of(nbgrader_meta(tests[0])["grade_id"]), part_of(nbgrader_meta(tests[-1])["grade_id"])
+    tests[0].source = "raise AssertionError('the first test cell ran')"
+    assert run_tests(nb, GRADING, {last}) == {last: None}
+    every = run_tests(nb, GRADING)  # the control: run in full, the first test cell fails
+    assert "the first test cell ran" in str(every[first]) and every[last] is None
+
+
 def answer_code_ids(assignment: str) -> list[str]:
     from course_grading.markers import answer_ids
 

@@ -12,17 +12,22 @@ from __future__ import annotations
 import contextlib
 import io
 import sys
+from collections.abc import Collection
 from pathlib import Path
 
 import nbformat
 
-from course_grading.markers import nbgrader_meta, part_of
+from course_grading.markers import is_test, nbgrader_meta, part_of
 
 __all__ = ["run_tests"]
 
 
-def run_tests(nb: nbformat.NotebookNode, grading_dir: Path) -> dict[str, str | None]:
-    """Execute every nbgrader cell of ``nb`` in order in a fresh namespace.
+def run_tests(
+    nb: nbformat.NotebookNode, grading_dir: Path, only: Collection[str] | None = None
+) -> dict[str, str | None]:
+    """Execute every nbgrader cell of ``nb`` in order in a fresh namespace (of the graded test cells, only
+    those of the parts in ``only``, if given: each part's test depends on the answer cells alone, as under
+    ``course grade``, where the other parts' correct versions stand in).
 
     Returns, for each graded test cell, None if it passed or ``"Error: message"`` if it raised,
     keyed by the answer id it grades. An answer cell that raises (a syntax error, say) is recorded
@@ -36,6 +41,8 @@ def run_tests(nb: nbformat.NotebookNode, grading_dir: Path) -> dict[str, str | N
     for cell in nb.cells:
         meta = nbgrader_meta(cell)
         if cell.cell_type != "code" or not meta:
+            continue
+        if only is not None and is_test(cell) and part_of(meta["grade_id"]) not in only:
             continue
         try:
             with contextlib.redirect_stdout(io.StringIO()):  # the cells' prints are not ours to show
