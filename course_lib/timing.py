@@ -11,7 +11,7 @@ measure goes wrong, for every claim at once:
 * the candidates run **in turns**, round after round, so a slow minute of the machine slows all of them alike;
 * each keeps its **fastest** round, the one least disturbed;
 * a run shorter than :data:`MIN_RUN_S` is repeated within one measurement until it is not, so a coarse
-  thread clock (Windows counts in 15.6 ms ticks) still resolves it.
+  thread clock (Windows counts in 15.6 ms ticks) still resolves it to a few percent.
 
 What remains is the machine's own arithmetic (its kernels, its caches), which a claim's margin has to cover.
 """
@@ -26,9 +26,10 @@ from typing import Generic, TypeVar
 
 from course_lib.threads import pinned
 
-__all__ = ["MIN_RUN_S", "Race", "race"]
+__all__ = ["MAX_WAIT", "MIN_RUN_S", "Race", "race"]
 
-MIN_RUN_S = 0.05  # a measurement repeats a candidate until it takes at least this long (CPU seconds)
+MIN_RUN_S = 0.2  # a measurement repeats a candidate until it takes at least this long (CPU seconds): 13 Windows ticks
+MAX_WAIT = 10.0  # ... or until its wall time is this many times that (a candidate that mostly waits, as on I/O)
 K = TypeVar("K", bound=Hashable)
 T = TypeVar("T")
 
@@ -50,26 +51,30 @@ def race(candidates: Mapping[K, Callable[[], T]], rounds: int = 3) -> Race[K, T]
     """Time each of ``candidates`` (a name -> a function of no arguments), ``rounds`` times in turns after one
     warm-up call each, on one thread, in the calling thread's CPU seconds; keep each one's fastest round.
 
-    The warm-up doubles a candidate's calls per measurement until one lasts :data:`MIN_RUN_S`; its time is
-    then divided by that count."""
+    The warm-up doubles a candidate's calls per measurement until one lasts :data:`MIN_RUN_S` of CPU time (or
+    :data:`MAX_WAIT` times that of wall time); its time is then divided by that count."""
     if not candidates or rounds < 1:
         raise ValueError(f"race needs at least one candidate and one round, got {len(candidates)} and {rounds}")
     results: dict[K, T] = {}
     calls: dict[K, int] = {}
     best = dict.fromkeys(candidates, math.inf)
 
-    def timed(name: K, count: int) -> float:
-        start = time.thread_time()
+    def timed(name: K, count: int) -> tuple[float, float]:
+        """CPU seconds of ``count`` calls, and their wall seconds."""
+        wall, start = time.perf_counter(), time.thread_time()
         for _ in range(count):
             results[name] = candidates[name]()
-        return time.thread_time() - start
+        return time.thread_time() - start, time.perf_counter() - wall
 
     with pinned(1):
-        for name in candidates:  # the warm-up, doubling the calls until one measurement lasts MIN_RUN_S
+        for name in candidates:  # the warm-up, doubling the calls until one measurement lasts long enough
             calls[name] = 1
-            while timed(name, calls[name]) < MIN_RUN_S:
+            while True:
+                cpu, wall = timed(name, calls[name])
+                if cpu >= MIN_RUN_S or wall >= MAX_WAIT * MIN_RUN_S:
+                    break
                 calls[name] *= 2
         for _ in range(rounds):
             for name in candidates:
-                best[name] = min(best[name], timed(name, calls[name]) / calls[name])
+                best[name] = min(best[name], timed(name, calls[name])[0] / calls[name])
     return Race(best, results)
