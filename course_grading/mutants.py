@@ -291,9 +291,17 @@ def run_mutants(source: nbformat.NotebookNode, grading_dir: Path, jobs: int = 1)
     """Run every mutant of ``source``'s answer key against its full tests, ``jobs`` at a time.
 
     A mutant still running after ``TIME_LIMIT_S`` or one that kills its worker counts as killed (a
-    student's notebook that hangs or crashes gets no point either); its worker is replaced.
+    student's notebook that hangs or crashes gets no point either); its worker is replaced. The answer key
+    itself must pass each part's test cell run as a mutant's is (alone, after the answer cells): a key that
+    fails one would have every mutant of that part counted killed, so it raises instead.
     """
     mutants = all_mutants(source)
+    for part in dict.fromkeys(m.part for m in mutants):
+        verdict = run_tests(up_to_test_of(copy.deepcopy(source), part), grading_dir, {part}).get(part, "no test cell")
+        if verdict is not None:
+            raise ValueError(
+                f"the answer key fails {part}'s test cell run alone ({verdict}): its mutants would all count as killed"
+            )
     results: dict[int, str | None] = {}
     pending = list(range(len(mutants)))[::-1]
     workers = [_start(grading_dir) for _ in range(max(1, min(jobs, len(mutants))))]

@@ -134,6 +134,22 @@ def test_a_mutant_is_judged_by_its_own_parts_test_cell_alone() -> None:
     assert "the first test cell ran" in str(every[first]) and every[last] is None
 
 
+def test_a_key_that_fails_a_part_alone_is_refused_not_counted_as_killing_its_mutants() -> None:
+    """A test cell that needed something an earlier test cell defined would fail for every mutant of its part,
+    and the self-test would report them all killed: the key is run first, as a mutant is, and refused."""
+    from course_grading.markers import nbgrader_meta, part_of
+    from course_grading.mutants import run_mutants
+
+    from assignment_support import GRADING, source_notebook
+
+    nb = source_notebook("a1_attention")
+    tests = [c for c in nb.cells if nbgrader_meta(c).get("grade") and not nbgrader_meta(c).get("solution")]
+    tests[-1].source = "helper_from_an_earlier_test_cell()\n" + tests[-1].source
+    last = part_of(nbgrader_meta(tests[-1])["grade_id"])
+    with pytest.raises(ValueError, match=f"the answer key fails {last}'s test cell run alone .*NameError"):
+        run_mutants(nb, GRADING)
+
+
 def answer_code_ids(assignment: str) -> list[str]:
     from course_grading.markers import answer_ids
 
