@@ -11,6 +11,8 @@ kernel. ``-n 0`` runs everything in one process, as before."""
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import hashlib
 import importlib.util
 import os
@@ -93,8 +95,8 @@ def course_changes(before: dict[str, str], after: dict[str, str], shown: int = 1
 
 
 THREAD_VARIABLES = ("OMP_NUM_THREADS", "MKL_NUM_THREADS")
-# The thread settings the run started with: the book build gets these back (its chapters follow the cores
-# that the other worker leaves free, as on a reader's busy laptop).
+# The thread settings the run started with: the book build, which runs while the other worker waits,
+# gets these back (its chapters time themselves on the whole machine).
 STARTING_THREADS = {name: os.environ.get(name) for name in THREAD_VARIABLES}
 
 
@@ -185,6 +187,44 @@ def build_failure(result: subprocess.CompletedProcess, output: Path) -> str:
     return f"the book build failed {replay}; its whole log: {log}\n{failing}\n...\n{text[-2000:]}"
 
 
+class Pause:
+    """Lets one pytest-xdist worker run something while no other worker runs a test: the book build,
+    whose cells have a time limit (``_config.yml``) and whose chapters assert measured timings, both
+    set for a build that has the machine to itself, as ``make book`` and a serial run give it.
+
+    Every test runs holding a shared lock (:func:`pytest_runtest_protocol`); :meth:`alone` takes it
+    exclusively, after closing a turnstile that keeps the other workers from starting another test
+    meanwhile (they finish the one they are in first)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.turnstile = os.open(folder / "pause.turnstile", os.O_RDWR | os.O_CREAT, 0o600)
+        self.running = os.open(folder / "pause.running", os.O_RDWR | os.O_CREAT, 0o600)
+
+    def enter_test(self) -> None:
+        fcntl.flock(self.turnstile, fcntl.LOCK_EX)
+        fcntl.flock(self.running, fcntl.LOCK_SH)
+        fcntl.flock(self.turnstile, fcntl.LOCK_UN)
+
+    def leave_test(self) -> None:
+        fcntl.flock(self.running, fcntl.LOCK_UN)
+
+    @contextlib.contextmanager
+    def alone(self) -> Iterator[None]:
+        """Called outside a test (after :meth:`leave_test`)."""
+        fcntl.flock(self.turnstile, fcntl.LOCK_EX)
+        try:
+            fcntl.flock(self.running, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(self.running, fcntl.LOCK_UN)
+        finally:
+            fcntl.flock(self.turnstile, fcntl.LOCK_UN)
+
+
+_PAUSE: list[Pause] = []
+
+
 def shared_folder(config: pytest.Config) -> Path | None:
     """Under pytest-xdist, the run's temporary folder that all its workers share (the parent of each
     worker's basetemp, fresh for each run); None in a run without workers."""
@@ -193,39 +233,61 @@ def shared_folder(config: pytest.Config) -> Path | None:
     return Path(config.option.basetemp).resolve().parent
 
 
+def pause(config: pytest.Config) -> Pause | None:
+    if not _PAUSE and (folder := shared_folder(config)) is not None:
+        _PAUSE.append(Pause(folder))
+    return _PAUSE[0] if _PAUSE else None
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[object]:
+    """Under pytest-xdist each test (the answer keys' cells included) runs holding :class:`Pause`'s
+    shared lock."""
+    gate = pause(item.config)
+    if gate is None:
+        return (yield)
+    gate.enter_test()
+    try:
+        return (yield)
+    finally:
+        gate.leave_test()
+
+
 @pytest.fixture(scope="session")
 def html(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The book built from this checkout into a fresh folder (every chapter executed): its HTML root.
 
     Under pytest-xdist the first worker that needs it builds it once for the run, into the folder its
-    workers share, holding a file lock; a worker that needs it later (or waits on the lock) takes that
-    build, or its failure, instead of building again (the book's tests are one xdist group, so none waits).
+    workers share, holding a file lock, with the other workers paused (:class:`Pause`: the build
+    gets the machine to itself, as in a serial run); a worker that needs it later (or waits on the
+    lock) takes that build, or its failure, instead of building again.
 
     BOOK_HTML=path/to/_build/html tests an already built book instead (quicker while editing tests;
-    the suite as `make test` runs it always builds).
-
-    The other worker goes on with its tests meanwhile: the chapters' speed claims are timed in CPU seconds on
-    one thread (``course_lib.timing``), their threads follow the cores left free (``course_lib.threads``), and
-    the cells' time limit is a guard against a hang, so a busy machine slows the build without changing it."""
+    the suite as `make test` runs it always builds)."""
     if os.environ.get("BOOK_HTML"):
         return Path(os.environ["BOOK_HTML"]).resolve()
-    shared = shared_folder(request.config)
-    if shared is None:
+    gate, shared = pause(request.config), shared_folder(request.config)
+    if gate is None or shared is None:
         out = tmp_path_factory.mktemp("book")
         result = build(ROOT, out)
         assert result.returncode == 0, build_failure(result, out)
         return out / "_build" / "html"
     out, failed = shared / "book", shared / "book.failed"
-    with FileLock(str(shared / "book.lock")):
-        if not (out / "built").is_file() and not failed.is_file():
-            if out.exists():  # a worker that died while building
-                shutil.rmtree(out)
-            out.mkdir()
-            result = build(ROOT, out)
-            if result.returncode == 0:
-                (out / "built").touch()
-            else:
-                failed.write_text(build_failure(result, out))
+    gate.leave_test()  # not waiting on the lock below while holding up a worker that builds
+    try:
+        with FileLock(str(shared / "book.lock")):
+            if not (out / "built").is_file() and not failed.is_file():
+                if out.exists():  # a worker that died while building
+                    shutil.rmtree(out)
+                out.mkdir()
+                with gate.alone():
+                    result = build(ROOT, out)
+                if result.returncode == 0:
+                    (out / "built").touch()
+                else:
+                    failed.write_text(build_failure(result, out))
+    finally:
+        gate.enter_test()
     assert not failed.is_file(), failed.read_text()
     return out / "_build" / "html"
 
