@@ -51,8 +51,9 @@ $(VENV)/.student $(VENV)/.instructor: $(VENV)/.%: pyproject.toml requirements.tx
 student: $(VENV)/.student
 instructor: $(VENV)/.instructor
 
+# jupyter-book build, with the chapters executed two at a time (book/_ext/build_book.py; BOOK_JOBS=1: one at a time).
 book: install notebooks
-	$(BIN)/jupyter-book build -W -n --keep-going .
+	$(BIN)/python book/_ext/build_book.py $(if $(BOOK_JOBS),--jobs $(BOOK_JOBS)) -W -n --keep-going .
 	@echo "The book is at file://$(CURDIR)/_build/html/index.html"
 
 # Every chapter under the configurations of book/_ext/book_robust.py (AVX2 and baseline kernels, 1 and 2

@@ -28,7 +28,7 @@ import yaml
 from filelock import FileLock
 
 ROOT = Path(__file__).resolve().parents[1]
-JUPYTER_BOOK = str(Path(sys.executable).parent / "jupyter-book")
+BUILD_BOOK = ROOT / "book" / "_ext" / "build_book.py"  # make book's build: jupyter-book build, chapters side by side
 # The real course and its answer keys: no test may add, change or remove anything in them, git-ignored
 # files included (nbgrader's gradebook.db, submitted/, autograded/, feedback/, graded/, .nbgrader.log).
 REAL_COURSE = [ROOT / "assignments", ROOT / "solutions"]
@@ -170,7 +170,7 @@ def build(source: Path, output: Path) -> subprocess.CompletedProcess:
     }
     env |= BOOK_TEST_CONFIGURATION
     env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), os.environ["PATH"]])
-    command = [JUPYTER_BOOK, "build", "-W", "-n", "--keep-going", str(source), "--path-output", str(output)]
+    command = [sys.executable, str(BUILD_BOOK), "-W", "-n", "--keep-going", str(source), "--path-output", str(output)]
     return subprocess.run(command, capture_output=True, text=True, env=env, timeout=3600)
 
 

@@ -1,9 +1,14 @@
 """Every assignment end to end through plain nbgrader, in a scratch course directory.
 
 Generates the student version from the source, autogrades the answer key, the untouched student
-version, a sample of the buggy and alternative submissions under tests/fixtures/<id>/ (one wrong answer per
-part; test_assignment_checks grades them all in-process), the first part hanging and the last unfinished,
-generates the feedback, and checks the scores cell by cell and that nothing hidden reaches a student.
+version, a right answer in another style, a wrong answer of every part (from tests/fixtures/<id>/, which
+test_assignment_checks grades one by one in-process) in two submissions, the first part hanging and the last
+unfinished, generates the feedback, and checks the scores cell by cell and that nothing hidden reaches a student.
+
+The wrong answers share submissions because each autograde runs the whole notebook in a fresh kernel (10-20 s
+each): the odd-numbered parts wrong in one, the even-numbered in the other, so every part's hidden tests meet a
+wrong answer under nbgrader, and every part that follows or precedes a wrong one is graded beside it (what
+leaks from a part leaks first to its neighbours); each submission must lose exactly its wrong parts.
 """
 
 from __future__ import annotations
@@ -32,8 +37,6 @@ from assignment_support import (
 
 pytestmark = pytest.mark.slow
 IDS = assignment_ids()
-BUGS_PER_PART = 1  # test_assignment_checks runs every fixture through the same checks in-process; here a sample
-ALTERNATIVES = 2  # of the right answers in other styles, by name
 CELL_TIMEOUT_S = 15  # what each hang waits out
 SLOW_IMPORTS = {"transformers": 40}  # a check cell that imports these cold took past 15 s on a busy machine
 
@@ -44,20 +47,23 @@ def cell_timeout_s(assignment: str) -> int:
     return max([CELL_TIMEOUT_S] + [s for name, s in SLOW_IMPORTS.items() if name in imported])
 
 
-def roundtrip_fixtures(assignment: str) -> dict:
-    """The first few right answers in other styles and the first few wrong answers (by name) of each part
-    (with the one whose feedback is checked): nbgrader's path against the in-process one (which grades
-    every fixture), at a cost that does not grow with every bug class added to the fixtures."""
-    chosen, per_part, alternatives = {}, {}, 0
-    for fixture in fixtures(assignment):
-        first = sorted(fixture.loses)[0] if fixture.loses else None
-        if fixture.name == FEEDBACK_EXAMPLE[assignment][0]:
-            chosen[fixture.name] = fixture
-        elif first is None and alternatives < ALTERNATIVES:
-            chosen[fixture.name], alternatives = fixture, alternatives + 1
-        elif first is not None and per_part.setdefault(first, 0) < BUGS_PER_PART:
-            chosen[fixture.name] = fixture
-            per_part[first] += 1
+def roundtrip_submissions(assignment: str) -> dict[str, tuple[dict[str, str], frozenset[str]]]:
+    """Name -> (the answer cells that differ from the key, the parts it must lose): the fixture whose feedback is
+    checked, the first right answer in another style (by name), and a wrong answer of every part (the first
+    fixture by name that breaks that part alone) in two submissions, the odd-numbered parts and the even-numbered."""
+    feedback = FEEDBACK_EXAMPLE[assignment][0]
+    found = {f.name: f for f in fixtures(assignment)}
+    chosen = {feedback: (found[feedback].cells, found[feedback].loses)}
+    alternative = next(f for f in found.values() if not f.loses)
+    chosen[alternative.name] = (alternative.cells, alternative.loses)
+    wrong = {}
+    for f in found.values():
+        if len(f.loses) == 1 and set(f.cells) == set(f.loses):
+            wrong.setdefault(next(iter(f.loses)), f.cells)
+    parts = answer_ids(source_notebook(assignment))
+    for parity, name in ((0, "wrong_parts_1_3_5"), (1, "wrong_parts_2_4_6")):
+        cells = {part: wrong[part][part] for part in parts[parity::2] if part in wrong}
+        chosen[name] = (cells, frozenset(cells))
     return chosen
 
 
@@ -77,7 +83,7 @@ FEEDBACK_EXAMPLE = {
     "a6_finetune": ("bug_several_08", "freeze_except: returned"),
     "a7_llama": ("bug_rotary_float32_angles", "apply_rotary: apply_rotary(...) differs from the expected values"),
 }
-FIXTURES = {a: roundtrip_fixtures(a) for a in IDS}
+SUBMISSIONS = {a: roundtrip_submissions(a) for a in IDS}
 
 
 @pytest.fixture(scope="module", params=IDS)
@@ -92,7 +98,7 @@ def graded(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
     release = nbformat.read(course / "release" / assignment / f"{assignment}.ipynb", as_version=4)
     submissions = {"answer_key": submission_notebook(assignment, None, release), "untouched": release}
     submissions |= {
-        name: submission_notebook(assignment, fixture, release) for name, fixture in FIXTURES[assignment].items()
+        name: with_answers(release, KEYS[assignment] | cells) for name, (cells, _) in SUBMISSIONS[assignment].items()
     }
     submissions |= {
         name: with_answers(release, KEYS[assignment] | answers) for name, (_, answers) in broken(assignment)
@@ -179,16 +185,24 @@ def cell_errors(graded: dict, student: str, parts: set[str]) -> dict[str, str]:
 
 def test_each_submission_loses_exactly_its_part(graded: dict) -> None:
     wrong = {}
-    for name, fixture in FIXTURES[graded["assignment"]].items():
+    for name, (_, loses) in SUBMISSIONS[graded["assignment"]].items():
         scores = graded["scores"][name]
         lost = {part for part, (score, max_score) in scores.items() if score < max_score}
-        if lost != set(fixture.loses) or not all(score in (0, max_score) for score, max_score in scores.values()):
+        if lost != set(loses) or not all(score in (0, max_score) for score, max_score in scores.values()):
             wrong[name] = {
-                "expected to lose": sorted(fixture.loses),
+                "expected to lose": sorted(loses),
                 "scores": scores,
-                "errors": cell_errors(graded, name, lost ^ set(fixture.loses)),
+                "errors": cell_errors(graded, name, lost ^ set(loses)),
             }
     assert not wrong
+
+
+@pytest.mark.parametrize("assignment", IDS)
+def test_every_part_meets_a_wrong_answer_under_nbgrader(assignment: str) -> None:
+    """The two shared submissions break every part between them, each part in exactly one."""
+    chosen = SUBMISSIONS[assignment]
+    odd, even = chosen["wrong_parts_1_3_5"][1], chosen["wrong_parts_2_4_6"][1]
+    assert not odd & even and odd | even == set(answer_ids(source_notebook(assignment)))
 
 
 @pytest.mark.parametrize("assignment", IDS)

@@ -398,11 +398,7 @@ CLAIMS: dict[str, list[tuple[str, str]]] = {
         ("of the bytes it writes are spaces, t, h or e", "the_share > 0.7"),
         ("well under three times it", "moved < 3 * config.d_model ** (-0.5)"),
         ("correlate with their initial values at", "bias_r > 0.8"),
-        ("on neither is the pretrained model 5 points\nabove the random initialisation", "gain < 0.05"),
-        (
-            "On genre the pretrained model is no better than\neither",
-            "results['pretrained']['genre'] - min(results['random init']['genre'], majority['genre']) < 0.05",
-        ),
+        ("on neither is the pretrained model 8 points\nabove the better of the random initialisation", "bought < 0.08"),
         ("neither model gets 10 points above always answering the\ncommonest label", "best < 0.1"),
         (
             "validation losses are within 0.1 of each other",

@@ -1,0 +1,102 @@
+"""``make book``'s build: ``jupyter-book build`` with the chapters executed side by side.
+
+Usage: ``python book/_ext/build_book.py [--jobs N] <jupyter-book build's arguments>``.
+
+Sphinx reads pages (and myst-nb executes their notebooks) in forked processes when it is given more than
+one job, but Jupyter Book 1's command line always gives it one, so the chapters run one after the other
+and a 2-core machine builds the book in the sum of its chapters' times. This runs the same command with
+``--jobs`` processes (default: two, or one on a one-core machine). Each process is handed one share of
+the pages, the shares balanced by what each chapter took to execute when last measured
+(:data:`CHAPTER_SECONDS`; a page not listed counts one second): Sphinx's own split cuts the sorted list
+of pages in equal counts, which put chapters 1 to 5 in one share and the quick pages in the other.
+
+Nothing else changes: the same configuration, cache and checks; a chapter's cells see a busy machine (the
+other share runs beside it), which chapters already measure for (``course_lib.threads``, ``timing``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import importlib
+import os
+import sys
+import traceback
+from collections.abc import Callable, Sequence
+from typing import Any
+
+# Seconds each chapter took to execute in make test's book build on 2 idle cores (one at a time). Only the
+# balance of the shares depends on them: a stale number makes the build slower, never wrong.
+CHAPTER_SECONDS = {
+    "book/01_attention": 15,
+    "book/02_blocks": 130,
+    "book/03_gpt": 330,
+    "book/03b_tokenization": 55,
+    "book/04_bert": 260,
+    "book/05_t5": 330,
+    "book/06_finetune": 300,
+    "book/appendix_scaling": 300,
+}
+
+
+def balanced_shares(pages: Sequence[str], n: int) -> list[list[str]]:
+    """``pages`` in at most ``n`` non-empty shares, each page to the share with the fewest seconds so far,
+    the dearest pages first (the longest-processing-time rule: within 4/3 of the best split)."""
+    shares: list[list[str]] = [[] for _ in range(max(1, n))]
+    load = [0.0] * len(shares)
+    for page in sorted(pages, key=lambda p: -CHAPTER_SECONDS.get(p, 1)):
+        lightest = load.index(min(load))
+        shares[lightest].append(page)
+        load[lightest] += CHAPTER_SECONDS.get(page, 1)
+    return [share for share in shares if share]
+
+
+# Extensions Jupyter Book loads that do not say whether Sphinx may read pages in parallel, so that it reads
+# them one at a time and warns (an error under -W), and why each is safe to read in parallel.
+UNDECLARED_SAFE = {
+    "sphinx_multitoc_numbering": "it only replaces the method that numbers sections, which Sphinx runs in the "
+    "main process after every page has been read",
+    "sphinx_jupyterbook_latex": "its transforms change only the page being read (marks for a LaTeX build) and "
+    "keep nothing across pages",
+}
+
+
+def _declared_parallel_safe(setup: Callable[[Any], Any]) -> Callable[[Any], dict[str, bool]]:
+    """``setup`` of one of :data:`UNDECLARED_SAFE`, returning the declaration it leaves out."""
+
+    def declared(app: Any) -> dict[str, bool]:
+        setup(app)
+        return {"parallel_read_safe": True, "parallel_write_safe": True}
+
+    return declared
+
+
+def main(argv: Sequence[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], add_help=False)
+    parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
+    ours, rest = parser.parse_known_args(argv)
+    if ours.jobs < 1:
+        raise SystemExit(f"--jobs must be at least 1, not {ours.jobs}")
+
+    import jupyter_book.sphinx
+    import sphinx.builders
+    from jupyter_book.cli import main as cli
+
+    for name in UNDECLARED_SAFE:
+        extension = importlib.import_module(name)
+        extension.setup = _declared_parallel_safe(extension.setup)  # type: ignore[attr-defined]
+    sphinx.builders.make_chunks = lambda arguments, nproc, maxbatch=10: balanced_shares(arguments, nproc)
+    # jupyter-book's build command imports build_sphinx from here when it runs
+    jupyter_book.sphinx.build_sphinx = functools.partial(jupyter_book.sphinx.build_sphinx, jobs=ours.jobs)
+    try:
+        cli.main(["build", *rest], standalone_mode=False)
+    except SystemExit as stop:
+        return int(stop.code or 0)
+    except Exception:  # jupyter-book reports a failed build by raising: the cause is in the chain printed here
+        traceback.print_exc()
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
