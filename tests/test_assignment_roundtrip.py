@@ -37,7 +37,7 @@ from assignment_support import (
 
 pytestmark = pytest.mark.slow
 IDS = assignment_ids()
-CELL_TIMEOUT_S = 15  # what each hang waits out
+CELL_TIMEOUT_S = 30  # what each hang waits out; an answer key's cell passed 15 s with the machine oversubscribed
 SLOW_IMPORTS = {"transformers": 40}  # a check cell that imports these cold took past 15 s on a busy machine
 
 

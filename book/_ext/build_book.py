@@ -7,8 +7,10 @@ one job, but Jupyter Book 1's command line always gives it one, so the chapters 
 and a 2-core machine builds the book in the sum of its chapters' times. This runs the same command with
 ``--jobs`` processes (default: two, or one on a one-core machine). Each process is handed one share of
 the pages, the shares balanced by what each chapter took to execute when last measured
-(:data:`CHAPTER_SECONDS`; a page not listed counts one second): Sphinx's own split cuts the sorted list
-of pages in equal counts, which put chapters 1 to 5 in one share and the quick pages in the other.
+(:data:`CHAPTER_SECONDS`; a page not listed counts one second), a chapter that loads another's saved model
+in the same share after it: Sphinx's own split cuts the sorted list of pages in equal counts, which put
+chapters 1 to 5 in one share and the quick pages in the other, and would have run chapter 6 beside the
+chapters whose models it fine-tunes.
 
 Nothing else changes: the same configuration, cache and checks; a chapter's cells see a busy machine (the
 other share runs beside it), which chapters already measure for (``course_lib.threads``, ``timing``).
@@ -20,35 +22,69 @@ import argparse
 import functools
 import importlib
 import os
+import re
 import sys
 import traceback
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
-# Seconds each chapter took to execute in make test's book build on 2 idle cores (one at a time). Only the
-# balance of the shares depends on them: a stale number makes the build slower, never wrong.
+BOOK = Path(__file__).resolve().parents[2]  # the project's root, where _toc.yml names the pages
+MODEL_NAME = re.compile(r"""chapter_model\(["'](\w+)["']\)""")
+
+# Seconds each chapter took to execute in make test's book build of 2026-12-02 (2 cores, one chapter at a time,
+# tests running beside it). Only the balance of the shares depends on them: a stale number makes the build
+# slower, never wrong.
 CHAPTER_SECONDS = {
-    "book/01_attention": 15,
-    "book/02_blocks": 130,
-    "book/03_gpt": 330,
-    "book/03b_tokenization": 55,
-    "book/04_bert": 260,
-    "book/05_t5": 330,
-    "book/06_finetune": 300,
-    "book/appendix_scaling": 300,
+    "book/01_attention": 11,
+    "book/02_blocks": 124,
+    "book/03_gpt": 418,
+    "book/03b_tokenization": 43,
+    "book/04_bert": 184,
+    "book/05_t5": 579,
+    "book/06_finetune": 788,
+    "book/appendix_scaling": 93,
 }
 
 
-def balanced_shares(pages: Sequence[str], n: int) -> list[list[str]]:
-    """``pages`` in at most ``n`` non-empty shares, each page to the share with the fewest seconds so far,
-    the dearest pages first (the longest-processing-time rule: within 4/3 of the best split)."""
+def needs(page: str, book: Path = BOOK) -> set[str]:
+    """The pages whose saved models ``page`` loads: a chapter names another's model as
+    ``chapter_model("03_gpt")`` (``course_lib.data``), which that chapter saves, so it must run after it."""
+    source = book / f"{page}.md"
+    text = source.read_text() if source.is_file() else ""
+    own = page.rsplit("/", 1)[-1]
+    return {f"{page.rsplit('/', 1)[0]}/{name}" for name in MODEL_NAME.findall(text) if name != own}
+
+
+def balanced_shares(pages: Sequence[str], n: int, book: Path = BOOK) -> list[list[str]]:
+    """``pages`` in at most ``n`` non-empty shares. A page and the pages whose models it loads (:func:`needs`)
+    go to one share, in ``pages``' order (Sphinx's, sorted by name: a chapter's number comes first); each such
+    group to the share with the fewest seconds so far, the dearest groups first (the longest-processing-time
+    rule: within 4/3 of the best split)."""
+    group = {page: page for page in pages}
+
+    def root(page: str) -> str:
+        while group[page] != page:
+            page = group[page]
+        return page
+
+    for page in pages:
+        for needed in needs(page, book) & set(pages):
+            group[root(needed)] = root(page)
+    groups: dict[str, list[str]] = {}
+    for page in pages:
+        groups.setdefault(root(page), []).append(page)
+
+    def cost(members: list[str]) -> float:
+        return sum(CHAPTER_SECONDS.get(page, 1) for page in members)
+
     shares: list[list[str]] = [[] for _ in range(max(1, n))]
     load = [0.0] * len(shares)
-    for page in sorted(pages, key=lambda p: -CHAPTER_SECONDS.get(p, 1)):
+    for members in sorted(groups.values(), key=lambda members: -cost(members)):
         lightest = load.index(min(load))
-        shares[lightest].append(page)
-        load[lightest] += CHAPTER_SECONDS.get(page, 1)
-    return [share for share in shares if share]
+        shares[lightest].extend(members)
+        load[lightest] += cost(members)
+    return [sorted(share, key=list(pages).index) for share in shares if share]
 
 
 # Extensions Jupyter Book loads that do not say whether Sphinx may read pages in parallel, so that it reads
