@@ -18,6 +18,7 @@ import importlib.util
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -29,6 +30,9 @@ from filelock import FileLock
 
 ROOT = Path(__file__).resolve().parents[1]
 BUILD_BOOK = ROOT / "book" / "_ext" / "build_book.py"  # make book's build: jupyter-book build, chapters side by side
+# A guard against a build that never ends, not a budget: each cell has its own limit (_config.yml), and a busy
+# machine may take twice the ~25 minutes an idle 2-core one does
+BUILD_LIMIT_S = 7200
 # The real course and its answer keys: no test may add, change or remove anything in them, git-ignored
 # files included (nbgrader's gradebook.db, submitted/, autograded/, feedback/, graded/, .nbgrader.log).
 REAL_COURSE = [ROOT / "assignments", ROOT / "solutions"]
@@ -171,7 +175,23 @@ def build(source: Path, output: Path) -> subprocess.CompletedProcess:
     env |= BOOK_TEST_CONFIGURATION
     env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), os.environ["PATH"]])
     command = [sys.executable, str(BUILD_BOOK), "-W", "-n", "--keep-going", str(source), "--path-output", str(output)]
-    return subprocess.run(command, capture_output=True, text=True, env=env, timeout=3600)
+    return run_as_group(command, env, BUILD_LIMIT_S)
+
+
+def run_as_group(command: list[str], env: dict[str, str], limit_s: float) -> subprocess.CompletedProcess:
+    """``command`` run to its end or to ``limit_s``, in its own process group, all of which a limit stops: the
+    book's build forks a reader per share and each starts a kernel, and a limit that killed only the build's
+    first process left them running (measured: chapter 6 went on executing beside the tests)."""
+    with subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, start_new_session=True
+    ) as process:
+        try:
+            stdout, stderr = process.communicate(timeout=limit_s)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            stdout, stderr = process.communicate()
+            stderr += f"\nit ran past {limit_s:g} s and was stopped, with every process it started\n"
+    return subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
 
 
 def build_failure(result: subprocess.CompletedProcess, output: Path) -> str:
@@ -280,8 +300,12 @@ def html(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
                 if out.exists():  # a worker that died while building
                     shutil.rmtree(out)
                 out.mkdir()
-                with gate.alone():
-                    result = build(ROOT, out)
+                try:
+                    with gate.alone():
+                        result = build(ROOT, out)
+                except Exception as error:  # recorded, so that the workers after this one take it, not build again
+                    failed.write_text(f"the book build could not run: {type(error).__name__}: {error}")
+                    raise
                 if result.returncode == 0:
                     (out / "built").touch()
                 else:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import yaml
 
-from conftest import ROOT
+from conftest import ROOT, run_as_group
 
 spec = importlib.util.spec_from_file_location("build_book", ROOT / "book" / "_ext" / "build_book.py")
 build_book = importlib.util.module_from_spec(spec)
@@ -64,3 +64,17 @@ def test_one_job_or_few_pages_make_no_empty_share() -> None:
     assert build_book.balanced_shares(["a", "b"], 1) == [["a", "b"]]
     assert build_book.balanced_shares(["book/03_gpt"], 4) == [["book/03_gpt"]]
     assert build_book.balanced_shares([], 2) == []
+
+
+def test_a_build_past_its_limit_is_stopped_with_every_process_it_started() -> None:
+    """As the book's build forks readers that start kernels: a grandchild must not outlive the limit."""
+    import os
+    import time
+
+    nap = "sleep 61.25"  # a duration no other process sleeps
+    start = time.monotonic()
+    result = run_as_group(["bash", "-c", f"({nap}; true) & {nap}"], dict(os.environ), 1)
+    assert time.monotonic() - start < 10 and result.returncode != 0
+    assert "ran past 1 s" in result.stderr
+    time.sleep(0.5)
+    assert not [line for line in os.popen("ps -eo args").read().splitlines() if line == nap]
