@@ -361,21 +361,28 @@ class RotaryEmbedding(nn.Module):
     Each head's ``d_head`` features are read as ``d_head / 2`` pairs ``(x_i, x_{i + d_head/2})`` (the
     "rotate half" layout of Llama's Hugging Face weights); at position ``t`` pair ``i`` is rotated by the
     angle ``t / base^(2i / d_head)``. A query at ``t`` and a key at ``s`` then score ``q . k`` as a
-    function of their contents and ``t - s`` only. No parameters.
+    function of their contents and ``t - s`` only. No parameters. ``interpolation`` > 1 divides every
+    position by it (Chen et al.'s position interpolation: ``interpolation`` times the trained length
+    spans the angles the training length did).
     """
 
-    def __init__(self, d_head: int, base: float = 10000.0) -> None:
+    def __init__(self, d_head: int, base: float = 10000.0, interpolation: float = 1.0) -> None:
         super().__init__()
         if d_head % 2:
             raise ValueError(f"rotary embeddings rotate pairs of features: d_head must be even, got {d_head}")
         if base <= 1.0:
             raise ValueError(f"the rotary base must be greater than 1, got {base}")
-        self.d_head, self.base = d_head, base
+        if interpolation < 1.0:
+            raise ValueError(f"the interpolation factor divides positions and must be at least 1, got {interpolation}")
+        self.d_head, self.base, self.interpolation = d_head, base, interpolation
         self.inv_freq: Tensor
         # 1 / base^(2i / d_head), in that order of operations: base^(-2i / d_head) differs by a float32 step, which
         # grows with the position (5.7e-4 in the logits at 4,096 tokens, base 500,000) against checkpoints' own code
         exponents = torch.arange(0, d_head, 2, dtype=torch.float32) / d_head  # (d_head / 2,)
-        self.register_buffer("inv_freq", 1.0 / base**exponents, persistent=False)  # (d_head / 2,)
+        inv_freq = 1.0 / base**exponents  # (d_head / 2,)
+        if interpolation != 1.0:  # position interpolation: position t turns as t / interpolation did
+            inv_freq = inv_freq / interpolation
+        self.register_buffer("inv_freq", inv_freq, persistent=False)
 
     def forward(self, q: Tensor, k: Tensor, offset: int = 0) -> tuple[Tensor, Tensor]:
         """Rotate ``q (B, h, T, d_head)`` and ``k (B, h_kv, T, d_head)`` as positions ``offset .. offset + T - 1``."""

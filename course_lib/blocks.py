@@ -322,7 +322,8 @@ class BlockConfig:
     * ``d_head`` and ``attn_scale`` go to :class:`~course_lib.attention.MultiHeadAttention` (T5: ``d_kv``
       and 1), and so does ``n_kv_heads`` (grouped-query attention);
     * ``rotary_base``: the position hook. Set, every self-attention rotates its queries and keys by their
-      positions (:class:`~course_lib.attention.RotaryEmbedding` with this base); cross-attention never does;
+      positions (:class:`~course_lib.attention.RotaryEmbedding` with this base and ``rotary_interpolation``);
+      cross-attention never does;
     * ``final_norm``: whether a stack (:class:`Encoder`, :class:`Decoder`) ends with a norm (post-LN BERT
       and BART have none).
     """
@@ -343,6 +344,7 @@ class BlockConfig:
     attn_scale: float | None = None
     n_kv_heads: int | None = None
     rotary_base: float | None = None
+    rotary_interpolation: float = 1.0
     final_norm: bool = True
 
     def __post_init__(self) -> None:
@@ -357,7 +359,9 @@ class BlockConfig:
         """A new attention layer of this shape; the position hook (rotary) on self-attention only."""
         rotary = None
         if self_attention and self.rotary_base is not None:
-            rotary = RotaryEmbedding(self.d_head or self.d_model // self.n_heads, self.rotary_base)
+            rotary = RotaryEmbedding(
+                self.d_head or self.d_model // self.n_heads, self.rotary_base, self.rotary_interpolation
+            )
         return MultiHeadAttention(
             self.d_model,
             self.n_heads,

@@ -17,6 +17,9 @@ choice for each of the first three: ``norm="layer"`` (LayerNorm, without bias), 
 (a table of ``block_size`` position vectors added to the embeddings) and ``feed_forward="gelu"`` (two
 matrices and GELU). Only the default choices have a ``LlamaForCausalLM`` counterpart.
 
+:func:`stretched` reads a rotary model at a longer length than it trained on: as it is, with every
+position divided (position interpolation) or with a larger base (NTK-aware scaling).
+
 Shapes: ``B`` batch, ``T`` tokens, ``V`` vocabulary, ``d_model`` width, ``h`` query heads, ``h_kv``
 key/value heads, ``d_head = d_model / h``. Hugging Face's ``LlamaForCausalLM`` keeps the same tensors
 under other names (:func:`from_hf_state_dict`, :func:`to_hf_state_dict`); a checkpoint that does not fit
@@ -26,7 +29,7 @@ under other names (:func:`from_hf_state_dict`, :func:`to_hf_state_dict`); a chec
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -45,9 +48,11 @@ __all__ = [
     "config_from_hf",
     "from_hf_state_dict",
     "hf_config_kwargs",
+    "stretched",
     "to_hf_state_dict",
 ]
 
+Stretch = Literal["extrapolate", "interpolate", "base"]  # how stretched() reads past the trained length
 Positions = Literal["rotary", "learned"]  # rotary: Llama's; learned: GPT's table of position vectors
 FeedForwardKind = Literal["swiglu", "gelu"]  # swiglu: Llama's gated feed-forward; gelu: GPT's (tanh approximation)
 
@@ -64,6 +69,7 @@ class LlamaConfig:
     d_model: int = 512
     d_ff: int = 1376  # SwiGLU's hidden width (about 8/3 d_model, as Llama's)
     rope_base: float = 10000.0
+    rope_interpolation: float = 1.0  # positions divided by it (position interpolation; see stretched)
     norm_eps: float = 1e-6
     tie_embeddings: bool = False
     norm: Norm = "rms"  # "layer": GPT's LayerNorm (no bias here either)
@@ -98,7 +104,7 @@ def block_config(config: LlamaConfig) -> BlockConfig:
     return BlockConfig(
         c.d_model, c.n_heads, c.d_ff, activation="silu" if gated else "gelu_tanh", gated=gated, norm=c.norm,
         norm_eps=c.norm_eps, bias=False, n_kv_heads=c.n_kv_heads,
-        rotary_base=c.rope_base if c.positions == "rotary" else None,
+        rotary_base=c.rope_base if c.positions == "rotary" else None, rotary_interpolation=c.rope_interpolation,
     )  # fmt: skip
 
 
@@ -189,6 +195,42 @@ class Llama(nn.Module):
         return self.norm(x)
 
 
+def stretched(model: Llama, factor: float, rule: Stretch) -> Llama:
+    """A copy of the rotary ``model`` (same weights) that reads ``factor`` times its ``block_size``.
+
+    ``rule`` says how positions past the trained length are turned:
+
+    * ``"extrapolate"``: as they are; pairs rotate through angles the training never reached;
+    * ``"interpolate"``: every position divided by ``factor`` (Chen et al. 2023), so the longer window
+      spans the trained angles, but neighbours are ``1 / factor`` apart, which training never showed;
+    * ``"base"``: the base multiplied by ``factor^(d_head / (d_head - 2))`` ("NTK-aware" scaling): the
+      slowest pair turns ``factor`` times slower, the fastest as before, pair ``i`` of ``d_head / 2``
+      ``factor^(2i / (d_head - 2))`` times slower.
+
+    The copy has ``model``'s dtype and device.
+    """
+    c = model.config
+    if c.positions != "rotary":
+        raise ValueError("a learned position table has no vector past block_size: only rotary positions stretch")
+    if factor < 1:
+        raise ValueError(f"factor must be at least 1 (a longer context), got {factor}")
+    if rule == "extrapolate":
+        longer_config = replace(c, block_size=round(c.block_size * factor))
+    elif rule == "interpolate":
+        longer_config = replace(
+            c, block_size=round(c.block_size * factor), rope_interpolation=c.rope_interpolation * factor
+        )
+    elif rule == "base":
+        base = c.rope_base * factor ** (c.d_head / (c.d_head - 2))
+        longer_config = replace(c, block_size=round(c.block_size * factor), rope_base=base)
+    else:
+        raise ValueError(f"rule must be 'extrapolate', 'interpolate' or 'base', got {rule!r}")
+    weight = model.embed.weight
+    longer = Llama(longer_config).to(device=weight.device, dtype=weight.dtype)
+    longer.load_state_dict(model.state_dict())
+    return longer
+
+
 # ------------------------------------------------------------------------------ Hugging Face
 
 
@@ -198,6 +240,11 @@ def _check_hf_compatible(config: LlamaConfig) -> None:
             f"norm={config.norm!r}, positions={config.positions!r}, feed_forward={config.feed_forward!r}: "
             "LlamaForCausalLM has only RMSNorm, rotary positions and SwiGLU (norm='rms', positions='rotary', "
             "feed_forward='swiglu')"
+        )
+    if config.rope_interpolation != 1.0:
+        raise CheckpointMismatch(
+            f"rope_interpolation={config.rope_interpolation}: only plain rotary positions are carried to "
+            "LlamaForCausalLM (interpolation is for reading a trained model at a longer length)"
         )
 
 
