@@ -12,7 +12,7 @@ What changed from GPT-2 (Touvron et al. 2023), each a small change to chapter 3'
   query heads, so the KV cache shrinks by that factor;
 * no biases anywhere, and an LM head of its own (not tied to the embedding).
 
-Chapter 3 climbs from GPT to Llama one change at a time, so :class:`LlamaConfig` can also take GPT's
+Chapter 7 climbs from GPT to Llama one change at a time, so :class:`LlamaConfig` can also take GPT's
 choice for each of the first three: ``norm="layer"`` (LayerNorm, without bias), ``positions="learned"``
 (a table of ``block_size`` position vectors added to the embeddings) and ``feed_forward="gelu"`` (two
 matrices and GELU). Only the default choices have a ``LlamaForCausalLM`` counterpart.

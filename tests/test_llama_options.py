@@ -1,5 +1,5 @@
 """course_lib.llama's GPT choices (``norm="layer"``, ``positions="learned"``, ``feed_forward="gelu"``), which
-chapter 3's ladder from GPT to Llama climbs: each builds GPT's piece, bad values are refused, and only the
+chapter 7's ladder from GPT to Llama climbs: each builds GPT's piece, bad values are refused, and only the
 default choices convert to Hugging Face's LlamaForCausalLM."""
 
 from __future__ import annotations

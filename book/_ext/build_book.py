@@ -38,11 +38,12 @@ MODEL_NAME = re.compile(r"""chapter_model\(["'](\w+)["']\)""")
 CHAPTER_SECONDS = {
     "book/01_attention": 11,
     "book/02_blocks": 124,
-    "book/03_gpt": 418,
+    "book/03_gpt": 250,
     "book/03b_tokenization": 43,
     "book/04_bert": 184,
     "book/05_t5": 579,
     "book/06_finetune": 788,
+    "book/07_llama": 300,
     "book/appendix_scaling": 93,
 }
 

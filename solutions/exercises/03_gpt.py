@@ -1,7 +1,7 @@
 """Instructor solutions to the exercises of chapter 3, GPT (book/03_gpt.md).
 
 Exercises 1 and 2 pretrain models for many minutes (their docstrings give the cost on one core, and
-``TrainConfig``'s default device picks a GPU where there is one); exercises 3, 4 and 5 take seconds.
+``TrainConfig``'s default device picks a GPU where there is one); exercises 3 and 4 take seconds.
 ``--quick`` runs every exercise on tiny models and a slice of the text, in seconds.
 """
 
@@ -18,7 +18,6 @@ import torch.nn.functional as F
 from course_lib import data, train
 from course_lib.generation import top_p_filter
 from course_lib.gpt import GPT, PRESETS, GPTConfig
-from course_lib.llama import Llama, LlamaConfig
 from course_lib.seeding import shifted
 from course_lib.tokenization import ByteBPETokenizer, CharTokenizer
 
@@ -301,44 +300,7 @@ def exercise_4(quick: bool = False) -> dict[str, Any]:
     }
 
 
-def exercise_5(quick: bool = False) -> dict[str, Any]:
-    """The cache of a 70-billion-parameter Llama.
-
-    Llama 2 70B keeps, per token, keys and values for each of its 80 blocks, but only for its 8
-    key/value heads of 128 features: 2 x 80 x 8 x 128 = 163,840 numbers, 327,680 bytes in 16 bits
-    (320 KiB). With a key/value head per query head (64), it would keep 8 times as much, 2,621,440
-    bytes (2.5 MiB) per token: 10.7 GB for one sequence of its 4,096 tokens instead of 1.3 GB. The
-    code runs the 80 blocks on PyTorch's meta device (shapes, no memory or arithmetic) over 16 tokens
-    with a KV cache per block, adds up what the caches hold, and counts the parameters (68,976,648,192:
-    the "70B").
-    """
-    gqa = LlamaConfig(
-        vocab_size=32000, block_size=4096, n_layers=80, n_heads=64, n_kv_heads=8, d_model=8192, d_ff=28672
-    )
-    per_token, parameters = {}, {}
-    for name, config in {"grouped (8 key/value heads)": gqa, "multi-head (64)": replace(gqa, n_kv_heads=64)}.items():
-        with torch.device("meta"):
-            model = Llama(config).to(torch.bfloat16).eval()
-            caches = model.new_caches()
-            hidden = torch.empty(1, 16, config.d_model, dtype=torch.bfloat16)
-            with torch.no_grad():
-                for layer, cache in zip(model.layers, caches):
-                    hidden = layer(hidden, cache=cache)
-        per_token[name] = (
-            sum(t.numel() * t.element_size() for cache in caches for t in (cache.k, cache.v) if t is not None) // 16
-        )
-        parameters[name] = model.num_parameters()
-        print(
-            f"{name}: {per_token[name]:,} bytes per token, {per_token[name] * config.block_size / 1e9:.1f} GB for "
-            f"{config.block_size:,} tokens; {parameters[name]:,} parameters"
-        )
-    assert per_token["grouped (8 key/value heads)"] == 2 * 80 * 8 * 128 * 2 == 327_680
-    assert per_token["multi-head (64)"] == 8 * per_token["grouped (8 key/value heads)"]
-    assert parameters["grouped (8 key/value heads)"] == 68_976_648_192
-    return {"bytes_per_token": per_token, "parameters": parameters}
-
-
-EXERCISES = {1: exercise_1, 2: exercise_2, 3: exercise_3, 4: exercise_4, 5: exercise_5}
+EXERCISES = {1: exercise_1, 2: exercise_2, 3: exercise_3, 4: exercise_4}
 
 if __name__ == "__main__":
     main(EXERCISES)
