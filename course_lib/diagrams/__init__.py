@@ -1,7 +1,8 @@
 """Schematic figures drawn by code: the shapes through multi-head attention, the three block
 arrangements, the GPT stack and the KV cache (chapters 1-3); BERT's input representation and its
 masked-LM loss (chapter 4); T5's data flow and the decoder's two caches (chapter 5); LoRA and adapters
-as fine-tuning wraps a model (chapter 6); DDP against FSDP and the memory each rank holds (appendix).
+as fine-tuning wraps a model (chapter 6); a GPT-2 block beside a Llama block (chapter 7);
+DDP against FSDP and the memory each rank holds (appendix).
 The figures from chapter 4 on are drawn from the objects they are given: the names they print are the
 submodules a run of the model calls, so a renamed layer renames it in the figure.
 
@@ -14,7 +15,7 @@ Patches carry a ``gid`` naming what they stand for (``"head-slice"``, ``"cache-n
 is how the tests count them.
 
 One module per chapter's figures (``shapes``, ``arrangements``, ``gpt``, ``bert``, ``seq2seq``,
-``finetune``, ``scaling``), all drawn with the kit
+``finetune``, ``llama``, ``scaling``), all drawn with the kit
 in ``_kit``; every figure function is importable from here.
 """
 
@@ -22,6 +23,7 @@ from .arrangements import STREAM_X, block_arrangements
 from .bert import bert_embeddings, bert_masking
 from .finetune import adapter_block, lora_linear
 from .gpt import gpt_stack, kv_cache_steps
+from .llama import decoder_blocks
 from .scaling import ddp_fsdp, fsdp_units, memory_per_rank, rank_memory
 from .seq2seq import decoder_caches, t5_data_flow
 from .shapes import multi_head_shapes
@@ -33,6 +35,7 @@ __all__ = [
     "bert_masking",
     "block_arrangements",
     "ddp_fsdp",
+    "decoder_blocks",
     "decoder_caches",
     "fsdp_units",
     "gpt_stack",
