@@ -136,40 +136,20 @@ def _feed_forward_branch(ax: Axes, y: float, parts: _BlockParts) -> _Box:
     first, gate, second = parts.linears
     row = norm.y + 0.65
     width = f"to {parts.d_ff}"
-    if gate is None:
-        up = _box(ax, BRANCH_X, row, 1.2, BOX_H, width, kind="linear", code=f"{parts.ff}.{first}")
-        _arrow(ax, norm.top, up.bottom)
-        act = _box(
-            ax,
-            BRANCH_X,
-            row + 0.55,
-            1.0,
-            0.3,
-            parts.activation,
-            kind="ffn",
-            gid="activation",
-        )
-        _arrow(ax, up.top, act.bottom)
-        top = act.top
-    else:
-        up = _box(ax, BRANCH_X - 0.7, row, 1.2, BOX_H, width, kind="linear", code=f"{parts.ff}.{first}")
-        gated = _box(ax, BRANCH_X + 0.7, row, 1.2, BOX_H, width, kind="linear", code=f"{parts.ff}.{gate}")
-        for box in (up, gated):
-            _arrow(ax, norm.top, (norm.x, norm.top[1] + 0.1), (box.x, norm.top[1] + 0.1), box.bottom)
-        act = _box(
-            ax,
-            up.x,
-            row + 0.55,
-            1.0,
-            0.3,
-            parts.activation,
-            kind="ffn",
-            gid="activation",
-        )
-        _arrow(ax, up.top, act.bottom)
+    up_x = BRANCH_X if gate is None else BRANCH_X - 0.7  # a gated network's two maps sit side by side
+    up = _box(ax, up_x, row, 1.2, BOX_H, width, kind="linear", code=f"{parts.ff}.{first}")
+    ups = [up]
+    if gate is not None:
+        ups.append(_box(ax, BRANCH_X + 0.7, row, 1.2, BOX_H, width, kind="linear", code=f"{parts.ff}.{gate}"))
+    for box in ups:
+        _arrow(ax, norm.top, (norm.x, norm.top[1] + 0.1), (box.x, norm.top[1] + 0.1), box.bottom)
+    act = _box(ax, up.x, row + 0.55, 1.0, 0.3, parts.activation, kind="ffn", gid="activation")
+    _arrow(ax, up.top, act.bottom)
+    top = act.top
+    if gate is not None:  # SwiGLU: the activation's output times the gate's map
         times = _box(ax, BRANCH_X, act.y + 0.45, 0.3, 0.3, "×", kind="ffn", gid="gate")
         _arrow(ax, act.top, (act.x, times.y), times.left)
-        _arrow(ax, gated.top, (gated.x, times.y), times.right)
+        _arrow(ax, ups[1].top, (ups[1].x, times.y), times.right)
         top = times.top
     down = _box(ax, BRANCH_X, top[1] + 0.45, 1.2, BOX_H, "back to d_model", kind="linear", code=f"{parts.ff}.{second}")
     _arrow(ax, top, down.bottom)
