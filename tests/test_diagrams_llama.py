@@ -104,6 +104,12 @@ def test_labels_stay_apart_and_inside(n_blocks: int) -> None:
     assert layout_problems(fig) == []
 
 
+def test_biases_are_named_as_the_block_has_them() -> None:
+    rms_with_biased_maps = DecoderBlock(BlockConfig(32, 4, 64, norm="rms"), cross_attention=False)
+    (ax,) = panels(decoder_blocks({"mixed": rms_with_biased_maps}))
+    assert "some biases" in labels(ax)  # biased linear maps, RMSNorms without: neither "every" nor "no"
+
+
 def test_blocks_it_cannot_draw_are_refused_by_name() -> None:
     config = BlockConfig(32, 4, 64)
     with pytest.raises(ValueError, match="empty"):

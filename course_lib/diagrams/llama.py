@@ -43,7 +43,7 @@ class _BlockParts:
     linears: tuple[str, str | None, str]  # the feed-forward network's first map, its gate's, its second
     activation: str  # as the book writes it: GELU, SiLU, ...
     d_ff: int
-    biases: bool
+    biases: str  # "biases in every linear map and norm", "no biases" or "some biases"
 
 
 def _child(block: nn.Module, kind: type[nn.Module] | tuple[type[nn.Module], ...], what: str) -> list[str]:
@@ -81,7 +81,10 @@ def _parts(block: nn.Module) -> _BlockParts:
     gate = ff_children[id(ff.linear_v)] if ff.linear_v is not None else None
     activation = next((k for k, f in ACTIVATIONS.items() if f is ff.activation), "activation")
     activation = ACTIVATION_NAMES.get(activation, activation)  # as the book writes it
-    linears = [m for m in block.modules() if isinstance(m, nn.Linear)]
+    # whether each linear map and norm carries a bias (an RMSNorm never does)
+    kinds = (nn.Linear, LayerNorm, RMSNorm)
+    biased = [getattr(m, "bias", None) is not None for m in block.modules() if isinstance(m, kinds)]
+    biases = "biases in every linear map and norm" if all(biased) else "no biases" if not any(biased) else "some biases"
     return _BlockParts(
         norms=(norms[0], norms[1]),
         norm_kind=_norm_kind(getattr(block, norms[0])),
@@ -94,7 +97,7 @@ def _parts(block: nn.Module) -> _BlockParts:
         linears=(ff_children[id(ff.linear1)], gate, ff_children[id(ff.linear2)]),
         activation=activation,
         d_ff=ff.linear1.out_features,
-        biases=any(m.bias is not None for m in linears),
+        biases=biases,
     )
 
 
@@ -177,8 +180,7 @@ def _block(ax: Axes, parts: _BlockParts) -> float:
 def _title(ax: Axes, height: float, title: str, parts: _BlockParts) -> None:
     """The panel's title and, below it, whether the block has biases, at the top of a panel ``height`` tall."""
     _text(ax, PANEL_W / 2, height - 0.2, title, fontweight="bold")
-    biases = "biases in every linear map and norm" if parts.biases else "no biases"
-    _text(ax, PANEL_W / 2, height - 0.42, biases, size=SMALL, colour=MUTED, gid="biases")
+    _text(ax, PANEL_W / 2, height - 0.42, parts.biases, size=SMALL, colour=MUTED, gid="biases")
 
 
 def decoder_blocks(blocks: Mapping[str, nn.Module]) -> Figure:
