@@ -191,21 +191,28 @@ def classification_loss(model: nn.Module, inputs: Tensor | tuple[Tensor, ...], l
 
 
 @torch.no_grad()
-def predict(model: nn.Module, inputs: Sequence[Tensor], batch_size: int = 256) -> Tensor:
+def predict(model: nn.Module, inputs: Sequence[Tensor], batch_size: int = 64) -> Tensor:
     """``model``'s class predictions ``(N,)`` (or ``(N, T)``) for inputs given as tensors of ``N`` rows
-    each (e.g. ``(input_ids, attention_mask)``), in eval mode and in batches; the mode is restored after."""
+    each (e.g. ``(input_ids, attention_mask)``), in eval mode and in batches; the mode is restored after.
+
+    With an attention mask ``(N, T)`` second, the rows are batched shortest first (the predictions come back
+    in the given order): a batch of similar lengths loses its padding columns in a model that cuts them
+    (:class:`SequenceClassifier`), so that a test set of short and long rows costs what its tokens cost.
+    """
     was_training = model.training
     model.eval()
     try:
         n = inputs[0].shape[0]
-        return torch.cat(
-            [model(*(t[i : i + batch_size] for t in inputs)).argmax(dim=-1) for i in range(0, n, batch_size)]
-        )
+        masked = len(inputs) > 1 and inputs[1].ndim == 2 and inputs[1].shape == inputs[0].shape
+        order = inputs[1].ne(0).sum(dim=1).argsort(stable=True) if masked else torch.arange(n)  # (N,)
+        rows = [t[order] for t in inputs]
+        out = torch.cat([model(*(t[i : i + batch_size] for t in rows)).argmax(dim=-1) for i in range(0, n, batch_size)])
+        return out[order.argsort()]  # back to the given order
     finally:
         model.train(was_training)
 
 
-def accuracy(model: nn.Module, inputs: Sequence[Tensor], labels: Tensor, batch_size: int = 256) -> float:
+def accuracy(model: nn.Module, inputs: Sequence[Tensor], labels: Tensor, batch_size: int = 64) -> float:
     """The fraction of ``labels (N,)`` that ``model`` predicts (see :func:`predict`)."""
     return float((predict(model, inputs, batch_size) == labels).float().mean())
 

@@ -8,6 +8,7 @@ import torch
 import torch.nn.functional as F
 import transformers
 from peft import LoraConfig, get_peft_model
+from torch import nn
 
 from course_lib.bart import Bart, BartConfig
 from course_lib.bert import Bert, BertConfig, BertForPreTraining, from_hf_state_dict
@@ -31,6 +32,7 @@ from course_lib.finetune import (
     lora_layers,
     merge_lora,
     pool,
+    predict,
     save_trained,
     tensor_batches,
     trainable_parameters,
@@ -132,6 +134,33 @@ def test_hidden_states_refuse_what_they_cannot_read() -> None:
         hidden_states(torch.nn.Linear(2, 2), idx)
     with pytest.raises(ValueError, match="at least 2 classes"):
         SequenceClassifier(bert(), n_classes=1)
+
+
+class _WidthSpy(nn.Module):
+    """Logits (B, 3) from each row's own ids, recording the width of every batch it is given."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.widths: list[int] = []
+
+    def forward(self, idx: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        used = int(mask.sum(dim=1).max())
+        self.widths.append(used)
+        return F.one_hot((idx[:, :used] * mask[:, :used]).sum(dim=1) % 3, 3).float()
+
+
+def test_predict_batches_rows_by_length_and_returns_them_in_the_given_order() -> None:
+    idx, mask = right_padded(3, B=40, T=16)
+    expected = (idx * mask).sum(dim=1) % 3  # (N,): what each row alone gives
+    spy = _WidthSpy()
+    torch.testing.assert_close(predict(spy, [idx, mask], batch_size=8), expected)
+    assert spy.widths == sorted(spy.widths) and spy.widths[0] < 16, "short rows first, each batch as wide as it needs"
+    model = SequenceClassifier(bert(), n_classes=2, pooling="mean").eval()
+    one_by_one = torch.cat([model(idx[i : i + 1], mask[i : i + 1]).argmax(-1) for i in range(len(idx))])
+    torch.testing.assert_close(predict(model, [idx, mask], batch_size=7), one_by_one)
+    assert model.training is False and accuracy(model, [idx, mask], one_by_one) == 1.0
+    tokens = TokenClassifier(bert(), n_classes=4).eval()  # (N, T) predictions, also in the given order
+    torch.testing.assert_close(predict(tokens, [idx, mask], batch_size=6), tokens(idx, mask).argmax(-1))
 
 
 def test_classification_loss_is_cross_entropy_and_refuses_labels_outside_the_classes() -> None:

@@ -33,8 +33,8 @@ BOOK = Path(__file__).resolve().parents[2]  # the project's root, where _toc.yml
 MODEL_NAME = re.compile(r"""chapter_model\(["'](\w+)["']\)""")
 
 # Seconds each chapter took to execute in make test's book build of 2026-12-02 (2 cores, one chapter at a time,
-# tests running beside it); chapters 5 to 7 scaled on 2026-12-03 by what their cuts and additions cost on an idle
-# machine. Only the balance of the shares depends on them: a stale number makes the build slower, never wrong.
+# tests running beside it); chapters 5 to 7 scaled on 2026-12-03 by what their cuts and additions cost alone on an
+# idle machine. Only the balance of the shares depends on them: a stale number makes the build slower, never wrong.
 CHAPTER_SECONDS = {
     "book/01_attention": 11,
     "book/02_blocks": 124,
@@ -42,7 +42,7 @@ CHAPTER_SECONDS = {
     "book/03b_tokenization": 43,
     "book/04_bert": 184,
     "book/05_t5": 500,
-    "book/06_finetune": 680,
+    "book/06_finetune": 530,
     "book/07_llama": 370,
     "book/appendix_scaling": 93,
 }
