@@ -160,18 +160,9 @@ def main() -> None:
         print(json.dumps(sbs.measure_training_memory(FAMILY, args.memory[0], device, int(args.memory[1]))))
         return
     gpu = device.type == "cuda"
-    print(
-        f"device: {torch.cuda.get_device_name() if gpu else 'cpu'}, torch {torch.__version__}, transformers "
-        f"{transformers.__version__}, {torch.get_num_threads()} threads"
-    )
+    print(sbs.machine_line(device, transformers.__version__, "threads"))
     memory_steps = 2 if args.quick else 3
-    memory = {
-        kind: sbs.run_one(
-            __file__,
-            ["--memory", kind, str(memory_steps), "--device", device.type, "--threads", str(torch.get_num_threads())],
-        )
-        for kind in KINDS
-    }
+    memory = sbs.memory_per_kind(__file__, KINDS, memory_steps, device)
     models = build_models(KINDS, device)
     batch = training_batch(device)
     with torch.no_grad():

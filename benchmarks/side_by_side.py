@@ -8,7 +8,7 @@ computes it). The functions here take that module.
 
 Speeds: the kinds take turns, each round in a rotated order, and a kind's time is its best round
 (other work on the machine only ever slows a round down). Memory: the growth over the built model
-and optimizer during a few training steps, measured in a fresh process per kind (:func:`run_one`):
+and optimizer during a few training steps, measured in a fresh process per kind (:func:`memory_per_kind`):
 ``max_memory_allocated`` on CUDA, the peak resident set (``VmHWM``, reset through
 ``/proc/self/clear_refs``) on CPU.
 """
@@ -156,7 +156,23 @@ def profile_training(family: ModuleType, device: torch.device, rows: int) -> Non
         print(prof.key_averages().table(sort_by=sort_by, row_limit=rows))
 
 
-def run_one(script: str, args: list[str]) -> dict:
-    """Run one measurement of ``script`` in a fresh process; its JSON result (its last line)."""
-    out = subprocess.run([sys.executable, script, *args], capture_output=True, text=True, check=True)
-    return json.loads(out.stdout.strip().splitlines()[-1])
+def memory_per_kind(script: str, kinds: tuple[str, ...], steps: int, device: torch.device) -> dict[str, dict]:
+    """Each kind's training memory, measured by ``script --memory KIND STEPS`` in a fresh process (its last line,
+    JSON), with this process's device and thread count."""
+    common = ["--device", device.type, "--threads", str(torch.get_num_threads())]
+    results = {}
+    for kind in kinds:
+        out = subprocess.run(
+            [sys.executable, script, "--memory", kind, str(steps), *common], capture_output=True, text=True, check=True
+        )
+        results[kind] = json.loads(out.stdout.strip().splitlines()[-1])
+    return results
+
+
+def machine_line(device: torch.device, transformers_version: str, threads: str) -> str:
+    """The header every side-by-side report starts with: the device, the versions and the thread count."""
+    name = torch.cuda.get_device_name() if device.type == "cuda" else "cpu"
+    return (
+        f"device: {name}, torch {torch.__version__}, transformers {transformers_version}, "
+        f"{torch.get_num_threads()} {threads}"
+    )

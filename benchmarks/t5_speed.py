@@ -223,20 +223,11 @@ def main() -> None:
     transformers.logging.set_verbosity_error()
     gpu = device.type == "cuda"
     started = time.perf_counter()
-    print(
-        f"device: {torch.cuda.get_device_name() if gpu else 'cpu'}, torch {torch.__version__}, transformers "
-        f"{transformers.__version__}, {torch.get_num_threads()} torch thread(s) (both models)"
-    )
+    print(sbs.machine_line(device, transformers.__version__, "torch thread(s) (both models)"))
     print(f"at the start: {_load()}")
     memory_steps = 2 if args.quick else 3
     # first, while this process is small
-    memory = {
-        kind: sbs.run_one(
-            __file__,
-            ["--memory", kind, str(memory_steps), "--device", device.type, "--threads", str(torch.get_num_threads())],
-        )
-        for kind in KINDS
-    }
+    memory = sbs.memory_per_kind(__file__, KINDS, memory_steps, device)
     steps, rounds = (20 if gpu else 2, 7) if not args.quick else (5 if gpu else 1, 3)
     seconds, losses, parameters = sbs.measure_training_speed(FAMILY, device, steps, rounds)
     tokens = BATCH * (SOURCE + TARGET)
