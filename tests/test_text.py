@@ -145,36 +145,30 @@ def hostile_batch(tmp_path: Path) -> tuple[list[Result], Intake, Roster]:
         Person("s002", f"Bo {RLO}kraP", "bo@uni.edu", "102"),
         Person("s003", "+cmd|' /C calc'!A0", "@sum(1+1)@uni.edu", "103"),
     ]
-    results = [
-        Result(
-            "s001",
+    most = {"wordpiece": 2.0, "masks": 3.0}
+    outcomes = [
+        (
             GRADED,
             {"wordpiece": 2.0, "masks": 1.5},
-            {"wordpiece": 2.0, "masks": 3.0},
-            notes=[
-                f"needs review: masks: cell 3, line 2: x = '{ESC}]0;pwned{BEL}{CR}{RLO}gnp.exe' (it passed its tests)"
-            ],
+            [f"needs review: masks: cell 3, line 2: x = '{ESC}]0;pwned{BEL}{CR}{RLO}gnp.exe' (it passed its tests)"],
         ),
-        Result(
-            "s002",
+        (
             GRADED,
             {"wordpiece": 2.0, "masks": 3.0},
-            {"wordpiece": 2.0, "masks": 3.0},
-            notes=[
+            [
                 f"2 notebooks handed in: the latest is graded (Bo_500102_assignsubmission_file/a1{ESC}[2J.ipynb; the "
                 f"files' times); not graded: x{CR}.ipynb"
             ],
         ),
-        Result(
-            "s003",
+        (
             ATTENTION,
             {"wordpiece": 0.0, "masks": 0.0},
-            {"wordpiece": 2.0, "masks": 3.0},
-            notes=[
-                f"no notebook to grade; handed in: evil{CR}{BEL}.pdf (not a notebook (a PDF))",
-                "-every part scores 0",
-            ],
+            [f"no notebook to grade; handed in: evil{CR}{BEL}.pdf (not a notebook (a PDF))", "-every part scores 0"],
         ),
+    ]
+    results = [
+        Result(p.id, status, scores, dict(most), notes=notes)
+        for p, (status, scores, notes) in zip(people, outcomes, strict=True)
     ]
     submissions = {
         p.id: Submission(p.id, None, f"{p.name}_50010{k}_assignsubmission_file/a1.ipynb", None, "none")
