@@ -520,15 +520,21 @@ def a4_bending_answers() -> dict[str, str]:
     }
 
 
-def a4_cases() -> dict[str, Case]:
-    """a4 submissions for ``course grade``: the answer key, and one that bends every oracle (its
-    wrong parts must get nothing: the checks and the oracles run in the grader's own process)."""
+def bending_cases(assignment: str, full: dict[str, float], bending: dict[str, str]) -> dict[str, Case]:
+    """``assignment``'s submissions for ``course grade``: the answer key (``full`` marks), and ``bending``, one that
+    bends every oracle (its wrong parts must get nothing: the checks and the oracles run in the grader's own
+    process)."""
     return {
-        "correct": Case("correct.ipynb", notebook(assignment=A4), A4_FULL),
+        "correct": Case("correct.ipynb", notebook(assignment=assignment), full),
         "bends_every_oracle": Case(
-            "bends_every_oracle.ipynb", notebook(a4_bending_answers(), assignment=A4), {p: 0.0 for p in A4_FULL}
+            "bends_every_oracle.ipynb", notebook(bending, assignment=assignment), {p: 0.0 for p in full}
         ),
     }
+
+
+def a4_cases() -> dict[str, Case]:
+    """a4 submissions for ``course grade``: the answer key, and one that bends every oracle."""
+    return bending_cases(A4, A4_FULL, a4_bending_answers())
 
 
 A5 = "a5_t5"
@@ -602,14 +608,8 @@ def a5_bending_answers() -> dict[str, str]:
 
 
 def a5_cases() -> dict[str, Case]:
-    """a5 submissions for ``course grade``: the answer key, and one that bends every oracle (its
-    wrong parts must get nothing: the checks and the oracles run in the grader's own process)."""
-    return {
-        "correct": Case("correct.ipynb", notebook(assignment=A5), A5_FULL),
-        "bends_every_oracle": Case(
-            "bends_every_oracle.ipynb", notebook(a5_bending_answers(), assignment=A5), {p: 0.0 for p in A5_FULL}
-        ),
-    }
+    """a5 submissions for ``course grade``: the answer key, and one that bends every oracle."""
+    return bending_cases(A5, A5_FULL, a5_bending_answers())
 
 
 A6 = "a6_finetune"
@@ -683,14 +683,8 @@ def a6_bending_answers() -> dict[str, str]:
 
 
 def a6_cases() -> dict[str, Case]:
-    """a6 submissions for ``course grade``: the answer key, and one that bends every oracle (its
-    wrong parts must get nothing: the checks and the oracles run in the grader's own process)."""
-    return {
-        "correct": Case("correct.ipynb", notebook(assignment=A6), A6_FULL),
-        "bends_every_oracle": Case(
-            "bends_every_oracle.ipynb", notebook(a6_bending_answers(), assignment=A6), {p: 0.0 for p in A6_FULL}
-        ),
-    }
+    """a6 submissions for ``course grade``: the answer key, and one that bends every oracle."""
+    return bending_cases(A6, A6_FULL, a6_bending_answers())
 
 
 def _extra_cells(nb: nbformat.NotebookNode) -> None:
