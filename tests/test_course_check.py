@@ -59,6 +59,10 @@ def part_line(stdout: str, name: str) -> str:
     return next(line for line in stdout.splitlines() if line.startswith(name))
 
 
+# a notebook and what ``course check`` said of it (the module fixtures ``broken`` and ``as_graded``)
+Checked = tuple[nbformat.NotebookNode, subprocess.CompletedProcess]
+
+
 # --- parts and their names, without a kernel ------------------------------------------------------
 
 
@@ -118,7 +122,7 @@ def test_a_kernel_that_cannot_start_is_a_clear_error(tmp_path: Path, monkeypatch
 
 
 @pytest.fixture(scope="module")
-def broken(tmp_path_factory: pytest.TempPathFactory) -> tuple[nbformat.NotebookNode, subprocess.CompletedProcess]:
+def broken(tmp_path_factory: pytest.TempPathFactory) -> Checked:
     """a1 with part 1 not done, a scratch cell that raises, a syntax error in part 2, a crash in
     part 3 and, in part 4's cell, a loop that survives the interrupt; and what ``course check`` says."""
     key = answer_code(source_notebook("a1_attention"))
@@ -143,9 +147,7 @@ def broken(tmp_path_factory: pytest.TempPathFactory) -> tuple[nbformat.NotebookN
 
 
 @pytest.mark.slow
-def test_each_failure_is_reported_under_the_parts_name(
-    broken: tuple[nbformat.NotebookNode, subprocess.CompletedProcess],
-) -> None:
+def test_each_failure_is_reported_under_the_parts_name(broken: Checked) -> None:
     _, result = broken
     assert result.returncode == 1, result.stdout + result.stderr
     for name in A1_PARTS:
@@ -155,16 +157,12 @@ def test_each_failure_is_reported_under_the_parts_name(
 
 
 @pytest.mark.slow
-def test_an_unfinished_part_is_not_implemented_yet(
-    broken: tuple[nbformat.NotebookNode, subprocess.CompletedProcess],
-) -> None:
+def test_an_unfinished_part_is_not_implemented_yet(broken: Checked) -> None:
     assert part_line(broken[1].stdout, A1_PARTS[0]).endswith("FAILED  not implemented yet")
 
 
 @pytest.mark.slow
-def test_a_syntax_error_is_shown_at_its_cell_and_line(
-    broken: tuple[nbformat.NotebookNode, subprocess.CompletedProcess],
-) -> None:
+def test_a_syntax_error_is_shown_at_its_cell_and_line(broken: Checked) -> None:
     nb, result = broken
     answer = nb.cells[cell_number(nb, "masks") - 1].source
     line = answer.splitlines().index("def padding_mask(lengths, T)") + 1
@@ -178,9 +176,7 @@ def test_a_syntax_error_is_shown_at_its_cell_and_line(
 
 
 @pytest.mark.slow
-def test_a_crash_and_a_loop_that_survives_the_interrupt_are_reported(
-    broken: tuple[nbformat.NotebookNode, subprocess.CompletedProcess],
-) -> None:
+def test_a_crash_and_a_loop_that_survives_the_interrupt_are_reported(broken: Checked) -> None:
     nb, result = broken
     assert part_line(result.stdout, A1_PARTS[2]).endswith("FAILED  crashed the kernel (out of memory, or a crash)")
     assert part_line(result.stdout, A1_PARTS[3]).endswith(
@@ -189,9 +185,7 @@ def test_a_crash_and_a_loop_that_survives_the_interrupt_are_reported(
 
 
 @pytest.mark.slow
-def test_a_failing_cell_outside_the_parts_is_reported(
-    broken: tuple[nbformat.NotebookNode, subprocess.CompletedProcess],
-) -> None:
+def test_a_failing_cell_outside_the_parts_is_reported(broken: Checked) -> None:
     nb, result = broken
     scratch = next(i + 1 for i, cell in enumerate(nb.cells) if cell.source == "scratch = 1 / 0")
     assert (
@@ -201,9 +195,7 @@ def test_a_failing_cell_outside_the_parts_is_reported(
 
 
 @pytest.mark.slow
-def test_only_a_part_whose_used_parts_fail_gets_a_hint(
-    broken: tuple[nbformat.NotebookNode, subprocess.CompletedProcess],
-) -> None:
+def test_only_a_part_whose_used_parts_fail_gets_a_hint(broken: Checked) -> None:
     hints = [line for line in broken[1].stdout.splitlines() if "hint:" in line]
     assert hints == [
         "    hint: part 4 uses your part 1, part 2 and part 3, which fail too; when graded, part 4 is run with "
@@ -250,7 +242,7 @@ NEEDS_NUMPY = "    _unused = np.float32(1)\n"
 
 
 @pytest.fixture(scope="module")
-def as_graded(tmp_path_factory: pytest.TempPathFactory) -> tuple[nbformat.NotebookNode, subprocess.CompletedProcess]:
+def as_graded(tmp_path_factory: pytest.TempPathFactory) -> Checked:
     """An a4 notebook saved as ``a5_t5.ipynb``, with a cell of its own that part 4 uses, part 1's
     function renamed, part 2 unfinished behind an edited test cell, part 3 calling numpy it never
     imported, part 5's answer cell deleted, a cell after the last test, and 26 MB of outputs; and
@@ -287,9 +279,7 @@ def as_graded(tmp_path_factory: pytest.TempPathFactory) -> tuple[nbformat.Notebo
 
 
 @pytest.mark.slow
-def test_check_names_the_assignment_it_checked(
-    as_graded: tuple[nbformat.NotebookNode, subprocess.CompletedProcess],
-) -> None:
+def test_check_names_the_assignment_it_checked(as_graded: Checked) -> None:
     _, result = as_graded
     assert result.returncode == 1, result.stdout + result.stderr
     assert result.stdout.splitlines()[0] == (
@@ -300,9 +290,7 @@ def test_check_names_the_assignment_it_checked(
 
 
 @pytest.mark.slow
-def test_check_runs_the_releases_test_cells_and_says_so(
-    as_graded: tuple[nbformat.NotebookNode, subprocess.CompletedProcess],
-) -> None:
+def test_check_runs_the_releases_test_cells_and_says_so(as_graded: Checked) -> None:
     _, result = as_graded
     # the edited test printed "passed"
     assert part_line(result.stdout, A4_PARTS[1]).endswith("FAILED  not implemented yet")
@@ -313,18 +301,14 @@ def test_check_runs_the_releases_test_cells_and_says_so(
 
 
 @pytest.mark.slow
-def test_check_runs_the_students_own_cells_and_drops_what_grading_drops(
-    as_graded: tuple[nbformat.NotebookNode, subprocess.CompletedProcess],
-) -> None:
+def test_check_runs_the_students_own_cells_and_drops_what_grading_drops(as_graded: Checked) -> None:
     nb, result = as_graded
     assert part_line(result.stdout, A4_PARTS[3]).endswith("passed")  # it uses the added cell's helper
     assert f"note: cell {len(nb.cells)} added after the last test cell was not graded" in result.stdout
 
 
 @pytest.mark.slow
-def test_runtime_errors_missing_cells_and_renamed_functions_are_named(
-    as_graded: tuple[nbformat.NotebookNode, subprocess.CompletedProcess],
-) -> None:
+def test_runtime_errors_missing_cells_and_renamed_functions_are_named(as_graded: Checked) -> None:
     nb, result = as_graded
     assert part_line(result.stdout, A4_PARTS[0]).endswith("FAILED  part 1 defines no `wordpiece` (did you rename it?)")
     answer = nb.cells[cell_number(nb, "mlm_loss") - 1].source
