@@ -11,7 +11,7 @@ from peft import LoraConfig, get_peft_model
 from torch import nn
 
 from course_lib.bart import Bart, BartConfig
-from course_lib.bert import Bert, BertConfig, BertForPreTraining, from_hf_state_dict
+from course_lib.bert import Bert, BertConfig, BertForPreTraining, from_hf_state_dict, hf_config_kwargs
 from course_lib.data import chapter_model
 from course_lib.finetune import (
     IGNORE_INDEX,
@@ -46,14 +46,7 @@ from course_lib.train import TrainConfig, train
 transformers.logging.set_verbosity_error()
 
 TINY_BERT = BertConfig(vocab_size=97, block_size=40, n_layers=3, n_heads=3, d_model=30, d_ff=44, dropout=0.0)
-HF_BERT = transformers.BertConfig(
-    vocab_size=97,
-    hidden_size=30,
-    num_hidden_layers=3,
-    num_attention_heads=3,
-    intermediate_size=44,
-    max_position_embeddings=40,
-)
+HF_BERT = transformers.BertConfig(**hf_config_kwargs(TINY_BERT))  # the same model as Hugging Face builds it
 
 
 def right_padded(seed: int, B: int = 5, T: int = 11, vocab: int = 97) -> tuple[torch.Tensor, torch.Tensor]:

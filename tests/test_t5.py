@@ -30,30 +30,10 @@ from course_lib.t5 import (
     to_hf_state_dict,
 )
 
-ODD = T5Config(
-    vocab_size=53,
-    d_model=20,
-    d_kv=7,
-    d_ff=36,
-    n_layers=2,
-    n_decoder_layers=3,
-    n_heads=3,
-    dropout=0.0,
-    num_buckets=10,
-    max_distance=20,
-)
-ODD_GATED = T5Config(
-    vocab_size=53,
-    d_model=20,
-    d_kv=7,
-    d_ff=36,
-    n_layers=3,
-    n_decoder_layers=1,
-    n_heads=3,
-    dropout=0.0,
-    feed_forward="gated-gelu",
-    tie_embeddings=False,
-)
+# Odd sizes: 3 heads of 7 (not d_model / n_heads), a vocabulary of 53; encoder and decoder of different depths.
+ODD_SIZES = dict(vocab_size=53, d_model=20, d_kv=7, d_ff=36, n_heads=3, dropout=0.0)
+ODD = T5Config(**ODD_SIZES, n_layers=2, n_decoder_layers=3, num_buckets=10, max_distance=20)
+ODD_GATED = T5Config(**ODD_SIZES, n_layers=3, n_decoder_layers=1, feed_forward="gated-gelu", tie_embeddings=False)
 
 
 def twins(config: T5Config, seed: int = 0) -> tuple[T5, T5ForConditionalGeneration]:
