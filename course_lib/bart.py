@@ -30,7 +30,6 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Protocol
 
 import torch
@@ -49,7 +48,7 @@ from .blocks import (
     fuse_norms,
     init_normal,
 )
-from .convert import CheckpointMismatch, HFNames, read_checkpoint
+from .convert import CheckpointMismatch, HFConverters, HFModel, HFNames
 from .seq2seq import collate, source_mask
 
 __all__ = [
@@ -141,7 +140,7 @@ class BartEmbeddings(nn.Module):
         return self.drop(self.norm(self.position(tokens, offset=POSITION_OFFSET + past)))
 
 
-class Bart(nn.Module):
+class Bart(HFModel[BartConfig]):
     """BART: ``forward(input_ids (B, S), decoder_input_ids (B, T), attention_mask) -> logits (B, T, V)``.
 
     Provides :class:`course_lib.seq2seq.EncoderDecoderLM` (``encode``, ``decode``, ``new_caches``,
@@ -232,22 +231,9 @@ class Bart(nn.Module):
         return self.encode(input_ids, attention_mask)
 
     @classmethod
-    def from_hf(cls, state_dict: Mapping[str, Tensor], config: BartConfig) -> Bart:
-        """A model of ``config`` with the weights of a ``BartForConditionalGeneration`` state dict,
-        refusing (:class:`~course_lib.convert.CheckpointMismatch`) one that does not fit ``config``."""
-        model = cls(config)
-        model.load_state_dict(from_hf_state_dict(state_dict, model))
-        return model
-
-    @classmethod
-    def from_pretrained(cls, directory: str | Path) -> Bart:
-        """A model from a Hugging Face BART checkpoint directory (``config.json`` and its weights)."""
-        hf_config, state = read_checkpoint(directory, "bart")
-        return cls.from_hf(state, config_from_hf(hf_config))
-
-    def to_hf(self) -> dict[str, Tensor]:
-        """This model's tensors under ``BartForConditionalGeneration``'s names (:func:`to_hf_state_dict`)."""
-        return to_hf_state_dict(self)
+    def hf_converters(cls) -> HFConverters:
+        """Conversion to and from ``BartForConditionalGeneration``'s state dict and config."""
+        return HFConverters("bart", from_hf_state_dict, to_hf_state_dict, config_from_hf)
 
     def _embed(self, ids: Tensor) -> Tensor:
         return self.shared(ids) * self.embed_scale  # (B, T, d_model)

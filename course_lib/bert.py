@@ -28,7 +28,7 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Self
 
 import torch
 import torch.nn.functional as F
@@ -45,7 +45,7 @@ from .blocks import (
     fuse_norms,
     init_normal,
 )
-from .convert import CheckpointMismatch, HFNames, read_checkpoint
+from .convert import CheckpointMismatch, HFConverters, HFModel, HFNames, read_checkpoint
 from .losses import IGNORE_INDEX
 from .tokenization import truncated_lengths
 
@@ -136,7 +136,7 @@ class BertEmbeddings(nn.Module):
         return self.drop(self.norm(self.position(self.word(input_ids) + self.token_type(token_type_ids))))
 
 
-class Bert(nn.Module):
+class Bert(HFModel[BertConfig]):
     """The encoder: ``forward(input_ids (B, T), token_type_ids, attention_mask) -> hidden (B, T, d_model)``
     (:meth:`hidden_states` is the same with the mask second); :meth:`pool` reads the [CLS] position
     through the pooler."""
@@ -228,26 +228,24 @@ class Bert(nn.Module):
         return token_type_ids, attention_mask
 
     @classmethod
-    def from_hf(cls, state_dict: Mapping[str, Tensor], config: BertConfig) -> Bert:
-        """A model of ``config`` with the weights of a Hugging Face ``BertModel`` state dict (with a
-        pooler or without), refusing (:class:`~course_lib.convert.CheckpointMismatch`) one that does not fit."""
-        model = cls(config, pooler="pooler.dense.weight" in state_dict)
-        model.load_state_dict(from_hf_state_dict(state_dict, model))
-        return model
+    def hf_converters(cls) -> HFConverters:
+        """Conversion to and from ``BertModel``'s state dict and config."""
+        return HFConverters("bert", from_hf_state_dict, to_hf_state_dict, config_from_hf)
 
     @classmethod
-    def from_pretrained(cls, directory: str | Path) -> Bert:
+    def shaped_for(cls, config: BertConfig, state_dict: Mapping[str, Tensor]) -> Self:
+        """With a pooler where the state dict has one."""
+        return cls(config, pooler="pooler.dense.weight" in state_dict)
+
+    @classmethod
+    def from_pretrained(cls, directory: str | Path) -> Self:
         """The encoder (and pooler, if the checkpoint has one) of a Hugging Face BERT checkpoint
         directory: ``config.json`` and its weights. Pretraining heads in the checkpoint are left out
         (use :meth:`BertForPreTraining.from_pretrained` to keep them)."""
-        config, state = _read_checkpoint(directory)
+        hf_config, state = read_checkpoint(directory, "bert")
         if any(k.startswith("bert.") for k in state):  # a BertForPreTraining / BertForMaskedLM checkpoint
             state = {k.removeprefix("bert."): v for k, v in state.items() if k.startswith("bert.")}
-        return cls.from_hf(state, config)
-
-    def to_hf(self) -> dict[str, Tensor]:
-        """This model's tensors under ``BertModel``'s names (:func:`to_hf_state_dict`)."""
-        return to_hf_state_dict(self)
+        return cls.from_hf(state, config_from_hf(hf_config))
 
 
 class MLMHead(nn.Module):
@@ -271,7 +269,7 @@ class PretrainingOutput(NamedTuple):
     nsp_logits: Tensor | None  # (B, 2): IS_NEXT, NOT_NEXT; None without an NSP head
 
 
-class BertForPreTraining(nn.Module):
+class BertForPreTraining(HFModel[BertConfig]):
     """BERT with its pretraining heads: MLM and, if ``nsp``, NSP (Hugging Face's ``BertForPreTraining``;
     with ``nsp=False`` there is no pooler either, as in ``BertForMaskedLM``)."""
 
@@ -319,16 +317,18 @@ class BertForPreTraining(nn.Module):
         return PretrainingOutput(self.mlm(hidden_for_mlm), nsp_logits)
 
     @classmethod
-    def from_pretrained(cls, directory: str | Path) -> BertForPreTraining:
-        """A ``BertForPreTraining`` (MLM and NSP) or ``BertForMaskedLM`` (MLM) checkpoint directory."""
-        config, state = _read_checkpoint(directory)
-        if "cls.predictions.transform.dense.weight" not in state:
+    def hf_converters(cls) -> HFConverters:
+        """Conversion to and from ``BertForPreTraining``'s (``BertForMaskedLM``'s) state dict and config."""
+        return HFConverters("bert", from_hf_state_dict, to_hf_state_dict, config_from_hf)
+
+    @classmethod
+    def shaped_for(cls, config: BertConfig, state_dict: Mapping[str, Tensor]) -> Self:
+        """With an NSP head where the state dict has one; refuses one without an MLM head."""
+        if "cls.predictions.transform.dense.weight" not in state_dict:
             raise CheckpointMismatch(
-                f"{directory} holds no MLM head (cls.predictions.*): load it with Bert.from_pretrained"
+                "this checkpoint holds no MLM head (cls.predictions.*): load it with Bert.from_pretrained"
             )
-        model = cls(config, nsp="cls.seq_relationship.weight" in state)
-        model.load_state_dict(from_hf_state_dict(state, model))
-        return model
+        return cls(config, nsp="cls.seq_relationship.weight" in state_dict)
 
 
 # ------------------------------------------------------------------------------ pretraining
@@ -624,11 +624,6 @@ def config_from_hf(hf: Mapping[str, Any]) -> BertConfig:
         )  # fmt: skip
     except KeyError as missing:
         raise CheckpointMismatch(f"config.json lacks {missing}: is it a BERT configuration?") from None
-
-
-def _read_checkpoint(directory: str | Path) -> tuple[BertConfig, dict[str, Tensor]]:
-    hf_config, state = read_checkpoint(directory, "bert")
-    return config_from_hf(hf_config), state
 
 
 def hf_config_kwargs(config: BertConfig) -> dict[str, Any]:

@@ -9,7 +9,9 @@ the names at fault instead of loading part of itself silently. Every such refusa
 families, is a :class:`CheckpointMismatch`.
 
 :func:`read_checkpoint` reads a Hugging Face checkpoint directory (what ``save_pretrained`` writes):
-its ``config.json`` and its weights, for each family's ``from_pretrained``.
+its ``config.json`` and its weights. :class:`HFModel` is the base of every family's model class: it
+writes ``from_hf``, ``from_pretrained`` and ``to_hf`` once, from the converters a family names in
+:meth:`HFModel.hf_converters`.
 """
 
 from __future__ import annotations
@@ -18,11 +20,24 @@ import json
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, Generic, NamedTuple, Self, TypeVar
 
 import torch
+from torch import nn
 
-__all__ = ["CheckpointMismatch", "HFNames", "Rename", "check_names", "check_shapes", "check_tied", "read_checkpoint"]
+__all__ = [
+    "CheckpointMismatch",
+    "HFConverters",
+    "HFModel",
+    "HFNames",
+    "Rename",
+    "check_names",
+    "check_shapes",
+    "check_tied",
+    "read_checkpoint",
+]
+
+ConfigT = TypeVar("ConfigT")
 
 
 class CheckpointMismatch(ValueError):
@@ -186,6 +201,50 @@ def read_checkpoint(directory: str | Path, model_type: str) -> tuple[dict[str, A
         f"{directory} has no model.safetensors or pytorch_model.bin: "
         "a checkpoint directory holds config.json and its weights"
     )
+
+
+class HFConverters(NamedTuple):
+    """A family's converters to and from Hugging Face, and the ``model_type`` its ``config.json`` names."""
+
+    model_type: str
+    load: Callable[[Mapping[str, torch.Tensor], Any], dict[str, torch.Tensor]]  # (theirs, our model) -> ours
+    save: Callable[[Any], dict[str, torch.Tensor]]  # our model -> theirs
+    config: Callable[[Mapping[str, Any]], Any]  # their config.json's fields -> our config
+
+
+class HFModel(nn.Module, Generic[ConfigT]):
+    """The base of a family's model class (``ConfigT``: its config dataclass): the Hugging Face side written
+    once, from the converters the family names in :meth:`hf_converters`. Every load refuses, with
+    :class:`CheckpointMismatch`, a state dict or config that does not fit."""
+
+    @classmethod
+    def hf_converters(cls) -> HFConverters:
+        """The family's converters (each family's class names its own)."""
+        raise NotImplementedError(f"{cls.__name__} names no Hugging Face converters")
+
+    @classmethod
+    def from_hf(cls, state_dict: Mapping[str, torch.Tensor], config: ConfigT) -> Self:
+        """A model of ``config`` with the weights of a Hugging Face state dict, refusing one that does not fit."""
+        model = cls.shaped_for(config, state_dict)
+        model.load_state_dict(cls.hf_converters().load(state_dict, model))
+        return model
+
+    @classmethod
+    def shaped_for(cls, config: ConfigT, state_dict: Mapping[str, torch.Tensor]) -> Self:
+        """An untrained model of ``config`` with the optional parts ``state_dict`` has (a family with
+        such parts, BERT's pooler or NSP head, says so here)."""
+        return cls(config)
+
+    @classmethod
+    def from_pretrained(cls, directory: str | Path) -> Self:
+        """A model from a Hugging Face checkpoint directory (``config.json`` and its weights)."""
+        converters = cls.hf_converters()
+        hf_config, state = read_checkpoint(directory, converters.model_type)
+        return cls.from_hf(state, converters.config(hf_config))
+
+    def to_hf(self) -> dict[str, torch.Tensor]:
+        """This model's tensors under Hugging Face's names, every copy included."""
+        return self.hf_converters().save(self)
 
 
 def _some(names: list[str], shown: int = 8) -> str:

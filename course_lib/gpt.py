@@ -19,7 +19,6 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Any
 
 import torch
@@ -37,7 +36,7 @@ from .blocks import (
     fuse_norms,
     init_normal,
 )
-from .convert import CheckpointMismatch, HFNames, Rename, read_checkpoint
+from .convert import CheckpointMismatch, HFConverters, HFModel, HFNames, Rename
 
 __all__ = [
     "GPT",
@@ -97,7 +96,7 @@ PRESETS: dict[str, GPTConfig] = {
 PUBLISHED_PARAMETERS = {"gpt1": 117e6, "gpt2": 117e6, "gpt2-medium": 345e6, "gpt2-large": 762e6, "gpt2-xl": 1542e6}
 
 
-class GPT(nn.Module):
+class GPT(HFModel[GPTConfig]):
     """``forward(input_ids (B, T)) -> logits (B, T, V)``; see the module docstring."""
 
     def __init__(self, config: GPTConfig) -> None:
@@ -210,30 +209,9 @@ class GPT(nn.Module):
         return list(range(old.shape[0], grown.num_embeddings))
 
     @classmethod
-    def from_hf(cls, state_dict: Mapping[str, Tensor], config: GPTConfig) -> GPT:
-        """A model of ``config`` with the weights of a Hugging Face ``GPT2LMHeadModel`` state dict,
-        refusing (:class:`~course_lib.convert.CheckpointMismatch`) one that does not fit ``config``."""
-        check_gpt2_compatible(config)
-        model = cls(config)
-        shapes_what = f"a GPT of width {config.d_model}, vocabulary {config.vocab_size} and context {config.block_size}"
-        ours = from_hf_state_dict(
-            state_dict,
-            config.n_layers,
-            {name: tensor.shape for name, tensor in model.state_dict().items()},
-            shapes_what,
-        )
-        model.load_state_dict(ours)
-        return model
-
-    @classmethod
-    def from_pretrained(cls, directory: str | Path) -> GPT:
-        """A model from a Hugging Face GPT-2 checkpoint directory (``config.json`` and its weights)."""
-        hf_config, state = read_checkpoint(directory, "gpt2")
-        return cls.from_hf(state, config_from_hf(hf_config))
-
-    def to_hf(self) -> dict[str, Tensor]:
-        """This model's tensors under ``GPT2LMHeadModel``'s names (:func:`to_hf_state_dict`)."""
-        return to_hf_state_dict(self)
+    def hf_converters(cls) -> HFConverters:
+        """Conversion to and from ``GPT2LMHeadModel``'s state dict and config."""
+        return HFConverters("gpt2", _load_into, to_hf_state_dict, config_from_hf)
 
 
 class GPTClassifier(nn.Module):
@@ -325,6 +303,15 @@ def from_hf_state_dict(
     if not any(k.startswith("transformer.") for k in hf):  # a GPT2Model's names: add its prefix
         hf = {(k if k.startswith("lm_head.") else f"transformer.{k}"): v for k, v in hf.items()}
     return _hf_names(n_layers).load(hf, expected or {}, what=f"a GPT-2 with {n_layers} layers", shapes_what=shapes_what)
+
+
+def _load_into(hf: Mapping[str, Tensor], model: GPT) -> dict[str, Tensor]:
+    """:func:`from_hf_state_dict` for ``model``: its depth, and its shapes to check."""
+    config = model.config
+    check_gpt2_compatible(config)
+    shapes_what = f"a GPT of width {config.d_model}, vocabulary {config.vocab_size} and context {config.block_size}"
+    shapes = {name: tensor.shape for name, tensor in model.state_dict().items()}
+    return from_hf_state_dict(hf, config.n_layers, shapes, shapes_what)
 
 
 def check_gpt2_compatible(config: GPTConfig) -> None:

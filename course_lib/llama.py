@@ -30,14 +30,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Any, Literal
 
 from torch import Tensor, nn
 
 from .attention import KVCache, decoder_padding
 from .blocks import BlockConfig, DecoderBlock, LearnedPositions, Norm, fuse_norms, make_norm
-from .convert import CheckpointMismatch, HFNames, read_checkpoint
+from .convert import CheckpointMismatch, HFConverters, HFModel, HFNames
 
 __all__ = [
     "FeedForwardKind",
@@ -108,7 +107,7 @@ def block_config(config: LlamaConfig) -> BlockConfig:
     )  # fmt: skip
 
 
-class Llama(nn.Module):
+class Llama(HFModel[LlamaConfig]):
     """``forward(input_ids (B, T), attention_mask (B, P + T) | None, caches) -> logits (B, T, V)``."""
 
     def __init__(self, config: LlamaConfig) -> None:
@@ -139,22 +138,9 @@ class Llama(nn.Module):
         return [KVCache() for _ in self.layers]
 
     @classmethod
-    def from_hf(cls, state_dict: Mapping[str, Tensor], config: LlamaConfig) -> Llama:
-        """A model of ``config`` with the weights of a ``LlamaForCausalLM`` state dict, refusing
-        (:class:`~course_lib.convert.CheckpointMismatch`) one that does not fit ``config``."""
-        model = cls(config)
-        model.load_state_dict(from_hf_state_dict(state_dict, model))
-        return model
-
-    @classmethod
-    def from_pretrained(cls, directory: str | Path) -> Llama:
-        """A model from a Hugging Face Llama checkpoint directory (``config.json`` and its weights)."""
-        hf_config, state = read_checkpoint(directory, "llama")
-        return cls.from_hf(state, config_from_hf(hf_config))
-
-    def to_hf(self) -> dict[str, Tensor]:
-        """This model's tensors under ``LlamaForCausalLM``'s names (:func:`to_hf_state_dict`)."""
-        return to_hf_state_dict(self)
+    def hf_converters(cls) -> HFConverters:
+        """Conversion to and from ``LlamaForCausalLM``'s state dict and config."""
+        return HFConverters("llama", from_hf_state_dict, to_hf_state_dict, config_from_hf)
 
     def forward(
         self, input_ids: Tensor, attention_mask: Tensor | None = None, caches: list[KVCache] | None = None

@@ -29,7 +29,6 @@ from __future__ import annotations
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Literal, Protocol
 
 import torch
@@ -37,7 +36,7 @@ from torch import Tensor, nn
 
 from .attention import MultiHeadAttention
 from .blocks import BlockConfig, Decoder, DecoderCaches, Encoder, FeedForward, RelativePositionBias
-from .convert import CheckpointMismatch, HFNames, read_checkpoint
+from .convert import CheckpointMismatch, HFConverters, HFModel, HFNames
 from .seq2seq import source_mask
 
 __all__ = [
@@ -116,7 +115,7 @@ PRESETS: dict[str, T5Config] = {
 }
 
 
-class T5(nn.Module):
+class T5(HFModel[T5Config]):
     """T5 for conditional generation (:class:`~course_lib.seq2seq.EncoderDecoderLM`).
 
     Submodules: ``shared`` (the token embedding), ``encoder_relative_bias`` and
@@ -220,22 +219,9 @@ class T5(nn.Module):
         return self.encode(input_ids, attention_mask)
 
     @classmethod
-    def from_hf(cls, state_dict: Mapping[str, Tensor], config: T5Config) -> T5:
-        """A model of ``config`` with the weights of a ``T5ForConditionalGeneration`` state dict, refusing
-        (:class:`~course_lib.convert.CheckpointMismatch`) one that does not fit ``config``."""
-        model = cls(config)
-        model.load_state_dict(from_hf_state_dict(state_dict, model))
-        return model
-
-    @classmethod
-    def from_pretrained(cls, directory: str | Path) -> T5:
-        """A model from a Hugging Face T5 checkpoint directory (``config.json`` and its weights)."""
-        hf_config, state = read_checkpoint(directory, "t5")
-        return cls.from_hf(state, config_from_hf(hf_config))
-
-    def to_hf(self) -> dict[str, Tensor]:
-        """This model's tensors under ``T5ForConditionalGeneration``'s names (:func:`to_hf_state_dict`)."""
-        return to_hf_state_dict(self)
+    def hf_converters(cls) -> HFConverters:
+        """Conversion to and from ``T5ForConditionalGeneration``'s state dict and config."""
+        return HFConverters("t5", from_hf_state_dict, to_hf_state_dict, config_from_hf)
 
     def _check_ids(self, ids: Tensor, name: str) -> None:
         if ids.ndim != 2 or ids.dtype != torch.long:
