@@ -146,18 +146,24 @@ def _check_mask(mask: Tensor, scores_shape: torch.Size) -> None:
     """Raise ValueError unless ``mask`` is boolean and broadcasts to ``scores_shape``."""
     if mask.dtype != torch.bool:
         raise ValueError(f"mask must be boolean (True = may attend), got dtype {mask.dtype}")
-    if mask.ndim > len(scores_shape):
+    _check_broadcasts("mask", mask, scores_shape)
+
+
+def _check_broadcasts(name: str, tensor: Tensor, scores_shape: torch.Size) -> None:
+    """Raise ValueError unless ``tensor`` (the argument ``name``) broadcasts to ``scores_shape``
+    ``(..., T_q, T_k)`` as it is, without being broadcast itself."""
+    if tensor.ndim > len(scores_shape):
         raise ValueError(
-            f"mask of shape {tuple(mask.shape)} has more dimensions than the scores "
+            f"{name} of shape {tuple(tensor.shape)} has more dimensions than the scores "
             f"{tuple(scores_shape)} (..., T_q, T_k)"
         )
     try:
-        shape = torch.broadcast_shapes(mask.shape, scores_shape)
+        shape = torch.broadcast_shapes(tensor.shape, scores_shape)
     except RuntimeError:
         shape = None
     if shape != scores_shape:
         raise ValueError(
-            f"mask of shape {tuple(mask.shape)} does not broadcast to the scores' shape "
+            f"{name} of shape {tuple(tensor.shape)} does not broadcast to the scores' shape "
             f"{tuple(scores_shape)} (..., T_q, T_k)"
         )
 
@@ -304,15 +310,7 @@ def _check_score_bias(score_bias: Tensor, scores_shape: torch.Size) -> None:
             "score_bias must be a float tensor (added to the scores), "
             f"got {score_bias.dtype}; a boolean tensor is a mask"
         )
-    try:
-        shape = torch.broadcast_shapes(score_bias.shape, scores_shape)
-    except RuntimeError:
-        shape = None
-    if shape != scores_shape:
-        raise ValueError(
-            f"score_bias of shape {tuple(score_bias.shape)} does not "
-            f"broadcast to the scores' shape {tuple(scores_shape)}"
-        )
+    _check_broadcasts("score_bias", score_bias, scores_shape)
 
 
 # ----------------------------------------------------------------------- multi-head attention
