@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -131,17 +132,44 @@ def test_parts_that_disagree_on_their_maximum_are_an_error() -> None:
         max_points([row("alice"), row("bob", max_points={"attention": 6.0, "blocks": 5.0})])
 
 
-def test_canvas_import_file(tmp_path: Path) -> None:
-    warnings = write_canvas_csv(ROWS, tmp_path / "canvas.csv", "A1: attention", "4567")
-    assert read(tmp_path / "canvas.csv") == [
-        ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "A1: attention (4567)"],
-        ["Alice", "101", "", "", "", "8.5"],
-        ["Bob", "102", "", "", "", "6.3"],
-    ]
-    assert warnings == [
-        "Canvas: carol left out: its status is 'needs attention': grade it by hand",
-        "Canvas: dave left out: lms_id 'abc' is not a Canvas user id (digits)",
-    ]
+@pytest.mark.parametrize(
+    ("write", "table", "warnings"),
+    [
+        pytest.param(
+            lambda path: write_canvas_csv(ROWS, path, "A1: attention", "4567"),
+            [
+                ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "A1: attention (4567)"],
+                ["Alice", "101", "", "", "", "8.5"],
+                ["Bob", "102", "", "", "", "6.3"],
+            ],
+            [
+                "Canvas: carol left out: its status is 'needs attention': grade it by hand",
+                "Canvas: dave left out: lms_id 'abc' is not a Canvas user id (digits)",
+            ],
+            id="canvas",
+        ),
+        pytest.param(
+            lambda path: write_moodle_csv(ROWS, path, "A1: attention"),
+            [
+                ["Full name", "Email address", "A1: attention"],
+                ["Alice", "alice@uni.edu", "8.5"],
+                ["Dave Ünal", "dave@uni.edu", "3.33"],
+            ],
+            [
+                "Moodle: bob left out: no email on the roster",
+                "Moodle: carol left out: its status is 'needs attention': grade it by hand",
+            ],
+            id="moodle",
+        ),
+    ],
+)
+def test_import_file(
+    tmp_path: Path, write: Callable[[Path], list[str]], table: list[list[str]], warnings: list[str]
+) -> None:
+    """Canvas's and Moodle's import files: the rows the LMS can take, and a warning naming each student left out
+    and why."""
+    assert write(tmp_path / "import.csv") == warnings
+    assert read(tmp_path / "import.csv") == table
 
 
 def test_canvas_without_an_assignment_id_warns_and_no_lms_id_is_named(tmp_path: Path) -> None:
@@ -149,19 +177,6 @@ def test_canvas_without_an_assignment_id_warns_and_no_lms_id_is_named(tmp_path: 
     assert read(tmp_path / "canvas.csv")[0][-1] == "a1"
     assert "no assignment id given" in warnings[0]
     assert warnings[1] == "Canvas: erin left out: no lms_id (Canvas user id) on the roster"
-
-
-def test_moodle_import_file(tmp_path: Path) -> None:
-    warnings = write_moodle_csv(ROWS, tmp_path / "moodle.csv", "A1: attention")
-    assert read(tmp_path / "moodle.csv") == [
-        ["Full name", "Email address", "A1: attention"],
-        ["Alice", "alice@uni.edu", "8.5"],
-        ["Dave Ünal", "dave@uni.edu", "3.33"],
-    ]
-    assert warnings == [
-        "Moodle: bob left out: no email on the roster",
-        "Moodle: carol left out: its status is 'needs attention': grade it by hand",
-    ]
 
 
 def test_write_all(tmp_path: Path) -> None:
