@@ -42,6 +42,14 @@ def make_zip(path: Path, entries: dict[str, bytes], when: tuple[int, ...] = WHEN
     return path
 
 
+EXPORT = "export.zip"  # intake_zip's archive, in the test's tmp_path
+
+
+def intake_zip(tmp_path: Path, entries: dict[str, bytes], roster: Roster | None = None) -> Intake:
+    """:func:`intake` of a1 from a zip of ``entries`` (``tmp_path / EXPORT``), unpacked into ``tmp_path / "out"``."""
+    return intake(make_zip(tmp_path / EXPORT, entries), "a1", tmp_path / "out", roster)
+
+
 def rejected(result: Intake, entry: str) -> str:
     """The reason ``entry`` was rejected (fails if it was not)."""
     reasons = [line[len(entry) + 2 :] for line in result.rejected if line.startswith(entry + ": ")]
@@ -163,8 +171,8 @@ def test_plain_folder_takes_both_layouts_with_the_files_time(tmp_path: Path) -> 
 
 
 def test_plain_zip_in_a_wrapper_folder_with_macosx_junk(tmp_path: Path) -> None:
-    archive = make_zip(
-        tmp_path / "class.zip",
+    result = intake_zip(
+        tmp_path,
         {
             "export/alice.ipynb": NOTEBOOK,
             "export/bob/a1.ipynb": NOTEBOOK,
@@ -173,7 +181,6 @@ def test_plain_zip_in_a_wrapper_folder_with_macosx_junk(tmp_path: Path) -> None:
             "export/carol.pdf": b"%PDF",
         },
     )
-    result = intake(archive, "a1", tmp_path / "out")
     assert sorted(result.submissions) == ["alice", "bob"]
     assert result.submissions["alice"].path == tmp_path / "out" / "alice" / "a1.ipynb"
     assert result.submissions["alice"].path.read_bytes() == NOTEBOOK
@@ -193,23 +200,21 @@ def test_zip_extended_timestamp_is_utc(tmp_path: Path) -> None:
 
 
 def test_one_student_folder_is_not_taken_for_a_wrapper(tmp_path: Path) -> None:
-    result = intake(make_zip(tmp_path / "one.zip", {"alice/a1.ipynb": NOTEBOOK}), "a1", tmp_path / "out")
+    result = intake_zip(tmp_path, {"alice/a1.ipynb": NOTEBOOK})
     assert list(result.submissions) == ["alice"]
 
 
 def test_unusable_plain_names_are_rejected_with_the_layouts(tmp_path: Path) -> None:
-    archive = make_zip(tmp_path / "c.zip", {"two words.ipynb": NOTEBOOK, "notes.txt": b"x", "ok.ipynb": NOTEBOOK})
-    result = intake(archive, "a1", tmp_path / "out")
+    result = intake_zip(tmp_path, {"two words.ipynb": NOTEBOOK, "notes.txt": b"x", "ok.ipynb": NOTEBOOK})
     assert "not a usable student id" in rejected(result, "two words.ipynb")
     assert "expected <student>.ipynb" in rejected(result, "notes.txt")
     assert list(result.submissions) == ["ok"]
 
 
 def test_plain_ids_go_through_the_roster(tmp_path: Path) -> None:
-    archive = make_zip(
-        tmp_path / "c.zip", {"jsmith.ipynb": NOTEBOOK, "zoe@uni.edu.ipynb": NOTEBOOK, "stranger.ipynb": NOTEBOOK}
+    result = intake_zip(
+        tmp_path, {"jsmith.ipynb": NOTEBOOK, "zoe@uni.edu.ipynb": NOTEBOOK, "stranger.ipynb": NOTEBOOK}, ROSTER
     )
-    result = intake(archive, "a1", tmp_path / "out", ROSTER)
     assert sorted(result.submissions) == ["jsmith", "zmuller"]  # by id, and by email
     assert "not on the roster" in rejected(result, "stranger.ipynb")
 
@@ -260,14 +265,13 @@ def test_canvas_export_mapped_through_the_roster(tmp_path: Path) -> None:
 
 
 def test_canvas_name_whose_row_has_another_user_id_is_rejected(tmp_path: Path) -> None:
-    archive = make_zip(tmp_path / "c.zip", {"smithjohn_4444_1_a1.ipynb": NOTEBOOK})
-    result = intake(archive, "a1", tmp_path / "out", ROSTER)
+    result = intake_zip(tmp_path, {"smithjohn_4444_1_a1.ipynb": NOTEBOOK}, ROSTER)
     assert "its lms_id is 12345, not 4444" in rejected(result, "smithjohn_4444_1_a1.ipynb")
 
 
 def test_canvas_without_roster_derives_ids_from_names(tmp_path: Path) -> None:
-    archive = make_zip(
-        tmp_path / "c.zip",
+    result = intake_zip(
+        tmp_path,
         {
             "müllerzoë_555_1_a1.ipynb": NOTEBOOK,
             "smithjohn_1_2_a1.ipynb": NOTEBOOK,
@@ -275,7 +279,6 @@ def test_canvas_without_roster_derives_ids_from_names(tmp_path: Path) -> None:
             "anon_Xy12z_4_a1.ipynb": NOTEBOOK,
         },
     )
-    result = intake(archive, "a1", tmp_path / "out")
     # Two different Canvas users with the same name keep apart: their user id is appended.
     assert sorted(result.submissions) == ["canvas_anonxy12z", "mullerzoe", "smithjohn_1", "smithjohn_2"]
     assert any(
@@ -347,8 +350,7 @@ def test_moodle_maps_by_lms_id_before_name(tmp_path: Path) -> None:
 
 
 def test_moodle_flat_files(tmp_path: Path) -> None:
-    archive = make_zip(tmp_path / "m.zip", {"Zoë Müller_123456_assignsubmission_file_a1.ipynb": NOTEBOOK})
-    result = intake(archive, "a1", tmp_path / "out", ROSTER)
+    result = intake_zip(tmp_path, {"Zoë Müller_123456_assignsubmission_file_a1.ipynb": NOTEBOOK}, ROSTER)
     assert list(result.submissions) == ["zmuller"]
 
 
@@ -356,8 +358,8 @@ def test_moodle_flat_files(tmp_path: Path) -> None:
 
 
 def test_a_notebook_named_for_another_assignment_is_taken_when_alone(tmp_path: Path) -> None:
-    archive = make_zip(
-        tmp_path / "c.zip",
+    result = intake_zip(
+        tmp_path,
         {
             "smithjohn_1_1_a2_blocks.ipynb": NOTEBOOK,  # alone: taken, with a note
             "doejane_2_2_scratch.ipynb": NOTEBOOK,  # two notebooks, neither named like a1: a row, nothing graded
@@ -366,7 +368,6 @@ def test_a_notebook_named_for_another_assignment_is_taken_when_alone(tmp_path: P
             "leealice_3_5_a10.ipynb": NOTEBOOK,
         },
     )
-    result = intake(archive, "a1", tmp_path / "out")
     assert sorted(result.submissions) == ["doejane", "leealice", "smithjohn"]
     assert any(
         "not named like a1.ipynb: graded as the only notebook" in n for n in result.submissions["smithjohn"].notes
@@ -631,21 +632,16 @@ def test_moodle_3_and_4_exports_are_read_alike(tmp_path: Path, version: int) -> 
 
 
 def test_moodle_4_blind_marking_and_flat_files(tmp_path: Path) -> None:
-    archive = make_zip(
-        tmp_path / "m.zip",
-        {
-            "Participant_500107_assignsubmission_file/a1.ipynb": NOTEBOOK,
-            "Eve Stone_500108_assignsubmission_file_a1 (1).ipynb": NOTEBOOK,
-            "Eve Stone_500108_assignsubmission_file_a1.ipynb": b"{}",
-        },
-    )
-    result = intake(
-        archive, "a1", tmp_path / "out", Roster([Person("p7", "Somebody", "", "500107"), Person("es", "Eve Stone")])
-    )
+    entries = {
+        "Participant_500107_assignsubmission_file/a1.ipynb": NOTEBOOK,
+        "Eve Stone_500108_assignsubmission_file_a1 (1).ipynb": NOTEBOOK,
+        "Eve Stone_500108_assignsubmission_file_a1.ipynb": b"{}",
+    }
+    result = intake_zip(tmp_path, entries, Roster([Person("p7", "Somebody", "", "500107"), Person("es", "Eve Stone")]))
     assert sorted(result.submissions) == ["es", "p7"]
     # flat files: the same renaming
     assert result.submissions["es"].entry == "Eve Stone_500108_assignsubmission_file_a1 (1).ipynb"
-    unmapped = intake(archive, "a1", tmp_path / "out2", Roster([Person("es", "Eve Stone")]))
+    unmapped = intake(tmp_path / EXPORT, "a1", tmp_path / "out2", Roster([Person("es", "Eve Stone")]))
     assert "not in the roster's lms_id column, and the export gives no name" in rejected(
         unmapped, "Participant_500107_assignsubmission_file/a1.ipynb"
     )
