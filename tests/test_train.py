@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import math
 from pathlib import Path
+from typing import Any
 
 import pytest
 import torch
@@ -21,6 +22,11 @@ VOCAB, T = 12, 16
 def tiny_gpt(dropout: float = 0.0) -> GPT:
     torch.manual_seed(0)
     return GPT(GPTConfig(vocab_size=VOCAB, block_size=T, n_layers=2, n_heads=2, d_model=32, dropout=dropout))
+
+
+def on_cpu(**settings: Any) -> TrainConfig:
+    """A test's TrainConfig: ``settings``, on the CPU, without a progress bar."""
+    return TrainConfig(progress=False, device="cpu", **settings)
 
 
 def counting(split: str, generator: torch.Generator) -> tuple[Tensor, Tensor]:
@@ -43,17 +49,7 @@ def test_warmup_then_cosine() -> None:
 
 
 def test_one_step_is_adamw_with_clipping_at_the_scheduled_rate() -> None:
-    config = TrainConfig(
-        steps=5,
-        lr=3e-3,
-        min_lr=3e-4,
-        warmup_steps=4,
-        weight_decay=0.1,
-        grad_clip=0.05,
-        progress=False,
-        eval_every=100,
-        device="cpu",
-    )
+    config = on_cpu(steps=5, lr=3e-3, min_lr=3e-4, warmup_steps=4, weight_decay=0.1, grad_clip=0.05, eval_every=100)
     model = tiny_gpt()
     replica = copy.deepcopy(model)
     train(model, counting, TrainConfig(**{**config.__dict__, "steps": 1}))
@@ -86,16 +82,7 @@ def test_it_learns_and_evaluates_on_schedule() -> None:
     history = train(
         tiny_gpt(),
         counting,
-        TrainConfig(
-            steps=150,
-            lr=1e-2,
-            min_lr=1e-3,
-            warmup_steps=10,
-            eval_every=50,
-            eval_batches=2,
-            progress=False,
-            device="cpu",
-        ),
+        on_cpu(steps=150, lr=1e-2, min_lr=1e-3, warmup_steps=10, eval_every=50, eval_batches=2),
     )
     assert history.step == list(range(150)) and len(history.train_loss) == 150
     assert history.eval_step == [49, 99, 149]
@@ -105,12 +92,12 @@ def test_it_learns_and_evaluates_on_schedule() -> None:
 
 
 def test_a_resumed_run_reproduces_the_uninterrupted_one(tmp_path: Path) -> None:
-    base = dict(steps=30, lr=3e-3, warmup_steps=5, eval_every=10, eval_batches=2, progress=False, device="cpu")
+    base = dict(steps=30, lr=3e-3, warmup_steps=5, eval_every=10, eval_batches=2)
     straight = tiny_gpt(dropout=0.2)  # dropout: the global random state must be restored too
-    full = train(straight, counting, TrainConfig(**base))  # type: ignore[arg-type]
+    full = train(straight, counting, on_cpu(**base))
     # the same run, killed during step 25 (its checkpoint is from step 20), then resumed afresh
     interrupted = tiny_gpt(dropout=0.2)
-    half = TrainConfig(**{**base, "checkpoint": tmp_path / "run.pt", "checkpoint_every": 20})  # type: ignore[arg-type]
+    half = on_cpu(**base, checkpoint=tmp_path / "run.pt", checkpoint_every=20)
     _run_until(interrupted, half, stop_after=24)
     resumed_model = tiny_gpt(dropout=0.2)
     torch.manual_seed(1234)  # whatever state the new process has
@@ -122,10 +109,10 @@ def test_a_resumed_run_reproduces_the_uninterrupted_one(tmp_path: Path) -> None:
 
 
 def test_a_job_stopped_by_its_time_limit_resumes_on_the_same_schedule(tmp_path: Path) -> None:
-    base = dict(steps=12, lr=3e-3, warmup_steps=2, eval_every=4, eval_batches=1, progress=False, device="cpu")
+    base = dict(steps=12, lr=3e-3, warmup_steps=2, eval_every=4, eval_batches=1)
     straight = tiny_gpt()
-    full = train(straight, counting, TrainConfig(**base))  # type: ignore[arg-type]
-    first_job = TrainConfig(**base, checkpoint=tmp_path / "run.pt", stop_after=7)  # type: ignore[arg-type]
+    full = train(straight, counting, on_cpu(**base))
+    first_job = on_cpu(**base, checkpoint=tmp_path / "run.pt", stop_after=7)
     partial = train(tiny_gpt(), counting, first_job)
     assert partial.step == list(range(7)) and partial.lr == full.lr[:7], "the schedule is the 12-step one"
     assert torch.load(tmp_path / "run.pt", weights_only=True)["step"] == 7, "checkpointed where it stopped"
@@ -155,10 +142,10 @@ def test_accumulating_two_half_batches_takes_the_step_of_the_whole_batch() -> No
         return halves[half.calls - 1]  # type: ignore[attr-defined]
 
     whole.calls = half.calls = 0  # type: ignore[attr-defined]
-    base = dict(steps=6, lr=3e-3, eval_every=100, progress=False, device="cpu")
+    base = dict(steps=6, lr=3e-3, eval_every=100)
     one, two = tiny_gpt(), tiny_gpt()
-    h1 = train(one, whole, TrainConfig(**base), loss_fn=_train_only)  # type: ignore[arg-type]
-    h2 = train(two, half, TrainConfig(**base, accumulate=2), loss_fn=_train_only)  # type: ignore[arg-type]
+    h1 = train(one, whole, on_cpu(**base), loss_fn=_train_only)
+    h2 = train(two, half, on_cpu(**base, accumulate=2), loss_fn=_train_only)
     assert h2.train_loss == pytest.approx(h1.train_loss, abs=1e-6), "the recorded loss is the whole batch's mean"
     assert h2.tokens == h1.tokens == 6 * 16 * T
     for a, b in zip(one.parameters(), two.parameters()):
@@ -217,9 +204,7 @@ def test_a_bad_config_is_refused_by_name(field: str, value: object, message: str
 
 
 def test_a_checkpoint_given_as_a_string_is_a_path(tmp_path: Path) -> None:
-    config = TrainConfig(
-        steps=2, eval_every=2, eval_batches=1, progress=False, device="cpu", checkpoint=str(tmp_path / "run.pt")
-    )  # type: ignore[arg-type]
+    config = on_cpu(steps=2, eval_every=2, eval_batches=1, checkpoint=str(tmp_path / "run.pt"))
     assert config.checkpoint == tmp_path / "run.pt"
     train(tiny_gpt(), counting, config)
     assert (tmp_path / "run.pt").is_file()
@@ -268,7 +253,7 @@ def test_callbacks_see_every_step_and_its_evaluation_and_cannot_leave_the_model_
     history = train(
         tiny_gpt(dropout=0.1),
         counting,
-        TrainConfig(steps=60, lr=2e-3, eval_every=20, eval_batches=1, progress=False, device="cpu"),
+        on_cpu(steps=60, lr=2e-3, eval_every=20, eval_batches=1),
         callbacks=[record, lambda end: None],
     )
     assert [s for s, _, _, _ in seen] == list(range(60))
