@@ -406,29 +406,15 @@ def check_lora_linear(notebook: Student | dict[str, Any]) -> str | None:
                 expect_close(
                     reply["merged_bias"], bias.double(), "base.bias after merge() (unchanged)", trained, atol=0, rtol=0
                 )
+            merged_outputs = (
+                ("base_outs", "base alone after merge(), input {} (what the layer computed)"),
+                ("merged_outs", "the layer's output after merge(), input {} (the update added once, in the weight)"),
+                ("twice_outs", "the layer's output after a second merge(), input {}"),
+            )
             for i, x in enumerate(xs):
                 expected = _ref_lora(weight, bias, A, B, alpha, x)
-                expect_close(
-                    reply["base_outs"][i],
-                    expected,
-                    f"base alone after merge(), input {i + 1} (what the layer computed)",
-                    trained,
-                    **LORA_TOL,
-                )
-                expect_close(
-                    reply["merged_outs"][i],
-                    expected,
-                    f"the layer's output after merge(), input {i + 1} (the update added once, in the weight)",
-                    trained,
-                    **LORA_TOL,
-                )
-                expect_close(
-                    reply["twice_outs"][i],
-                    expected,
-                    f"the layer's output after a second merge(), input {i + 1}",
-                    trained,
-                    **LORA_TOL,
-                )
+                for key, what in merged_outputs:
+                    expect_close(reply[key][i], expected, what.format(i + 1), trained, **LORA_TOL)
             expect_close(
                 reply["twice_weight"], merged, "base.weight after a second merge() (unchanged by it)", trained, **TOL
             )
@@ -440,23 +426,16 @@ def check_lora_linear(notebook: Student | dict[str, Any]) -> str | None:
             stepped = student.call("_grading_lora_step", (weight, bias, r, alpha, A, B, xs, lr), driver=DRIVERS).value
             after = f"{trained}, then one SGD step (lr={lr:.3g}) over layer.parameters()"
             _expect_global_states_kept(stepped, "forward", after)
-            expect_close(
-                stepped["weight"],
-                weight.double(),
-                "base.weight after the step (frozen: unchanged)",
-                after,
-                atol=0,
-                rtol=0,
-            )
-            if with_bias:
-                expect_close(
-                    stepped["bias"],
-                    bias.double(),
-                    "base.bias after the step (frozen: unchanged)",
-                    after,
-                    atol=0,
-                    rtol=0,
-                )
+            for name, frozen in (("weight", weight), ("bias", bias if with_bias else None)):
+                if frozen is not None:
+                    expect_close(
+                        stepped[name],
+                        frozen.double(),
+                        f"base.{name} after the step (frozen: unchanged)",
+                        after,
+                        atol=0,
+                        rtol=0,
+                    )
             A_after, B_after = A.double() - lr * grad_a, B.double() - lr * grad_b
             for i, x in enumerate(xs):
                 expected = _ref_lora(weight, bias, A_after, B_after, alpha, x)
