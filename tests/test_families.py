@@ -116,6 +116,17 @@ def hf_outputs(family: Family, hf: Any, ids: Tensor, mask: Tensor, decoder_ids: 
         return hidden[mask.bool()], hidden
 
 
+def assert_outputs_match(family: Family, ours: Any, hf: Any, config: Any) -> None:
+    """Ours and the Hugging Face model give the same :func:`outputs` on :func:`inputs` of ``config``."""
+    ids, mask, decoder_ids = inputs(config)
+    torch.testing.assert_close(
+        outputs(family, ours, ids, mask, decoder_ids),
+        hf_outputs(family, hf, ids, mask, decoder_ids)[0],
+        atol=1e-5,
+        rtol=1e-4,
+    )
+
+
 @pytest.mark.parametrize("name", FAMILIES)
 def test_every_family_keeps_the_protocol(name: str) -> None:
     family, config = FAMILIES[name], ODD[name]
@@ -147,14 +158,7 @@ def test_every_family_reads_a_saved_hugging_face_checkpoint(name: str, tmp_path:
     hf.save_pretrained(tmp_path)
     ours = family.model.from_pretrained(tmp_path)
     assert isinstance(ours, family.model)
-    ours.eval()
-    ids, mask, decoder_ids = inputs(config)
-    torch.testing.assert_close(
-        outputs(family, ours, ids, mask, decoder_ids),
-        hf_outputs(family, hf, ids, mask, decoder_ids)[0],
-        atol=1e-5,
-        rtol=1e-4,
-    )
+    assert_outputs_match(family, ours.eval(), hf, config)
     other = next(f for f in FAMILIES.values() if f is not family)
     with pytest.raises(CheckpointMismatch, match=f"model_type '{name}'"):
         other.model.from_pretrained(tmp_path)
@@ -204,7 +208,6 @@ def test_an_untied_t5_goes_to_hugging_face_and_back(tmp_path: Path) -> None:
     read by transformers' own from_pretrained, and a checkpoint transformers 5 saved (its config says
     tie_word_embeddings=true and scale_decoder_outputs=false, its file holds the distinct head) to ours."""
     family, untied = FAMILIES["t5"], replace(ODD["t5"], tie_embeddings=False)
-    ids, mask, decoder_ids = inputs(untied)
     ours = T5(untied).eval()
     with torch.no_grad():
         ours.lm_head.weight.normal_()
@@ -213,12 +216,7 @@ def test_an_untied_t5_goes_to_hugging_face_and_back(tmp_path: Path) -> None:
     hf.save_pretrained(tmp_path / "ours")
     theirs = transformers.T5ForConditionalGeneration.from_pretrained(tmp_path / "ours").eval()
     assert not torch.equal(theirs.lm_head.weight, theirs.shared.weight)
-    torch.testing.assert_close(
-        outputs(family, ours, ids, mask, decoder_ids),
-        hf_outputs(family, theirs, ids, mask, decoder_ids)[0],
-        atol=1e-5,
-        rtol=1e-4,
-    )
+    assert_outputs_match(family, ours, theirs, untied)
 
     saved = untied_hf_twin(untied, seed=4)
     saved.save_pretrained(tmp_path / "theirs")
@@ -226,12 +224,7 @@ def test_an_untied_t5_goes_to_hugging_face_and_back(tmp_path: Path) -> None:
     assert config.get("scale_decoder_outputs") is False, config  # as transformers 5 writes T5 v1.1
     back = T5.from_pretrained(tmp_path / "theirs").eval()
     assert not back.config.tie_embeddings
-    torch.testing.assert_close(
-        outputs(family, back, ids, mask, decoder_ids),
-        hf_outputs(family, saved, ids, mask, decoder_ids)[0],
-        atol=1e-5,
-        rtol=1e-4,
-    )
+    assert_outputs_match(family, back, saved, untied)
 
 
 def test_a_t5_whose_head_is_its_embedding_unscaled_loads_as_hugging_face_computes_it() -> None:
@@ -242,14 +235,7 @@ def test_a_t5_whose_head_is_its_embedding_unscaled_loads_as_hugging_face_compute
     state = {k: v for k, v in hf.state_dict().items() if k != "lm_head.weight"}
     config = family.config_from_hf(hf.config.to_dict())
     assert not config.tie_embeddings
-    ours = T5.from_hf(state, config).eval()
-    ids, mask, decoder_ids = inputs(untied)
-    torch.testing.assert_close(
-        outputs(family, ours, ids, mask, decoder_ids),
-        hf_outputs(family, hf, ids, mask, decoder_ids)[0],
-        atol=1e-5,
-        rtol=1e-4,
-    )
+    assert_outputs_match(family, T5.from_hf(state, config).eval(), hf, untied)
 
 
 @pytest.mark.parametrize("name", [name for name, family in FAMILIES.items() if family.kind == "decoder"])
