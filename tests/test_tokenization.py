@@ -15,6 +15,7 @@ import json
 from collections import Counter
 from itertools import pairwise
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 import transformers
@@ -189,6 +190,24 @@ def test_a_cut_character_decodes_to_the_replacement_character(gpt2: ByteBPEToken
 # ------------------------------------------------------------------------------------- training
 
 
+T = TypeVar("T")
+
+
+def merge_pair(parts: list[T], a: T, b: T, joined: T) -> list[T]:
+    """``parts`` with each ``a`` followed by ``b``, from the left and not overlapping, replaced by ``joined``: one merge
+    step of a naive BPE or WordPiece trainer."""
+    merged: list[T] = []
+    i = 0
+    while i < len(parts):
+        if parts[i : i + 2] == [a, b]:
+            merged.append(joined)
+            i += 2
+        else:
+            merged.append(parts[i])
+            i += 1
+    return merged
+
+
 def naive_merges(text: str, n_merges: int) -> list[tuple[bytes, bytes]]:
     """The oracle: recount every pair of every pre-token occurrence at each step (slow, obviously right)."""
     words = [[bytes([b]) for b in word.encode("utf-8")] for word in _SPLIT.findall(text)]
@@ -199,16 +218,7 @@ def naive_merges(text: str, n_merges: int) -> list[tuple[bytes, bytes]]:
         a, b = max(counts, key=lambda p: (counts[p], -ids[p[0]], -ids[p[1]]))  # ties: the pair of smaller ids
         ids[a + b] = len(ids)
         merges.append((a, b))
-        for w, word in enumerate(words):
-            merged, i = [], 0
-            while i < len(word):
-                if i + 1 < len(word) and (word[i], word[i + 1]) == (a, b):
-                    merged.append(a + b)
-                    i += 2
-                else:
-                    merged.append(word[i])
-                    i += 1
-            words[w] = merged
+        words = [merge_pair(word, a, b, a + b) for word in words]
     return merges
 
 

@@ -35,6 +35,7 @@ import pytest
 import transformers
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_tokenization import merge_pair
 
 from course_lib.data import shakespeare
 from course_lib.tokenization import truncated_lengths
@@ -465,16 +466,7 @@ def naive_training(text: str, vocab_size: int, score: str, min_frequency: int = 
         a, b = max(candidates, key=lambda p: (value(p), -ids[p[0]], -ids[p[1]]))  # ties: the pair of smaller ids
         if a + b[2:] not in ids:
             tokens.append(a + b[2:])
-        for w, parts in spelt.items():
-            merged, i = [], 0
-            while i < len(parts):
-                if parts[i : i + 2] == [a, b]:
-                    merged.append(a + b[2:])
-                    i += 2
-                else:
-                    merged.append(parts[i])
-                    i += 1
-            spelt[w] = merged
+        spelt = {w: merge_pair(parts, a, b, a + b[2:]) for w, parts in spelt.items()}
     return tokens
 
 
