@@ -10,16 +10,13 @@ any shape cannot stop the rebuild. Most tests rebuild and scan in-process (milli
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import nbformat
 import pytest
-from test_shortcuts import RUN_IN_PROCESS
+from test_shortcuts import failed_in_one_process
 
 from course_grading import grade as grading
 from course_grading.check import check_notebook
@@ -396,16 +393,7 @@ def test_the_split_attack_is_caught_by_what_runs_and_by_the_scan() -> None:
     source = source_notebook(A1)
     nb = with_answers(source, answer_code(source) | {"sdpa": CALLS_SAVED})
     nb.cells.insert(ids(nb).index("imports") + 1, own_cell(SAVED_KERNEL, 1))
-    run = subprocess.run(
-        [sys.executable, "-c", RUN_IN_PROCESS, str(GRADING)],
-        input=nbformat.writes(nb),
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=os.environ | {"OMP_NUM_THREADS": "1"},
-    )
-    assert run.returncode == 0, run.stderr[-2000:]
-    failed = json.loads(run.stdout.strip().splitlines()[-1])
+    failed = failed_in_one_process(nb)
     assert set(failed) == {"sdpa"} and "calls a library function" in failed["sdpa"]
     assert "sdpa" in shortcuts.review(nb, RULES)
 

@@ -82,6 +82,18 @@ def course_copy(where: Path) -> Path:
     return course
 
 
+def nbgrader_export(course: Path, assignment: str) -> dict[str, float]:
+    """Each student's score for ``assignment`` as ``nbgrader export`` reads it from ``course``'s gradebook."""
+    subprocess.run(
+        [str(Path(sys.executable).parent / "nbgrader"), "export", "--to", "export.csv"],
+        cwd=course,
+        check=True,
+        capture_output=True,
+    )
+    with (course / "export.csv").open() as f:
+        return {row["student_id"]: float(row["score"]) for row in csv.DictReader(f) if row["assignment"] == assignment}
+
+
 def digest(*folders: Path) -> dict[str, str]:
     return {
         str(p): hashlib.sha256(p.read_bytes()).hexdigest()
@@ -328,16 +340,7 @@ def test_grades_go_into_the_nbgrader_course_for_its_own_tools(tmp_path: Path) ->
         (inbox / cases[name].filename).write_bytes(cases[name].content)
 
     def export() -> dict[str, float]:
-        subprocess.run(
-            [str(Path(sys.executable).parent / "nbgrader"), "export", "--to", "export.csv"],
-            cwd=course,
-            check=True,
-            capture_output=True,
-        )
-        with (course / "export.csv").open() as f:
-            return {
-                row["student_id"]: float(row["score"]) for row in csv.DictReader(f) if row["assignment"] == ASSIGNMENT
-            }
+        return nbgrader_export(course, ASSIGNMENT)
 
     grading.grade(
         grading.Batch(course, ASSIGNMENT, inbox, tmp_path / "out"),

@@ -761,13 +761,8 @@ print(json.dumps(failed))
 """
 
 
-@pytest.mark.parametrize("attack", list(SHORTCUT_ANSWERS))
-def test_each_attack_passes_the_refusal_in_its_own_process(attack: str) -> None:
-    """Without reading the source, each attack but those the trace's function mode refuses would have
-    scored: run in one process with its checks (as the refusal sees it), every part passes, its hidden
-    tests included."""
-    source = source_notebook(ASSIGNMENT)
-    nb = with_answers(source, answer_code(source) | SHORTCUT_ANSWERS[attack])
+def failed_in_one_process(nb: nbformat.NotebookNode) -> dict[str, str]:
+    """The parts whose cells fail (-> the error) when ``nb`` runs as RUN_IN_PROCESS runs it."""
     run = subprocess.run(
         [sys.executable, "-c", RUN_IN_PROCESS, str(GRADING)],
         input=nbformat.writes(nb),
@@ -778,7 +773,16 @@ def test_each_attack_passes_the_refusal_in_its_own_process(attack: str) -> None:
         env=os.environ | {"OMP_NUM_THREADS": "1"},
     )
     assert run.returncode == 0, run.stderr[-2000:]
-    failed = json.loads(run.stdout.strip().splitlines()[-1])
+    return json.loads(run.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.parametrize("attack", list(SHORTCUT_ANSWERS))
+def test_each_attack_passes_the_refusal_in_its_own_process(attack: str) -> None:
+    """Without reading the source, each attack but those the trace's function mode refuses would have
+    scored: run in one process with its checks (as the refusal sees it), every part passes, its hidden
+    tests included."""
+    source = source_notebook(ASSIGNMENT)
+    failed = failed_in_one_process(with_answers(source, answer_code(source) | SHORTCUT_ANSWERS[attack]))
     if attack in REFUSED_UNDER_THE_TRACE:
         assert set(failed) == {"sdpa"} and "calls a library function" in failed["sdpa"], (attack, failed)
     else:
@@ -815,6 +819,18 @@ def grade_batch(
     return course, out, {r.student: r for r in results}
 
 
+def failed_test_cells(out: Path, student: str) -> dict[str, str]:
+    """The parts whose test cells errored in ``student``'s autograded notebook under ``out`` -> the error's name."""
+    autograded = nbformat.read(out / "autograded" / f"{student}.ipynb", as_version=4)
+    return {
+        part_of(nbgrader_meta(c)["grade_id"]): o.ename
+        for c in autograded.cells
+        if c.cell_type == "code" and is_test(c)
+        for o in c.outputs
+        if o.output_type == "error"
+    }
+
+
 def assert_held_as_expected(out: Path, cases: dict, results: dict[str, grading.Result]) -> None:
     import re
 
@@ -828,14 +844,7 @@ def assert_held_as_expected(out: Path, cases: dict, results: dict[str, grading.R
             result.status,
             result.review,
         )
-        autograded = nbformat.read(out / "autograded" / f"{student}.ipynb", as_version=4)
-        errors = {
-            part_of(nbgrader_meta(c)["grade_id"]): o.ename
-            for c in autograded.cells
-            if c.cell_type == "code" and is_test(c)
-            for o in c.outputs
-            if o.output_type == "error"
-        }
+        errors = failed_test_cells(out, student)
         # Held, or (a captured builtin called under the operator trace) refused where it ran: 0 either way.
         allowed = {"AssertionError", "HeldForReview"} if student in REFUSED_UNDER_THE_TRACE else {"HeldForReview"}
         assert set(errors) == lost and set(errors.values()) <= allowed, (student, errors)
@@ -871,15 +880,9 @@ def test_a6_fine_tuning_libraries_score_nothing_and_reach_the_gradebook_as_zeros
     cases = a6_shortcut_cases()
     course, out, results = grade_batch(tmp_path, A6, cases, record=True)
     assert_held_as_expected(out, cases, results)
-    subprocess.run(
-        [str(Path(sys.executable).parent / "nbgrader"), "export", "--to", "export.csv"],
-        cwd=course,
-        check=True,
-        capture_output=True,
-    )
-    with (course / "export.csv").open() as f:
-        exported = {row["student_id"]: float(row["score"]) for row in csv.DictReader(f) if row["assignment"] == A6}
-    assert exported == {student: sum(case.points.values()) for student, case in cases.items()}
+    from test_course_grade import nbgrader_export
+
+    assert nbgrader_export(course, A6) == {student: sum(case.points.values()) for student, case in cases.items()}
 
 
 # mha on torch's fused kernel, from a module the answer writes from hex and imports under an allowed
@@ -944,12 +947,5 @@ def test_a1_a_module_written_and_imported_is_held_and_honest_habits_are_not(tmp_
             n.startswith(f"needs review: {part}: cell mha, line 2: may bring in code the scan cannot read")
             for n in held_attack.notes
         ), (part, held_attack.notes)
-    autograded = nbformat.read(out / "autograded" / "shadow_module.ipynb", as_version=4)
-    errors = {
-        part_of(nbgrader_meta(c)["grade_id"]): o.ename
-        for c in autograded.cells
-        if c.cell_type == "code" and is_test(c)
-        for o in c.outputs
-        if o.output_type == "error"
-    }
+    errors = failed_test_cells(out, "shadow_module")
     assert set(errors) == {"sdpa", "mha"} and errors["sdpa"] == "HeldForReview", errors
