@@ -178,20 +178,19 @@ def hf_state(**changes) -> dict[str, torch.Tensor]:
     return transformers.BertForPreTraining(transformers.BertConfig(**(HF_CONFIG.to_dict() | changes))).state_dict()
 
 
-def test_a_checkpoint_of_another_depth_is_refused_by_name():
+@pytest.mark.parametrize(
+    "changes, message",
+    [
+        ({"num_hidden_layers": 3}, r"no place for: bert\.encoder\.layer\.2\."),  # another depth: by name
+        ({"num_hidden_layers": 1}, r"missing: bert\.encoder\.layer\.1\."),
+        ({"vocab_size": 98}, r"word_embeddings\.weight \(98, 30\) \(expected \(97, 30\)\)"),  # another shape
+        ({"max_position_embeddings": 41}, r"position_embeddings\.weight \(41, 30\)"),
+    ],
+)
+def test_a_checkpoint_of_another_depth_or_shape_is_refused_by_name(changes: dict, message: str):
     model = BertForPreTraining(config_from_hf(HF_CONFIG.to_dict()))
-    with pytest.raises(ValueError, match=r"no place for: bert\.encoder\.layer\.2\."):
-        from_hf_state_dict(hf_state(num_hidden_layers=3), model)
-    with pytest.raises(ValueError, match=r"missing: bert\.encoder\.layer\.1\."):
-        from_hf_state_dict(hf_state(num_hidden_layers=1), model)
-
-
-def test_a_checkpoint_of_another_shape_is_refused_with_its_shapes():
-    model = BertForPreTraining(config_from_hf(HF_CONFIG.to_dict()))
-    with pytest.raises(ValueError, match=r"word_embeddings\.weight \(98, 30\) \(expected \(97, 30\)\)"):
-        from_hf_state_dict(hf_state(vocab_size=98), model)
-    with pytest.raises(ValueError, match=r"position_embeddings\.weight \(41, 30\)"):
-        from_hf_state_dict(hf_state(max_position_embeddings=41), model)
+    with pytest.raises(ValueError, match=message):
+        from_hf_state_dict(hf_state(**changes), model)
 
 
 def test_heads_and_models_must_match():

@@ -119,20 +119,6 @@ def test_multi_head_shapes_follows_batch_and_length() -> None:
 
 @pytest.mark.parametrize(
     "kwargs, message",
-    [
-        ({"d_model": 10, "n_heads": 3}, "d_model=10 is not divisible by n_heads=3"),
-        ({"n_heads": 0}, "n_heads must be from 1 to 16, got 0"),
-        ({"d_model": 68, "n_heads": 17}, "n_heads must be from 1 to 16, got 17"),
-        ({"B": 0}, "B must be at least 1, got 0"),
-    ],
-)
-def test_multi_head_shapes_rejects_bad_arguments(kwargs: dict, message: str) -> None:
-    with pytest.raises(ValueError, match=message):
-        multi_head_shapes(**kwargs)
-
-
-@pytest.mark.parametrize(
-    "kwargs, message",
     [({"T": 2.5}, "T must be an integer, got 2.5"), ({"d_model": True}, "d_model must be an integer, got True")],
 )
 def test_multi_head_shapes_rejects_sizes_that_are_not_integers(kwargs: dict, message: str) -> None:
@@ -229,19 +215,6 @@ def test_gpt_stack_draws_the_blocks_asked_for(kwargs: dict, names: list[str], el
     assert count in drawn
 
 
-@pytest.mark.parametrize(
-    "kwargs, message",
-    [
-        ({"n_layers_shown": 0}, "n_layers_shown must be from 1 to 3, got 0"),
-        ({"n_layers_shown": 4}, "n_layers_shown must be from 1 to 3, got 4"),
-        ({"n_layers_shown": 3, "n_layers": 2}, "n_layers must be at least 3, got 2"),
-    ],
-)
-def test_gpt_stack_rejects_bad_arguments(kwargs: dict, message: str) -> None:
-    with pytest.raises(ValueError, match=message):
-        gpt_stack(**kwargs)
-
-
 # ------------------------------------------------------------------------------------- KV cache
 
 
@@ -270,17 +243,28 @@ def test_kv_cache_steps_grow_the_cache_as_kvcache_does(n_steps: int, prompt_len:
         assert (f"queries (B, h, {prompt_len}, d_head)" if step == 0 else "query (B, h, 1, d_head)") in drawn
 
 
+# ------------------------------------------------------------------------------------ bad arguments
+
+
 @pytest.mark.parametrize(
-    "kwargs, message",
+    "draw, kwargs, message",
     [
-        ({"n_steps": 0}, "n_steps must be at least 1, got 0"),
-        ({"prompt_len": 0}, "prompt_len must be at least 1, got 0"),
-        ({"n_steps": 6, "prompt_len": 7}, "prompt_len \\+ n_steps must be at most 12"),
+        (multi_head_shapes, {"d_model": 10, "n_heads": 3}, "d_model=10 is not divisible by n_heads=3"),
+        (multi_head_shapes, {"n_heads": 0}, "n_heads must be from 1 to 16, got 0"),
+        (multi_head_shapes, {"d_model": 68, "n_heads": 17}, "n_heads must be from 1 to 16, got 17"),
+        (multi_head_shapes, {"B": 0}, "B must be at least 1, got 0"),
+        (gpt_stack, {"n_layers_shown": 0}, "n_layers_shown must be from 1 to 3, got 0"),
+        (gpt_stack, {"n_layers_shown": 4}, "n_layers_shown must be from 1 to 3, got 4"),
+        (gpt_stack, {"n_layers_shown": 3, "n_layers": 2}, "n_layers must be at least 3, got 2"),
+        (kv_cache_steps, {"n_steps": 0}, "n_steps must be at least 1, got 0"),
+        (kv_cache_steps, {"prompt_len": 0}, "prompt_len must be at least 1, got 0"),
+        (kv_cache_steps, {"n_steps": 6, "prompt_len": 7}, "prompt_len \\+ n_steps must be at most 12"),
     ],
+    ids=lambda value: value.__name__ if callable(value) else None,
 )
-def test_kv_cache_steps_rejects_bad_arguments(kwargs: dict, message: str) -> None:
+def test_figures_reject_bad_arguments(draw: Callable[..., Figure], kwargs: dict, message: str) -> None:
     with pytest.raises(ValueError, match=message):
-        kv_cache_steps(**kwargs)
+        draw(**kwargs)
 
 
 # --------------------------------------------------------------------------------- readability
