@@ -195,16 +195,14 @@ T = TypeVar("T")
 
 def merge_pair(parts: list[T], a: T, b: T, joined: T) -> list[T]:
     """``parts`` with each ``a`` followed by ``b``, from the left and not overlapping, replaced by ``joined``: one merge
-    step of a naive BPE or WordPiece trainer."""
+    step of a naive BPE or WordPiece trainer. A part is merged into the one before it where that one is still a
+    plain ``a`` (``joined``, ``a`` with ``b``'s text added, never is)."""
     merged: list[T] = []
-    i = 0
-    while i < len(parts):
-        if parts[i : i + 2] == [a, b]:
-            merged.append(joined)
-            i += 2
+    for part in parts:
+        if merged and merged[-1] == a and part == b:
+            merged[-1] = joined
         else:
-            merged.append(parts[i])
-            i += 1
+            merged.append(part)
     return merged
 
 
