@@ -27,6 +27,7 @@ from gradinglib import (
     describe,
     expect_close,
     expect_equal,
+    expect_gradients,
     expect_unchanged,
     fresh_generator,
     kind,
@@ -342,12 +343,11 @@ def _expect_same_gradients(
     reply: Reply, inputs: tuple[Tensor, Tensor, Tensor], mask: Tensor | None, where: str
 ) -> None:
     """The gradients of a fixed linear function of the output, with respect to q, k and v."""
-    if not reply.differentiable or reply.grads is None:
-        raise CheckFailed(f"the output does not depend differentiably on q, k, v; use torch operations ({where})")
+    grads = expect_gradients(reply, "the output does not depend differentiably on q, k, v; use torch operations", where)
     refs = [t.detach().double().requires_grad_(True) for t in inputs]
     ref_out = _ref_attention(*refs, mask)[0]
     ref_grads = torch.autograd.grad((ref_out * probe(ref_out.to(inputs[0].dtype)).double()).sum(), refs)
-    for name, grad, ref in zip("qkv", reply.grads, ref_grads):
+    for name, grad, ref in zip("qkv", grads, ref_grads):
         if grad is None:
             raise CheckFailed(f"no gradient reaches {name}; use torch operations ({where})")
         expect_close(grad, ref, f"the gradient with respect to {name}", where, atol=1e-4, rtol=1e-3)

@@ -28,6 +28,7 @@ from gradinglib import (
     describe,
     expect_close,
     expect_equal,
+    expect_gradients,
     expect_tensor,
     expect_unchanged,
     fresh_generator,
@@ -74,10 +75,8 @@ def check_lm_loss(notebook: Student | dict[str, Any]) -> str | None:
             # float64 inside), 2000 runs each: worst 0.045 of this tolerance (3.5e-5 off a loss of about
             # 100 at scale 100). The wrong answers in the fixtures: at least 8e4 times it.
             expect_close(value, expected, "lm_loss(logits, idx)", where, atol=1e-5, rtol=1e-5)
-            if not reply.differentiable or reply.grads is None or reply.grads[0] is None:
-                raise CheckFailed(
-                    f"the loss does not depend differentiably on the logits: training needs its gradient ({where})"
-                )
+            failure = "the loss does not depend differentiably on the logits: training needs its gradient"
+            (grad,) = expect_gradients(reply, failure, where, count=1)
             # what the reply's gradient is of
             (reference_grad,) = torch.autograd.grad((expected * probe(expected)).sum(), x)
             # float32 puts each gradient entry (p_j - y_j) / N off by about 2^-24 (max|logit| + ln V) p_j / N:
@@ -85,9 +84,7 @@ def check_lm_loss(notebook: Student | dict[str, Any]) -> str | None:
             # atol 1e-6 + rtol |g|, a right answer near failing), the other styles at most 1.4e-7.
             # atol 1e-5 leaves a margin of 7.7; a right loss whose gradient is wrong (the normaliser
             # detached) is off by max p_j / N >= 1 / (V N) >= 2.6e-4 here, 26 times the tolerance.
-            expect_close(
-                reply.grads[0], reference_grad, "the gradient with respect to the logits", where, atol=1e-5, rtol=1e-4
-            )
+            expect_close(grad, reference_grad, "the gradient with respect to the logits", where, atol=1e-5, rtol=1e-4)
             expect_unchanged({"logits": logits, "idx": idx}, dict(zip(("logits", "idx"), reply.inputs_after)), where)
 
         return run

@@ -50,6 +50,7 @@ from gradinglib import (
     describe,
     expect_close,
     expect_equal,
+    expect_gradients,
     expect_tensor,
     expect_unchanged,
     fresh_generator,
@@ -854,10 +855,8 @@ def check_mlm_loss(notebook: Student | dict[str, Any]) -> str | None:
             # 2.2 eps |loss| = 2.6e-7 |loss| of the float64 loss, 1/38 of this tolerance; label smoothing 0.1
             # lands 1000 times beyond it, 0.01 more than 100 times.
             expect_close(value, expected, "mlm_loss(logits, labels)", where, atol=1e-5, rtol=1e-5)
-            if not reply.differentiable or reply.grads is None or reply.grads[0] is None:
-                raise CheckFailed(
-                    f"the loss does not depend differentiably on the logits: training needs its gradient ({where})"
-                )
+            failure = "the loss does not depend differentiably on the logits: training needs its gradient"
+            (grad,) = expect_gradients(reply, failure, where, count=1)
             (reference_grad,) = torch.autograd.grad((expected * probe(expected)).sum(), x)
             # The gradient, (softmax - one-hot) / |C|, is as exact as the log-probabilities, which float32
             # rounds to about eps * max|logits| (eps = 2^-23): its error scales with max|logits| / |C|, not
@@ -869,7 +868,7 @@ def check_mlm_loss(notebook: Student | dict[str, Any]) -> str | None:
             # smoothing 0.01, lands 0.01 / |C| off: 15 times the tolerance at scale 100, 1700 times at 1.
             unit = torch.finfo(torch.float32).eps * max(1.0, float(logits.abs().max())) / int(chosen.sum())
             expect_close(
-                reply.grads[0],
+                grad,
                 reference_grad,
                 "the gradient with respect to the logits",
                 where,

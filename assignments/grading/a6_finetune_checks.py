@@ -54,6 +54,7 @@ from gradinglib import (
     as_student,
     describe,
     expect_close,
+    expect_gradients,
     expect_tensor,
     expect_unchanged,
     fresh_generator,
@@ -831,14 +832,14 @@ def check_pooled_head(notebook: Student | dict[str, Any]) -> str | None:
                 where,
                 **TOL,
             )
-            if not reply.differentiable or reply.grads is None or reply.grads[0] is None or reply.grads[1] is None:
-                raise CheckFailed(
-                    "the logits do not depend differentiably on the hidden states and the head's weight: the head "
-                    f"could not be trained ({where})"
-                )
+            failure = (
+                "the logits do not depend differentiably on the hidden states and the head's weight: the head "
+                "could not be trained"
+            )
+            grad_h, grad_w = expect_gradients(reply, failure, where, count=2)
             ref_h, ref_w = torch.autograd.grad((expected * _probe(expected)).sum(), (h, w))
-            expect_close(reply.grads[0], ref_h, "the gradient with respect to the hidden states", where, **TOL)
-            expect_close(reply.grads[1], ref_w, "the gradient with respect to the head's weight", where, **TOL)
+            expect_close(grad_h, ref_h, "the gradient with respect to the hidden states", where, **TOL)
+            expect_close(grad_w, ref_w, "the gradient with respect to the head's weight", where, **TOL)
 
         return run
 

@@ -165,6 +165,15 @@ def expect_equal(actual: Any, expected: Tensor, what: str, case: str) -> None:
         raise CheckFailed(f"{what} has {wrong} wrong entries ({case})")
 
 
+def expect_gradients(reply: Reply, failure: str, case: str, count: int = 0) -> tuple[Tensor | None, ...]:
+    """The gradients a call computed (:meth:`Student.call`'s ``grad_args``), the first ``count`` of them
+    present; ``failure`` (what a missing gradient means) if the output carries none back."""
+    grads = reply.grads if reply.differentiable and reply.grads is not None else None
+    if grads is None or any(grad is None for grad in grads[:count]) or len(grads) < count:
+        raise CheckFailed(f"{failure} ({case})")
+    return grads
+
+
 def expect_unchanged(before: dict[str, Tensor], after: dict[str, Tensor], case: str) -> None:
     """Fail if the student's code modified an input tensor in place."""
     for name, t in before.items():
