@@ -15,7 +15,11 @@ small edits: each turns a right function into one with a bug that only a check o
 * ``detach output <i>``: item ``i`` (after the first) of a returned tuple detached (an attention's weights);
 * ``naive softmax``: each ``softmax`` / ``log_softmax`` written as ``exp(x) / sum(exp(x))`` without the
   maximum subtracted (it overflows past float32's ``exp`` range);
-* ``no copy``: each ``.clone()`` dropped, so that the function returns (a view of) what it was given.
+* ``no copy``: each ``.clone()`` dropped, so that the function returns (a view of) what it was given;
+* ``memo by identity``: the result kept under the first tensor argument's identity (``id(x)``, checked with
+  ``is``) and returned whenever that object comes again, whatever the other arguments;
+* ``memo by summary``: the result kept under the arguments' summaries (a tensor's shape and dtype, a
+  container's length, any other value itself) and returned whenever they come again.
 
 A mutant of a class the part's spec does not allow (a float32 output where the spec names float32 only,
 a batch required where the spec requires one) is equivalent: it goes, with that reason, in the
@@ -47,6 +51,7 @@ CLASSES = (
     "detach output",
     "naive softmax",
     "no copy",
+    "memo by",
 )  # how each operator's mutants are named (the last part of a mutant's id)
 
 
@@ -74,6 +79,7 @@ def class_mutations(func: ast.FunctionDef) -> Iterator[tuple[str, ast.FunctionDe
     yield from _detached_outputs(func)
     yield from _naive_softmaxes(func)
     yield from _copies_dropped(func)
+    yield from _memos(func)
 
 
 def _arguments(func: ast.FunctionDef) -> list[str]:
@@ -366,3 +372,53 @@ def _copies_dropped(func: ast.FunctionDef) -> Iterator[tuple[str, ast.FunctionDe
         assert isinstance(call.func, ast.Attribute)
         _swap(new, call, call.func.value)
         yield f"no copy @{site.lineno}.{site.col_offset}", new
+
+
+# The body of a memoised function: ``{call}`` computes the result as before; the store lives in the notebook's
+# globals, one per function, so that it outlasts a call.
+_BY_IDENTITY = """
+_store = globals().setdefault({store!r}, {{}})
+_hit = _store.get(id({first}))
+if _hit is not None and _hit[0] is {first}:
+    return _hit[1]
+_out = {call}
+_store[id({first})] = ({first}, _out)
+return _out
+"""
+_BY_SUMMARY = """
+_store = globals().setdefault({store!r}, {{}})
+_key = tuple(
+    (tuple(a.shape), a.dtype) if hasattr(a, "shape") and hasattr(a, "dtype")
+    else len(a) if isinstance(a, (list, tuple, dict))
+    else a
+    for a in ({values},)
+)
+try:
+    if _key in _store:
+        return _store[_key]
+except TypeError:
+    return {call}
+_store[_key] = _out = {call}
+return _out
+"""
+
+
+def _memos(func: ast.FunctionDef) -> Iterator[tuple[str, ast.FunctionDef]]:
+    """The function's result kept between calls, under the first tensor argument's identity and under the
+    arguments' summaries: the original body runs as an inner function called with every argument."""
+    tensors = _tensor_like_arguments(func)
+    if not tensors or func.args.vararg or func.args.kwarg or func.args.kwonlyargs or func.args.posonlyargs:
+        return
+    every = [a.arg for a in func.args.args]
+    inner = copy.deepcopy(func)
+    inner.name, inner.decorator_list = "_course_original", []
+    call = f"_course_original({', '.join(every)})"
+    store = f"_course_memo_{func.name}_{func.lineno}"
+    for what, code in (
+        ("memo by identity", _BY_IDENTITY.format(store=store, first=tensors[0], call=call)),
+        ("memo by summary", _BY_SUMMARY.format(store=store, values=", ".join(_arguments(func)), call=call)),
+    ):
+        new = copy.deepcopy(func)
+        docstring = new.body[:1] if ast.get_docstring(new) is not None else []
+        new.body = [*docstring, inner, *ast.parse(code).body]
+        yield what, new

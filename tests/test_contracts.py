@@ -100,11 +100,12 @@ LAYER_NORM = contracts.Contract(
 )
 
 
-def failures(function) -> list[str]:  # noqa: ANN001
-    """The messages of the contract's cases that fail ``function`` (named layer_norm), on each seed."""
+def failures_by_seed(function) -> list[list[str]]:  # noqa: ANN001
+    """The messages of the contract's cases that fail ``function`` (named layer_norm), seed by seed."""
     found = []
     for seed in SEEDS:
         gradinglib.seed_checks(seed)
+        found.append([])
         try:
             student = gradinglib.as_student({"layer_norm": function})
             g = gradinglib.fresh_generator()
@@ -112,10 +113,15 @@ def failures(function) -> list[str]:  # noqa: ANN001
                 try:
                     case()
                 except gradinglib.CheckFailed as failure:
-                    found.append(str(failure))
+                    found[-1].append(str(failure))
         finally:
             gradinglib.seed_checks(None)
     return found
+
+
+def failures(function) -> list[str]:  # noqa: ANN001
+    """The messages of the contract's cases that fail ``function``, on every seed."""
+    return [message for messages in failures_by_seed(function) for message in messages]
 
 
 def test_a_right_function_passes_every_generic_case_on_every_seed() -> None:
@@ -128,10 +134,8 @@ def test_a_right_function_passes_every_generic_case_on_every_seed() -> None:
     (in_place, "in place"), (one_pass, "offset by 4,096"), (float32_inside, "float64"),
 ])  # fmt: skip
 def test_each_class_of_wrong_function_fails_on_every_seed(function, words: str) -> None:  # noqa: ANN001
-    found = failures(function)
-    per_seed = len(found) / len(SEEDS)
-    assert found and per_seed == int(per_seed), found  # the same cases fail on every seed
-    assert any(words in message for message in found), found
+    for messages in failures_by_seed(function):  # the case of its class fails it on every seed
+        assert any(words in message for message in messages), messages
 
 
 def test_every_call_reseeds_the_global_generators_first_and_reports_what_moved() -> None:
@@ -260,3 +264,60 @@ def test_ignored_values_fresh_outputs_and_mixed_dtypes_each_fail_their_wrong_fun
     assert [m for m in _kinds_of_failure(SUM_FIRST, reads_all) if "past n inf" in m]
     assert [m for m in _kinds_of_failure(SUM_FIRST, lambda x, n: x[:n]) if "return a copy" in m]  # a view of x
     assert [m for m in _kinds_of_failure(SUM_FIRST, lambda x, n: x[:n].float()) if "x in float64" in m]
+
+
+def by_identity(x, gain, bias, _kept={}):  # noqa: ANN001, ANN201, B006 (a memo under the input's identity)
+    if id(x) in _kept and _kept[id(x)][0] is x:
+        return _kept[id(x)][1]
+    out = right(x, gain, bias)
+    _kept[id(x)] = (x, out)
+    return out
+
+
+def nan_gradient_far_out(x, gain, bias):  # noqa: ANN001, ANN201 (a branch never taken whose gradient is 0 * inf)
+    return right(x, gain, bias) + torch.where(x > 1e30, torch.exp(x), torch.zeros_like(x))
+
+
+@pytest.mark.parametrize("function, words", [
+    (by_identity, "the same argument objects"), (nan_gradient_far_out, "gradients, features offset by 4,096"),
+])  # fmt: skip
+def test_state_under_an_objects_identity_and_gradients_far_out_fail_on_every_seed(function, words: str) -> None:  # noqa: ANN001
+    for messages in failures_by_seed(function):  # that case alone, on every seed
+        assert messages and all(words in message for message in messages), messages
+
+
+def _summary(value: object, top: bool = True) -> object:
+    """What a memo could be keyed by without the value itself: type, length, shape, dtype (inside
+    containers too; a string's length where it is an argument itself)."""
+    if isinstance(value, torch.Tensor):
+        return ("tensor", tuple(value.shape), value.dtype)
+    if isinstance(value, dict):
+        return ("dict", len(value), sorted(repr(_summary(v, False)) for v in value.values()))
+    if isinstance(value, (list, tuple)):
+        return (type(value).__name__, tuple(_summary(v, False) for v in value))
+    return ("str", len(value)) if isinstance(value, str) and top else type(value).__name__
+
+
+def _every_contract() -> list[tuple[str, object]]:
+    found = []
+    for path in sorted((ASSIGNMENTS / "grading").glob("a*_checks.py")):
+        module = importlib.import_module(path.stem)
+        found += [
+            (f"{path.stem}.{name}", value)
+            for name, value in vars(module).items()
+            if isinstance(value, contracts.Contract)
+        ]
+    return found
+
+
+@pytest.mark.parametrize("name, contract", _every_contract())
+def test_every_contracts_again_case_changes_values_and_keeps_their_summary(name: str, contract) -> None:  # noqa: ANN001
+    """A memo keyed by an argument's size, length or shape shows only if the changed argument keeps them."""
+    g = torch.Generator().manual_seed(0)
+    first = contract.make(g, contract.base)
+    thens = contract.again(first, contract.make(g, contract.base), g)
+    for then in thens:  # none where every argument is a size the base fixes (causal_mask(T))
+        changed = [i for i, (a, b) in enumerate(zip(first, then)) if not gradinglib.same_value(a, b)]
+        assert changed, f"{name}: a call of the again case changes nothing"
+        for i in changed:
+            assert _summary(then[i]) == _summary(first[i]), f"{name}: {contract.names[i]} changes its size or type"

@@ -200,6 +200,8 @@ SPLIT = Contract(
     dtypes=(torch.float64,),
     differentiable=(0,),
     views=Size(),  # "x may be a view": a slice of a fused projection, a transpose
+    # other values; then the same x in 4 heads (12 features split either way)
+    again=lambda first, fresh, g: [(fresh[0], first[1]), (first[0], 4)],
 )
 # attention's output over split_heads' views
 MERGE = Contract(

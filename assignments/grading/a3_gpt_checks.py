@@ -183,7 +183,29 @@ def check_top_p(notebook: Student | dict[str, Any]) -> str | None:
 
         return run
 
+    def tied() -> None:
+        # probabilities (0.4, 0.2, 0.2, 0.2) and (0.3, 0.3, 0.3, 0.1), each row in its own order, p = 0.5: the
+        # smallest set is two tokens in each row, one of them any of the tied ones (softmax gives equal logits
+        # equal probabilities exactly; every cumulative sum is 0.1 away from p)
+        probs = torch.tensor([[0.4, 0.2, 0.2, 0.2], [0.3, 0.3, 0.3, 0.1]])
+        logits = probs.gather(-1, torch.stack([torch.randperm(4, generator=g) for _ in range(2)])).log()
+        where = "ties at the boundary of the set: " + describe(logits=logits, p=0.5)
+        reply = student.call("top_p_filter", (logits, 0.5))
+        value = expect_tensor(reply.value, (2, 4), "top_p_filter(logits, p)", where)
+        kept, likely = torch.isfinite(value), logits.softmax(-1)
+        size = torch.isfinite(_ref_top_p(logits, 0.5)).sum(-1, keepdim=True)  # how many tokens the set has
+        last = likely.sort(-1, descending=True).values.gather(-1, size - 1)  # the probability of its last token
+        if not (torch.equal(kept.sum(-1, keepdim=True), size) and bool((kept >= (likely > last)).all())):
+            raise CheckFailed(
+                "top_p_filter(logits, p) should keep the smallest set (two tokens in each row): of the tokens tied "
+                f"with the last one needed, only as many as the set needs ({where})"
+            )
+        if bool((kept & (likely < last)).any()):
+            raise CheckFailed(f"top_p_filter(logits, p) keeps a token less likely than the tied ones ({where})")
+        expect_equal(value[kept], logits[kept], "the kept logits", where)
+
     cases = [
+        tied,
         case(_randn(g, 3, 10, scale=2.0), "a batch of rows"),
         case(_randn(g, 20), "one row"),
         case(_randn(g, 2, 4, 30, scale=3.0), "three axes"),
@@ -292,6 +314,16 @@ def _top_p_args(g: torch.Generator, size: Size) -> tuple[Any, ...]:
             continue
 
 
+def _logits_for(g: torch.Generator, logits: Tensor, p: float) -> Tensor:
+    """Other logits of ``logits``' shape and dtype for which ``p`` is as safe as :func:`_top_p_args` makes it."""
+    margin = max(1e-4, 5 * logits.shape[-1] * 2**-24)
+    while True:
+        other = _randn(g, *logits.shape, scale=3.0).to(logits.dtype)
+        cumulative = other.double().softmax(-1).sort(dim=-1, descending=True).values.cumsum(-1)
+        if bool(((cumulative - p).abs() > margin).all()):
+            return other
+
+
 def _cached_oracle(
     x: Tensor, cache_k: Tensor, cache_v: Tensor, W_q: Tensor, W_k: Tensor, W_v: Tensor, W_o: Tensor, h: int
 ) -> tuple[Tensor, Tensor, Tensor]:
@@ -373,7 +405,7 @@ TOP_P = Contract(
     leads=((), (1,), (2, 3)),
     long=3000,
     dtypes=(torch.float64,),
-    again=lambda first, fresh, g: [(first[0], _safe_p(g, first[0], margin=1e-4))],
+    again=lambda first, fresh, g: [(first[0], _safe_p(g, first[0], margin=1e-4)), (_logits_for(g, *first), first[1])],
     # a softmax without its maximum subtracted overflows; the offset moves a float32 cumulative sum by far
     # less than _top_p_args' margin of 1e-4
     extremes=(("logits offset by 100 (exp overflows float32)", lambda a: (a[0] + 100, a[1]), 1.0),),
@@ -501,6 +533,7 @@ GENERATE = Contract(
     extremes=(
         ("temperature 0.01 (logits / temperature past float32's exp range)", lambda a: (*a[:4], 0.01, a[5]), 1.0),
     ),
+    whole=(4,),
 )
 
 

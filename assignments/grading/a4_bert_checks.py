@@ -381,11 +381,21 @@ def _wordpiece_args(g: torch.Generator, size: Size) -> tuple[Any, ...]:
     return word, COMPOSED_VOCAB, "[UNK]", 2 * len(word) + 10
 
 
+def _wordpiece_again(first: tuple[Any, ...], fresh: tuple[Any, ...], g: torch.Generator) -> list[tuple[Any, ...]]:
+    """The same word under a vocabulary of the same size whose "caf" is replaced by a piece longer than any
+    it had (the word's first characters), and under a max_chars one below the word's length: a memo that
+    leaves out the vocabulary or the limit, or keys the vocabulary by its size, shows."""
+    word, vocab = first[0], first[1]
+    longest = max(len(piece.removeprefix("##")) for piece in vocab)
+    grown = {(word[: longest + 1] if piece == "caf" else piece): i for piece, i in vocab.items()}
+    return [(word, grown, *first[2:]), (*first[:3], len(word) - 1)]
+
+
 # A word past any cap on its length (64, 100, 256 characters; max_chars above it), in about 300 pieces: a
 # right answer that recurses once per piece stays within Python's recursion limit; the word as it comes,
 # composed (NFC) and decomposed (NFD): normalising it, reading it by bytes or dropping combining marks
-# changes its pieces; the same word again under a vocabulary without "caf" (its first piece changes) and
-# under a max_chars one below its length ([UNK]): a memo that leaves either out shows.
+# changes its pieces; the same word again under another vocabulary of the same size and under a max_chars one
+# below its length ([UNK]) (:func:`_wordpiece_again`).
 WORDPIECE = Contract(
     "wordpiece",
     ("word", "vocab", "unk_token", "max_chars"),
@@ -394,10 +404,7 @@ WORDPIECE = Contract(
     base=Size((), 12),
     long=300,
     text=(0,),
-    again=lambda first, fresh, g: [
-        (first[0], {p: i for i, p in enumerate(q for q in first[1] if q != "caf")}, *first[2:]),
-        (*first[:3], len(first[0]) - 1),
-    ],
+    again=_wordpiece_again,
 )
 
 
@@ -1197,7 +1204,18 @@ ENCODER = Contract(
         ),
     ),
 )
-PAIR = Contract("pair_inputs", ("ids_a", "ids_b", "max_len"), _pair_args, _ref_pair, base=Size((), 10), long=1100)
+
+
+def _pair_again(first: tuple[Any, ...], fresh: tuple[Any, ...], g: torch.Generator) -> list[tuple[Any, ...]]:
+    """Other ids of the same lengths in each sequence, then a max_len one shorter (each argument keeps its size)."""
+    ids_a, ids_b, max_len = first
+    other = [torch.randint(N_SPECIAL, MAX_ID, (len(ids),), generator=g).tolist() for ids in (ids_a, ids_b)]
+    return [(other[0], ids_b, max_len), (ids_a, other[1], max_len), (ids_a, ids_b, max_len - 1)]
+
+
+PAIR = Contract(
+    "pair_inputs", ("ids_a", "ids_b", "max_len"), _pair_args, _ref_pair, base=Size((), 10), long=1100, again=_pair_again
+)
 
 
 # The hidden check of each test cell, by the cell's grade id (course grade runs them outside the kernel).

@@ -334,6 +334,7 @@ NOISE_MASK = Contract(
     long=2500,
     verify=lambda value, args, where, size: _judge_mask(value, *args[:3], where) and None,
     again=_mask_alone,
+    whole=(2,),
 )
 
 
@@ -754,6 +755,7 @@ INFILLING = Contract(
         (*first[:3], fresh[3], first[4]),
         (*first[:4], fresh[4]),
     ],
+    whole=(3,),
 )
 
 

@@ -506,6 +506,7 @@ LORA = Contract(
     views=Size((2, 3, 4), 0),
     verify=_judge_lora,
     options=(("driver", DRIVERS),),
+    whole=(3,),
 )
 
 
@@ -722,6 +723,15 @@ def _freeze_args(g: torch.Generator, size: Size) -> tuple[Any, ...]:
     )
 
 
+def _freeze_again(first: tuple[Any, ...], fresh: tuple[Any, ...], g: torch.Generator) -> list[tuple[Any, ...]]:
+    """Every shape one larger in each dimension; then as many other parameters frozen beforehand (each
+    argument keeps its size: a memo keyed by the number of parameters shows)."""
+    shapes, frozen = first[0], first[1]
+    names = list(shapes)
+    shifted = [names[(names.index(name) + 1) % len(names)] for name in frozen]
+    return [({n: tuple(k + 1 for k in s) for n, s in shapes.items()}, *first[1:]), (shapes, shifted, *first[2:])]
+
+
 # Names past any fixed table of them (a model of 300 blocks, 3,600 parameters); BERT's names beside its buffers.
 FREEZE = Contract(
     "_grading_freeze",
@@ -732,6 +742,7 @@ FREEZE = Contract(
     long=300,
     verify=_judge_freeze,
     options=(("driver", DRIVERS),),
+    again=_freeze_again,
     edges=(
         (
             "BERT, LayerNorms of layer 1 and the head",
@@ -1026,6 +1037,15 @@ PROBE = Contract(
     long=1100,
     verify=_judge_probe_steps,
     options=(("driver", DRIVERS),),
+    # logits of order 1,000: a wrong class's softmax underflows float32 to 0, so log(softmax(...)) gives an
+    # infinite loss and NaN weights where cross-entropy computed as log-softmax stays finite
+    extremes=(
+        (
+            "features 1,000 times larger",
+            lambda a: (*a[:4], [(features * 1000, labels, kind) for features, labels, kind in a[4]], a[5]),
+            1.0,
+        ),
+    ),
 )
 
 

@@ -127,6 +127,7 @@ def _rotary_contract(interleaved: bool) -> Contract:
             # no limit on the width either: past a table of 1,024 pairs
             (f"{layout}, 2,050 features per head", lambda g, size: (_randn(g, 3, 2050), 5, 1e4, interleaved)),
         ),
+        whole=(2,),
     )
 
 
@@ -213,6 +214,13 @@ def _swiglu_args(g: torch.Generator, size: Size) -> tuple[Any, ...]:
     return tuple(t.to(size.dtype) for t in (_randn(g, *size.lead, size.length, d), *weights))
 
 
+def _deep_gates(args: tuple[Any, ...]) -> tuple[Any, ...]:
+    """``x`` scaled so that the lowest gate ``x W_gate`` is -150, past float32's ``exp`` range: SiLU written
+    ``z / (1 + exp(-z))`` keeps its value there (``z / inf``) and its gradient is NaN."""
+    lowest = float((args[0] @ args[1]).min())
+    return (args[0] * (150.0 / -lowest), *args[1:]) if lowest < 0 else args
+
+
 SWIGLU = Contract(
     "swiglu",
     ("x", "W_gate", "W_up", "W_down"),
@@ -228,7 +236,10 @@ SWIGLU = Contract(
     again=_one_at_a_time({i: _fresh_like for i in range(4)}),
     # the gate is SiLU of x W_gate: gate and up swapped, or a sigmoid or GELU gate, differ most where the
     # gate is negative
-    extremes=(("x 8 times larger (gates far into SiLU's tails)", lambda a: (a[0] * 8, *a[1:]), 10.0),),
+    extremes=(
+        ("x 8 times larger (gates far into SiLU's tails)", lambda a: (a[0] * 8, *a[1:]), 10.0),
+        ("x scaled until the lowest gate is -150 (exp(150) overflows float32)", _deep_gates, 10.0),
+    ),
 )
 
 
@@ -341,6 +352,7 @@ GQA = Contract(
         ("one new position (decoding), heads in groups", lambda g, size: _one_position_args(g)),
     ),
     extremes=(("scores past float32's exp range (x 30 times larger)", lambda a: (a[0] * 30, *a[1:]), 10.0),),
+    whole=(8,),
 )
 
 
@@ -487,6 +499,7 @@ BLOCK = Contract(
         # each norm's eps shows, whatever eps the other cases drew (one of them is the default)
         ("x near zero, eps 0.5", lambda g, size: _small_input_large_eps(_block_args(g, size))),
     ),
+    whole=(6,),
 )
 
 

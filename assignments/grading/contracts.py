@@ -33,9 +33,10 @@ its class of bug on every draw, not on a lucky one):
   answer that mixes up two axes shows;
 * **extreme values** (``extremes``): the arguments transformed as the spec allows (logits offset past
   float32's ``exp`` range or scaled until softmax underflows, features offset far from zero), judged
-  against the oracle on the same arguments, within the tolerance times a declared factor: a softmax
-  without its maximum subtracted, a choice made on probabilities that underflow or a one-pass variance
-  shows;
+  against the oracle on the same arguments, within the tolerance times a declared factor, and, where the
+  contract has differentiable inputs, their gradients there finite wherever the oracle's are: a softmax
+  without its maximum subtracted, a choice made on probabilities that underflow, a one-pass variance, or a
+  formula whose value survives and whose gradient is NaN (``z / (1 + exp(-z))``) shows;
 * **ignored values** (``ignored``): where the spec says some values do not matter (logits at ignored
   positions, a finished beam's row), those filled with ``inf``, ``-inf``, NaN or another tensor, judged on
   the arguments as drawn: an answer whose result depends on them shows;
@@ -52,7 +53,14 @@ its class of bug on every draw, not on a lucky one):
   (``again(first, fresh, g)``: by default each argument of a fresh draw that differs, put alone into
   the first call's; a part whose arguments are drawn to fit each other, or whose answer must change for
   sure, declares its own): a result kept from an earlier call under a key that leaves out any one
-  argument (a memo, a table built once, a mutable default) shows.
+  argument (a memo, a table built once, a mutable default) shows. A changed argument keeps its summary
+  (type, length, shape, dtype: tests/test_contracts.py holds every contract to it), so that a key made of
+  a summary (``len(vocab)``, ``x.shape``) shows too; and the same calls run again one after another beside
+  the student's code on the *same* argument objects (as a decoder's loop passes its memory to every
+  layer; a changed tensor gets its new values in place, as a reused buffer), so that a key made of an
+  object's identity (``id(memory)``, ``is``) shows.
+* **whole numbers** (``whole``, the indices of arguments the spec calls floats): each sent as a Python
+  ``int`` of a whole value (what a caller writes as ``poisson_lambda=3``), judged as that float.
 
 Where a right answer is one of a set rather than one value (a draw from a law, a sampler replayed, a
 bucket within float rounding of a boundary), ``verify`` checks one reply against its arguments in place
@@ -67,6 +75,7 @@ module that declares a contract).
 
 from __future__ import annotations
 
+import ast
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -144,6 +153,7 @@ class Contract:
     integers: tuple[int, ...] = ()  # arguments the spec calls integer tensors, in any integer dtype
     fresh: bool = False  # the spec promises new tensors: none returned may share memory with an argument
     grad_outputs: tuple[int, ...] = (0,)  # the outputs the spec makes differentiable
+    whole: tuple[int, ...] = ()  # arguments the spec calls floats: also sent as a whole-valued int
 
     def sizes(self) -> list[tuple[str, Size]]:
         """The generic cases' sizes, each with what it is for."""
@@ -199,9 +209,28 @@ def contract_cases(contract: Contract, student: Guarded, g: torch.Generator) -> 
                 fill=lambda args, dtype=dtype: _narrowed(contract, args, dtype),
             )
         )
+    if contract.whole:
+        cases.append(
+            _value_case(
+                contract,
+                student,
+                g,
+                "whole-number floats sent as ints",
+                contract.base,
+                layout=lambda args: tuple(
+                    float(max(1, round(a))) if i in contract.whole else a for i, a in enumerate(args)
+                ),
+                fill=lambda args: tuple(int(a) if i in contract.whole else a for i, a in enumerate(args)),
+            )
+        )
     cases.append(_again_case(contract, student, g))
+    cases.append(_same_objects_case(contract, student, g))
     if contract.differentiable:
         cases.append(_gradient_case(contract, student, g))
+        cases += [
+            _gradient_case(contract, student, g, f"gradients, {label}", transform, finite_only=True)
+            for label, transform, _ in contract.extremes
+        ]
     if contract.steps is not None:
         steps = contract.steps
         sizes = [contract.base] + [replace(contract.base, dtype=dtype) for dtype in contract.dtypes]
@@ -338,14 +367,94 @@ def _value_case(
         args = layout(contract.make(g, size))
         sent = args if fill is None else fill(args)
         where = f"{label}: {describe_args(contract.names, sent)}"
-        reply = _call(student, contract, sent, where)
-        if contract.verify is not None:
-            contract.verify(reply.value, args, where, judged)
-            return
-        assert contract.oracle is not None, f"{contract.function}: a contract needs an oracle or a verify"
+        _judge(contract, _call(student, contract, sent, where).value, args, where, judged, factor)
+
+    return run
+
+
+def _judge(contract: Contract, value: Any, args: tuple[Any, ...], where: str, size: Size, factor: float = 1.0) -> None:
+    """One reply's value against the oracle on ``args`` (or the contract's ``verify``), in ``size``'s dtype."""
+    if contract.verify is not None:
+        contract.verify(value, args, where, size)
+        return
+    assert contract.oracle is not None, f"{contract.function}: a contract needs an oracle or a verify"
+    with torch.no_grad():
+        expected = contract.oracle(*in_float64(args))
+    expect_like(value, expected, f"{contract.function}(...)", where, size.dtype, contract.scale * factor)
+
+
+# Run beside the student's code (``Student.call(..., driver=...)``), finding the function by its name in the
+# notebook: the calls of the again case on the same argument objects, as a caller's loop passes them.
+SAME_OBJECTS_DRIVER = """
+def _grading_same_objects(function, first, changes):
+    import torch
+
+    def snapshot(value):
+        if isinstance(value, torch.Tensor):
+            return value.detach().clone()
+        if isinstance(value, (tuple, list)):
+            return type(value)(snapshot(v) for v in value)
+        if isinstance(value, dict):
+            return {k: snapshot(v) for k, v in value.items()}
+        return value
+
+    kept = snapshot(first)
+    results = [snapshot(globals()[function](*first))]
+    for change in changes:
+        args, refilled = list(first), []
+        for index, value in change:
+            same = isinstance(value, torch.Tensor) and isinstance(first[index], torch.Tensor)
+            if same and value.shape == first[index].shape and value.dtype == first[index].dtype:
+                with torch.no_grad():
+                    first[index].copy_(value)  # new values in the same object, as a caller's buffer
+                refilled.append(index)
+            else:
+                args[index] = value
+        results.append(snapshot(globals()[function](*args)))
         with torch.no_grad():
-            expected = contract.oracle(*in_float64(args))
-        expect_like(reply.value, expected, f"{contract.function}(...)", where, judged.dtype, contract.scale * factor)
+            for index in refilled:
+                first[index].copy_(kept[index])
+    return results
+"""
+
+
+def _without_function(source: str, name: str) -> str:
+    """Python ``source`` without its top-level function ``name``."""
+    tree = ast.parse(source)
+    tree.body = [node for node in tree.body if not (isinstance(node, ast.FunctionDef) and node.name == name)]
+    return ast.unparse(tree)
+
+
+def _same_objects_case(contract: Contract, student: Guarded, g: torch.Generator) -> Callable[[], None]:
+    """The again case's calls one after another on the same argument objects, each judged on its own: a
+    changed tensor of the same shape and dtype gets its new values in place (a caller's buffer, reused), any
+    other changed argument is replaced; each result is copied as it comes (a view of an argument stays as it
+    was)."""
+
+    def run() -> None:
+        first = contract.make(g, contract.base)
+        thens = contract.again(first, contract.make(g, contract.base), g)
+        changes = [[(i, b) for i, (a, b) in enumerate(zip(first, then)) if not same_value(a, b)] for then in thens]
+        where = f"the same argument objects passed again, one changed at a time: {describe_args(contract.names, first)}"
+        options = dict(contract.options)
+        options["driver"] = SAME_OBJECTS_DRIVER + (options.get("driver") or "")
+        if options.get("references") is not None:  # the driver calls the function by name: it stays the student's
+            options["references"] = _without_function(options["references"], contract.function)
+        try:
+            reply = student.call(
+                "_grading_same_objects", (contract.function, first, changes), fresh=contract.fresh, **options
+            )
+        except StudentRaised as error:
+            if error.type_name in ("NotImplementedError", "Refused"):
+                raise
+            raise CheckFailed(f"raised {error} ({where})") from None
+        results = reply.value
+        if not isinstance(results, list) or len(results) != 1 + len(changes):
+            raise CheckFailed(f"the calls gave no results back ({where})")
+        for then, change, result in zip([first, *thens], [[], *changes], results):
+            named = " and ".join(contract.names[i] for i, _ in change)
+            at = f"{where}; then {named} changed" if change else where
+            _judge(contract, result, then, at, contract.base)
 
     return run
 
@@ -387,12 +496,23 @@ def _leaf(args: Sequence[Any], path: GradArg) -> Tensor:
     return args[path] if isinstance(path, int) else args[path[0]][path[1]]
 
 
-def _gradient_case(contract: Contract, student: Guarded, g: torch.Generator) -> Callable[[], None]:
+def _gradient_case(
+    contract: Contract,
+    student: Guarded,
+    g: torch.Generator,
+    label: str = "gradients",
+    layout: Callable[[Any], Any] = lambda value: value,
+    finite_only: bool = False,
+) -> Callable[[], None]:
+    """The gradients of every differentiable input, on the arguments through ``layout``; with ``finite_only``,
+    only finite wherever the oracle's are (at extreme values float32's gradients of a right answer may be far
+    off: a softmax that is nearly one-hot, its rounded scores close to a tie; a NaN or an inf is never right)."""
+
     def run() -> None:
         size = contract.base
-        args = contract.make(g, size)
+        args = layout(contract.make(g, size))
         leaves = _leaves(contract, args)
-        where = f"gradients: {describe_args(contract.names, args)}"
+        where = f"{label}: {describe_args(contract.names, args)}"
         outputs = contract.grad_outputs
         reply = _call(student, contract, args, where, grad_args=[path for _, path in leaves], grad_outputs=outputs)
         if not reply.differentiable or reply.grads is None:
@@ -416,9 +536,16 @@ def _gradient_case(contract: Contract, student: Guarded, g: torch.Generator) -> 
         for (name, path), got, ref in zip(leaves, reply.grads, refs):
             ref = torch.zeros_like(_leaf(ref_args, path)) if ref is None else ref
             if got is None:  # fine where the true gradient is zero (a key's bias under softmax): compared with zero
-                if bool((ref.abs() > 10 * atol * widened(size.dtype, contract.scale)).any()):
+                if bool((ref.abs() > 10 * atol * widened(size.dtype, contract.scale)).any()) and not finite_only:
                     raise CheckFailed(
                         f"no gradient reaches {name} (computed without autograd, detached or under no_grad?) ({where})"
+                    )
+                continue
+            if finite_only:
+                if not isinstance(got, Tensor) or bool((torch.isfinite(ref) & ~torch.isfinite(got)).any()):
+                    raise CheckFailed(
+                        f"the gradient with respect to {name} is NaN or infinite where it is finite "
+                        f"(a formula that overflows inside: exp of a large value?) ({where})"
                     )
                 continue
             expect_close(
