@@ -40,11 +40,9 @@ both models alike, which hides the difference between them; ``--threads 1`` is t
 
 from __future__ import annotations
 
-import argparse
 import json
 import re
 import sys
-import warnings
 from collections.abc import Callable
 
 import side_by_side as sbs  # benchmarks/side_by_side.py: the timing and memory machinery
@@ -174,22 +172,7 @@ def measure_inference(device: torch.device, repeats: int, rounds: int) -> tuple[
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--device", default="auto", help="auto (cuda if available), cpu or cuda")
-    parser.add_argument(
-        "--quick", action="store_true", help="fewer rounds: a rough figure in about a minute on 2 CPU cores"
-    )
-    parser.add_argument(
-        "--profile", action="store_true", help="also print torch.profiler's top operators of a training step"
-    )
-    parser.add_argument("--threads", type=int, help="torch's CPU threads for both models (default: torch's own choice)")
-    # a kind and a number of steps: its memory (in a fresh process)
-    parser.add_argument("--memory", nargs=2, help=argparse.SUPPRESS)
-    args = parser.parse_args()
-    device = torch.device(args.device if args.device != "auto" else "cuda" if torch.cuda.is_available() else "cpu")
-    warnings.filterwarnings("ignore", category=FutureWarning)
-    if args.threads:
-        torch.set_num_threads(args.threads)
+    args, device = sbs.arguments(__doc__, "fewer rounds: a rough figure in about a minute on 2 CPU cores", profile=True)
     if args.memory:
         print(json.dumps(sbs.measure_training_memory(FAMILY, args.memory[0], device, int(args.memory[1]))))
         return

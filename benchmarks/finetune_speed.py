@@ -27,11 +27,9 @@ growth over the built model and optimizer during a few steps, in a fresh process
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import sys
-import warnings
 from collections.abc import Callable
 
 import side_by_side as sbs  # benchmarks/side_by_side.py: the timing and memory machinery
@@ -139,19 +137,7 @@ def step_breakdown(step: Callable[[], None], steps: int = 3) -> tuple[float, flo
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--device", default="auto", help="auto (cuda if available), cpu or cuda")
-    parser.add_argument(
-        "--quick", action="store_true", help="fewer rounds: a rough figure in about a minute on 2 CPU cores"
-    )
-    parser.add_argument("--threads", type=int, help="torch's CPU threads for every model (default: torch's own choice)")
-    # a kind and a number of steps: its memory (in a fresh process)
-    parser.add_argument("--memory", nargs=2, help=argparse.SUPPRESS)
-    args = parser.parse_args()
-    device = torch.device(args.device if args.device != "auto" else "cuda" if torch.cuda.is_available() else "cpu")
-    warnings.filterwarnings("ignore", category=FutureWarning)
-    if args.threads:
-        torch.set_num_threads(args.threads)
+    args, device = sbs.arguments(__doc__, "fewer rounds: a rough figure in about a minute on 2 CPU cores")
     import transformers
 
     transformers.logging.set_verbosity_error()

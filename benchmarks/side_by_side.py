@@ -15,11 +15,13 @@ and optimizer during a few training steps, measured in a fresh process per kind 
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
 import subprocess
 import sys
 import time
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
@@ -176,3 +178,30 @@ def machine_line(device: torch.device, transformers_version: str, threads: str) 
         f"device: {name}, torch {torch.__version__}, transformers {transformers_version}, "
         f"{torch.get_num_threads()} {threads}"
     )
+
+
+def arguments(
+    doc: str, quick: str, *, profile: bool = False, one_thread_on_cpu: bool = False
+) -> tuple[argparse.Namespace, torch.device]:
+    """The options every side-by-side benchmark takes, parsed: ``--device``, ``--quick`` (``quick`` says what it
+    gives), ``--profile`` (where ``profile``), ``--threads`` (torch's own choice by default, or one on a CPU with
+    ``one_thread_on_cpu``) and the hidden ``--memory KIND STEPS`` of a fresh process. Sets torch's threads and
+    silences FutureWarnings; returns the options and the device."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    parser.add_argument("--device", default="auto", help="auto (cuda if available), cpu or cuda")
+    parser.add_argument("--quick", action="store_true", help=quick)
+    if profile:
+        parser.add_argument(
+            "--profile", action="store_true", help="also print torch.profiler's top operators of a training step"
+        )
+    default = "1 on CPU; 0: torch's own choice" if one_thread_on_cpu else "torch's own choice"
+    parser.add_argument("--threads", type=int, help=f"torch's CPU threads for every model (default: {default})")
+    parser.add_argument("--memory", nargs=2, help=argparse.SUPPRESS)  # a kind and a number of steps, in a fresh process
+    args = parser.parse_args()
+    device = torch.device(args.device if args.device != "auto" else "cuda" if torch.cuda.is_available() else "cpu")
+    warnings.filterwarnings("ignore", category=FutureWarning)
+    if args.threads is None and one_thread_on_cpu and device.type == "cpu":
+        args.threads = 1
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    return args, device

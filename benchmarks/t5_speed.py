@@ -45,13 +45,11 @@ with other work, read the ratios (measured side by side) rather than the absolut
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import os
 import sys
 import time
-import warnings
 from collections.abc import Callable
 from pathlib import Path
 
@@ -195,26 +193,12 @@ def measure_decoding(device: torch.device, beam_tokens: int, rounds: int) -> dic
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--device", default="auto", help="auto (cuda if available), cpu or cuda")
-    parser.add_argument(
-        "--quick", action="store_true", help="fewer rounds: a rough figure in under two minutes on 2 CPU cores"
+    args, device = sbs.arguments(
+        __doc__,
+        "fewer rounds: a rough figure in under two minutes on 2 CPU cores",
+        profile=True,
+        one_thread_on_cpu=True,
     )
-    parser.add_argument(
-        "--profile", action="store_true", help="also print torch.profiler's top operators of a training step"
-    )
-    parser.add_argument(
-        "--threads", type=int, help="torch's CPU threads for every model (default on CPU: 1; 0: torch's own choice)"
-    )
-    # a kind and a number of steps: its memory (in a fresh process)
-    parser.add_argument("--memory", nargs=2, help=argparse.SUPPRESS)
-    args = parser.parse_args()
-    device = torch.device(args.device if args.device != "auto" else "cuda" if torch.cuda.is_available() else "cpu")
-    warnings.filterwarnings("ignore", category=FutureWarning)
-    if args.threads is None and device.type == "cpu":
-        args.threads = 1
-    if args.threads:
-        torch.set_num_threads(args.threads)
     if args.memory:
         print(json.dumps(sbs.measure_training_memory(FAMILY, args.memory[0], device, int(args.memory[1]))))
         return
