@@ -408,7 +408,17 @@ TOP_P = Contract(
     again=lambda first, fresh, g: [(first[0], _safe_p(g, first[0], margin=1e-4)), (_logits_for(g, *first), first[1])],
     # a softmax without its maximum subtracted overflows; the offset moves a float32 cumulative sum by far
     # less than _top_p_args' margin of 1e-4
-    extremes=(("logits offset by 100 (exp overflows float32)", lambda a: (a[0] + 100, a[1]), 1.0),),
+    extremes=(
+        ("logits offset by 100 (exp overflows float32)", lambda a: (a[0] + 100, a[1]), 1.0),
+        # gaps of hundreds: probabilities underflow to 0 (float32's below e^-104), a safe p keeps one token
+        ("logits scaled by 100 (small probabilities underflow to 0)", lambda a: (a[0] * 100, a[1]), 1.0),
+    ),
+    edges=(
+        (
+            "p = 1: every token kept",
+            lambda g, size: (_randn(g, *size.lead, size.length, scale=3.0).to(size.dtype), 1.0),
+        ),
+    ),
 )
 CACHED_STEP = Contract(
     "cached_attention_step",

@@ -36,7 +36,8 @@ its class of bug on every draw, not on a lucky one):
   against the oracle on the same arguments, within the tolerance times a declared factor, and, where the
   contract has differentiable inputs, their gradients there finite wherever the oracle's are: a softmax
   without its maximum subtracted, a choice made on probabilities that underflow, a one-pass variance, or a
-  formula whose value survives and whose gradient is NaN (``z / (1 + exp(-z))``) shows;
+  formula whose value survives and whose gradient is NaN (``z / (1 + exp(-z))``) shows; every edge is also
+  sent at every extreme (the two meet where neither case alone goes);
 * **ignored values** (``ignored``): where the spec says some values do not matter (logits at ignored
   positions, a finished beam's row), those filled with ``inf``, ``-inf``, NaN or another tensor, judged on
   the arguments as drawn: an answer whose result depends on them shows;
@@ -189,6 +190,14 @@ def contract_cases(contract: Contract, student: Guarded, g: torch.Generator) -> 
         )
     for label, make in contract.edges:
         cases.append(_value_case(replace(contract, make=make), student, g, label, contract.base))
+        # each edge at each extreme too: a special value of one argument can meet an extreme of another (p = 1
+        # with probabilities that underflow to 0), and neither case alone has both
+        cases += [
+            _value_case(
+                replace(contract, make=make), student, g, f"{label}, {extreme}", contract.base, transform, factor
+            )
+            for extreme, transform, factor in contract.extremes
+        ]
     if contract.coincide:
         cases.append(
             _value_case(contract, student, g, "lengths that may differ, equal", replace(contract.base, coincide=True))

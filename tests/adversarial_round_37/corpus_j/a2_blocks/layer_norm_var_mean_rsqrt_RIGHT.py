@@ -1,0 +1,7 @@
+# expect: full marks -- torch.var_mean with correction=0 and rsqrt, normalised vector built with addcmul
+# %% [layer_norm]
+def layer_norm(x, gain, bias, eps=1e-5):
+    """LayerNorm over the last axis of x (..., d); gain and bias have shape (d,). Returns (..., d)."""
+    var, mean = torch.var_mean(x, dim=-1, keepdim=True, correction=0)
+    x_hat = (x - mean) * torch.rsqrt(var + eps)
+    return torch.addcmul(bias, x_hat, gain)
