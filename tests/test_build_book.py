@@ -78,3 +78,21 @@ def test_a_build_past_its_limit_is_stopped_with_every_process_it_started() -> No
     assert "ran past 1 s" in result.stderr
     time.sleep(0.5)
     assert not [line for line in os.popen("ps -eo args").read().splitlines() if line == nap]
+
+
+def test_the_execution_cache_exists_before_the_parallel_read(tmp_path: Path) -> None:
+    """Two readers that each found no database created its tables at once, and one failed ("table nbcache
+    already exists"): the extension makes it in the main process, where it must then exist with its tables."""
+    import sqlite3
+    from types import SimpleNamespace
+
+    spec = importlib.util.spec_from_file_location("execution_cache", ROOT / "book" / "_ext" / "execution_cache.py")
+    extension = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(extension)
+    cache = tmp_path / "build" / ".jupyter_cache"
+    app = SimpleNamespace(env=SimpleNamespace(mystnb_config=SimpleNamespace(execution_cache_path=str(cache))))
+    extension.create_cache(app)
+    tables = {row[0] for row in sqlite3.connect(cache / "global.db").execute("select name from sqlite_master")}
+    assert "nbcache" in tables, tables
+    config = yaml.safe_load((ROOT / "_config.yml").read_text())
+    assert config["sphinx"]["local_extensions"]["execution_cache"] == "book/_ext"
