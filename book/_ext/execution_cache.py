@@ -14,7 +14,7 @@ from sphinx.application import Sphinx
 
 
 def create_cache(app: Sphinx) -> None:
-    cache = get_cache(app.env.mystnb_config.execution_cache_path)
+    cache = get_cache(app.env.mystnb_config.execution_cache_path)  # type: ignore[attr-defined]  # myst-nb sets it
     cache.db.dispose()  # tables made; no connection carried into the processes forked next
 
 
