@@ -48,9 +48,14 @@ def _pick(g: torch.Generator, options: tuple[Any, ...]) -> Any:
 
 
 def _fresh_like(value: Any, g: torch.Generator) -> Any:
-    """A new draw of the same shapes and dtypes: a tensor, or the tensors of a tuple or a dict."""
+    """A new draw of the same shapes, dtypes and scale (each tensor's mean and standard deviation): a tensor, or
+    the tensors of a tuple or a dict. Unit-normal weights where the first draw's were scaled by 1/sqrt(d) made
+    the block's arithmetic so badly conditioned that the answer key failed by float32 rounding, 1 call in 300."""
     if isinstance(value, Tensor):
-        return torch.randn(value.shape, generator=g).to(value.dtype)
+        x = value.double()
+        spread = float(x.std()) if x.numel() > 1 else 0.0
+        draw = torch.randn(value.shape, generator=g, dtype=torch.float64)
+        return (x.mean() + (spread or 1.0) * draw).to(value.dtype)
     if isinstance(value, tuple):
         return tuple(_fresh_like(v, g) for v in value)
     return {k: _fresh_like(v, g) for k, v in value.items()}
