@@ -27,6 +27,24 @@ MISSING_SCALE = KEY["sdpa"].replace(" / math.sqrt(q.shape[-1])", "")
 assert MISSING_SCALE != KEY["sdpa"]
 
 
+# Student code that lists every file under the folders it is given, for attacks that try them all. In the
+# interpreter's own folders (shown read-only to the student, and public) it lists each package's own folder
+# (``site-packages/torch/__init__.py``) but not the tens of thousands of files below: an attack whose cost
+# grew with the installed packages ran past the cell's time limit on a busy machine (CI, stop 57).
+EVERY_FILE = (
+    "import os as _os, sys as _sys\n"
+    "def _every_file(*places):\n"
+    "    pythons = {_os.path.realpath(p) for p in (_sys.prefix, _sys.base_prefix)}\n"
+    "    for place in places:\n"
+    "        for folder, dirs, files in _os.walk(place):\n"
+    "            below = [_os.path.relpath(_os.path.realpath(folder), p) for p in pythons]\n"
+    "            if any(not b.startswith('..') and b.count(_os.sep) >= 3 for b in below):\n"
+    "                dirs.clear()\n"
+    "            yield folder\n"
+    "            yield from (_os.path.join(folder, name) for name in files)\n"
+)
+
+
 @dataclass(frozen=True)
 class Case:
     filename: str
@@ -134,10 +152,8 @@ def hostile_cases(course: str, out: str, inbox: str, port: int = 9) -> dict[str,
         "glob.glob('../../../../*/grading/*.py') + glob.glob('/tmp/**/grading/*.py', recursive=True):\n"
         "    print(open(_p).read())\n"
     )
-    vandal = (
-        "import glob\n"
-        f"for _p in [_q for _root in ({course!r}, {out!r}, {inbox!r}, '../../..', '/tmp') for _q in "
-        "glob.glob(_root + '/**', recursive=True)]:\n"
+    vandal = EVERY_FILE + (
+        f"for _p in list(_every_file({course!r}, {out!r}, {inbox!r}, '../../..', '/tmp')):\n"
         "    try:\n"
         "        open(_p, 'w').write('{}')\n"
         "    except OSError:\n"

@@ -35,7 +35,7 @@ from course_grading.sandbox import limits as sandbox
 
 import container_simulation
 from assignment_support import ASSIGNMENTS
-from hostile_submissions import FULL, MISSING_SCALE, hostile_cases, notebook, without
+from hostile_submissions import EVERY_FILE, FULL, MISSING_SCALE, hostile_cases, notebook, without
 
 WHY_NOT = container_simulation.unavailable()
 if WHY_NOT and os.environ.get("REQUIRE_CONTAINER_SIMULATION"):
@@ -251,25 +251,22 @@ def test_the_simulation_is_dockers_default_confinement() -> None:
 def prying(root: Path) -> str:
     """Code that reads every file it can find of the autograder's and the grader's (and makes the
     answer to part 2 wrong if it read any), and tries to write its own results.json and every file
-    the worker could read back."""
+    the worker could read back (in the interpreter's folders, down to each package's own: EVERY_FILE)."""
     return (
-        "import glob, os\n"
+        EVERY_FILE + "import glob, os\n"
         "_read, _written = [], []\n"
         f"_places = [{str(root)!r}, '/tmp', '/var/tmp', '/dev/shm', '/root', {str(REPO)!r}]\n"
-        "for _place in _places:\n"
-        "    for _folder, _dirs, _files in os.walk(_place):\n"
-        "        for _name in _files:\n"
-        "            _path = os.path.join(_folder, _name)\n"
-        "            if _path.startswith(os.path.expanduser('~')) or not os.path.isfile(_path):\n"
-        "                continue\n"
-        "            try:\n"
-        "                open(_path, 'rb').read(1); _read.append(_path)\n"
-        "            except OSError:\n"
-        "                pass\n"
-        "            try:\n"
-        "                open(_path, 'ab').close(); _written.append(_path)\n"
-        "            except OSError:\n"
-        "                pass\n"
+        "for _path in _every_file(*_places):\n"
+        "    if _path.startswith(os.path.expanduser('~')) or not os.path.isfile(_path):\n"
+        "        continue\n"
+        "    try:\n"
+        "        open(_path, 'rb').read(1); _read.append(_path)\n"
+        "    except OSError:\n"
+        "        pass\n"
+        "    try:\n"
+        "        open(_path, 'ab').close(); _written.append(_path)\n"
+        "    except OSError:\n"
+        "        pass\n"
         f"for _path in [{str(root / 'results' / 'results.json')!r}]"
         " + glob.glob('/tmp/course-grade-*/**/outcome.json', recursive=True):\n"
         "    try:\n"
