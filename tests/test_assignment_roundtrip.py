@@ -100,9 +100,8 @@ def graded(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
     submissions |= {
         name: with_answers(release, KEYS[assignment] | cells) for name, (cells, _) in SUBMISSIONS[assignment].items()
     }
-    submissions |= {
-        name: with_answers(release, KEYS[assignment] | answers) for name, (_, answers) in broken(assignment)
-    }
+    name, answers, _ = broken(assignment)
+    submissions[name] = with_answers(release, KEYS[assignment] | answers)
     for student, nb in submissions.items():
         folder = course / "submitted" / student / assignment
         folder.mkdir(parents=True)
@@ -122,12 +121,15 @@ def graded(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
     return {"assignment": assignment, "course": course, "scores": scores, "release": release}
 
 
-def broken(assignment: str) -> list[tuple[str, tuple[str, dict[str, str]]]]:
-    """Plain nbgrader's share of tests/test_independent_parts.py's submissions: the first part hanging (the
-    one after which every other part must still be graded) and the last part left unfinished."""
+def broken(assignment: str) -> tuple[str, dict[str, str], set[str]]:
+    """Plain nbgrader's share of tests/test_independent_parts.py's submissions, in one notebook (one
+    autograde fewer): the first part hanging (the one after which every other part must still be graded)
+    and the last part left unfinished. Its name, its answer cells, and the two parts it must lose."""
     parts = answer_ids(source_notebook(assignment))
     made = variants(assignment)
-    return [(name, made[name]) for name in (f"{parts[0]}-hangs", f"{parts[-1]}-unfinished")]
+    (first, hangs), (last, unfinished) = made[f"{parts[0]}-hangs"], made[f"{parts[-1]}-unfinished"]
+    assert first != last and len(parts) >= 3, "the parts between must show that the hang costs no later part"
+    return "first-hangs-last-unfinished", hangs | unfinished, {first, last}
 
 
 KEYS = {a: answer_code(source_notebook(a)) for a in IDS}
@@ -136,12 +138,8 @@ KEYS = {a: answer_code(source_notebook(a)) for a in IDS}
 def test_a_part_hanging_or_unfinished_costs_its_own_points_only(graded: dict) -> None:
     """Plain ``nbgrader autograde`` (trusted notebooks only): a hang waits out the cell time limit and the later
     parts are graded all the same; an unfinished part scores 0 and no other part loses."""
-    scores = graded["scores"]
-    lost = {
-        name: {part for part, (score, max_score) in scores[name].items() if score < max_score}
-        for name, _ in broken(graded["assignment"])
-    }
-    assert lost == {name: {part} for name, (part, _) in broken(graded["assignment"])}
+    name, _, parts = broken(graded["assignment"])
+    assert {part for part, (score, max_score) in graded["scores"][name].items() if score < max_score} == parts
 
 
 def test_release_is_committed_and_in_sync(graded: dict) -> None:
