@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import csv
 import fcntl
+import importlib
 import json
 import os
 import re
@@ -27,10 +28,12 @@ import tempfile
 import threading
 import time
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 
 import nbformat
 import pytest
+import torch
 from test_course_grade import LIMITS, course_copy
 
 from course_grading import cli, scratch
@@ -38,14 +41,15 @@ from course_grading import grade as grading
 from course_grading.lms import reports
 from course_grading.lms.gradebook_files import GradeRow, write_all
 from course_grading.lms.intake import Intake, intake
+from course_grading.markers import part_names
 from course_grading.notebook import assignments, gradebook
 from course_grading.notebook.canonical import canonical, own_cell
 from course_grading.sandbox import limits as sandbox
-from course_grading.sandbox import worker
-from course_grading.sandbox.calls import GraderFault
+from course_grading.sandbox import scratch_course, worker
+from course_grading.sandbox.calls import GraderFault, LocalStudent, Student
 from course_grading.sandbox.worker import Worker
 
-from assignment_support import ASSIGNMENTS, ROOT
+from assignment_support import ASSIGNMENTS, ROOT, assignment_ids, source_notebook
 from hostile_submissions import ASSIGNMENT, FULL, batch_stopper_cases, escaped, notebook
 
 needs_sandbox = pytest.mark.skipif(
@@ -468,3 +472,72 @@ def test_a_grader_fault_is_not_a_grade_and_the_next_runs_grade_and_record(
         "ann": sum(FULL.values()),
         "bob": 0.0,
     }
+
+
+# ------------------------------------------------------------------ a check that fails the answer key too
+
+
+@pytest.mark.parametrize("assignment", assignment_ids())
+def test_the_control_runs_the_answer_key_as_the_notebook_defines_it(tmp_path: Path, assignment: str) -> None:
+    """The control of a failed hidden check (worker.hidden_verdict) is the answer key as the scratch course
+    keeps its code beside the checks, run in the trusted process: it defines every function the student
+    version asks for, and (a6, whose checks build the key's modules through drivers) passes every check."""
+    sys.path.insert(0, str(ASSIGNMENTS / "grading"))
+    (tmp_path / scratch_course.answer_key_file(assignment)).write_text(
+        json.dumps(assignments.answer_key_code(source_notebook(assignment)))
+    )
+    key = worker.answer_key_student(tmp_path, assignment)
+    release = nbformat.read(ASSIGNMENTS / "release" / assignment / f"{assignment}.ipynb", as_version=4)
+    asked = {name for names in part_names(release).values() for name in names}
+    assert asked and all(callable(key.namespace.get(name)) for name in asked), sorted(asked - set(key.namespace))
+    if assignment == "a6_finetune":
+        importlib.import_module("gradinglib").seed_checks(2026)
+        checks = worker.load_checks(ASSIGNMENTS / "grading", assignment)
+        verdicts = {part: worker.hidden_verdict(check, key) for part, check in checks.CHECKS.items()}
+        assert verdicts == dict.fromkeys(checks.CHECKS)
+
+
+def test_a_hidden_failure_is_the_students_only_where_the_answer_key_passes_the_same_inputs() -> None:
+    """A check that fails a wrong function but not the key leaves its failure to the student; one that fails
+    the key too (a broken oracle) is the grader's fault; and the control draws the very inputs the
+    student's run drew."""
+    sys.path.insert(0, str(ASSIGNMENTS / "grading"))
+    lib = importlib.import_module("gradinglib")
+    seen: list[list[float]] = []
+
+    def check(factor: float) -> Callable[[Student], str | None]:
+        def run(student: Student) -> str | None:
+            x = torch.randn(4, generator=lib.fresh_generator())
+            seen.append(x.tolist())
+            reply = student.call("double", [x])
+            return None if torch.equal(reply.value, factor * x) else "double(x) differs from the expected values"
+
+        return run
+
+    def student(factor: float) -> LocalStudent:
+        return LocalStudent({"double": lambda x: factor * x})
+
+    lib.seed_checks(7)
+    assert worker.hidden_verdict(check(2.0), student(3.0), lambda: student(2.0)) is not None
+    assert len(seen) == 2 and seen[0] == seen[1]  # the control drew the student's inputs
+    assert worker.hidden_verdict(check(2.0), student(3.0), lambda: student(2.0)) is not None
+    assert seen[2] != seen[1]  # and the next call of the check draws on, as without a control
+    assert worker.hidden_verdict(check(2.0), student(2.0), lambda: student(2.0)) is None
+    with pytest.raises(GraderFault, match="failed the answer key too"):
+        worker.hidden_verdict(check(3.0), student(2.0), lambda: student(2.0))
+
+
+@needs_sandbox
+def test_a_check_that_fails_the_answer_key_leaves_the_submission_not_graded(tmp_path: Path) -> None:
+    """Through ``course grade``, with a1's masks check broken so that no answer can pass it: a right
+    notebook is "not graded", naming the check's fault, not given 0 for the part."""
+    course, inbox, out = course_copy(tmp_path / "course"), tmp_path / "inbox", tmp_path / "out"
+    checks = course / "grading" / f"{ASSIGNMENT}_checks.py"
+    checks.write_text(checks.read_text().replace('"test_masks": check_masks,', '"test_masks": lambda s: "broken",'))
+    inbox.mkdir()
+    (inbox / "ann.ipynb").write_bytes(notebook())
+    [result], _ = grading.grade(
+        grading.Batch(course, ASSIGNMENT, inbox, out), grading.Options(jobs=1, limits=LIMITS), progress=lambda *_: None
+    )
+    assert result.status == grading.NOT_GRADED and result.scores == {}, result
+    assert "failed the answer key too" in (out / "logs" / "ann.log").read_text()

@@ -76,6 +76,18 @@ def seed_checks(seed: int | None) -> None:
     _DRAWN.clear()
 
 
+def drawn() -> dict[str, int]:
+    """How many generators each check has asked for so far under the seed (:func:`fresh_generator`)."""
+    return dict(_DRAWN)
+
+
+def set_drawn(counts: dict[str, int]) -> None:
+    """Rewind (or wind) :func:`fresh_generator`'s counts to ``counts``, as :func:`drawn` returned them: a
+    control run of a check on the answer key draws the inputs the student's run drew."""
+    _DRAWN.clear()
+    _DRAWN.update(counts)
+
+
 def padding_pattern(g: torch.Generator, B: int, T: int) -> Tensor:
     """A padding mask ``(B, T)`` of torch.long, 1 = a real token, in every pattern a spec that says only
     "which positions hold real tokens" allows: the first row all real, the last left-padded (padding

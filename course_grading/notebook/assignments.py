@@ -41,6 +41,7 @@ __all__ = [
     "COURSE",
     "SOLUTIONS",
     "answer_key",
+    "answer_key_code",
     "assignment_ids",
     "checked_cells",
     "checkout_course",
@@ -123,13 +124,28 @@ def nbgrader_api(course: Path, db_url: str | None = None):  # -> nbgrader.apps.N
     return NbGraderAPI(CourseDirectory(config=config), config=config)
 
 
+def _key_source(source: str) -> str:
+    """A source cell's code as the answer key has it: solution markers and hidden tests removed."""
+    return without_hidden_tests(SOLUTION_MARK.sub("", source)).strip("\n")
+
+
+def answer_key_code(source: nbformat.NotebookNode) -> list[str]:
+    """The answer key's code as a notebook runs it before its tests: every code cell nbgrader manages
+    (the set-up and the answers, in order), but the test cells."""
+    return [
+        _key_source(cell.source)
+        for cell in source.cells
+        if cell.cell_type == "code" and nbgrader_meta(cell) and not is_test(cell)
+    ]
+
+
 def answer_key(source: nbformat.NotebookNode) -> nbformat.NotebookNode:
     """The source notebook as an answer key: solution markers and hidden tests removed, no outputs."""
     key = nbformat.from_dict(source)
     for cell in key.cells:
         cell.metadata.pop("nbgrader", None)
         if cell.cell_type == "code":
-            cell.source = without_hidden_tests(SOLUTION_MARK.sub("", cell.source)).strip("\n")
+            cell.source = _key_source(cell.source)
             cell.outputs, cell.execution_count = [], None
     key.cells.insert(
         0,

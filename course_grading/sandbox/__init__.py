@@ -26,7 +26,8 @@ Invariants, which every change here keeps:
    always gets the same inputs; nothing a hidden call returned or raised reaches the student's
    feedback except values the worker formats itself (shapes, errors, which case).
 5. A fault of the grader is "not graded", never a grade; a failure after the student's code ran is
-   the student's. One broken or hostile submission never stops the batch.
+   the student's, and a hidden check's failure only where the answer key passes the same inputs
+   (the worker's control run). One broken or hostile submission never stops the batch.
 
 Only this folder touches namespaces, mounts, rlimits or ``ctypes`` (tests/test_modules.py checks it).
 """

@@ -1,9 +1,11 @@
 """The scratch course a batch grades in: the course's gradebook with the assignment generated, no
-answer key, the hidden checks moved out of every jail's sight, nbgrader's autograde steps set to
+answer key in it (its code goes with the hidden checks, for the worker's control runs), the hidden
+checks moved out of every jail's sight, nbgrader's autograde steps set to
 replay the worker's run (:mod:`course_grading.sandbox.replay`), and ``jail.json`` for the worker."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 from typing import Any
@@ -14,7 +16,7 @@ from course_grading.markers import HIDDEN_BLOCK, nbgrader_meta
 from course_grading.notebook import assignments
 from course_grading.sandbox.messages import JailSettings, write_message
 
-__all__ = ["AUTOGRADE_STEPS", "prepare_template", "set_source"]
+__all__ = ["AUTOGRADE_STEPS", "answer_key_file", "prepare_template", "set_source"]
 
 # nbgrader's autograde steps in the scratch course, with the notebook's run replayed, not executed.
 AUTOGRADE_STEPS = """
@@ -30,6 +32,12 @@ c.Autograde.autograde_preprocessors = [
 """
 
 
+def answer_key_file(assignment: str) -> str:
+    """The file, in the folder of the hidden checks, that holds the code of ``assignment``'s answer key
+    (a JSON list of cell sources: the set-up and the answers, without the tests)."""
+    return f"{assignment}.answer_key.json"
+
+
 def prepare_template(course: Path, assignment: str, where: Path, settings: JailSettings) -> Path:
     """A scratch course under ``where`` with ``assignment`` generated in its gradebook, no answer key,
     and its hidden checks moved to ``where/grading`` (out of every jail's sight, where
@@ -38,9 +46,12 @@ def prepare_template(course: Path, assignment: str, where: Path, settings: JailS
     result = assignments.nbgrader_api(template).generate_assignment(assignment, force=True)
     if not result["success"]:
         raise RuntimeError(f"nbgrader could not generate {assignment}:\n{result['log']}")
-    shutil.rmtree(template / "source")  # autograding needs the gradebook, not the solutions
     if Path(settings["grading"]) != where / "grading":
         raise ValueError(f"the hidden checks move to {where / 'grading'}, not {settings['grading']}")
+    source = nbformat.read(template / "source" / assignment / f"{assignment}.ipynb", as_version=4)
+    # the key's code goes with the hidden checks, for the worker's control runs (worker.hidden_verdict)
+    (template / "grading" / answer_key_file(assignment)).write_text(json.dumps(assignments.answer_key_code(source)))
+    shutil.rmtree(template / "source")  # autograding needs the gradebook, not the solutions
     shutil.move(template / "grading", where / "grading")
     from nbgrader.api import Gradebook
 

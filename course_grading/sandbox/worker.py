@@ -8,22 +8,28 @@ For each submission (:func:`autograde`):
    versions of the other parts swapped in (the assignment's ``REFERENCE_PARTS``, minus what the
    part under test defines), then, if they pass, its hidden check runs here, against the
    student's functions in that process, which returns only values. A part's outcome therefore
-   depends on that part alone: unfinished, wrong or hanging, it costs its own points;
+   depends on that part alone: unfinished, wrong or hanging, it costs its own points. A hidden
+   failure is the student's only if the answer key passes the same check on the same inputs (a
+   control run, here, of the course's own code); if the key fails too, the submission is not graded;
 3. nbgrader autogrades the scratch course with that run replayed as the notebook's outputs
    (:mod:`course_grading.sandbox.replay`) and writes the feedback; the scores and notes go to
    ``outcome.json``, which the student's process cannot write.
 
-The worker runs no student code itself. It imports nbgrader and torch once, and its jailed zygote
-imports torch once and forks a student process per submission in milliseconds, so a submission
-costs the run of its notebook, its checks and nbgrader's bookkeeping, not an ``import torch``.
+The worker runs no student code itself (only the course's: the other parts' correct versions and the
+key's controls). It imports nbgrader and torch once, and its jailed zygote imports torch once and forks
+a student process per submission in milliseconds, so a submission costs the run of its notebook, its
+checks and nbgrader's bookkeeping, not an ``import torch``.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib
+import io
 import json
 import os
+import random
 import re
 import resource
 import select
@@ -41,11 +47,12 @@ from types import ModuleType
 from typing import Any
 
 import nbformat
+import torch
 
 from course_grading.markers import is_answer, is_own, is_test, nbgrader_meta, part_names, part_of, without_hidden_tests
 from course_grading.notebook import assignments
-from course_grading.sandbox import container, policy, replay, seeds, shortcuts
-from course_grading.sandbox.calls import CUT, GraderFault, Outputs, RemoteStudent, StudentRaised
+from course_grading.sandbox import container, policy, replay, scratch_course, seeds, shortcuts
+from course_grading.sandbox.calls import CUT, GraderFault, LocalStudent, Outputs, RemoteStudent, Student, StudentRaised
 from course_grading.sandbox.limits import Limits, SlotGroup, jail_argv
 from course_grading.sandbox.messages import (
     GradeRequest,
@@ -63,6 +70,7 @@ __all__ = [
     "Worker",
     "Zygote",
     "ZygoteChannel",
+    "answer_key_student",
     "autograde",
     "check_setup",
     "hidden_verdict",
@@ -212,7 +220,28 @@ def student_process(settings: JailSettings, nb: nbformat.NotebookNode) -> Remote
     )
 
 
-def hidden_verdict(check: Callable[[RemoteStudent], str | None], student: RemoteStudent) -> str | None:
+def answer_key_student(grading: Path, assignment: str) -> LocalStudent:
+    """The answer key's functions in this trusted process (its code is the course's, never a student's), for
+    the control runs of :func:`hidden_verdict`: the key's set-up and answer cells run in a fresh namespace,
+    their output discarded, torch's default dtype and global generators as they were before.
+    Raises :class:`GraderFault` if the key cannot be run."""
+    path = grading / scratch_course.answer_key_file(assignment)
+    namespace: dict[str, Any] = {"__name__": "__main__"}
+    dtype, torch_state, python_state = torch.get_default_dtype(), torch.get_rng_state(), random.getstate()
+    try:
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            for i, source in enumerate(json.loads(path.read_text())):
+                exec(compile(source, f"<answer key cell {i}>", "exec"), namespace)
+    except Exception as error:  # noqa: BLE001 (the course's own code: its failure is the grader's)
+        raise GraderFault(f"the answer key could not be run for a control ({type(error).__name__}: {error})") from None
+    finally:
+        torch.set_default_dtype(dtype)
+        torch.set_rng_state(torch_state)
+        random.setstate(python_state)
+    return LocalStudent(namespace)
+
+
+def _verdict(check: Callable[[Student], str | None], student: Student) -> str | None:
     """The hidden check's failure message, or None; a check that cannot use a reply fails the part."""
     try:
         return check(student)
@@ -222,12 +251,44 @@ def hidden_verdict(check: Callable[[RemoteStudent], str | None], student: Remote
         return f"the check could not use the reply ({type(error).__name__}; what the reply held is not shown)"
 
 
+def hidden_verdict(
+    check: Callable[[Student], str | None], student: Student, control: Callable[[], Student] | None = None
+) -> str | None:
+    """The hidden check's failure message, or None. A failure is the student's only if the same check, on
+    the same inputs (the check's draws rewound), passes ``control()``, the answer key: where the key fails
+    too, the check itself is at fault (its driver, its oracle, its tolerance on these inputs), and
+    :class:`GraderFault` says so, so that the submission is not graded rather than graded wrong."""
+    draws = importlib.import_module("gradinglib")
+    before = draws.drawn()
+    failure = _verdict(check, student)
+    if failure is None or control is None:
+        return failure
+    after = draws.drawn()
+    draws.set_drawn(before)
+    try:
+        controlled = _verdict(check, control())
+    finally:
+        draws.set_drawn(after)
+    if controlled is not None:
+        raise GraderFault(
+            "a hidden check failed the answer key too, on the inputs it drew for this submission: the check is "
+            f"at fault, not the student ({shown(controlled[:300])})"
+        )
+    return failure
+
+
 def run_submission(
-    student: RemoteStudent, nb: nbformat.NotebookNode, release: nbformat.NotebookNode, checks: ModuleType, seed: int
+    student: RemoteStudent,
+    nb: nbformat.NotebookNode,
+    release: nbformat.NotebookNode,
+    checks: ModuleType,
+    seed: int,
+    control: Callable[[], Student] | None = None,
 ) -> dict[str, Outputs]:
     """Every cell's outputs, by grade id: the notebook's cells as they ran, and each test cell's
     visible tests (with correct other parts) followed by its hidden check's verdict (drawn from
-    ``seed``, which a failure's message names so that the case can be replayed). A part's own
+    ``seed``, which a failure's message names so that the case can be replayed; a failure stands where
+    ``control()``, the answer key, passes the same case: :func:`hidden_verdict`). A part's own
     functions, never replaced while it is graded, are those its stub in the student version
     (``release``) defines, and whatever else the student's answer cell defines."""
     outputs = dict(student.run_cells())
@@ -245,7 +306,7 @@ def run_submission(
     for test_id, _ in tests:
         if outputs[test_id]["error"] is None and test_id in checks.CHECKS:
             student.under_test, student.part = own[test_id], part_of(test_id)
-            failure = hidden_verdict(checks.CHECKS[test_id], student)
+            failure = hidden_verdict(checks.CHECKS[test_id], student, control)
             if failure is not None:
                 outputs[test_id]["error"] = ["AssertionError", f"{failure}\n{replay_hint(seed)}", []]
     return outputs
@@ -294,7 +355,8 @@ def autograde(scratch: Path, assignment: str, student: str, seed: int | None = N
     api = assignments.nbgrader_api(scratch)
     try:
         release = nbformat.read(scratch / "release" / assignment / f"{assignment}.ipynb", as_version=4)
-        outputs = run_submission(remote, nb, release, checks, seed)
+        key = functools.cache(lambda: answer_key_student(Path(settings["grading"]), assignment))
+        outputs = run_submission(remote, nb, release, checks, seed, key)
     except StudentRaised as error:  # its process failed after its cells, before its tests: the student's doing
         check_setup(nb, remote.outputs)  # a fault of the grader's, unless the student's code had run
         note = f"the notebook's process failed before its tests ran ({error.message}): every part scores 0"
