@@ -9,6 +9,7 @@ import importlib
 import random
 import sys
 
+import nbformat
 import pytest
 import torch
 import torch.nn.functional as F
@@ -302,12 +303,22 @@ def _every_contract() -> list[tuple[str, object]]:
     found = []
     for path in sorted((ASSIGNMENTS / "grading").glob("a*_checks.py")):
         module = importlib.import_module(path.stem)
-        found += [
-            (f"{path.stem}.{name}", value)
-            for name, value in vars(module).items()
-            if isinstance(value, contracts.Contract)
-        ]
+        # a tuple of contracts too (a7's two rotary layouts)
+        found += [(f"{path.stem}.{c.function}", c) for c in contracts.module_contracts(module)]
     return found
+
+
+@pytest.mark.parametrize("path", sorted((ASSIGNMENTS / "grading").glob("a*_checks.py")), ids=lambda p: p.stem)
+def test_every_release_says_what_its_contracts_hold_its_functions_to(path) -> None:  # noqa: ANN001
+    """No generic case asks for what the student's notebook does not say: the release's first cell ends with
+    the promises generated from the very contracts that make the cases (contracts.promises), once. Edit the
+    end of the source notebook's first cell to the text below and run ``course release``."""
+    assignment = path.stem.removesuffix("_checks")
+    expected = contracts.promises(contracts.module_contracts(importlib.import_module(path.stem)))
+    release = nbformat.read(ASSIGNMENTS / "release" / assignment / f"{assignment}.ipynb", as_version=4)
+    intro = release.cells[0].source
+    heading = expected.splitlines()[0]
+    assert intro.endswith("\n\n" + expected) and intro.count(heading) == 1, expected
 
 
 @pytest.mark.parametrize("name, contract", _every_contract())

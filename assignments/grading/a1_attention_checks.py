@@ -143,6 +143,13 @@ def _sdpa_args(g: torch.Generator, size: Size) -> tuple[Any, ...]:
     return q, k, v, _random_mask(g, *size.lead, T, T_k)
 
 
+def _sdpa_args_fully_masked(g: torch.Generator, size: Size) -> tuple[Any, ...]:
+    """:func:`_sdpa_args` with the first query's keys all masked (its weights and output must be zeros)."""
+    q, k, v, mask = _sdpa_args(g, size)
+    mask[..., 0, :] = False
+    return q, k, v, mask
+
+
 def _mha_args(g: torch.Generator, size: Size) -> tuple[Any, ...]:
     B, T, d, h = 2, size.length, 12, 3
     T_k = T if size.coincide else T + 2  # cross-attention to another sequence: of another length, or of the same
@@ -164,6 +171,7 @@ SDPA = Contract(
     options=(("forbid", NO_TORCH_ATTENTION),),
     coincide=True,
     grad_outputs=(0, 1),  # "differentiable": weights too
+    edges=(("the first query's keys all masked", _sdpa_args_fully_masked),),
     extremes=(
         ("scores past float32's exp range (q 40 times larger)", lambda a: (a[0] * 40, *a[1:]), 10.0),
         # every score below -20,000: a mask filled with a finite value (-1e4, -1e9 in float16) outranks them

@@ -375,6 +375,7 @@ LM_LOSS = Contract(
     long=1100,
     differentiable=(0,),
     extremes=(("logits offset by 100 (exp overflows float32)", lambda a: (a[0] + 100, a[1]), 10.0),),
+    shortest=2,  # "T >= 2"
 )
 TOP_K = Contract(
     "top_k_filter",

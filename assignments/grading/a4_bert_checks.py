@@ -1214,7 +1214,14 @@ def _pair_again(first: tuple[Any, ...], fresh: tuple[Any, ...], g: torch.Generat
 
 
 PAIR = Contract(
-    "pair_inputs", ("ids_a", "ids_b", "max_len"), _pair_args, _ref_pair, base=Size((), 10), long=1100, again=_pair_again
+    "pair_inputs",
+    ("ids_a", "ids_b", "max_len"),
+    _pair_args,
+    _ref_pair,
+    base=Size((), 10),
+    long=1100,
+    again=_pair_again,
+    shortest=3,  # "max_len (at least 3)"
 )
 
 

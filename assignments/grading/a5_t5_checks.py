@@ -243,6 +243,7 @@ BUCKETS = Contract(
     long=PAST_EVERY_BUFFER,
     verify=_expect_buckets,
     again=lambda first, fresh, g: [(first[0], False, *first[2:]), (first[0], True, 48, first[3]), (*first[:3], 40)],
+    shortest=16,  # the length is max_distance: "max_distance >= 2 * max_exact", 16 at 32 buckets in both directions
 )
 
 
@@ -335,6 +336,7 @@ NOISE_MASK = Contract(
     verify=lambda value, args, where, size: _judge_mask(value, *args[:3], where) and None,
     again=_mask_alone,
     whole=(2,),
+    shortest=2,  # "length >= 2"
 )
 
 

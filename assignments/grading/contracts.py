@@ -13,9 +13,12 @@ its class of bug on every draw, not on a lucky one):
   table by position and its cost grows with the length alone (a padding mask, encodings, rotations, buckets);
   about 1,100 where it grows with the square of the length (attention; a causal mask, which right answers may
   build by looping over every pair of positions);
-* **layout** (``views=``, where the spec's inputs are naturally views, as attention's heads from a
-  transpose): every tensor input of two or more dimensions as a non-contiguous view of the same values
-  (:func:`strided`);
+* **layout**: every tensor input of two or more dimensions as a non-contiguous view of the same values
+  (:func:`strided`), for every contract (a spec that names a shape takes any tensor of that shape: a
+  caller's slice, a transpose, the heads ``split_heads`` returns); ``views=`` gives its size where not ``base``;
+* **shortest**: the smallest length the spec allows (``shortest``, 1 unless it says more), with the lengths that
+  may differ drawn equal: a plain case, and every edge there too (a shortcut for one key that forgets a
+  fully masked row shows);
 * **dtypes**: each of ``dtypes``; a floating output keeps the inputs' dtype and matches at that
   dtype's tolerance (:data:`TOLERANCE`);
 * **gradients**: of ``probe(output) . output`` with respect to every input in ``differentiable``
@@ -136,8 +139,11 @@ class Contract:
     dtypes: tuple[torch.dtype, ...] = ()  # other floating dtypes the spec allows
     differentiable: tuple[GradArg, ...] = ()
     scale: float = 1.0  # tolerances times this (a sum over many terms, a chain of layers)
-    # where the inputs may be non-contiguous views (the heads split_heads returns): at this size
+    # the size of the case whose tensor inputs are non-contiguous views (a caller's slice or transpose, the heads
+    # split_heads returns): ``base`` unless given; every spec that names a shape takes any tensor of that shape
     views: Size | None = None
+    # the smallest length the spec allows (one position, one key): a plain case there, and every edge there too
+    shortest: int = 1
     options: tuple[tuple[str, Any], ...] = ()  # passed to every call (forbid=..., references=...)
     steps: Callable[[Guarded, torch.Generator, Size], None] | None = None  # a stateful protocol, step by step
     verify: Callable[[Any, tuple[Any, ...], str, Size], None] | None = None  # a set of right answers: one reply judged
@@ -173,23 +179,31 @@ class Contract:
 def contract_cases(contract: Contract, student: Guarded, g: torch.Generator) -> list[Callable[[], None]]:
     """The generic cases of one contract, to run with the part's own (:func:`gradinglib.run_cases`)."""
     cases = [_value_case(contract, student, g, label, size) for label, size in contract.sizes()]
-    if contract.views is not None:
-        cases.append(
-            _value_case(
-                contract,
-                student,
-                g,
-                "inputs as non-contiguous views (as split_heads returns heads)",
-                contract.views,
-                layout=strided,
-            )
+    cases.append(
+        _value_case(
+            contract,
+            student,
+            g,
+            "inputs as non-contiguous views (a caller's slice or transpose, the heads split_heads returns)",
+            contract.views or contract.base,
+            layout=strided,
         )
+    )
+    # the smallest sizes, where a shortcut for one position or one key lives; lengths that may differ drawn equal
+    shortest = replace(contract.base, length=contract.shortest, coincide=contract.coincide)
+    cases.append(
+        _value_case(contract, student, g, f"the shortest length the spec allows ({contract.shortest})", shortest)
+    )
     for form in ("NFC", "NFD") if contract.text else ():
         cases.append(
             _value_case(contract, student, g, f"text in {form}", contract.base, layout=_in_form(contract, form))
         )
     for label, make in contract.edges:
         cases.append(_value_case(replace(contract, make=make), student, g, label, contract.base))
+        # each edge at the shortest length too: a special value meets a shortcut for one position there
+        cases.append(
+            _value_case(replace(contract, make=make), student, g, f"{label}, at length {shortest.length}", shortest)
+        )
         # each edge at each extreme too: a special value of one argument can meet an extreme of another (p = 1
         # with probabilities that underflow to 0), and neither case alone has both
         cases += [
@@ -580,3 +594,70 @@ def _gradient_case(
             )
 
     return run
+
+
+# ------------------------------------------------------------------------------- what the student is told
+
+EVERY_CALL = (
+    "Every function: its tensor arguments may be any tensors of the shapes its part gives, contiguous or not (a "
+    "slice, a transpose: use `reshape`, not `view`, on them), down to the smallest sizes the part allows; it "
+    "changes none of its arguments in place and leaves torch's, Python's and NumPy's global random states "
+    "alone, unless its part says otherwise."
+)
+
+
+def promises(contracts: Sequence[Contract]) -> str:
+    """What the hidden tests hold each of ``contracts``' functions to, as the student's notebook says it (the end
+    of its first cell, generated from the declarations that make the cases: tests/test_contracts.py holds every
+    release to it, so that no case asks for what the spec does not say). Drivers' contracts (a function named
+    ``_grading_...``, a6's) are left out: their parts say what they ask in their own words."""
+    lines = ["**What the hidden tests hold your functions to**, besides what each part says:", "", f"- {EVERY_CALL}"]
+    seen: set[str] = set()
+    for contract in contracts:
+        if contract.function.startswith("_") or contract.function in seen:
+            continue
+        seen.add(contract.function)
+        lines.append(f"- `{contract.function}`: {'; '.join(_clauses(contract))}.")
+    return "\n".join(lines)
+
+
+def _clauses(contract: Contract) -> list[str]:
+    names = contract.names
+    clauses = []
+    if () in contract.leads:
+        clauses.append("any number of leading dimensions (none, one or several)")
+    elif contract.leads:
+        clauses.append("a batch of one as well as several")
+    if contract.long is not None:
+        clauses.append(f"no fixed limit on its length (the tests reach {contract.long:,})")
+    if torch.float64 in contract.dtypes:
+        clauses.append("float32 and float64 inputs, floating outputs in the inputs' dtype")
+    if contract.differentiable:
+        leaves = [
+            f"`{names[path]}`" if isinstance(path, int) else f"every tensor of `{names[path[0]]}`"
+            for path in contract.differentiable
+        ]
+        clauses.append("gradients flow back to " + _joined(leaves))
+    if contract.integers:
+        clauses.append(_joined([f"`{names[i]}`" for i in contract.integers]) + " in any integer dtype")
+    if contract.whole:
+        clauses.append(_joined([f"`{names[i]}`" for i in contract.whole]) + " also given as a whole number (`int`)")
+    if contract.text:
+        clauses.append("text as it comes, composed or decomposed Unicode (NFC or NFD)")
+    if contract.fresh:
+        clauses.append("the tensors it returns are new (none is an argument or a view of one)")
+    return clauses or ["what its part says"]
+
+
+def _joined(items: Sequence[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def module_contracts(module: Any) -> list[Contract]:
+    """The contracts a checks module declares (a name bound to a :class:`Contract` or a tuple of them), in order."""
+    found: list[Contract] = []
+    for value in vars(module).values():
+        for item in value if isinstance(value, tuple) else (value,):
+            if isinstance(item, Contract) and item not in found:
+                found.append(item)
+    return found

@@ -1,4 +1,4 @@
-# expect: full marks -- flattens to rows and walks each row's sorted cumulative probabilities in a Python loop, building a boolean keep mask; puts it back with torch.where
+# expect: loses top_p -- right under the spec of its time; wrong under today's (since corpus g), which says p = 1 keeps every token: a float32 cumulative sum reaches 1 early and the loop stops there (8,393 of 50,000 tokens dropped)
 # %% [top_p]
 def top_p_filter(logits, p):
     """Logits (..., V) with all but the smallest most-likely set of probability >= p set to -inf."""

@@ -1,4 +1,4 @@
-# expect: full marks -- rewrites each finished beam's row as log-prob 0 at eos_id and -inf elsewhere, so carrying over becomes an ordinary extension; one topk over (k*V)
+# expect: loses beam_search -- right under the spec of its time; wrong under today's, which says tensor arguments may be non-contiguous views (use reshape, not view): `.view(-1)` on a sum laid out as a transposed `log_probs` raises
 # %% [beam_search]
 def beam_search_step(log_probs, beam_scores, finished, beam_width, eos_id):
     """One step of beam search: returns (scores, parents, tokens, finished), each (beam_width,), best first."""
