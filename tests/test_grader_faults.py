@@ -28,8 +28,9 @@ import tempfile
 import threading
 import time
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import nbformat
 import pytest
@@ -477,12 +478,26 @@ def test_a_grader_fault_is_not_a_grade_and_the_next_runs_grade_and_record(
 # ------------------------------------------------------------------ a check that fails the answer key too
 
 
+@pytest.fixture
+def gradinglib(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """The hidden checks' library, importable as the worker imports it, its seed reset afterwards (an in-process
+    test after this one draws fresh inputs, as without a seed)."""
+    monkeypatch.syspath_prepend(str(ASSIGNMENTS / "grading"))
+    lib = importlib.import_module("gradinglib")
+    try:
+        yield lib
+    finally:
+        lib.seed_checks(None)
+
+
 @pytest.mark.parametrize("assignment", assignment_ids())
-def test_the_control_runs_the_answer_key_as_the_notebook_defines_it(tmp_path: Path, assignment: str) -> None:
-    """The control of a failed hidden check (worker.hidden_verdict) is the answer key as the scratch course
-    keeps its code beside the checks, run in the trusted process: it defines every function the student
-    version asks for, and (a6, whose checks build the key's modules through drivers) passes every check."""
-    sys.path.insert(0, str(ASSIGNMENTS / "grading"))
+def test_the_control_runs_the_answer_key_as_the_notebook_defines_it(
+    tmp_path: Path, assignment: str, gradinglib: Any
+) -> None:
+    """The control of a failed hidden check (worker.Control) is the answer key as the scratch course keeps its code
+    beside the checks, run in the trusted process: it defines every function the student version asks for, and
+    (a6, whose checks build the key's modules through drivers) passes every check, its seconds in the ledger
+    that the submission's time limit adds."""
     (tmp_path / scratch_course.answer_key_file(assignment)).write_text(
         json.dumps(assignments.answer_key_code(source_notebook(assignment)))
     )
@@ -491,23 +506,23 @@ def test_the_control_runs_the_answer_key_as_the_notebook_defines_it(tmp_path: Pa
     asked = {name for names in part_names(release).values() for name in names}
     assert asked and all(callable(key.namespace.get(name)) for name in asked), sorted(asked - set(key.namespace))
     if assignment == "a6_finetune":
-        importlib.import_module("gradinglib").seed_checks(2026)
+        gradinglib.seed_checks(2026)
         checks = worker.load_checks(ASSIGNMENTS / "grading", assignment)
-        verdicts = {part: worker.hidden_verdict(check, key) for part, check in checks.CHECKS.items()}
-        assert verdicts == dict.fromkeys(checks.CHECKS)
+        control = worker.Control(tmp_path, assignment, tmp_path / worker.GRADER_SECONDS)
+        assert {part: control(check) for part, check in checks.CHECKS.items()} == dict.fromkeys(checks.CHECKS)
+        assert control.seconds > 0
+        assert float((tmp_path / worker.GRADER_SECONDS).read_text()) == pytest.approx(control.seconds, abs=1e-3)
 
 
-def test_a_hidden_failure_is_the_students_only_where_the_answer_key_passes_the_same_inputs() -> None:
+def test_a_hidden_failure_is_the_students_only_where_the_answer_key_passes_the_same_inputs(gradinglib: Any) -> None:
     """A check that fails a wrong function but not the key leaves its failure to the student; one that fails
-    the key too (a broken oracle) is the grader's fault; and the control draws the very inputs the
-    student's run drew."""
-    sys.path.insert(0, str(ASSIGNMENTS / "grading"))
-    lib = importlib.import_module("gradinglib")
+    the key too (a broken oracle) is the grader's fault; the control draws the very inputs the student's run
+    drew; and a key that fails only a case after the one the student failed leaves the student's failure."""
     seen: list[list[float]] = []
 
     def check(factor: float) -> Callable[[Student], str | None]:
         def run(student: Student) -> str | None:
-            x = torch.randn(4, generator=lib.fresh_generator())
+            x = torch.randn(4, generator=gradinglib.fresh_generator())
             seen.append(x.tolist())
             reply = student.call("double", [x])
             return None if torch.equal(reply.value, factor * x) else "double(x) differs from the expected values"
@@ -517,14 +532,27 @@ def test_a_hidden_failure_is_the_students_only_where_the_answer_key_passes_the_s
     def student(factor: float) -> LocalStudent:
         return LocalStudent({"double": lambda x: factor * x})
 
-    lib.seed_checks(7)
-    assert worker.hidden_verdict(check(2.0), student(3.0), lambda: student(2.0)) is not None
+    def key(check: Callable[[Student], str | None]) -> str | None:
+        return worker._verdict(check, student(2.0))
+
+    gradinglib.seed_checks(7)
+    assert worker.hidden_verdict(check(2.0), student(3.0), key) is not None
     assert len(seen) == 2 and seen[0] == seen[1]  # the control drew the student's inputs
-    assert worker.hidden_verdict(check(2.0), student(3.0), lambda: student(2.0)) is not None
+    assert worker.hidden_verdict(check(2.0), student(3.0), key) is not None
     assert seen[2] != seen[1]  # and the next call of the check draws on, as without a control
-    assert worker.hidden_verdict(check(2.0), student(2.0), lambda: student(2.0)) is None
+    assert worker.hidden_verdict(check(2.0), student(2.0), key) is None
     with pytest.raises(GraderFault, match="failed the answer key too"):
-        worker.hidden_verdict(check(3.0), student(2.0), lambda: student(2.0))
+        worker.hidden_verdict(check(3.0), student(2.0), key)
+
+    def two_cases(student: Student) -> str | None:  # a right first case, and a broken second one
+        x = torch.ones(3)
+        first = lambda: gradinglib.expect_close(student.call("double", [x]).value, 2 * x, "double(x)", "case 1")  # noqa: E731
+        second = lambda: gradinglib.expect_close(student.call("double", [x]).value, 3 * x, "double(x)", "case 2")  # noqa: E731
+        return gradinglib.run_cases("double", [first, second])
+
+    assert "case 1" in worker.hidden_verdict(two_cases, student(5.0), key)  # the key fails a case never reached
+    with pytest.raises(GraderFault, match="case 2"):
+        worker.hidden_verdict(two_cases, student(2.0), key)
 
 
 @needs_sandbox

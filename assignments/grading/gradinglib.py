@@ -274,9 +274,21 @@ def as_student(student: Student | dict[str, Any]) -> Guarded:
     return Guarded(LocalStudent(student) if isinstance(student, dict) else student, fresh_generator())
 
 
+_CASES_RUN: list[int] = [0]  # cases run since the count was last read (failed_at): the failing one is the last
+
+
+def cases_run() -> int:
+    """How many cases :func:`run_cases` has run (the failing one included) since the last call; the count starts
+    again at 0. A control run of a failed check on the answer key (course_grading's worker) compares where the
+    two failed: the key failing a case the student never reached leaves the student's failure standing."""
+    count, _CASES_RUN[0] = _CASES_RUN[0], 0
+    return count
+
+
 def run_cases(part: str, cases: list[Callable[[], None]]) -> str | None:
     """Run each case; return None if all pass, else the first failure's message."""
     for case in cases:
+        _CASES_RUN[0] += 1
         try:
             case()
         except CheckFailed as failure:

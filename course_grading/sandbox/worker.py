@@ -24,7 +24,6 @@ checks and nbgrader's bookkeeping, not an ``import torch``.
 from __future__ import annotations
 
 import contextlib
-import functools
 import importlib
 import io
 import json
@@ -39,6 +38,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import time
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -68,6 +68,8 @@ __all__ = [
     "GraderError",
     "STARTED",
     "Worker",
+    "Control",
+    "GRADER_SECONDS",
     "Zygote",
     "ZygoteChannel",
     "answer_key_student",
@@ -251,25 +253,58 @@ def _verdict(check: Callable[[Student], str | None], student: Student) -> str | 
         return f"the check could not use the reply ({type(error).__name__}; what the reply held is not shown)"
 
 
+class Control:
+    """The answer key as the control of failed hidden checks (:func:`hidden_verdict`): built on the first
+    failure, from the code the scratch course keeps beside the checks, and run in this trusted process. The
+    seconds it takes are the grader's, not the student's: they are written to ``ledger``, which
+    :meth:`Worker.run` adds to the submission's time limit; the global random states a control's calls reseed
+    (``Guarded`` seeds every call) are put back."""
+
+    def __init__(self, grading: Path, assignment: str, ledger: Path) -> None:
+        self.grading, self.assignment, self.ledger = grading, assignment, ledger
+        self.key: LocalStudent | None = None
+        self.seconds = 0.0
+
+    def __call__(self, check: Callable[[Student], str | None]) -> str | None:
+        started = time.monotonic()
+        torch_state, python_state = torch.get_rng_state(), random.getstate()
+        try:
+            if self.key is None:
+                self.key = answer_key_student(self.grading, self.assignment)
+            return _verdict(check, self.key)
+        finally:
+            torch.set_rng_state(torch_state)
+            random.setstate(python_state)
+            self.seconds += time.monotonic() - started
+            self.ledger.write_text(f"{self.seconds:.3f}")
+
+
 def hidden_verdict(
-    check: Callable[[Student], str | None], student: Student, control: Callable[[], Student] | None = None
+    check: Callable[[Student], str | None],
+    student: Student,
+    control: Callable[[Callable[[Student], str | None]], str | None] | None = None,
 ) -> str | None:
-    """The hidden check's failure message, or None. A failure is the student's only if the same check, on
-    the same inputs (the check's draws rewound), passes ``control()``, the answer key: where the key fails
-    too, the check itself is at fault (its driver, its oracle, its tolerance on these inputs), and
-    :class:`GraderFault` says so, so that the submission is not graded rather than graded wrong."""
+    """The hidden check's failure message, or None. A failure is the student's only if ``control(check)``, the
+    same check on the answer key with the same inputs (the check's draws rewound), passes the case the student
+    failed and every case before it: where the key fails there too, the check itself is at fault (its driver,
+    its oracle, its tolerance on these inputs), and :class:`GraderFault` says so, so that the submission is not
+    graded rather than graded wrong. (A key failing only a later case, which the student never reached, leaves
+    the student's failure standing; a check that does not count its cases is judged on all of them.)"""
     draws = importlib.import_module("gradinglib")
     before = draws.drawn()
+    draws.cases_run()
     failure = _verdict(check, student)
+    failed_at = draws.cases_run()
     if failure is None or control is None:
         return failure
     after = draws.drawn()
     draws.set_drawn(before)
     try:
-        controlled = _verdict(check, control())
+        controlled = control(check)
+        key_failed_at = draws.cases_run()
     finally:
         draws.set_drawn(after)
-    if controlled is not None:
+    if controlled is not None and (failed_at == 0 or key_failed_at <= failed_at):
         raise GraderFault(
             "a hidden check failed the answer key too, on the inputs it drew for this submission: the check is "
             f"at fault, not the student ({shown(controlled[:300])})"
@@ -283,12 +318,12 @@ def run_submission(
     release: nbformat.NotebookNode,
     checks: ModuleType,
     seed: int,
-    control: Callable[[], Student] | None = None,
+    control: Callable[[Callable[[Student], str | None]], str | None] | None = None,
 ) -> dict[str, Outputs]:
     """Every cell's outputs, by grade id: the notebook's cells as they ran, and each test cell's
     visible tests (with correct other parts) followed by its hidden check's verdict (drawn from
     ``seed``, which a failure's message names so that the case can be replayed; a failure stands where
-    ``control()``, the answer key, passes the same case: :func:`hidden_verdict`). A part's own
+    ``control``, the answer key, passes the same case: :func:`hidden_verdict`). A part's own
     functions, never replaced while it is graded, are those its stub in the student version
     (``release``) defines, and whatever else the student's answer cell defines."""
     outputs = dict(student.run_cells())
@@ -355,8 +390,8 @@ def autograde(scratch: Path, assignment: str, student: str, seed: int | None = N
     api = assignments.nbgrader_api(scratch)
     try:
         release = nbformat.read(scratch / "release" / assignment / f"{assignment}.ipynb", as_version=4)
-        key = functools.cache(lambda: answer_key_student(Path(settings["grading"]), assignment))
-        outputs = run_submission(remote, nb, release, checks, seed, key)
+        control = Control(Path(settings["grading"]), assignment, scratch / GRADER_SECONDS)
+        outputs = run_submission(remote, nb, release, checks, seed, control)
     except StudentRaised as error:  # its process failed after its cells, before its tests: the student's doing
         check_setup(nb, remote.outputs)  # a fault of the grader's, unless the student's code had run
         note = f"the notebook's process failed before its tests ran ({error.message}): every part scores 0"
@@ -457,6 +492,7 @@ def check_setup(nb: nbformat.NotebookNode, outputs: dict[str, Outputs]) -> str |
 
 
 STARTED = "student-process-started"  # written in the scratch course once the student's process runs
+GRADER_SECONDS = "grader-seconds"  # the seconds the worker spent on controls, which the submission's limit adds
 
 
 ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]")  # a terminal's control sequence (colour, cursor)
@@ -531,8 +567,7 @@ class Worker:
         except OSError as error:
             self.stop()
             return self.failure(f"the grading worker could not be started or reached ({type(error).__name__}: {error})")
-        ready, _, _ = select.select([self.process.stdout], [], [], timeout_s)
-        if not ready:
+        if not self._wait(Path(request["scratch"]) / GRADER_SECONDS, timeout_s):
             self.stop()
             raise TimeoutError
         line = self.process.stdout.readline()
@@ -546,6 +581,23 @@ class Worker:
             self.stop()
             return self.failure(f"the grading worker answered {line[:100]!r}")
         return None if reported is None else self.failure(str(reported))
+
+    def _wait(self, ledger: Path, timeout_s: float) -> bool:
+        """Whether the worker answered within ``timeout_s`` plus the seconds it reports in ``ledger`` having spent
+        on its own controls (the student's process waits meanwhile: that time is not the student's)."""
+        assert self.process is not None and self.process.stdout is not None
+        started = time.monotonic()
+        while True:
+            try:
+                spent = float(ledger.read_text())
+            except (OSError, ValueError):
+                spent = 0.0
+            left = started + timeout_s + spent - time.monotonic()
+            if left <= 0:
+                return False
+            ready, _, _ = select.select([self.process.stdout], [], [], left)
+            if ready:
+                return True
 
     def failure(self, cause: str) -> GraderError:
         """``cause``, with the last :data:`STDERR_TAIL` bytes the worker wrote to its log during the last request."""
