@@ -65,11 +65,11 @@ from course_grading.sandbox.messages import (
 from course_grading.text import shown
 
 __all__ = [
+    "Control",
+    "GRADER_SECONDS",
     "GraderError",
     "STARTED",
     "Worker",
-    "Control",
-    "GRADER_SECONDS",
     "Zygote",
     "ZygoteChannel",
     "answer_key_student",
