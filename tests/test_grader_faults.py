@@ -555,6 +555,23 @@ def test_a_hidden_failure_is_the_students_only_where_the_answer_key_passes_the_s
         worker.hidden_verdict(two_cases, student(2.0), key)
 
 
+def test_what_the_answer_keys_run_raises_is_named_in_the_graders_fault(tmp_path: Path, gradinglib: Any) -> None:
+    """A control whose run of the key raises (the grading machine out of memory, a driver's bug) makes the
+    submission not graded, and the fault names what was raised, not a wrong reply."""
+    control = worker.Control(tmp_path, "a1_attention", tmp_path / worker.GRADER_SECONDS)
+    control.key = LocalStudent({"double": lambda x: 2 * x})
+
+    def check(student: Student) -> str | None:
+        reply = student.call("double", [torch.ones(2)])
+        if student is control.key:
+            raise MemoryError("cannot allocate 8 GB")
+        return None if torch.equal(reply.value, 2 * torch.ones(2)) else "double(x) differs from the expected values"
+
+    with pytest.raises(GraderFault, match="the answer key's run raised MemoryError: cannot allocate 8 GB"):
+        worker.hidden_verdict(check, LocalStudent({"double": lambda x: 3 * x}), control)
+    assert worker.hidden_verdict(check, LocalStudent({"double": lambda x: 2 * x}), control) is None
+
+
 @needs_sandbox
 def test_a_check_that_fails_the_answer_key_leaves_the_submission_not_graded(tmp_path: Path) -> None:
     """Through ``course grade``, with a1's masks check broken so that no answer can pass it: a right
