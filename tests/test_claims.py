@@ -477,6 +477,14 @@ CLAIMS: dict[str, list[tuple[str, str]]] = {
             "with only the answer's tokens predicted",
             "bpe.decode([l for l in labels_instruction if l != IGNORE_INDEX]) == ' positive'",
         ),
+        (
+            "in the mixture's form: after `A:` it goes on as the plays would",
+            "table([base_scores], list(TASKS), 1).mean() < 0.1",
+        ),
+        ("a gain over the pretrained model of", "seen_gain[0] > 0.03"),
+        ("of it from the two tasks that answer one letter", "one_letter_share > 0.75 and whole_word_most < 0.2"),
+        ("On the\nheld-out instruction it answers in the mixture's form", "form_gain[0] > 0.05"),
+        ("and right {glue:text}`it_held_out_right:.0%`", "held_out_right < 0.05"),
     ],
     "book/07_llama": [
         ("The two agree on centred tokens", "(ours - torchs).abs().max() < 1e-05 and same_when_centred < 0.0001"),

@@ -42,7 +42,7 @@ CHAPTER_SECONDS = {
     "book/03b_tokenization": 43,
     "book/04_bert": 184,
     "book/05_t5": 500,
-    "book/06_finetune": 530,
+    "book/06_finetune": 565,
     "book/07_llama": 370,
     "book/appendix_scaling": 93,
 }
