@@ -43,7 +43,7 @@ CHAPTER_SECONDS = {
     "book/04_bert": 184,
     "book/05_t5": 500,
     "book/06_finetune": 565,
-    "book/07_llama": 370,
+    "book/07_llama": 420,
     "book/appendix_scaling": 93,
 }
 
