@@ -201,7 +201,9 @@ def build_failure(result: subprocess.CompletedProcess, output: Path) -> str:
     text = f"==== stdout\n{result.stdout}\n\n==== stderr\n{result.stderr}\n"
     log = output / "build-failure.log"
     log.write_text(text)
-    found = re.search(r"CellExecutionError|CellTimeoutError|DeadKernelError|Traceback \(most recent call last\)", text)
+    found = re.search(r"the failing share's own traceback", text) or re.search(
+        r"CellExecutionError|CellTimeoutError|DeadKernelError|Traceback \(most recent call last\)", text
+    )  # a share's traceback (book/_ext/build_book.py prints it) holds the failing cell; the main process's does not
     failing = text[found.start() : found.start() + 6000] if found else ""
     replay = f"(built as {BOOK_CONFIGURATION}: replay with BOOK_CONFIGURATION={BOOK_CONFIGURATION})"
     return f"the book build failed {replay}; its whole log: {log}\n{failing}\n...\n{text[-2000:]}"

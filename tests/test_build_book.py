@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import importlib.util
+import os
+import sys
 from pathlib import Path
 
 import yaml
@@ -96,3 +98,37 @@ def test_the_execution_cache_exists_before_the_parallel_read(tmp_path: Path) -> 
     assert "nbcache" in tables, tables
     config = yaml.safe_load((ROOT / "_config.yml").read_text())
     assert config["sphinx"]["local_extensions"]["execution_cache"] == "book/_ext"
+
+
+def test_a_cell_failing_in_a_parallel_share_is_named_with_its_source_and_error(tmp_path: Path) -> None:
+    """Sphinx's parallel read hands the main process only "ExecutionError: <page>"; the failing cell's source and
+    error live in the share's traceback text. A book of six pages, one of whose cells fails an assert, built with
+    two shares as make test builds: the build's output names the cell's code and its error (a CI log that only
+    said "ExecutionError: book/03_gpt.md" is what this closes)."""
+    book = tmp_path / "book"
+    book.mkdir()
+    header = "---\njupytext:\n  text_representation:\n    format_name: myst\nkernelspec:\n  name: python3\n---\n"
+    pages = [f"page{i}" for i in range(6)]
+    for i, page in enumerate(pages):
+        code = "claim = 41\nassert claim == 42, 'the measured claim 4217 does not hold'" if i == 3 else f"x = {i}"
+        (book / f"{page}.md").write_text(f"{header}\n# Page {i}\n\n```{{code-cell}} ipython3\n{code}\n```\n")
+    (book / "_toc.yml").write_text(
+        yaml.safe_dump({"format": "jb-book", "root": pages[0], "chapters": [{"file": p} for p in pages[1:]]})
+    )
+    (book / "_config.yml").write_text(
+        yaml.safe_dump(
+            {
+                "title": "t",
+                "execute": {"execute_notebooks": "force", "timeout": 120, "allow_errors": False},
+                "sphinx": {"config": {"nb_execution_raise_on_error": True}},
+            }
+        )
+    )
+    command = [sys.executable, str(ROOT / "book" / "_ext" / "build_book.py"), "--jobs", "2", "-n", str(book)]
+    command += ["--path-output", str(tmp_path / "out")]
+    env = dict(os.environ, PATH=os.pathsep.join([str(Path(sys.executable).parent), os.environ["PATH"]]))
+    result = run_as_group(command, env, 300)
+    assert result.returncode != 0
+    log = result.stdout + result.stderr
+    assert "ExecutionError" in log, log[-3000:]
+    assert "the measured claim 4217 does not hold" in log and "claim = 41" in log, log[-3000:]

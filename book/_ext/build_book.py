@@ -129,10 +129,25 @@ def main(argv: Sequence[str]) -> int:
         cli.main(["build", *rest], standalone_mode=False)
     except SystemExit as stop:
         return int(stop.code or 0)
-    except Exception:  # jupyter-book reports a failed build by raising: the cause is in the chain printed here
+    except Exception as error:  # jupyter-book reports a failed build by raising: the cause is in the chain printed here
         traceback.print_exc()
+        print_share_tracebacks(error)
         return 1
     return 0
+
+
+def print_share_tracebacks(error: BaseException) -> None:
+    """The traceback of each share's process that failed, from ``error``'s chain. Sphinx's parallel read sends
+    the main process only the failure's first line ("ExecutionError: <page>") as the exception; the failing
+    cell's source and error, the cause of that line in the share's process, travel in the exception's
+    ``traceback`` text, which nothing printed (and the share's own log is dropped on a failure)."""
+    from sphinx.errors import SphinxParallelError
+
+    link: BaseException | None = error
+    while link is not None:
+        if isinstance(link, SphinxParallelError):
+            print(f"\nthe failing share's own traceback (its cell and error):\n{link.traceback}", file=sys.stderr)
+        link = link.__cause__ or link.__context__
 
 
 if __name__ == "__main__":
