@@ -92,7 +92,7 @@ CLAIMS: dict[str, list[tuple[str, str]]] = {
         ),
         ("a line of verse from the validation text", "line in val_text"),
         ('a "previous-token head"', "previous[0].max() > 0.4"),
-        ("Heads\nof later blocks look further back", "distance[1:].max() > 2 * distance[0].max()"),
+        ("Heads of later blocks look further back", "later_blocks > 2 * first_block"),
         ("Greedy decoding repeats itself", "repeated['greedy'] > max(0.15, 3 * max("),
         (
             "Sampling invents words, and more the higher the temperature",
