@@ -156,8 +156,21 @@ def check_top_k(notebook: Student | dict[str, Any]) -> str | None:
         case(ties, 5, "ties with the k-th largest are kept"),
         case(torch.tensor([[2.0, 7.0, 7.0, 1.0, 7.0]]), 2, "three equal largest logits, k = 2"),
         case(_randn(g, 3, 9).double(), 4, "float64 logits keep their dtype"),
+        # the k largest a hair apart at a large magnitude among many small logits: a threshold interpolated
+        # between the k-th and the (k+1)-th largest (a quantile) rounds onto the (k+1)-th in float32 and keeps it
+        case(_crowded_top(g, 1000, 1, 1000.0, 1e-3), 1, "two largest logits 0.001 apart at 1,000, V = 1,000"),
+        case(_crowded_top(g, 1000, 3, 1000.0, 1e-3).double(), 3, "the same in float64, k = 3"),
     ]
     return run_cases("top_k_filter", cases + contract_cases(TOP_K, student, g))
+
+
+def _crowded_top(g: torch.Generator, V: int, k: int, at: float, gap: float) -> Tensor:
+    """(1, V) logits of order 1 but for the k + 1 largest, ``at``, ``at + gap``, ... (k + 1 values ``gap``
+    apart, all distinct in float32 at 1,000), at random places: exactly k of them are the k largest."""
+    logits = _randn(g, 1, V)
+    places = torch.randperm(V, generator=g)[: k + 1]
+    logits[0, places] = at + gap * torch.arange(k + 1, dtype=torch.float32)
+    return logits
 
 
 def check_top_p(notebook: Student | dict[str, Any]) -> str | None:
@@ -204,6 +217,10 @@ def check_top_p(notebook: Student | dict[str, Any]) -> str | None:
             raise CheckFailed(f"top_p_filter(logits, p) keeps a token less likely than the tied ones ({where})")
         expect_equal(value[kept], logits[kept], "the kept logits", where)
 
+    def near_sum(offset: float) -> Callable[[], None]:
+        logits, p = _p_near_a_sum(g, offset)
+        return case(logits, f"p {offset:+g} from the sum of the j most likely probabilities of row 0 (float64)", p=p)
+
     cases = [
         tied,
         case(_randn(g, 3, 10, scale=2.0), "a batch of rows"),
@@ -215,8 +232,25 @@ def check_top_p(notebook: Student | dict[str, Any]) -> str | None:
         case(torch.tensor([[5.0, 0.0, 0.0]]), "one dominant token, p = 0.1: it alone is kept", p=0.1),
         # a float32 cumulative sum reaches 1 long before the end of 50,000 tokens: the tail must stay
         case(_randn(g, 2, 50_000, scale=3.0), "p = 1 over 50,000 tokens: every token kept", p=1.0),
+        # float64 resolves a cumulative sum to about 1e-15: p a millionth of a millionth past the sum of the j most
+        # likely tokens needs token j + 1 too (a float32-sized tolerance on the comparison drops it), and p that
+        # far under it does not
+        near_sum(1e-12),
+        near_sum(-1e-12),
     ]
     return run_cases("top_p_filter", cases + contract_cases(TOP_P, student, g))
+
+
+def _p_near_a_sum(g: torch.Generator, offset: float) -> tuple[Tensor, float]:
+    """float64 logits (3, 12) and a p ``offset`` from the sum of the j most likely probabilities of row 0 (j drawn
+    in 2..9), every other cumulative sum of every row at least 1e-6 away from p."""
+    while True:
+        logits = _randn(g, 3, 12, scale=2.0).double()
+        cumulative = logits.softmax(-1).sort(dim=-1, descending=True).values.cumsum(-1)
+        p = float(cumulative[0, _randint(g, 1, 9)]) + offset
+        others = (cumulative - p).abs()
+        if 0.02 < p < 0.98 and int((others < 1e-6).sum()) == 1:
+            return logits, p
 
 
 # ------------------------------------------------------------------------ part 4: the KV cache

@@ -649,6 +649,12 @@ def check_freeze_except(notebook: Student | dict[str, Any]) -> str | None:
             NEAR_MISSES, ["blocks.1.*"], "near misses: blocks.1, not blocks.11 or encoder.blocks.1", NEAR_MISS_BUFFERS
         ),
         case(NEAR_MISSES, ["?ead.*", "*.[0-9].*"], "near misses: ? and a set", NEAR_MISS_BUFFERS),
+        # the rest of fnmatch's grammar: a negated set and a range (a pattern turned into a regex by hand reads
+        # "[!0]" as "one of ! and 0")
+        case(
+            bert, ["bert.encoder.layer.[!0].*"], "BERT, a negated set: layers 1 to 9, not 0 nor 10 or 11", bert_buffers
+        ),
+        case(gpt2, ["transformer.h.[1-3].*", "score.*"], "GPT-2, a range in a set: blocks 1 to 3", gpt2_buffers),
         case(bert, ["classifier.*", "clasifier.*"], "BERT, a typo", bert_buffers),
         case(bert, ["*layernorm*"], "BERT, the case of LayerNorm wrong", bert_buffers),
         case(NEAR_MISSES, ["head"], "near misses: a module's name, not a parameter's", NEAR_MISS_BUFFERS),

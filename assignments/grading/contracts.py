@@ -47,7 +47,9 @@ its class of bug on every draw, not on a lucky one):
 * **mixed dtypes** (``mixed``): arguments whose dtypes the spec lets differ sent in different dtypes, each
   output judged in the dtype the spec gives it;
 * **integer dtypes** (``integers``, the indices of arguments the spec calls integer tensors without naming a
-  dtype): each such tensor sent in every narrower integer dtype its values fit (int32, int16, uint8), judged
+  dtype): each such tensor sent in every narrower integer dtype its values fit (int32, int16, uint8), and, where
+  the contract has a ``long`` length, in int16 and uint8 at that length too (values clamped into the dtype's
+  range: counts and positions stay valid), where a position made in the argument's dtype wraps; judged
   on the arguments as drawn (int64): an answer that needs int64 (``one_hot``, an index into a table) shows;
 * **fresh outputs** (``fresh=True``, where the spec promises a new tensor): no returned tensor may share
   memory with an argument;
@@ -235,6 +237,19 @@ def contract_cases(contract: Contract, student: Guarded, g: torch.Generator) -> 
                 fill=lambda args, dtype=dtype: _narrowed(contract, args, dtype),
             )
         )
+    # the integer dtypes at the long length too: a position or count made in the argument's own dtype
+    # (torch.arange(T, dtype=lengths.dtype)) wraps past that dtype's range, which only a long length reaches
+    for dtype in (torch.int16, torch.uint8) if contract.integers and contract.long is not None else ():
+        cases.append(
+            _value_case(
+                contract,
+                student,
+                g,
+                f"integer arguments as {dtype}, {contract.long} positions",
+                replace(contract.base, length=contract.long),
+                layout=lambda args, dtype=dtype: _clamped(contract, args, dtype),
+            )
+        )
     if contract.whole:
         cases.append(
             _value_case(
@@ -363,6 +378,15 @@ def _narrowed(contract: Contract, args: tuple[Any, ...], dtype: torch.dtype) -> 
             value = value.to(dtype)
         narrowed.append(value)
     return tuple(narrowed)
+
+
+def _clamped(contract: Contract, args: tuple[Any, ...], dtype: torch.dtype) -> tuple[Any, ...]:
+    """The arguments with each of ``contract.integers`` in ``dtype``, its values clamped into that dtype's range
+    (the contracts that send integers at a long length take counts and positions there: lengths stay lengths)."""
+    info = torch.iinfo(dtype)
+    return tuple(
+        value.clamp(info.min, info.max).to(dtype) if i in contract.integers else value for i, value in enumerate(args)
+    )
 
 
 def _in_form(contract: Contract, form: Literal["NFC", "NFD"]) -> Callable[[Any], Any]:
