@@ -1,4 +1,4 @@
-# expect: loses sdpa -- fully masked rows are repaired after the softmax with nan_to_num: the values are right (zeros), but the backward pass goes through the NaN softmax row and the gradients of q and k come out NaN; breaks "its gradients must stay finite (no NaN) even when a query is fully masked"; input: q, k, v = randn(3, 4) each with requires_grad, mask = ones(3, 3, bool) with mask[1] = False, out.sum().backward() -> q.grad and k.grad contain NaN (spec: finite)
+# expect: full marks -- looks fragile but is right: masked scores are set to -inf with masked_fill, a fully masked row's softmax is NaN and nan_to_num turns it into zeros (weights and output exactly 0); in the backward pass the NaN softmax gradient of such a row reaches only masked positions, where masked_fill's backward replaces it by 0, so the gradients of q, k and v are finite (checked against the key, values and gradients, float32 and float64)
 # %% [sdpa]
 def scaled_dot_product_attention(q, k, v, mask=None):
     """Scaled dot-product attention: returns (output (..., T_q, d_v), weights (..., T_q, T_k))."""

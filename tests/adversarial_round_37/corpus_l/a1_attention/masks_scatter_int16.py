@@ -1,4 +1,4 @@
-# expect: loses masks -- the padding mask is built by scattering a 1 at index lengths[b] and taking a cumulative sum; torch.scatter needs int64 indices, so any other integer dtype of lengths raises; breaks "lengths in any integer dtype"; input: padding_mask(torch.tensor([2, 3], dtype=torch.int32), 3) -> RuntimeError (spec: [[T, T, F]], [[T, T, T]])
+# expect: loses masks -- the padding mask is built by scattering a 1 at index lengths[b] and taking a cumulative sum; torch.scatter accepts only int32/int64 indices, so lengths in a smaller integer dtype (int8, int16, uint8) raise; breaks "lengths in any integer dtype"; input: padding_mask(torch.tensor([2, 3], dtype=torch.int16), 3) -> RuntimeError "scatter(): Expected dtype int32/int64 for index" (spec: [[T, T, F]], [[T, T, T]])
 # %% [masks]
 def causal_mask(T):
     """Boolean (T, T) mask, True where key j <= query i."""
