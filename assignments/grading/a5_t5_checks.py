@@ -1201,11 +1201,14 @@ def _expect_beam(value: Any, args: tuple[Any, ...], where: str, size: Size) -> N
 
 
 def _junk_finished_rows(args: tuple[Any, ...], g: torch.Generator) -> tuple[Any, ...]:
-    """The finished beams' log_probs rows ("means nothing") filled with inf and -inf at random (an extension of a
-    finished beam that a penalty only lowers then still wins)."""
+    """The finished beams' log_probs rows ("means nothing") filled with inf and -inf in turn, from a drawn start
+    (an extension of a finished beam that a penalty only lowers then still wins). Every such row holds both
+    whatever the draw (V >= 2): a row of -inf alone, which a penalty would pass, never comes."""
     log_probs, beam_scores, finished, *rest = args
     values = torch.tensor([float("inf"), float("-inf")], dtype=log_probs.dtype)
-    junk = values[torch.randint(0, 2, log_probs.shape, generator=g)]
+    k, V = log_probs.shape
+    start = torch.randint(0, 2, (k, 1), generator=g)
+    junk = values[(start + torch.arange(V)) % 2]
     return (torch.where(finished[:, None], junk, log_probs), beam_scores, finished, *rest)
 
 
