@@ -29,7 +29,9 @@ its class of bug on every draw, not on a lucky one):
 * **text forms** (``text=``, the indices of arguments read as text): each such string (or list of
   strings) sent composed (NFC) and decomposed (NFD), where the spec takes text as it comes;
 * **edges**: the spec's special values at special places (an EOS id already last, a special id first),
-  named argument makers checked like every other case;
+  named argument makers checked like every other case, and, where the contract has differentiable inputs,
+  their gradients there finite wherever the oracle's are (a log of 0 or a division by zero on the way back
+  behind a right value); an edge that leaves an argument to its default has no gradient of it asked;
 * **sizes that coincide** (``coincide=True``, where the spec lets two lengths differ, as queries' and
   keys'): a case with them equal (``Size.coincide``), so that an answer that tells its arguments apart by
   their shapes (self- from cross-attention) shows; every other case keeps them distinct, so that an
@@ -214,6 +216,12 @@ def contract_cases(contract: Contract, student: Guarded, g: torch.Generator) -> 
             )
             for extreme, transform, factor in contract.extremes
         ]
+        # and its gradients: a special value (a masked row, a probability of 1, a zero input) is where a formula
+        # divides by zero or takes the log of 0 on the way back while its value is right (finite where the
+        # oracle's are: the values there may sit where float32's gradients are rough)
+        if contract.differentiable:
+            edge = replace(contract, make=make)
+            cases.append(_gradient_case(edge, student, g, f"gradients, {label}", finite_only=True))
     if contract.coincide:
         cases.append(
             _value_case(contract, student, g, "lengths that may differ, equal", replace(contract.base, coincide=True))
@@ -537,6 +545,8 @@ def _leaves(contract: Contract, args: Sequence[Any]) -> list[tuple[str, GradArg]
     """Every differentiable input of one call, by name: ``EVERY`` expanded over a dict's or a tuple's tensors."""
     found: list[tuple[str, GradArg]] = []
     for path in contract.differentiable:
+        if (path if isinstance(path, int) else path[0]) >= len(args):
+            continue  # an argument left to its default (an edge that omits it): none of the caller's to differentiate
         if isinstance(path, int):
             found.append((contract.names[path], path))
         elif path[1] == EVERY:
