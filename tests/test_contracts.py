@@ -204,6 +204,21 @@ def test_padding_patterns_are_not_only_right_padding() -> None:
     assert mask[-1, 0] == 0 and mask[-1, -1] == 1  # the last row is left-padded: no lengths describe it
 
 
+@pytest.mark.parametrize("seed", range(200))
+def test_random_masks_always_hide_something(seed: int) -> None:
+    """A mask drawn for a case hides at least one key wherever it has two (an answer that ignores the mask, or
+    drops it for one query, passes a mask that hides nothing): a1's attention masks per row, the padding
+    patterns per call, a single row included; and each row keeps one key."""
+    g = torch.Generator().manual_seed(seed)
+    a1 = importlib.import_module("a1_attention_checks")
+    for shape in [(1, 1, 2), (1, 1, 3), (2, 4, 5), (3, 1, 7)]:
+        mask = a1._random_mask(g, *shape)
+        assert bool((~mask).any(-1).all()) and bool(mask.any(-1).all()), shape
+    for B, T in [(1, 2), (1, 6), (3, 5)]:
+        padding = gradinglib.padding_pattern(g, B, T)
+        assert bool((padding == 0).any()) and bool((padding.sum(1) >= 1).all()), (B, T)
+
+
 def _kinds_of_failure(contract, function) -> list[str]:  # noqa: ANN001
     """The messages of ``contract``'s generic cases that fail ``function``."""
     student = gradinglib.as_student({contract.function: function})

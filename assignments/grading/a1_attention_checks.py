@@ -115,9 +115,14 @@ def _ref_mha_functional(
 
 
 def _random_mask(g: torch.Generator, *shape: int, fully_masked_rows: bool = False) -> Tensor:
-    """Random boolean mask; every query row keeps at least one key unless asked otherwise."""
+    """Random boolean mask; every query row keeps at least one key unless asked otherwise, and, where it has two
+    keys or more, hides at least one (a row that hides nothing lets an answer that ignores the mask pass: a
+    single query's padding mask dropped as "a decoding step needs none" escaped on 3 draws in 10)."""
     mask = torch.rand(*shape, generator=g) < 0.55
     keep = torch.randint(0, shape[-1], shape[:-1], generator=g)
+    if shape[-1] >= 2:
+        hide = (keep + torch.randint(1, shape[-1], shape[:-1], generator=g)) % shape[-1]  # another key than keep
+        mask.scatter_(-1, hide.unsqueeze(-1), False)
     mask.scatter_(-1, keep.unsqueeze(-1), True)
     if fully_masked_rows:
         mask[..., 0, :] = False

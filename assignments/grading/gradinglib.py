@@ -92,13 +92,15 @@ def padding_pattern(g: torch.Generator, B: int, T: int) -> Tensor:
     """A padding mask ``(B, T)`` of torch.long, 1 = a real token, in every pattern a spec that says only
     "which positions hold real tokens" allows: the first row all real, the last left-padded (padding
     first), the rows between with padding anywhere (holes); every row keeps at least one real token.
-    An answer that reads the mask as lengths (right padding) shows on the last row whenever B > 1 and T > 1."""
+    An answer that reads the mask as lengths (right padding) shows on the last row whenever T > 1; one
+    that ignores the mask, whenever T > 1 too (a single row is the left-padded one: it never hides nothing)."""
     mask = (torch.rand(B, T, generator=g) < 0.6).long()
     mask[torch.arange(B), torch.randint(0, T, (B,), generator=g)] = 1  # at least one real token in each row
-    if B > 1 and T > 1:
+    if T > 1:
         pad = int(torch.randint(1, T, (1,), generator=g))
         mask[-1] = (torch.arange(T) >= pad).long()  # left padding: pad positions first, then real tokens
-    mask[0] = 1
+    if B > 1:
+        mask[0] = 1
     return mask
 
 
