@@ -206,7 +206,25 @@ def build_failure(result: subprocess.CompletedProcess, output: Path) -> str:
     )  # a share's traceback (book/_ext/build_book.py prints it) holds the failing cell; the main process's does not
     failing = text[found.start() : found.start() + 6000] if found else ""
     replay = f"(built as {BOOK_CONFIGURATION}: replay with BOOK_CONFIGURATION={BOOK_CONFIGURATION})"
-    return f"the book build failed {replay}; its whole log: {log}\n{failing}\n...\n{text[-2000:]}"
+    return f"the book build failed {replay}; its whole log: {log}\n{failing}\n...\n{text[-2000:]}\n{in_short(text)}"
+
+
+# What a failing share's teardown adds (a killed kernel's socket, the parallel read's wrapper), never the cause
+_CONSEQUENCES = {"CellExecutionError", "ExecutionError", "SphinxParallelError", "ZMQError", "DeadKernelError"}
+
+
+def in_short(log: str) -> str:
+    """One line, last in a build's failure message (a CI log cut to its end keeps it): the chapters whose
+    execution failed and the first error a cell raised, e.g. ``in short: book/04_bert.md: AssertionError: ...``."""
+    plain = re.sub(r"\x1b\[[0-9;]*m", "", log)
+    chapters = sorted(set(re.findall(r"ExecutionError: \S*?((?:book/)?[\w.-]+\.md)\b", plain)))
+    share = plain.find("the failing share's own traceback")  # where the cells' own errors are, when it is there
+    errors = [
+        f"{name}: {message.strip()}"
+        for name, message in re.findall(r"^(\w*(?:Error|Exception)): (.*)$", plain[max(share, 0) :], re.MULTILINE)
+        if name not in _CONSEQUENCES and message.strip()
+    ]
+    return f"in short: {', '.join(chapters) or 'no chapter named'}: {errors[0] if errors else 'no error line found'}"
 
 
 class Pause:

@@ -154,6 +154,7 @@ def test_a_cell_that_raises_fails_the_build_and_the_failure_names_the_cell(tmp_p
     log = Path(message.split("its whole log: ", 1)[1].split("\n", 1)[0])
     assert "answer = 6 * 7" in message and "RuntimeError: boom" in re.sub(r"\x1b\[[0-9;]*m", "", message)
     assert log.read_text() == f"==== stdout\n{result.stdout}\n\n==== stderr\n{result.stderr}\n"
+    assert message.splitlines()[-1].endswith("page.md: RuntimeError: boom"), message.splitlines()[-1]
 
 
 def test_a_cell_that_hangs_fails_the_build(tmp_path: Path) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import yaml
 
-from conftest import ROOT, run_as_group
+from conftest import ROOT, in_short, run_as_group
 
 spec = importlib.util.spec_from_file_location("build_book", ROOT / "book" / "_ext" / "build_book.py")
 build_book = importlib.util.module_from_spec(spec)
@@ -132,3 +132,5 @@ def test_a_cell_failing_in_a_parallel_share_is_named_with_its_source_and_error(t
     log = result.stdout + result.stderr
     assert "ExecutionError" in log, log[-3000:]
     assert "the measured claim 4217 does not hold" in log and "claim = 41" in log, log[-3000:]
+    # and in one line, the last of make test's failure message, which a log cut to its end keeps
+    assert in_short(log).endswith("page3.md: AssertionError: the measured claim 4217 does not hold"), in_short(log)
