@@ -50,7 +50,7 @@ from hostile_submissions import (
 )
 
 A1 = "a1_attention"
-RULES = load_checks(GRADING, A1).SHORTCUTS
+RULES = load_checks(GRADING, A1).shortcuts
 
 
 def ids(nb: nbformat.NotebookNode) -> list[str | None]:
@@ -218,7 +218,7 @@ def test_the_added_cells_honest_students_write_hold_nothing(assignment: str) -> 
 
     nb = rebuild(nbformat.reads(notebook(None, edit, assignment=assignment).decode(), as_version=4), release).nb
     assert sum(map(is_own, nb.cells)) == len(HONEST_CELLS) * len(answer_ids(release))
-    assert shortcuts.review(nb, load_checks(GRADING, assignment).SHORTCUTS) == {}
+    assert shortcuts.review(nb, load_checks(GRADING, assignment).shortcuts) == {}
 
 
 # --- (a) metadata that makes an added cell look like a test, an answer or the grader's own ---------

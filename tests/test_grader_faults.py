@@ -509,7 +509,7 @@ def test_the_control_runs_the_answer_key_as_the_notebook_defines_it(
         gradinglib.seed_checks(2026)
         checks = worker.load_checks(ASSIGNMENTS / "grading", assignment)
         control = worker.Control(tmp_path, assignment, tmp_path / worker.GRADER_SECONDS)
-        assert {part: control(check) for part, check in checks.CHECKS.items()} == dict.fromkeys(checks.CHECKS)
+        assert {part: control(check) for part, check in checks.by_test.items()} == dict.fromkeys(checks.by_test)
         assert control.seconds > 0
         assert float((tmp_path / worker.GRADER_SECONDS).read_text()) == pytest.approx(control.seconds, abs=1e-3)
 
@@ -586,3 +586,32 @@ def test_a_check_that_fails_the_answer_key_leaves_the_submission_not_graded(tmp_
     )
     assert result.status == grading.NOT_GRADED and result.scores == {}, result
     assert "failed the answer key too" in (out / "logs" / "ann.log").read_text()
+
+
+@pytest.mark.parametrize(
+    ("declared", "named"),
+    [
+        ("CHECKS = ['check_a']", "CHECKS"),
+        ("CHECKS = {'test_a': 'check_a'}", "CHECKS"),
+        ("CHECKS = {}\nREFERENCE_PARTS = ['def f(): pass']", "REFERENCE_PARTS"),
+        ("CHECKS = {}\nSHORTCUTS = {'a': ['torch.softmax']}", "SHORTCUTS"),
+        ("", "CHECKS"),
+    ],
+)
+def test_a_checks_module_that_declares_its_checks_wrongly_is_a_grader_fault_at_load(
+    tmp_path: Path, declared: str, named: str
+) -> None:
+    """The checks module is read into a typed :class:`worker.HiddenChecks` once, as it is loaded: a module whose
+    CHECKS, REFERENCE_PARTS or SHORTCUTS is not of its type is the grader's fault, named there (not an
+    AttributeError or a TypeError inside some part's grading, which a student's part would carry)."""
+    name = f"bad_{abs(hash(declared))}"
+    (tmp_path / f"{name}_checks.py").write_text(declared + "\n")
+    with pytest.raises(worker.GraderFault, match=f"{name}_checks.{named} should be"):
+        worker.load_checks(tmp_path, name)
+
+
+def test_every_assignments_checks_load_as_typed_hidden_checks() -> None:
+    for assignment in assignments.assignment_ids(ASSIGNMENTS):
+        checks = worker.load_checks(ASSIGNMENTS / "grading", assignment)
+        assert checks.by_test and checks.reference_parts, assignment
+        assert set(checks.by_test) == assignments.checked_cells(ASSIGNMENTS / "grading" / f"{assignment}_checks.py")

@@ -274,9 +274,7 @@ def test_a_missing_hidden_check_is_found_without_importing_the_checks(tmp_path: 
 def test_a_part_keeps_the_functions_its_stub_defines_whatever_the_student_wrote() -> None:
     """A part whose cell does not parse, or defines its function by assignment, still has its own
     functions protected from the reference swap (from the student version's stub), plus helpers."""
-    from types import SimpleNamespace
-
-    from course_grading.sandbox.worker import run_submission
+    from course_grading.sandbox.worker import HiddenChecks, run_submission
 
     release = release_notebook(A1)
     nb = submission_notebook(A1, None, release)
@@ -299,7 +297,7 @@ def test_a_part_keeps_the_functions_its_stub_defines_whatever_the_student_wrote(
             protected[cell_id] = sorted(exclude)
             return {"stdout": "", "stderr": "", "error": None}
 
-    run_submission(Recorder(), nb, release, SimpleNamespace(CHECKS={}, REFERENCE_PARTS=None), 0)  # type: ignore[arg-type]
+    run_submission(Recorder(), nb, release, HiddenChecks({}), 0)  # type: ignore[arg-type]
     assert protected["test_masks"] == ["_helper", "causal_mask", "padding_mask"]
     assert protected["test_sdpa"] == ["scaled_dot_product_attention"]
     assert protected["test_mha"] == ["multi_head_attention"]

@@ -40,10 +40,9 @@ import sys
 import tempfile
 import time
 import traceback
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import nbformat
@@ -76,6 +75,7 @@ __all__ = [
     "autograde",
     "check_setup",
     "hidden_verdict",
+    "HiddenChecks",
     "load_checks",
     "notes_on",
     "printable",
@@ -87,11 +87,41 @@ __all__ = [
 ]
 
 
-def load_checks(grading: Path, assignment: str) -> ModuleType:
-    """The assignment's hidden checks module (``CHECKS`` by test cell, ``REFERENCE_PARTS``)."""
+Check = Callable[[Student], "str | None"]  # a test cell's hidden check: None where the part passes, else why not
+
+
+@dataclass(frozen=True)
+class HiddenChecks:
+    """What an assignment's checks module (``grading/<id>_checks.py``) gives the grader, typed and checked
+    once as it is loaded: ``by_test``, each test cell's hidden check by its grade id (``CHECKS``);
+    ``reference_parts``, the source of the correct parts swapped in while later parts are graded
+    (``REFERENCE_PARTS``, None where there are none); ``shortcuts``, each part's forbidden routes
+    (``SHORTCUTS``: :class:`course_grading.sandbox.shortcuts.Rules` by part; parts left out get the
+    course's rules)."""
+
+    by_test: Mapping[str, Check]
+    reference_parts: str | None = None
+    shortcuts: Mapping[str, shortcuts.Rules] = field(default_factory=dict)
+
+
+def load_checks(grading: Path, assignment: str) -> HiddenChecks:
+    """The assignment's hidden checks, from ``grading/<assignment>_checks.py``; a module that does not
+    declare them as :class:`HiddenChecks` says (``CHECKS`` not a dict of grade ids to functions, ...) is a
+    :class:`GraderFault`, named before any submission is run, never a part's failure."""
     if str(grading) not in sys.path:
         sys.path.insert(0, str(grading))
-    return importlib.import_module(f"{assignment}_checks")
+    module = importlib.import_module(f"{assignment}_checks")
+    by_test = getattr(module, "CHECKS", None)
+    parts = getattr(module, "REFERENCE_PARTS", None)
+    rules = getattr(module, "SHORTCUTS", {})
+    name = f"{assignment}_checks"
+    if not isinstance(by_test, dict) or not all(isinstance(k, str) and callable(v) for k, v in by_test.items()):
+        raise GraderFault(f"{name}.CHECKS should be a dict of test cell grade ids to check functions")
+    if parts is not None and not isinstance(parts, str):
+        raise GraderFault(f"{name}.REFERENCE_PARTS should be the source of the correct parts (a str), or absent")
+    if not isinstance(rules, dict) or not all(isinstance(v, shortcuts.Rules) for v in rules.values()):
+        raise GraderFault(f"{name}.SHORTCUTS should be a dict of parts to shortcuts.Rules, or absent")
+    return HiddenChecks(by_test, parts, rules)
 
 
 class Zygote:
@@ -321,7 +351,7 @@ def run_submission(
     student: RemoteStudent,
     nb: nbformat.NotebookNode,
     release: nbformat.NotebookNode,
-    checks: ModuleType,
+    checks: HiddenChecks,
     seed: int,
     control: Callable[[Callable[[Student], str | None]], str | None] | None = None,
 ) -> dict[str, Outputs]:
@@ -340,13 +370,11 @@ def run_submission(
     # hidden inputs (and drivers' code), and nothing it prints reaches the feedback.
     for test_id, source in tests:
         student.under_test = own[test_id]
-        outputs[test_id] = student.run(
-            test_id, without_hidden_tests(source), getattr(checks, "REFERENCE_PARTS", None), own[test_id]
-        )
+        outputs[test_id] = student.run(test_id, without_hidden_tests(source), checks.reference_parts, own[test_id])
     for test_id, _ in tests:
-        if outputs[test_id]["error"] is None and test_id in checks.CHECKS:
+        if outputs[test_id]["error"] is None and test_id in checks.by_test:
             student.under_test, student.part = own[test_id], part_of(test_id)
-            failure = hidden_verdict(checks.CHECKS[test_id], student, control)
+            failure = hidden_verdict(checks.by_test[test_id], student, control)
             if failure is not None:
                 outputs[test_id]["error"] = ["AssertionError", f"{failure}\n{replay_hint(seed)}", []]
     return outputs
@@ -418,7 +446,7 @@ def autograde(scratch: Path, assignment: str, student: str, seed: int | None = N
         return
     setup_note = check_setup(nb, outputs)
     # may take a forbidden route (by its source, or by what ran during its hidden calls): 0 until a person looks
-    rules = getattr(checks, "SHORTCUTS", {})
+    rules = checks.shortcuts
     parts = [part_of(nbgrader_meta(c)["grade_id"]) for c in nb.cells if is_test(c)]
     cells = {
         nbgrader_meta(c)["grade_id"]: (None if is_own(c) else part_of(nbgrader_meta(c)["grade_id"]))
