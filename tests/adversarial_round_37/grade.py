@@ -21,8 +21,13 @@ for folder in sorted(p for p in corpus.iterdir() if p.is_dir()):
     for path in sorted(folder.glob("*.py")):
         fixture = load_fixture(path)
         total += 1
-        verdicts = [{part for part, error in run_tests(submission_notebook(folder.name, fixture), grading).items() if error} for _ in range(repeats)]
+        runs = [run_tests(submission_notebook(folder.name, fixture), grading) for _ in range(repeats)]
+        verdicts = [{part for part, error in run.items() if error} for run in runs]
         right = all(v == set(fixture.loses) for v in verdicts)
         missed += not right
         print("ok  " if right else "MISS", folder.name, path.stem, "expected", sorted(fixture.loses), "got", [sorted(v) for v in verdicts])
+        for run in runs:  # why a part the answer should keep was lost
+            for part, error in run.items():
+                if error and part not in fixture.loses:
+                    print(f"     {part} lost: {str(error)[:600]}")
 print(f"{total - missed} of {total} as expected")
