@@ -417,9 +417,9 @@ WORDPIECE = Contract(
 # COMPARISONS * ALPHA < 1e-8. check_mask_tokens's docstring gives, for each plausible wrong rule,
 # the probability that it passes (tests/test_a4_bert_power.py recomputes them).
 ALPHA = 1e-10
-# at most, per grading run: 4 shares in each of 5 cases, up to 7 ids and 1 pair test, 2 pair tests, 8 tests of the
-# short rows, the large vocabulary
-COMPARISONS = 41
+# at most, per grading run: 4 shares in each of 5 cases, up to 7 ids and 1 pair test, 4 pair tests (neighbours in a row
+# and in a column), 8 tests of the short rows, the large vocabulary
+COMPARISONS = 43
 
 
 def _tail(count: int, n: int, p: float) -> float:
@@ -598,7 +598,7 @@ def check_mask_tokens(notebook: Student | dict[str, Any]) -> str | None:
     """``mask_tokens(input_ids, vocab_size, seed, mask_prob=0.15)``: exact checks of each call,
     then the distribution over many seeds, with exact binomial tests (see ALPHA).
 
-    Per grading run, a correct rule fails with probability below COMPARISONS * ALPHA = 4.1e-9. A
+    Per grading run, a correct rule fails with probability below COMPARISONS * ALPHA = 4.3e-9. A
     plausible wrong rule passes with the probability below, at the smallest counts its case can
     draw (tests/test_a4_bert_power.py computes each):
 
@@ -610,7 +610,8 @@ def check_mask_tokens(notebook: Student | dict[str, Any]) -> str | None:
     * rows draw their own choices: a generator seeded afresh per row (every row the same pattern:
       a position none of the 16 rows chose 70% of the time, not 0.7^16) passes below 1e-36;
     * each chosen token's fate drawn on its own (mask_prob=1: two neighbours both [MASK] 64% of
-      the time, neither 4%): one fate per row never passes (both or neither every time);
+      the time, neither 4%): one fate per row, or per column (one draw
+      of shape (T,) shared by the rows), never passes (both or neither every time);
     * uniform random ids, each drawn on its own (4 to 7 ordinary ids, one of them the input
       everywhere): the first or last id never drawn, or one random id per call, never pass;
     * the random id may be the original (two ordinary ids: 15% of the chosen tokens unchanged, 5%
@@ -662,29 +663,33 @@ def check_mask_tokens(notebook: Student | dict[str, Any]) -> str | None:
                 )
         where = f"{label}: " + describe(input_ids=ids, vocab_size=vocab_size)
         _expect_proportions(calls, 1.0, vocab_size - N_SPECIAL, where)
-        both_chosen = torch.cat([(c.chosen[:, 0:-1:2] & c.chosen[:, 1::2]).flatten() for c in calls])
-        is_mask = [c.masked == MASK_ID for c in calls]
-        both_mask = torch.cat([(m[:, 0:-1:2] & m[:, 1::2]).flatten() for m in is_mask]) & both_chosen
-        neither = torch.cat([(~m[:, 0:-1:2] & ~m[:, 1::2]).flatten() for m in is_mask]) & both_chosen
-        pair_case = where + (
-            f", over {len(calls)} seeds: positions 2i and 2i + 1 of a row, both chosen; draw each "
-            "chosen token's fate on its own"
-        )
-        n_pairs = int(both_chosen.sum())
-        _expect_count(
-            int(both_mask.sum()),
-            n_pairs,
-            0.64,
-            "pairs of neighbouring chosen tokens both replaced by [MASK]",
-            pair_case,
-        )
-        _expect_count(
-            int(neither.sum()),
-            n_pairs,
-            0.04,
-            "pairs of neighbouring chosen tokens neither replaced by [MASK]",
-            pair_case,
-        )
+        # pairs along both axes: a fate shared by a row's positions, or by a column's rows (one draw of shape (T,)
+        # broadcast over the batch), makes both or neither every time
+        for axis, dim in (("positions 2i and 2i + 1 of a row", 1), ("rows 2i and 2i + 1 at one position", 0)):
+
+            def paired(t: Tensor, dim: int = dim) -> Tensor:
+                """(pairs,): both elements 2i and 2i + 1 along ``dim`` true."""
+                return t.narrow(dim, 0, t.shape[dim] // 2 * 2).unfold(dim, 2, 2).all(-1).flatten()
+
+            both_chosen = torch.cat([paired(c.chosen) for c in calls])
+            both_mask = torch.cat([paired(c.masked == MASK_ID) for c in calls]) & both_chosen
+            neither = torch.cat([paired(c.masked != MASK_ID) for c in calls]) & both_chosen
+            pair_case = f"{where}, over {len(calls)} seeds: {axis}, both chosen; draw each one's fate on its own"
+            n_pairs = int(both_chosen.sum())
+            _expect_count(
+                int(both_mask.sum()),
+                n_pairs,
+                0.64,
+                "pairs of neighbouring chosen tokens both replaced by [MASK]",
+                pair_case,
+            )
+            _expect_count(
+                int(neither.sum()),
+                n_pairs,
+                0.04,
+                "pairs of neighbouring chosen tokens neither replaced by [MASK]",
+                pair_case,
+            )
 
     def nothing_chosen() -> None:
         """mask_prob=0: nothing is chosen, nothing changes."""
