@@ -20,7 +20,6 @@ import resource
 import subprocess
 import sys
 import threading
-import types
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -32,6 +31,8 @@ import torch
 from course_grading.sandbox import calls, worker
 from course_grading.sandbox import limits as sandbox
 from course_grading.sandbox.calls import RemoteStudent, StudentRaised, receive_frame
+
+from assignment_support import GRADING
 
 
 def frame_bytes(message: Any) -> bytes:
@@ -196,14 +197,15 @@ def graded_cell(grade_id: str, source: str, test: bool) -> nbformat.NotebookNode
     return cell
 
 
-def test_every_visible_test_runs_before_the_first_hidden_call() -> None:
+def test_every_visible_test_runs_before_the_first_hidden_call(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.syspath_prepend(str(GRADING))  # the hidden verdicts draw through gradinglib, as load_checks sets up
     nb = nbformat.v4.new_notebook()
     for part in "abc":
         nb.cells += [
             graded_cell(part, f"def {part}(): pass", False),
             graded_cell(f"test_{part}", f"assert {part}", True),
         ]
-    checks = types.SimpleNamespace(CHECKS={f"test_{p}": (lambda s, p=p: s.call(p, ()) and None) for p in "abc"})
+    checks = worker.HiddenChecks({f"test_{p}": (lambda s, p=p: s.call(p, ()) and None) for p in "abc"})
     student = Recorder()
     outputs = worker.run_submission(student, nb, nb, checks, 7)  # type: ignore[arg-type]
     assert student.log == ["visible test_a", "visible test_b", "visible test_c", "hidden a", "hidden c"]

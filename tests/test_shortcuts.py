@@ -446,7 +446,7 @@ def test_importing_the_courses_library_holds_the_part_in_every_assignment(
     answers = answer_code(nb)
     part = part or next(iter(answers))
     found = shortcuts.review(
-        with_answers(nb, answers | {part: source + answers[part]}), load_checks(GRADING, assignment).SHORTCUTS
+        with_answers(nb, answers | {part: source + answers[part]}), load_checks(GRADING, assignment).shortcuts
     )
     assert set(found) == {part}, {p: [e.describe() for e in ev] for p, ev in found.items()}
     assert {e.kind for e in found[part]} == {"import"}
@@ -455,7 +455,7 @@ def test_importing_the_courses_library_holds_the_part_in_every_assignment(
 def test_the_courses_library_held_where_it_is_used_and_free_where_the_release_imports_it() -> None:
     nb = source_notebook(ASSIGNMENT)
     answers = answer_code(nb)
-    rules = load_checks(GRADING, ASSIGNMENT).SHORTCUTS
+    rules = load_checks(GRADING, ASSIGNMENT).shortcuts
     assert "from course_lib.plotting import plot_attention" in "".join(c.source for c in nb.cells if not is_answer(c))
     kept = answers | {
         "masks": "from course_lib.attention import split_heads as _split\n" + answers["masks"],
@@ -638,7 +638,7 @@ def test_withhold_errors_the_test_cell_of_a_held_part_that_passed() -> None:
         nbgrader_meta(c)["grade_id"]: {"stdout": "", "stderr": "", "error": None} for c in nb.cells if is_test(c)
     }
     outputs["test_sdpa"]["error"] = ["AssertionError", "wrong", []]
-    notes = shortcuts.withhold(nb, load_checks(GRADING, ASSIGNMENT).SHORTCUTS, outputs)
+    notes = shortcuts.withhold(nb, load_checks(GRADING, ASSIGNMENT).shortcuts, outputs)
     assert list(notes) == ["mha"] and notes["mha"].startswith("needs review: mha: cell mha, line ")
     assert (
         outputs["test_mha"]["error"][0] == "HeldForReview"
@@ -654,29 +654,30 @@ def test_withhold_errors_the_test_cell_of_a_held_part_that_passed() -> None:
 def runtime_forbidding_parts(assignment: str) -> set[str]:
     """The parts whose hidden check calls the student's code with ``forbid=``."""
     checks = load_checks(GRADING, assignment)
-    return {part_of(test) for test, check in checks.CHECKS.items() if "forbid=" in inspect.getsource(check)}
+    return {part_of(test) for test, check in checks.by_test.items() if "forbid=" in inspect.getsource(check)}
 
 
 @pytest.mark.parametrize("assignment", assignment_ids())
 def test_every_part_that_forbids_a_function_at_run_time_declares_it_for_the_source(assignment: str) -> None:
     checks = load_checks(GRADING, assignment)
-    declared = getattr(checks, "SHORTCUTS", {})
+    declared = checks.shortcuts
     for part in runtime_forbidding_parts(assignment):
         assert declared[part].forbid, part
-        source = inspect.getsource(checks.CHECKS[f"test_{part}"])
+        source = inspect.getsource(checks.by_test[f"test_{part}"])
         lists = {
             node.value.id
             for node in ast.walk(ast.parse(textwrap.dedent(source)))
             if isinstance(node, ast.keyword) and node.arg == "forbid" and isinstance(node.value, ast.Name)
         }
-        for name in {attr for listed in lists for _, attr in getattr(checks, listed)}:
+        module = sys.modules[f"{assignment}_checks"]  # its lists of forbidden functions, by name
+        for name in {attr for listed in lists for _, attr in getattr(module, listed)}:
             assert any(key in shortcuts.normalised(name) for key in declared[part].keys()), (part, name)
-    assert set(declared) <= {part_of(t) for t in checks.CHECKS}
+    assert set(declared) <= {part_of(t) for t in checks.by_test}
 
 
 def test_a6_forbids_every_fine_tuning_library_in_every_part() -> None:
-    declared = load_checks(GRADING, A6).SHORTCUTS
-    assert set(declared) == {part_of(t) for t in load_checks(GRADING, A6).CHECKS}
+    declared = load_checks(GRADING, A6).shortcuts
+    assert set(declared) == {part_of(t) for t in load_checks(GRADING, A6).by_test}
     for rules in declared.values():
         assert rules.imports == STANDARD_IMPORTS
         assert not any(
@@ -709,7 +710,7 @@ def solution_answers(assignment: str) -> tuple[dict[str, str], list[str]]:
 
 @pytest.mark.parametrize("assignment", assignment_ids())
 def test_the_courses_own_answers_are_never_held(assignment: str) -> None:
-    rules = load_checks(GRADING, assignment).SHORTCUTS
+    rules = load_checks(GRADING, assignment).shortcuts
     assert shortcuts.review(submission_notebook(assignment, None), rules) == {}  # the answer key
     answers, other = solution_answers(assignment)
     assert evidence_by_part(answers, rules, other) == {}  # solutions/
@@ -721,7 +722,7 @@ def test_the_courses_own_answers_are_never_held(assignment: str) -> None:
 
 
 def test_the_fixtures_that_call_torch_are_held() -> None:
-    rules = load_checks(GRADING, ASSIGNMENT).SHORTCUTS
+    rules = load_checks(GRADING, ASSIGNMENT).shortcuts
     for name in (
         "bug_sdpa_calls_torch",
         "bug_sdpa_from_import_torch",
@@ -735,7 +736,7 @@ def test_the_fixtures_that_call_torch_are_held() -> None:
 @pytest.mark.parametrize("case", ["a1", "a6"])
 def test_the_attack_cases_are_held_exactly_on_the_parts_they_lose(case: str) -> None:
     assignment, cases = (ASSIGNMENT, shortcut_cases()) if case == "a1" else (A6, a6_shortcut_cases())
-    rules = load_checks(GRADING, assignment).SHORTCUTS
+    rules = load_checks(GRADING, assignment).shortcuts
     for name, made in cases.items():
         nb = nbformat.reads(made.content.decode(), as_version=4)
         assert set(shortcuts.review(nb, rules)) == {p for p, v in made.points.items() if v == 0}, name
