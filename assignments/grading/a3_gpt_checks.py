@@ -556,6 +556,37 @@ def _generate_args(seed: int | None = None) -> Callable[[torch.Generator, Size],
     return make
 
 
+def _greedy_tables(g: torch.Generator, V: int) -> tuple[Tensor, Tensor, Tensor]:
+    """A prompt (2, 1) and tables ``W``, ``U = 0`` (V, V) whose greedy path visits every token: the next
+    token after ``t`` is ``after[t]``, one cycle through all V ids (drawn). Each row of ``W`` keeps its
+    maximum apart from the rest by 0.5 or more and, wherever the maximum is not at id 0, puts it where a
+    transform that is monotone only for finite logits picks another token: half the rows (drawn) are all
+    negative (``logits / 0`` is all ``-inf``, whose argmax is id 0), the others hold a smaller positive logit
+    at an earlier id (``logits / 0`` turns both into ``+inf``, whose argmax is the first) and a zero (0 / 0
+    is NaN, which argmax takes as the largest)."""
+    order = torch.randperm(V, generator=g)
+    after = torch.empty(V, dtype=torch.long)
+    after[order] = order.roll(-1)  # one cycle through every id
+    W = torch.empty(V, V)
+    negative = torch.rand(V, generator=g) < 0.5
+    for t in range(V):
+        top = int(after[t])
+        if negative[t] and top != 0:
+            row = -(torch.rand(V, generator=g) * 2 + 1.0)  # in (-3, -1]
+            row[top] = -0.5
+        else:
+            row = torch.rand(V, generator=g) * 2 - 3.0  # in [-3, -1)
+            row[top] = 3.0
+            earlier = [i for i in range(V) if i < top]
+            if earlier:
+                row[earlier[int(torch.randint(len(earlier), (1,), generator=g))]] = 2.5
+            later = [i for i in range(V) if i != top and row[i] < 0]
+            row[later[int(torch.randint(len(later), (1,), generator=g))]] = 0.0
+        W[t] = row
+    idx = torch.randperm(V, generator=g)[:2, None]
+    return idx, W, torch.zeros(V, V)
+
+
 def _expect_generated(value: Any, args: tuple[Any, ...], where: str, size: Size) -> None:
     idx, n, W, U, temperature, seed = args
     _expect_replayed(value, idx, n, W, U, temperature, seed, where)
@@ -585,7 +616,7 @@ GENERATE = Contract(
 def check_generate(notebook: Student | dict[str, Any]) -> str | None:
     """``generate(idx, max_new_tokens, W, U, temperature, seed)`` replayed by a reference sampler.
 
-    Per run (the 8 seeded cases, the contract's among them, draw 244 tokens, 224 of them sampled, then two unseeded
+    Per run (the 9 seeded cases, the contract's among them, draw 276 tokens, 224 of them sampled, then two unseeded
     checks):
 
     - a right answer fails with probability 0 if its probabilities are within 5e-5 (relative) of
@@ -598,7 +629,10 @@ def check_generate(notebook: Student | dict[str, Any]) -> str | None:
       10**-41.8; the first position's logits 10**-73.0; the newest token only
       10**-42.4; ``if seed:`` (seed 0 sampled from the global generator) 10**-23.6; a wrong
       length, torch.manual_seed, an unseeded generator with a fixed default seed, W or U changed in
-      place: 0 (a deterministic comparison).
+      place: 0 (a deterministic comparison); greedy decoding through a transform monotone only for finite
+      logits (the argmax of ``logits / 0``, or of its softmax): 0 (the designed greedy case's path meets rows
+      of all negative logits, of an earlier smaller positive one and of a zero; the drawn greedy case alone
+      let such an answer through on 1 of 4 runs).
     """
     g = fresh_generator()
     student = as_student(notebook)
@@ -617,6 +651,18 @@ def check_generate(notebook: Student | dict[str, Any]) -> str | None:
             expect_unchanged({"idx": idx, "W": W, "U": U}, {"idx": after[0], "W": after[2], "U": after[3]}, where)
 
         return run
+
+    def greedy_designed() -> None:
+        """Greedy decoding along a path through every token whose rows break every transform that is
+        monotone only for finite logits (``logits / 0``, its softmax): the argmax of the raw logits only."""
+        V = 8
+        idx, W, U = _greedy_tables(g, V)
+        chosen = _randint(g, 0, 2**31)
+        where = "greedy, tables built so that each step's largest logit is not its first positive one: " + describe(
+            idx=idx, max_new_tokens=2 * V, V=V, temperature=0.0, seed=chosen
+        )
+        reply = student.call("generate", (idx, 2 * V, W, U, 0.0, chosen), references=REFERENCE_PARTS)
+        _expect_replayed(reply.value, idx, 2 * V, W, U, 0.0, chosen, where)
 
     def unseeded() -> None:
         """Without a seed, sampling draws from torch's global generator: two calls differ."""
@@ -654,6 +700,7 @@ def check_generate(notebook: Student | dict[str, Any]) -> str | None:
 
     cases = [
         case(2, 3, 7, 10, 0.0, "greedy"),
+        greedy_designed,
         case(1, 1, 5, 1, 1.0, "one token"),
         case(3, 4, 11, 15, 1.0, "sampling at temperature 1"),
         case(3, 2, 9, 16, 0.5, "temperature 0.5"),
