@@ -360,3 +360,23 @@ def test_a_string_argument_is_a_new_object_in_the_kernel_as_in_the_students_proc
     torch.save(wire([literal, literal]), buffer)
     decoded = torch.load(io.BytesIO(buffer.getvalue()), weights_only=True)
     assert decoded[0] is not literal and decoded[0] is decoded[1]
+
+
+def test_a_call_option_no_student_knows_is_refused_not_ignored() -> None:
+    """A check that misspells an option of ``Student.call`` (``grad_arg`` for ``grad_args``) would otherwise grade
+    without what it asked (no gradient compared): the call raises TypeError naming the option, and a known option
+    still works."""
+    import torch
+
+    from course_grading.sandbox.calls import LocalStudent, with_defaults
+
+    namespace: dict = {}
+    exec("def square(x):\n    return x * x\n", namespace)
+    student = LocalStudent(namespace)
+    with pytest.raises(TypeError, match="grad_arg"):
+        student.call("square", (torch.ones(2, requires_grad=True),), grad_arg=(0,))  # type: ignore[call-arg]
+    x = torch.tensor([1.0, 3.0], requires_grad=True)
+    reply = student.call("square", (x,), grad_args=(0,))
+    assert torch.equal(reply.value, torch.tensor([1.0, 9.0]))
+    assert reply.grads is not None and torch.equal(reply.grads[0], torch.tensor([-2.0, 6.0]))  # 2x * probe
+    assert with_defaults({"driver": "d"})["grad_outputs"] == (0,) and with_defaults({"driver": "d"})["driver"] == "d"

@@ -34,10 +34,11 @@ import sys
 import zipfile
 from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypedDict
 
 import torch
 from torch import Tensor
+from typing_extensions import Unpack
 
 from course_grading.sandbox.reference_grads import reference_backward
 from course_grading.sandbox.trace import OperatorTrace, conduct_events, trace_names
@@ -124,19 +125,36 @@ class Reply:
 GradArg = int | tuple[int, str | int]
 
 
+class CallOptions(TypedDict, total=False):
+    """What a call asks besides the function and its arguments (each explained at :meth:`Student.call`)."""
+
+    grad_args: Sequence[GradArg]
+    grad_outputs: Sequence[int]
+    forbid: Sequence[tuple[str, str]]
+    references: str | None
+    driver: str | None
+    global_seed: int | None
+
+
+def with_defaults(options: CallOptions) -> CallOptions:
+    """``options`` with every key present: nothing differentiated (output 0 if asked), nothing forbidden or
+    replaced, no driver, no reseed. A key of no option (a check's misspelling) raises TypeError."""
+    unknown = sorted(set(options) - set(CallOptions.__annotations__))
+    if unknown:
+        raise TypeError(f"Student.call got options it does not know: {', '.join(unknown)}")
+    defaults: CallOptions = {
+        "grad_args": (),
+        "grad_outputs": (0,),
+        "forbid": (),
+        "references": None,
+        "driver": None,
+        "global_seed": None,
+    }
+    return defaults | options
+
+
 class Student(Protocol):
-    def call(
-        self,
-        name: str,
-        args: Sequence[Any],
-        *,
-        grad_args: Sequence[GradArg] = (),
-        grad_outputs: Sequence[int] = (0,),
-        forbid: Sequence[tuple[str, str]] = (),
-        references: str | None = None,
-        driver: str | None = None,
-        global_seed: int | None = None,
-    ) -> Reply:
+    def call(self, name: str, args: Sequence[Any], **options: Unpack[CallOptions]) -> Reply:
         """Call the student's ``name(*args)``. ``grad_args``: the arguments to differentiate
         ``probe(output) . output`` against (an index, or (index, key) for a tensor in a dict argument), summed
         over ``grad_outputs`` (which items of a tuple the function returns; a single output is item 0); ``forbid``:
@@ -380,29 +398,19 @@ class LocalStudent:
     def __init__(self, namespace: dict[str, Any]) -> None:
         self.namespace = namespace
 
-    def call(
-        self,
-        name: str,
-        args: Sequence[Any],
-        *,
-        grad_args: Sequence[GradArg] = (),
-        grad_outputs: Sequence[int] = (0,),
-        forbid: Sequence[tuple[str, str]] = (),
-        references: str | None = None,
-        driver: str | None = None,
-        global_seed: int | None = None,
-    ) -> Reply:
+    def call(self, name: str, args: Sequence[Any], **options: Unpack[CallOptions]) -> Reply:
+        o = with_defaults(options)
         try:
             return call_in(
                 self.namespace,
                 name,
                 args,
-                grad_args,
-                forbid,
-                reference_functions(references),
-                driver,
-                global_seed,
-                grad_outputs,
+                o["grad_args"],
+                o["forbid"],
+                reference_functions(o["references"]),
+                o["driver"],
+                o["global_seed"],
+                o["grad_outputs"],
             )
         except Exception as error:
             raise StudentRaised(type(error).__name__, str(error)) from error
@@ -722,32 +730,22 @@ class RemoteStudent:
         marked, self.cut_marked = self.cut_marked, True
         return text[:left] + ("" if marked else f"\n{CUT}\n")
 
-    def call(
-        self,
-        name: str,
-        args: Sequence[Any],
-        *,
-        grad_args: Sequence[GradArg] = (),
-        grad_outputs: Sequence[int] = (0,),
-        forbid: Sequence[tuple[str, str]] = (),
-        references: str | None = None,
-        driver: str | None = None,
-        global_seed: int | None = None,
-    ) -> Reply:
+    def call(self, name: str, args: Sequence[Any], **options: Unpack[CallOptions]) -> Reply:
+        o = with_defaults(options)
         request = {
             "op": "call",
             "name": name,
             "args": wire(tuple(args)),
-            "grad_args": [p if isinstance(p, int) else list(p) for p in grad_args],
-            "grad_outputs": [int(i) for i in grad_outputs],
-            "forbid": [list(f) for f in forbid],
-            "driver": driver,
-            "global_seed": global_seed,
+            "grad_args": [p if isinstance(p, int) else list(p) for p in o["grad_args"]],
+            "grad_outputs": [int(i) for i in o["grad_outputs"]],
+            "forbid": [list(f) for f in o["forbid"]],
+            "driver": o["driver"],
+            "global_seed": o["global_seed"],
         }
         self.phase = f"part:{self.part}"
-        reply = self._request(request, reference_functions(references, exclude=(name, *self.under_test)))
+        reply = self._request(request, reference_functions(o["references"], exclude=(name, *self.under_test)))
         if reply.get("error") is not None:
-            raise hidden_error(reply["error"], forbid)
+            raise hidden_error(reply["error"], o["forbid"])
         operators, well_formed = trace_names(reply.get("operators"))
         intact = well_formed and reply.get("trace_intact") is True
         self.operators.setdefault(self.part, set()).update(operators)

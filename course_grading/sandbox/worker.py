@@ -341,8 +341,8 @@ def hidden_verdict(
         draws.set_drawn(after)
     if controlled is not None and (failed_at == 0 or key_failed_at <= failed_at):
         raise GraderFault(
-            "a hidden check failed the answer key too, on the inputs it drew for this submission: the check is "
-            f"at fault, not the student ({shown(controlled[:300])})"
+            "a hidden check failed the answer key too, on the inputs it drew for this submission: the grader is "
+            f"at fault (the check, or the machine it ran on), not the student ({shown(controlled[:300])})"
         )
     return failure
 
