@@ -293,22 +293,10 @@ def check_cached_step(notebook: Student | dict[str, Any]) -> str | None:
             out, k, v = reply.value
             d_head = d // h
             expect_tensor(k, (B, h, P + 1, d_head), "the returned keys", where)
-            expect_close(
-                k,
-                _split(x_all @ W["W_k"], h),
-                "the returned keys (cache, then the new key, along the time axis)",
-                where,
-                atol=1e-5,
-                rtol=1e-4,
-            )
-            expect_close(
-                v,
-                _split(x_all @ W["W_v"], h),
-                "the returned values (cache, then the new value, along the time axis)",
-                where,
-                atol=1e-5,
-                rtol=1e-4,
-            )
+            for returned, weight, what in ((k, "W_k", "key"), (v, "W_v", "value")):
+                expected = _split(x_all @ W[weight], h)
+                label = f"the returned {what}s (cache, then the new {what}, along the time axis)"
+                expect_close(returned, expected, label, where, atol=1e-5, rtol=1e-4)
             expect_close(out, _ref_last_position(x_all, W, h), "the output", where, atol=1e-5, rtol=1e-4)
             names = ("x", "cache_k", "cache_v")
             expect_unchanged(dict(zip(names, args[:3])), dict(zip(names, reply.inputs_after[:3])), where)
