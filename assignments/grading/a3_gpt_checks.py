@@ -568,8 +568,8 @@ def _greedy_tables(g: torch.Generator, V: int) -> tuple[Tensor, Tensor, Tensor]:
             earlier = [i for i in range(V) if i < top]
             if earlier:
                 row[earlier[int(torch.randint(len(earlier), (1,), generator=g))]] = 2.5
-            later = [i for i in range(V) if i != top and row[i] < 0]
-            row[later[int(torch.randint(len(later), (1,), generator=g))]] = 0.0
+            negatives = [i for i in range(V) if row[i] < 0]
+            row[negatives[int(torch.randint(len(negatives), (1,), generator=g))]] = 0.0
         W[t] = row
     idx = torch.randperm(V, generator=g)[:2, None]
     return idx, W, torch.zeros(V, V)
@@ -646,8 +646,9 @@ def check_generate(notebook: Student | dict[str, Any]) -> str | None:
         V = 8
         idx, W, U = _greedy_tables(g, V)
         chosen = _randint(g, 0, 2**31)
-        where = "greedy, tables built so that each step's largest logit is not its first positive one: " + describe(
-            idx=idx, max_new_tokens=2 * V, V=V, temperature=0.0, seed=chosen
+        where = (
+            "greedy, tables built so that no transform monotone only for finite logits finds the argmax: "
+            + describe(idx=idx, max_new_tokens=2 * V, V=V, temperature=0.0, seed=chosen)
         )
         reply = student.call("generate", (idx, 2 * V, W, U, 0.0, chosen), references=REFERENCE_PARTS)
         _expect_replayed(reply.value, idx, 2 * V, W, U, 0.0, chosen, where)
