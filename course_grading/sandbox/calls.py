@@ -45,6 +45,7 @@ from course_grading.sandbox.trace import OperatorTrace, conduct_events, trace_na
 
 __all__ = [
     "CUT",
+    "CallOptions",
     "Channel",
     "GradArg",
     "GraderFault",
@@ -61,6 +62,7 @@ __all__ = [
     "Student",
     "StudentRaised",
     "call_in",
+    "with_defaults",
     "driver_functions",
     "failed",
     "global_random_state",
