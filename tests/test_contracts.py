@@ -73,6 +73,17 @@ def one_pass(x, gain, bias):  # noqa: ANN001, ANN201
     return gain * (x - mean) / torch.sqrt(var + 1e-5) + bias
 
 
+def recursive_sum(values, i=0):  # noqa: ANN001, ANN201 (one call per feature: as deep as the width is long)
+    return values[..., i] + recursive_sum(values, i + 1) if i < values.shape[-1] else torch.zeros(values.shape[:-1])
+
+
+def recursive(x, gain, bias):  # noqa: ANN001, ANN201
+    d = x.shape[-1]
+    mean = (recursive_sum(x) / d).unsqueeze(-1).to(x.dtype)
+    var = (recursive_sum((x - mean) ** 2) / d).unsqueeze(-1).to(x.dtype)
+    return gain * (x - mean) / torch.sqrt(var + 1e-5) + bias
+
+
 def float32_inside(x, gain, bias):  # noqa: ANN001, ANN201 (Hugging Face's norms: float32 inside, cast back)
     return right(x.float(), gain.float(), bias.float()).to(x.dtype)
 
@@ -133,6 +144,7 @@ def test_a_right_function_passes_every_generic_case_on_every_seed() -> None:
     (buffer, "1100 positions"), (float32, "keep the inputs' dtype"), (detached, "reaches gain"),
     (needs_batch, "leading dimensions none"), (reseeds, "global random state"), (python_reseeds, "global random state"),
     (in_place, "in place"), (one_pass, "offset by 4,096"), (float32_inside, "float64"),
+    (recursive, "1100 positions"),
 ])  # fmt: skip
 def test_each_class_of_wrong_function_fails_on_every_seed(function, words: str) -> None:  # noqa: ANN001
     for messages in failures_by_seed(function):  # the case of its class fails it on every seed
@@ -321,6 +333,14 @@ def _every_contract() -> list[tuple[str, object]]:
         # a tuple of contracts too (a7's two rotary layouts)
         found += [(f"{path.stem}.{c.function}", c) for c in contracts.module_contracts(module)]
     return found
+
+
+def test_no_contract_stays_within_pythons_recursion_limit() -> None:
+    """A contract's long case goes past Python's recursion limit (corpus m: a recursion per piece or per token cut
+    passed a case of 300): declaring a shorter one is refused."""
+    with pytest.raises(ValueError, match="recursion limit"):
+        contracts.Contract("f", ("x",), _args, None, long=contracts.RECURSION_LIMIT)
+    assert all(c.long is None or c.long > sys.getrecursionlimit() for _, c in _every_contract())
 
 
 @pytest.mark.parametrize("path", sorted((ASSIGNMENTS / "grading").glob("a*_checks.py")), ids=lambda p: p.stem)

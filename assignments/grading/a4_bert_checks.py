@@ -43,7 +43,7 @@ from torch import Tensor, nn
 from course_grading.sandbox.calls import Student, probe
 from course_grading.sandbox.shortcuts import TORCH_ATTENTION, Rules
 
-from contracts import EVERY, FAR_BELOW_FACTOR, Contract, Size, contract_cases
+from contracts import EVERY, FAR_BELOW_FACTOR, PAST_EVERY_BUFFER, Contract, Size, contract_cases
 from gradinglib import (
     CheckFailed,
     as_student,
@@ -391,8 +391,9 @@ def _wordpiece_again(first: tuple[Any, ...], fresh: tuple[Any, ...], g: torch.Ge
     return [(word, grown, *first[2:]), (*first[:3], len(word) - 1)]
 
 
-# A word past any cap on its length (64, 100, 256 characters; max_chars above it), in about 300 pieces: a
-# right answer that recurses once per piece stays within Python's recursion limit; the word as it comes,
+# A word past any cap on its length (64, 100, 256 characters; max_chars above it), in about 1,100 pieces: past
+# Python's recursion limit, which an answer that recurses once per piece meets (the spec sets no limit on a
+# word's length, and max_chars is the caller's; corpus m's wordpiece_recursive); the word as it comes,
 # composed (NFC) and decomposed (NFD): normalising it, reading it by bytes or dropping combining marks
 # changes its pieces; the same word again under another vocabulary of the same size and under a max_chars one
 # below its length ([UNK]) (:func:`_wordpiece_again`).
@@ -402,7 +403,7 @@ WORDPIECE = Contract(
     _wordpiece_args,
     lambda word, vocab, unk_token, max_chars: _hf_wordpiece(vocab, unk_token, max_chars)(word),
     base=Size((), 12),
-    long=300,
+    long=1100,
     text=(0,),
     again=_wordpiece_again,
 )
@@ -1096,6 +1097,10 @@ def check_pair_inputs(notebook: Student | dict[str, Any]) -> str | None:
         case(5, 7, 3, "max_len = 3: only the special tokens"),
         case(9, 6, 12, "A is the longer, its ids two values in turn: its last tokens are cut", alternating=True),
         case(5, 8, 12, "B is the longer, its ids two values in turn: its last tokens are cut", alternating=True),
+        # a long document cut to BERT's 512: thousands of tokens cut, past any buffer and Python's recursion limit
+        # (an answer that cuts one token per call, or sizes a table by max_len, shows), from A, then from B
+        case(PAST_EVERY_BUFFER, 40, 512, "a long document as A, cut to 512 tokens"),
+        case(40, PAST_EVERY_BUFFER, 512, "a long document as B, cut to 512 tokens"),
     ]
     for _ in range(12):
         n_a, n_b = _randint(g, 0, 16), _randint(g, 0, 16)

@@ -9,10 +9,11 @@ of a stateful protocol) and :func:`contract_cases` turns it into cases, each det
 its class of bug on every draw, not on a lucky one):
 
 * **leading dimensions**: each of ``leads`` (none, one, several), where the spec says ``(..., d)``;
-* **length**: ``long`` positions, past any fixed buffer: :data:`PAST_EVERY_BUFFER` wherever a part could keep a
-  table by position and its cost grows with the length alone (a padding mask, encodings, rotations, buckets);
-  about 1,100 where it grows with the square of the length (attention; a causal mask, which right answers may
-  build by looping over every pair of positions);
+* **length**: ``long`` positions, past any fixed buffer and past Python's recursion limit (:data:`RECURSION_LIMIT`,
+  which a recursion once per position meets): :data:`PAST_EVERY_BUFFER` wherever a part could keep a table by
+  position and its cost grows with the length alone (a padding mask, encodings, rotations, buckets); about 1,100
+  where it grows with the square of the length (attention; a causal mask, which right answers may build by looping
+  over every pair of positions);
 * **layout**: every tensor input of two or more dimensions as a non-contiguous view of the same values
   (:func:`strided`), for every contract (a spec that names a shape takes any tensor of that shape: a
   caller's slice, a transpose, the heads ``split_heads`` returns); ``views=`` gives its size where not ``base``;
@@ -99,6 +100,10 @@ from gradinglib import CheckFailed, Guarded, StudentRaised, expect_close, expect
 # The sizes people give a table by position: BERT's 512, GPT-2's 1,024, 2,048, Llama 2's 4,096, the Transformer
 # tutorials' max_len of 5,000 and 8,192. A length past them all shows a table sliced (or raising) past its end.
 PAST_EVERY_BUFFER = 8200
+# Python's default recursion limit: every ``long`` goes past it, so that code which recurses once per position,
+# piece or token (a recursive longest match, a truncation that calls itself per token cut) meets the limit the
+# spec says there is not (corpus m).
+RECURSION_LIMIT = 1000
 # (atol, rtol) of a value, by dtype; gradients get ten times these (float32: 1e-4, 1e-3).
 TOLERANCE: dict[torch.dtype, tuple[float, float]] = {torch.float32: (1e-5, 1e-4), torch.float64: (1e-9, 1e-8)}
 EVERY = "*"  # in ``differentiable``: (index, EVERY) is every floating tensor of the dict or tuple argument at index
@@ -168,6 +173,13 @@ class Contract:
     # the again case's calls also on the same objects; off only where a driver judges each call against its own
     # seeding of the global random state (which the calls before it, in one driver call, have moved)
     same_objects: bool = True
+
+    def __post_init__(self) -> None:
+        if self.long is not None and self.long <= RECURSION_LIMIT:
+            raise ValueError(
+                f"{self.function}: long={self.long} stays within Python's recursion limit ({RECURSION_LIMIT}): a case "
+                "past every usual buffer goes past it too"
+            )
 
     def sizes(self) -> list[tuple[str, Size]]:
         """The generic cases' sizes, each with what it is for."""
@@ -664,7 +676,9 @@ def _clauses(contract: Contract) -> list[str]:
         clauses.append("a batch of one as well as several")
     if contract.long is not None:
         # the length itself is not told: a table one past it would pass
-        clauses.append("no fixed limit on its length (the tests go past every usual buffer)")
+        clauses.append(
+            "no fixed limit on its length (the tests go past every usual buffer and past Python's recursion limit)"
+        )
     if torch.float64 in contract.dtypes:
         clauses.append("float32 and float64 inputs, floating outputs in the inputs' dtype")
     if contract.differentiable:

@@ -1,4 +1,4 @@
-# expect: full marks -- recursive longest-prefix search written with a generator expression and next(); None propagates an unknown piece up to a whole-word [UNK]
+# expect: loses wordpiece -- relabelled after corpus m (was a right answer): recursive longest-prefix search, one call per piece, so a word of more than about 1,000 pieces (max_chars raised to fit) raises RecursionError; the spec sets no limit on a word's length and now says the tests go past Python's recursion limit. Was: recursive longest-prefix search written with a generator expression and next(); None propagates an unknown piece up to a whole-word [UNK]
 # %% [wordpiece]
 def wordpiece(word, vocab, unk_token="[UNK]", max_chars=100):
     """The pieces of one word under vocab (a dict piece -> id), greedily, longest match first: a list of str."""
