@@ -51,7 +51,7 @@ from course_grading.markers import is_answer, is_own, is_test, nbgrader_meta, pa
 from course_grading.notebook.assignments import COURSE
 from course_grading.notebook.canonical import Canonical, assignment_of, grade_ids, read_submission, rebuild
 from course_grading.sandbox.limits import Limits, cap_address_space
-from course_grading.text import shown
+from course_grading.text import shown, source_lines
 
 __all__ = [
     "KERNEL",
@@ -411,7 +411,7 @@ class _Findings:
         if where is None or is_test(self.nb.cells[where[0]]):  # a test's own message says what is wrong
             return _Failure(index, text)
         cell, line = where
-        quoted = self.nb.cells[cell].source.splitlines()[line - 1 : line]
+        quoted = source_lines(self.nb.cells[cell].source)[line - 1 : line]
         return _Failure(
             cell,
             f"{name} at line {line}: {message}" if message else f"{name} at line {line}",

@@ -18,6 +18,9 @@ some viewers. A spreadsheet runs a cell that starts with ``=``, ``+``, ``-`` or 
   a formula (its first character after any leading spaces ``=``, ``+``, ``-``, ``@``, a tab or a CR)
   prefixed with an apostrophe (OWASP's advice), so that it is shown as text. Numbers are written as
   numbers (a score of -1.5 stays ``-1.5``).
+* :func:`source_lines` splits source code into lines as Python numbers them (at ``\n``, ``\r\n`` and ``\r`` only;
+  ``str.splitlines`` also splits at U+2028, a form feed and others, so that a quoted "line 4" would be another
+  line than the one Python ran: attacks_n put harmless code there, after a U+2028 in a comment).
 * :func:`html_text` is :func:`shown` (lines kept) and then HTML-escaped, for pages written by hand
   (nbgrader's feedback pages are rendered and escaped by nbconvert's templates and filters).
 
@@ -38,7 +41,7 @@ import html
 import math
 import re
 
-__all__ = ["FORMULA_STARTS", "HIDDEN", "csv_cell", "html_text", "shown"]
+__all__ = ["FORMULA_STARTS", "HIDDEN", "csv_cell", "html_text", "shown", "source_lines"]
 
 # The code points shown as escapes: categories Cc, Cf, Zl, Zp and Cs of Unicode 14 and 15 (Python 3.11's and
 # 3.12's unicodedata; tests/test_text.py checks the running Python's database against it).
@@ -103,3 +106,14 @@ def csv_cell(value: str | int | float | None) -> str:
 def html_text(text: str) -> str:
     """``text`` for a hand-written HTML page: :func:`shown` (newlines and tabs kept), then HTML-escaped (quotes too)."""
     return html.escape(shown(text, lines=True), quote=True)
+
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def source_lines(source: str) -> list[str]:
+    """``source``'s lines as Python's tokenizer counts them (``lines[n - 1]`` is what a traceback calls line
+    ``n``): split at ``\n``, ``\r\n`` and ``\r`` only, never at the other characters ``str.splitlines``
+    takes (U+2028, U+2029, ``\x0b``, ``\x0c``, ``\x1c``-``\x1e``, ``\x85``); no empty last line after a final break."""
+    lines = _LINE_BREAK.split(source)
+    return lines[:-1] if lines and lines[-1] == "" else lines

@@ -233,8 +233,30 @@ def hostile_cases(course: str, out: str, inbox: str, port: int = 9) -> dict[str,
                     )
                 }
             ),
-            ZERO,
-            "limit of .* processes",
+            # every process it tries to start is refused (the seccomp filter); what it imports to try is evidence
+            # against the parts with rules, as code that runs with the notebook
+            without("sdpa", "mha"),
+            "needs review",
+        ),
+        "works_in_a_thread": Case(  # a forbidden routine where the operator trace does not look: another thread
+            "works_in_a_thread.ipynb",
+            notebook(
+                {
+                    "sdpa": (
+                        "import threading\n"
+                        "def scaled_dot_product_attention(q, k, v, mask=None):\n"
+                        "    box = []\n"
+                        "    def work():\n"
+                        "        box.append(torch.ops.aten.scaled_dot_product_attention(q, k, v, mask))\n"
+                        "    t = threading.Thread(target=work)\n"
+                        "    t.start()\n"
+                        "    t.join()\n"
+                        "    out = box[0]\n"
+                        "    return out, torch.softmax(q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5, -1)\n"
+                    )
+                }
+            ),
+            without("sdpa"),  # no thread can start in a student's process: its own part only
         ),
         "patches_allclose": Case(
             "patches_allclose.ipynb",

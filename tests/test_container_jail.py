@@ -151,7 +151,7 @@ def test_a_root_locked_down_hides_all_but_the_packages_and_is_checked_as_nobody(
 
 def test_the_seccomp_filter_refuses_every_new_socket() -> None:
     code = (
-        "import socket\nfrom course_grading.sandbox import container\ncontainer.forbid_sockets()\n"
+        "import socket\nfrom course_grading.sandbox import seccomp\nseccomp.forbid_sockets()\n"
         "a, b = socket.socketpair(); a.sendall(b'x'); assert b.recv(1) == b'x'\n"
         "for family, kind in ((socket.AF_INET, socket.SOCK_STREAM), (socket.AF_INET6, socket.SOCK_DGRAM), "
         "(socket.AF_UNIX, socket.SOCK_STREAM), (socket.AF_NETLINK, socket.SOCK_RAW)):\n"
@@ -160,6 +160,21 @@ def test_the_seccomp_filter_refuses_every_new_socket() -> None:
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert run.stdout.split() == [str(errno.EACCES)] * 4, run
+
+
+def test_the_seccomp_filter_refuses_every_new_thread_and_process_and_leaves_torch_working() -> None:
+    """The operator trace and the guards watch the calling thread: no other may start (attacks_n: a forbidden
+    routine run in a thread scored full marks), nor a process; torch's own operations still run, in this one."""
+    code = (
+        "import os, subprocess, threading, torch\nfrom course_grading.sandbox import seccomp\n"
+        "seccomp.forbid_new_tasks()\nx = torch.randn(256, 256)\nprint(bool(torch.isfinite(x @ x).all()))\n"
+        "try:\n    threading.Thread(target=print).start(); print('thread')\n"
+        "except RuntimeError: print('refused')\n"
+        "for start in (os.fork, lambda: subprocess.run(['true'])):\n"
+        "    try:\n        start(); print('started')\n    except PermissionError: print('refused')\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert run.stdout.split() == ["True", "refused", "refused", "refused"], run
 
 
 def test_the_subreaper_stops_what_escaped_into_its_own_session() -> None:
@@ -390,6 +405,7 @@ def test_course_grade_in_the_container_gives_the_namespace_jails_verdicts(open_t
         "kills_its_process",
         "memory_bomb",
         "fork_bomb",
+        "works_in_a_thread",
         "reads_answer_key",
         "vandal",
         "prints_hidden_checks",

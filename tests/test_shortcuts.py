@@ -167,10 +167,41 @@ def test_a_forbidden_name_is_found_however_it_is_written(source: str) -> None:
             NORMS,
         ),
         ("def layer_norm(x, gain, bias, eps=1e-5):\n    return nn.LayerNorm(x.shape[-1])(x)\n", NORMS),
+        (  # attacks_n: a local response norm whose window spans every feature is an RMS norm
+            "def layer_norm(x, gain, bias, eps=1e-5):\n    d = x.shape[-1]\n    c = x - x.mean(-1, keepdim=True)\n"
+            "    y = F.local_response_norm(c.reshape(-1, d, 1), 2 * d - 1, (2 * d - 1) / d, 0.5, eps)\n"
+            "    return y.reshape(x.shape) * gain + bias\n",
+            NORMS,
+        ),
+        (  # attacks_n: a class pattern's keyword reads the attribute, as torch.rms_norm does
+            "def layer_norm(x, gain, bias, eps=1e-5):\n    match torch:\n        case object(rms_norm=kernel):\n"
+            "            return kernel(x - x.mean(-1, keepdim=True), x.shape[-1:], gain, eps) + bias\n",
+            NORMS,
+        ),
     ],
 )
 def test_another_library_function_that_computes_the_part_is_evidence(source: str, rules: Rules) -> None:
     assert "forbidden" in kinds(source, rules, "layer_norm")
+
+
+def test_every_normalisation_layer_of_torchs_is_forbidden_where_norms_are() -> None:
+    """TORCH_NORMS is the family, not a list of the ones tried: every ``*_norm`` of torch.nn.functional and
+    every ``*Norm*`` or ``*LRN*`` module of torch.nn (a torch that adds one fails here)."""
+    import torch.nn as nn
+    import torch.nn.functional as F
+
+    family = [n for n in dir(F) if n.endswith("_norm")] + [n for n in dir(nn) if "Norm" in n or "LRN" in n]
+    keys = NORMS.keys()
+    assert family and all(any(key in shortcuts.normalised(name) for key in keys) for name in family), family
+
+
+def test_a_quoted_line_is_the_line_python_numbers(tmp_path: Path) -> None:
+    """attacks_n: a U+2028 in a comment made the quote of "line 4" another line than the one that ran."""
+    source = "def layer_norm(x, gain, bias, eps=1e-5):\n    # see \u2028 return (x - x.mean(-1)) * gain\n"
+    source += "    return F.layer_norm(x, x.shape[-1:], gain, bias, eps)\n"
+    found = evidence_by_part({"layer_norm": source}, {"layer_norm": NORMS})["layer_norm"]
+    assert {e.line for e in found if e.kind == "forbidden"} == {3}
+    assert all("F.layer_norm" in e.text for e in found if e.kind == "forbidden"), found
 
 
 @pytest.mark.parametrize(

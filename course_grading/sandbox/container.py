@@ -13,9 +13,9 @@ it holds to, in place of a fresh root:
   the grades, the submissions) and ``course grade`` refuses to grade if one opens, or if that user
   can write in any folder Python imports from. :func:`lock_down` sets the modes of an autograder root
   (everything root's alone but the paths to what Python imports).
-* **No new socket** (a seccomp filter, :func:`forbid_sockets`): no network, no Unix socket of the
-  container's services, no ``io_uring`` to go around it. The student's process reaches the worker
-  over the socket it connected while it was still root, and nothing else.
+* **No new socket** (a seccomp filter, :func:`course_grading.sandbox.seccomp.forbid_sockets`): no network, no
+  Unix socket of the container's services, no ``io_uring`` to go around it. The student's process reaches the
+  worker over the socket it connected while it was still root, and nothing else.
 * **Limits from outside**: the launcher's rlimits (memory, processes and threads, CPU time, file
   size, open files: :data:`course_grading.sandbox.limits.LAUNCHER`), and the kernel's OOM killer
   told to take a student's process first (``oom_score_adj`` 1000), so that the worker survives a
@@ -33,9 +33,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import errno
 import os
-import platform
 import shutil
 import signal
 import stat
@@ -43,7 +41,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from course_grading.sandbox import policy
+from course_grading.sandbox import policy, seccomp
 
 __all__ = [
     "CONTAINER",
@@ -53,7 +51,6 @@ __all__ = [
     "become_subreaper",
     "choose",
     "confine",
-    "forbid_sockets",
     "fresh_home",
     "gradescope_layout",
     "kill_descendants",
@@ -69,7 +66,7 @@ UID = GID = policy.UID
 WORLD_WRITABLE = ("/tmp", "/var/tmp", "/dev/shm")  # where a student process can leave files behind
 GRADESCOPE_ROOT = Path("/autograder")
 HOME_PREFIX = "course-student-"
-PR_SET_NO_NEW_PRIVS, PR_SET_DUMPABLE, PR_SET_CHILD_SUBREAPER, PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 38, 4, 36, 22, 2
+PR_SET_DUMPABLE, PR_SET_CHILD_SUBREAPER = 4, 36
 CHECKED_FILES = 200_000  # a hidden tree larger than this is refused rather than read in part
 
 _libc = ctypes.CDLL(None, use_errno=True)
@@ -295,43 +292,6 @@ def sweep() -> None:
                         os.unlink(entry.path)
 
 
-# A classic BPF program for seccomp: refuse socket() and io_uring_setup() (and, on x86_64, the x32 calls)
-# with EACCES; refuse every call made under another architecture's numbering (32-bit compatibility calls).
-_ARCHES = {"x86_64": (0xC000003E, (41, 425), True), "aarch64": (0xC00000B7, (198, 425), False)}
-_LD_ABS, _JEQ, _JGE, _RET = 0x20, 0x15, 0x35, 0x06
-_ALLOW, _ERRNO = 0x7FFF0000, 0x00050000
-
-
-class _Filter(ctypes.Structure):
-    _fields_ = [("code", ctypes.c_ushort), ("jt", ctypes.c_ubyte), ("jf", ctypes.c_ubyte), ("k", ctypes.c_uint32)]
-
-
-class _Program(ctypes.Structure):
-    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.POINTER(_Filter))]
-
-
-def forbid_sockets() -> None:
-    """Install a seccomp filter in this process (and all it starts, for good): no new socket of any
-    kind (no network, no Unix socket of the container's services), no io_uring."""
-    machine = platform.machine()
-    if machine not in _ARCHES:
-        raise OSError(errno.ENOSYS, f"the container jail's seccomp filter knows x86_64 and aarch64, not {machine}")
-    arch, refused, x32 = _ARCHES[machine]
-    checks = ([(_JGE, 0x40000000)] if x32 else []) + [(_JEQ, nr) for nr in refused]
-    deny = 5 + len(checks)  # the index of the last instruction: 4 before the checks, then the checks and ALLOW
-    code = [(_LD_ABS, 0, 0, 4), (_JEQ, 1, 0, arch), (_RET, 0, 0, _ERRNO | errno.EPERM), (_LD_ABS, 0, 0, 0)]
-    code += [(op, deny - (len(code) + i) - 1, 0, k) for i, (op, k) in enumerate(checks)]
-    code += [(_RET, 0, 0, _ALLOW), (_RET, 0, 0, _ERRNO | errno.EACCES)]
-    filters = (_Filter * len(code))(*[_Filter(*c) for c in code])
-    program = _Program(len(code), filters)
-    if (
-        _libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0
-        or _libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(program), 0, 0) != 0
-    ):
-        number = ctypes.get_errno()
-        raise OSError(number, f"container jail: seccomp filter: {os.strerror(number)}")
-
-
 def confine(home: str) -> None:
     """What a freshly forked student process does, still root, once it has connected to the worker:
     become the OOM killer's first choice, :data:`UID` with no group and no capability, no socket
@@ -340,7 +300,7 @@ def confine(home: str) -> None:
         adj.write("1000")
     _as_student()
     _libc.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)  # its own /proc/self stays its own (setuid made it root's)
-    forbid_sockets()
+    seccomp.forbid_sockets()
     os.chdir(home)
     os.environ.update({"HOME": home, "TMPDIR": home, "MPLCONFIGDIR": f"{home}/mpl"})
     tempfile.tempdir = home

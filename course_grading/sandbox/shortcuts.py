@@ -62,7 +62,7 @@ from course_grading.markers import defined_names, is_answer, is_own, is_test, nb
 # the student's process runs a cell's IPython syntax as this Python, on this shell
 from course_grading.sandbox.student_server import _NoShell, _python
 from course_grading.sandbox.trace import HOP_PREFIX
-from course_grading.text import shown
+from course_grading.text import shown, source_lines
 
 __all__ = [
     "COURSE_RULES",
@@ -90,16 +90,25 @@ TORCH_ATTENTION = (
     ("torch.nn", "MultiheadAttention"),
     ("torch.nn", "Transformer"),
 )
-# PyTorch's normalisations, each of which computes LayerNorm on a reshaped input (an instance
-# norm of (1, N, d), a group norm of one group, the RMS norm of the centred input, ...).
+# Every normalisation layer of PyTorch's, each of which computes LayerNorm or RMSNorm on a reshaped input (an
+# instance norm of (1, N, d), a group norm of one group, the RMS norm of the centred input, a local response
+# norm whose window spans the features: attacks_n). The whole family, not the ones someone tried:
+# tests/test_shortcuts.py holds it to every ``*_norm`` of torch.nn.functional and every ``*Norm*``/``*LRN*``
+# module of torch.nn.
 TORCH_NORMS = (
     ("torch.nn.functional", "layer_norm"),
     ("torch.nn", "LayerNorm"),
     ("torch.nn.functional", "group_norm"),
+    ("torch.nn", "GroupNorm"),
     ("torch.nn.functional", "instance_norm"),
+    ("torch.nn", "InstanceNorm1d"),
     ("torch.nn.functional", "batch_norm"),
+    ("torch.nn", "BatchNorm1d"),
     ("torch.nn.functional", "rms_norm"),
     ("torch.nn", "RMSNorm"),
+    ("torch.nn.functional", "local_response_norm"),
+    ("torch.nn", "LocalResponseNorm"),
+    ("torch.nn", "CrossMapLRN2d"),
 )
 # What the assignments' answers may import where a part has rules (the modules and their
 # submodules): those an honest answer needs, a few that files and the network go through (what
@@ -722,6 +731,16 @@ class _Reader(ast.NodeVisitor):
             self.add(node, "code", attr)
         self.generic_visit(node)
 
+    def visit_MatchClass(self, node: ast.MatchClass) -> None:
+        """``case object(rms_norm=kernel)`` reads ``subject.rms_norm`` into ``kernel``: each keyword of a class
+        pattern is an attribute read, as ``subject.rms_norm`` is (attacks_n)."""
+        for attr in node.kwd_attrs:
+            self.mention(node, attr)
+            self.word(node, attr)
+            if attr.startswith("_") and not _is_dunder(attr):
+                self.add(node, "private", attr)
+        self.generic_visit(node)
+
     def visit_Constant(self, node: ast.Constant) -> None:
         if id(node) not in self.docstrings:  # a bare string does nothing
             text = _folded(node)
@@ -794,7 +813,7 @@ def _read_text(cell: str, source: str, keys: frozenset[str], bound: set[str]) ->
     """Evidence in a cell that does not parse, word by word (it cannot run; read it all the same).
     A word that is not an attribute and names the notebook's own function is the student's."""
     found = []
-    for number, line in enumerate(source.splitlines(), 1):
+    for number, line in enumerate(source_lines(source), 1):
         text = _printable(line)
         for dot, word in _WORD.findall(line):
             token = normalised(word)
@@ -900,7 +919,7 @@ def evidence_by_part(
     found: dict[str, list[tuple[str, Evidence]]] = {}  # by cell: (region, evidence)
     uses: dict[str, dict[str, set[str]]] = {}  # by cell: region -> the names it uses
     for cell, tree in trees.items():
-        reader = _Reader(cell, _python(answers[cell]).splitlines(), keys, bound, modules)
+        reader = _Reader(cell, source_lines(_python(answers[cell])), keys, bound, modules)
         try:
             if tree is not None:
                 reader.visit(tree)

@@ -40,7 +40,7 @@ from typing import Any
 
 from torch import Tensor
 
-from course_grading.sandbox import container
+from course_grading.sandbox import container, seccomp
 from course_grading.sandbox.calls import CUT, call_in, receive_frame, send_frame, swapped, unwire, wire
 from course_grading.sandbox.jail import isolate, seal
 from course_grading.sandbox.reference_grads import RemoteCall, grad_positions, tensor_leaves, with_leaves
@@ -397,6 +397,7 @@ def zygote() -> None:
                         connection.connect(request["socket"])
                         seal(home)
                     sys.addaudithook(code_guard())  # for good: no hook can be removed
+                    seccomp.forbid_new_tasks()  # for good: the student's code runs in this thread alone
                     serve(connection.fileno(), connection.fileno())
                 finally:
                     os._exit(0)
