@@ -419,8 +419,8 @@ WORDPIECE = Contract(
 # the probability that it passes (tests/test_a4_bert_power.py recomputes them).
 ALPHA = 1e-10
 # at most, per grading run: 4 shares in each of 5 cases, up to 7 ids and 1 pair test, 4 pair tests (neighbours in a row
-# and in a column), 8 tests of the short rows, the large vocabulary
-COMPARISONS = 43
+# and in a column), 8 tests of the short rows, the large vocabulary, 4 shares for each of 4 ids alone
+COMPARISONS = 59
 
 
 def _tail(count: int, n: int, p: float) -> float:
@@ -599,7 +599,7 @@ def check_mask_tokens(notebook: Student | dict[str, Any]) -> str | None:
     """``mask_tokens(input_ids, vocab_size, seed, mask_prob=0.15)``: exact checks of each call,
     then the distribution over many seeds, with exact binomial tests (see ALPHA).
 
-    Per grading run, a correct rule fails with probability below COMPARISONS * ALPHA = 4.3e-9. A
+    Per grading run, a correct rule fails with probability below COMPARISONS * ALPHA = 5.9e-9. A
     plausible wrong rule passes with the probability below, at the smallest counts its case can
     draw (tests/test_a4_bert_power.py computes each):
 
@@ -617,6 +617,9 @@ def check_mask_tokens(notebook: Student | dict[str, Any]) -> str | None:
       everywhere): the first or last id never drawn, or one random id per call, never pass;
     * the random id may be the original (two ordinary ids: 15% of the chosen tokens unchanged, 5%
       random): drawing another id than the original (10%, 10%) passes below 1e-45;
+    * the chance of being chosen the same for every id (a batch of one id, for four ids: the smallest and
+      largest ordinary ids and two neighbours): even ids at twice the rate and odd ones never never passes
+      (a batch of odd ids has none of 1,984 chosen, where 30% are expected);
     * the shares at BERT's rates and at mask_prob=0.4; at 1 and 0 exactly; reproducibility; rows
       of special tokens or padding only, batches of one row, checked exactly.
     """
@@ -726,6 +729,20 @@ def check_mask_tokens(notebook: Student | dict[str, Any]) -> str | None:
             "pairs of random replacements (in the order of the positions) that are equal",
             where + "; draw each random id on its own",
         )
+
+    def chance_by_id() -> None:
+        """Every ordinary token the same id, one id at a time (the smallest ordinary id, the largest, and two
+        neighbours, an even and an odd one): the shares are mask_prob's and BERT's whatever the id. A rule that
+        draws by the id's value (even ids at twice the rate and odd ones never: attacks_n) passed every mixed
+        batch, where its rates average out; here a batch of odd ids has none chosen."""
+        vocab_size = _randint(g, 50, 200)
+        middle = _randint(g, N_SPECIAL + 1, vocab_size - 2)
+        for value in sorted({N_SPECIAL, middle, middle + 1, vocab_size - 1}):
+            ids = torch.full((16, 64), value)
+            ids[:, 0], ids[:, -1] = CLS_ID, SEP_ID
+            label = f"every ordinary token {value} (vocab_size={vocab_size}, mask_prob=0.3)"
+            calls = [_Masking(student, ids, vocab_size, seed, 0.3, label) for seed in seeds(2)]
+            _expect_proportions(calls, 0.3, vocab_size - N_SPECIAL, f"{label}: the chance does not depend on the id")
 
     def two_ordinary_ids() -> None:
         """Two ordinary ids: a random replacement is the original half of the time, so 15% of the
@@ -843,6 +860,7 @@ def check_mask_tokens(notebook: Student | dict[str, Any]) -> str | None:
         two_ordinary_ids,
         proportions(64, 128, 1000, 6, None, "BERT's rates (mask_prob left at its default)"),
         proportions(32, 128, _randint(g, 200, 2000), 4, 0.4, "mask_prob=0.4", pad=False),
+        chance_by_id,
     ]
     return run_cases("mask_tokens", cases + contract_cases(MASK_TOKENS, student, g))
 
