@@ -51,7 +51,7 @@ from course_grading.markers import is_answer, is_own, is_test, nbgrader_meta, pa
 from course_grading.notebook.assignments import COURSE
 from course_grading.notebook.canonical import Canonical, assignment_of, grade_ids, read_submission, rebuild
 from course_grading.sandbox.limits import Limits, cap_address_space
-from course_grading.text import shown, source_lines
+from course_grading.text import continued, shown, source_lines
 
 __all__ = [
     "KERNEL",
@@ -133,11 +133,13 @@ class Report:
         lines = [f"warning: {self.misnamed}"] if self.misnamed else []
         lines += [f"note: {note}" for note in self.notes]
         for cell in self.other_cells:
-            lines.append(f"{cell.name} (not a part; the parts after it may need it) failed: {cell.failure}")
+            failed = continued(cell.failure or "", 4)
+            lines.append(f"{cell.name} (not a part; the parts after it may need it) failed: {failed}")
             lines += [f"    {line}" for line in cell.details]
         width = max(len(part.name) for part in self.parts)
         for part in self.parts:
-            lines.append(f"{part.name:<{width}}  {'passed' if part.failure is None else 'FAILED  ' + part.failure}")
+            outcome = "passed" if part.failure is None else "FAILED  " + continued(part.failure, 4)
+            lines.append(f"{part.name:<{width}}  {outcome}")
             lines += [f"    {line}" for line in (*part.details, *([f"hint: {part.hint}"] if part.hint else []))]
         lines.append(
             f"{self.assignment}: {len(self.parts) - self.failed} of {len(self.parts)} parts pass their visible tests."

@@ -21,7 +21,7 @@ from course_grading import mutants
 from course_grading.notebook import assignments
 from course_grading.sandbox import seeds
 from course_grading.sandbox.container import JAILS
-from course_grading.text import shown
+from course_grading.text import continued, shown
 
 __all__ = ["EXIT_BAD_INPUT", "EXIT_FAILED", "ProgressBar", "main", "parser"]
 
@@ -93,7 +93,7 @@ def _replay(args: argparse.Namespace) -> int:
     for part in parts:
         _print(
             f"  {part.part:<24} {part.score:g}/{part.max_score:g}"
-            + ("" if part.failure is None else "  " + part.failure.replace("\n", "\n" + " " * 6))
+            + ("" if part.failure is None else "  " + continued(part.failure, 6))
         )
     for note in result.notes:
         _print(f"  note: {note}")

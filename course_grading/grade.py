@@ -47,7 +47,7 @@ from course_grading.sandbox import container, scratch_course, seeds
 from course_grading.sandbox import limits as sandbox
 from course_grading.sandbox.limits import Limits
 from course_grading.sandbox.messages import GradeRequest, JailSettings, Outcome, read_message, write_message
-from course_grading.sandbox.worker import STARTED, GraderError, Worker
+from course_grading.sandbox.worker import RUNNING, STARTED, GraderError, Worker
 from course_grading.scratch import private_folder, remove_stale
 from course_grading.text import shown
 
@@ -89,9 +89,40 @@ def grade_one(
 ) -> Result:
     """Grade one canonical notebook in a scratch copy of ``template``; never raises for its content.
     A failure of the grader's own (the worker or the student process could not run it) gives a
-    :data:`NOT_GRADED` result (:func:`not_graded`); a hang past ``limits.total_s`` once the
-    student's process runs, or the process limit, stays the student's (every part 0). ``seed``
-    replaces the seed of the hidden inputs that the submission's content gives (a replay)."""
+    :data:`NOT_GRADED` result (:func:`not_graded`). Past ``limits.total_s`` once the student's process
+    runs, the time is the student's: where a part's hidden tests were running, that part scores 0 and the
+    submission is graded again from the start without running them (a slow part costs its own points, not
+    the others': attacks_n), at most once per part; a hang anywhere else, or the process limit, costs every
+    part. ``seed`` replaces the seed of the hidden inputs that the submission's content gives (a replay)."""
+    skipped: list[str] = []
+    seconds = 0.0
+    while True:
+        result, ran_out = _grade_once(template, assignment, student, nb, limits, out, grader, seed, skipped)
+        seconds += result.seconds
+        if ran_out is None:
+            result.seconds = round(seconds, 1)
+            result.notes[:0] = [
+                f"timed out: {part}'s hidden tests ran past {limits.total_s} s: {part} scores 0, and the other "
+                "parts were graded again without them"
+                for part in skipped
+            ]
+            return result
+        skipped.append(ran_out)
+
+
+def _grade_once(
+    template: Path,
+    assignment: str,
+    student: str,
+    nb: nbformat.NotebookNode,
+    limits: Limits,
+    out: Path,
+    grader: Worker,
+    seed: int | None,
+    skipped: list[str],
+) -> tuple[Result, str | None]:
+    """One attempt of :func:`grade_one`: its result, or the part whose hidden tests were running when the
+    submission's time ran out (one not in ``skipped``), to grade again without them."""
     result = Result(student, ATTENTION)
     started = time.monotonic()
     batch = template.parent  # holds the template, the unpacked submissions and every job: all hidden
@@ -115,16 +146,25 @@ def grade_one(
         try:
             fault = grader.run(
                 GradeRequest(
-                    scratch=str(scratch), assignment=assignment, student=student, env=env, cwd=str(job), seed=seed
+                    scratch=str(scratch),
+                    assignment=assignment,
+                    student=student,
+                    env=env,
+                    cwd=str(job),
+                    seed=seed,
+                    skipped=skipped,
                 ),
                 limits.total_s,
             )
         except TimeoutError:
             if (scratch / STARTED).exists():  # the student's code was running: the time was the student's
+                running = (scratch / RUNNING).read_text() if (scratch / RUNNING).exists() else None
+                if running is not None and running not in skipped:
+                    return result, running
                 result.notes.append(
                     f"timed out: grading took longer than {limits.total_s} s in all; every part scores 0"
                 )
-                return result
+                return result, None
             fault = grader.failure(
                 f"no student process was running after {limits.total_s} s (the grading worker or the jail "
                 "did not start)"
@@ -140,7 +180,7 @@ def grade_one(
             result.notes.append(
                 f"the notebook hit the limit of {limits.processes} processes and threads: every part scores 0"
             )
-            return result
+            return result, None
         if (scratch / "nbgrader.log").exists():
             (out / "logs").mkdir(parents=True, exist_ok=True)
             shutil.copyfile(scratch / "nbgrader.log", out / "logs" / f"{student}.log")
@@ -148,7 +188,7 @@ def grade_one(
         if fault is None and not outcome_file.exists():
             fault = GraderError("the grading worker reported success but wrote no outcome", "")
         if fault is not None:
-            return not_graded(result, fault, out, scratch / "nbgrader.log")
+            return not_graded(result, fault, out, scratch / "nbgrader.log"), None
         outcome = read_message(outcome_file, Outcome)
         result.scores, result.max_scores = outcome["scores"], outcome["max_scores"]
         result.notes = outcome["notes"] + result.notes
@@ -165,7 +205,7 @@ def grade_one(
     finally:
         shutil.rmtree(job, ignore_errors=True)
         result.seconds = round(time.monotonic() - started, 1)
-    return result
+    return result, None
 
 
 def not_graded(result: Result, fault: GraderError, out: Path, nbgrader_log: Path) -> Result:

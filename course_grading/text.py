@@ -18,6 +18,9 @@ some viewers. A spreadsheet runs a cell that starts with ``=``, ``+``, ``-`` or 
   a formula (its first character after any leading spaces ``=``, ``+``, ``-``, ``@``, a tab or a CR)
   prefixed with an apostrophe (OWASP's advice), so that it is shown as text. Numbers are written as
   numbers (a score of -1.5 stays ``-1.5``).
+* :func:`continued` puts the lines after the first of a message (a student's exception can hold newlines) behind
+  a gutter, ``| ``, so that none of them reads as a line of the report around it (attacks_n forged
+  ``  masks   2/2`` and ``total 12/12`` under its own error).
 * :func:`source_lines` splits source code into lines as Python numbers them (at ``\n``, ``\r\n`` and ``\r`` only;
   ``str.splitlines`` also splits at U+2028, a form feed and others, so that a quoted "line 4" would be another
   line than the one Python ran: attacks_n put harmless code there, after a U+2028 in a comment).
@@ -41,7 +44,7 @@ import html
 import math
 import re
 
-__all__ = ["FORMULA_STARTS", "HIDDEN", "csv_cell", "html_text", "shown", "source_lines"]
+__all__ = ["FORMULA_STARTS", "HIDDEN", "csv_cell", "continued", "html_text", "shown", "source_lines"]
 
 # The code points shown as escapes: categories Cc, Cf, Zl, Zp and Cs of Unicode 14 and 15 (Python 3.11's and
 # 3.12's unicodedata; tests/test_text.py checks the running Python's database against it).
@@ -117,3 +120,10 @@ def source_lines(source: str) -> list[str]:
     takes (U+2028, U+2029, ``\x0b``, ``\x0c``, ``\x1c``-``\x1e``, ``\x85``); no empty last line after a final break."""
     lines = _LINE_BREAK.split(source)
     return lines[:-1] if lines and lines[-1] == "" else lines
+
+
+def continued(text: str, indent: int) -> str:
+    """``text`` with each line after its first indented by ``indent`` spaces and a gutter (``| ``): a message
+    shown under a line of a report cannot add a line that looks like one of the report's own."""
+    first, *rest = text.split("\n")
+    return "\n".join([first, *(" " * indent + "| " + line for line in rest)])

@@ -238,6 +238,18 @@ def hostile_cases(course: str, out: str, inbox: str, port: int = 9) -> dict[str,
             without("sdpa", "mha"),
             "needs review",
         ),
+        "slow_hidden_mha": Case(  # right, and each call in time, but its hidden calls together past the total
+            "slow_hidden_mha.ipynb",
+            notebook(
+                {
+                    "mha": KEY["mha"]
+                    + "\n_fast_mha = multi_head_attention\n\n\ndef multi_head_attention(*args, **kwargs):\n"
+                    "    import time\n\n    time.sleep(2)\n    return _fast_mha(*args, **kwargs)\n"
+                }
+            ),
+            without("mha"),  # graded again without mha's hidden tests: the other parts keep their points
+            "mha's hidden tests ran past",
+        ),
         "works_in_a_thread": Case(  # a forbidden routine where the operator trace does not look: another thread
             "works_in_a_thread.ipynb",
             notebook(

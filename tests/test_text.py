@@ -7,6 +7,7 @@ U+202E and a ``=HYPERLINK(...)`` email: none of these reaches a written file or 
 
 from __future__ import annotations
 
+import ast
 import csv
 import io
 import json
@@ -25,7 +26,7 @@ from course_grading.lms.gradescope_reader import write_import
 from course_grading.lms.intake import Intake, Person, Roster, Submission
 from course_grading.lms.results import ATTENTION, GRADED, Result
 from course_grading.notebook.gradebook import name_parts
-from course_grading.text import FORMULA_STARTS, HIDDEN, csv_cell, html_text, shown
+from course_grading.text import FORMULA_STARTS, HIDDEN, continued, csv_cell, html_text, shown, source_lines
 
 ESC, BEL, CR, RLO = "\x1b", "\x07", "\r", "\u202e"
 HOSTILE = (ESC, BEL, CR, RLO)
@@ -275,6 +276,27 @@ def test_the_terminal_gets_no_hidden_character(capsys: pytest.CaptureFixture[str
         and "\\x1b[2J\\u202e" in rendered
         and "\t^" in rendered
     )
+
+
+def test_no_line_of_a_students_message_reads_as_a_line_of_the_report() -> None:
+    """attacks_n: an exception whose message held newlines put ``  masks   2/2`` and ``total 12/12`` under its
+    part's line. Every line after the first sits behind a gutter, in course check's report and its replay's."""
+    forged = "ValueError: \n  masks                    2/2\ntotal 12/12\r\n"
+    gutter = ["      |   masks                    2/2", "      | total 12/12\r", "      | "]
+    assert continued(forged, 6).split("\n")[1:] == gutter
+    report = Report("a1", [PartResult("masks", forged), PartResult("sdpa", None)], [PartResult("cell 3", forged)], [])
+    lines = "\n".join(report.render()).split("\n")
+    assert [line for line in lines if "2/2" in line or "total 12" in line] == [
+        "    |   masks                    2/2",
+        "    | total 12/12\\r",
+    ] * 2
+
+
+def test_source_lines_are_the_lines_python_numbers() -> None:
+    text = "a = 1  # \u2028 b = 2\x0c\x1c\x85\r\nc = 3\rd = 4\n"
+    assert source_lines(text) == ["a = 1  # \u2028 b = 2\x0c\x1c\x85", "c = 3", "d = 4"]
+    # Python numbers the statements by the same lines: the other characters are no line breaks to it
+    assert [source_lines(text)[node.lineno - 1][:5] for node in ast.parse(text).body] == ["a = 1", "c = 3", "d = 4"]
 
 
 def test_gradescope_results_and_nbgraders_student_fields(tmp_path: Path) -> None:

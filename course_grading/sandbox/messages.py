@@ -50,6 +50,8 @@ class GradeRequest(TypedDict):
     env: dict[str, str]  # the worker's whole environment while it grades this submission
     cwd: str
     seed: int | None  # the hidden inputs' seed; None: derived from the submission
+    # parts whose hidden tests an earlier attempt ran past the submission's time in: they fail without running
+    skipped: NotRequired[list[str]]
 
 
 class WorkerReply(TypedDict):

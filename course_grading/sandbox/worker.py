@@ -40,7 +40,7 @@ import sys
 import tempfile
 import time
 import traceback
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -67,6 +67,8 @@ __all__ = [
     "Control",
     "GRADER_SECONDS",
     "GraderError",
+    "RUNNING",
+    "SKIPPED_MESSAGE",
     "STARTED",
     "Worker",
     "Zygote",
@@ -354,13 +356,18 @@ def run_submission(
     checks: HiddenChecks,
     seed: int,
     control: Callable[[Callable[[Student], str | None]], str | None] | None = None,
+    skipped: Collection[str] = (),
+    running: Path | None = None,
 ) -> dict[str, Outputs]:
     """Every cell's outputs, by grade id: the notebook's cells as they ran, and each test cell's
     visible tests (with correct other parts) followed by its hidden check's verdict (drawn from
     ``seed``, which a failure's message names so that the case can be replayed; a failure stands where
     ``control``, the answer key, passes the same case: :func:`hidden_verdict`). A part's own
     functions, never replaced while it is graded, are those its stub in the student version
-    (``release``) defines, and whatever else the student's answer cell defines."""
+    (``release``) defines, and whatever else the student's answer cell defines. A part in ``skipped`` (its
+    hidden tests ran past the submission's time in an earlier attempt) fails without running them; the part whose
+    hidden tests are running is written to ``running``, where :func:`course_grading.grade.grade_one` reads it
+    when the submission's time runs out."""
     outputs = dict(student.run_cells())
     # what each part must define, and what the student's cell defines
     stubs, written = part_names(release), part_names(nb)
@@ -374,9 +381,16 @@ def run_submission(
     for test_id, _ in tests:
         if outputs[test_id]["error"] is None and test_id in checks.by_test:
             student.under_test, student.part = own[test_id], part_of(test_id)
+            if student.part in skipped:
+                outputs[test_id]["error"] = ["TimeoutError", SKIPPED_MESSAGE, []]
+                continue
+            if running is not None:
+                running.write_text(student.part)
             failure = hidden_verdict(checks.by_test[test_id], student, control)
             if failure is not None:
                 outputs[test_id]["error"] = ["AssertionError", f"{failure}\n{replay_hint(seed)}", []]
+    if running is not None:
+        running.unlink(missing_ok=True)
     return outputs
 
 
@@ -404,9 +418,12 @@ def replay_hint(seed: int) -> str:
     return f"(hidden inputs from seed {seed}; an instructor replays them with `course check NOTEBOOK --seed {seed}`)"
 
 
-def autograde(scratch: Path, assignment: str, student: str, seed: int | None = None) -> None:
+def autograde(
+    scratch: Path, assignment: str, student: str, seed: int | None = None, skipped: Collection[str] = ()
+) -> None:
     """Grade the submission in one scratch course; write ``outcome.json`` (scores, maxima, notes,
-    the seed of the hidden inputs). ``seed`` None: derived from the submission (:func:`submission_seed`)."""
+    the seed of the hidden inputs). ``seed`` None: derived from the submission (:func:`submission_seed`).
+    ``skipped``: parts that fail without their hidden tests running (see :func:`run_submission`)."""
     from nbgrader.api import Gradebook
 
     settings = read_message(scratch / "jail.json", JailSettings)
@@ -424,7 +441,7 @@ def autograde(scratch: Path, assignment: str, student: str, seed: int | None = N
     try:
         release = nbformat.read(scratch / "release" / assignment / f"{assignment}.ipynb", as_version=4)
         control = Control(Path(settings["grading"]), assignment, scratch / GRADER_SECONDS)
-        outputs = run_submission(remote, nb, release, checks, seed, control)
+        outputs = run_submission(remote, nb, release, checks, seed, control, skipped, scratch / RUNNING)
     except StudentRaised as error:  # its process failed after its cells, before its tests: the student's doing
         check_setup(nb, remote.outputs)  # a fault of the grader's, unless the student's code had run
         note = f"the notebook's process failed before its tests ran ({error.message}): every part scores 0"
@@ -525,6 +542,11 @@ def check_setup(nb: nbformat.NotebookNode, outputs: dict[str, Outputs]) -> str |
 
 
 STARTED = "student-process-started"  # written in the scratch course once the student's process runs
+RUNNING = "hidden-tests-running"  # the part whose hidden tests run now (the worker's file: no student reaches it)
+SKIPPED_MESSAGE = (
+    "its hidden tests ran past the submission's time limit: this part scores 0, and the other parts were graded "
+    "again without running them"
+)
 GRADER_SECONDS = "grader-seconds"  # the seconds the worker spent on controls, which the submission's limit adds
 
 
@@ -672,7 +694,13 @@ def serve() -> None:
         os.chdir(request["cwd"])
         tempfile.tempdir = None  # chosen afresh from this submission's TMPDIR
         try:
-            autograde(Path(request["scratch"]), request["assignment"], request["student"], request.get("seed"))
+            autograde(
+                Path(request["scratch"]),
+                request["assignment"],
+                request["student"],
+                request.get("seed"),
+                request.get("skipped", []),
+            )
             reply = WorkerReply(error=None)
         except Exception as error:  # noqa: BLE001
             # the grader's failure, reported for this submission; the worker goes on
