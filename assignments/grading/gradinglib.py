@@ -297,7 +297,8 @@ def run_cases(part: str, cases: list[Callable[[], None]]) -> str | None:
             return f"{part}: {failure}"
         except StudentRaised as error:
             if error.type_name == "NotImplementedError":
-                return f"{part}: not implemented yet (raises NotImplementedError)"
+                # the stub's own raise, or something torch does not implement (a meta tensor's values: attacks_n)
+                return f"{part}: raised NotImplementedError (not written yet, or it uses what torch does not implement)"
             if error.type_name == "Refused":
                 return f"{part}: {error.message}"
             return f"{part}: raised {error}"

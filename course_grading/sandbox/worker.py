@@ -404,7 +404,8 @@ def notes_on(outputs: dict[str, Outputs], cell_s: int) -> list[str]:
         notes.append("the notebook printed more than its output limit: the rest was not kept")
     if any("File too large" in m for m in messages):
         notes.append("a cell wrote a file larger than the file-size limit")
-    if "TimeoutError" in errors:
+    timed_out = [o["error"][1] for o in outputs.values() if o["error"] is not None and o["error"][0] == "TimeoutError"]
+    if any(m != SKIPPED_MESSAGE for m in timed_out):  # a part skipped for the submission's limit has its own note
         notes.append(f"a cell or a part ran past its time limit ({cell_s} s)")
     if "MemoryError" in errors:
         notes.append("a cell ran out of memory")
