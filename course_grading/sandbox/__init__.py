@@ -2,6 +2,7 @@
 
 - :mod:`.policy` (what the jail shows and how it limits), :mod:`.jail` (mounts, namespaces),
   :mod:`.container` (the jail where no namespace can be made: Gradescope's containers),
+  :mod:`.seccomp` (the filters a student's process installs on itself: no new socket, thread or process),
   :mod:`.limits` (time, memory, processes, the job slots' control groups);
 - :mod:`.student_server` (the jailed zygote and the student's process), :mod:`.calls` (the frames
   that cross between it and the worker), :mod:`.worker` (the trusted process that grades),
@@ -21,7 +22,8 @@ Invariants, which every change here keeps:
    numbers, strings, nested containers of bounded depth and size) that the student's process
    returned; no verdict, report or driver result made in the student's process is believed.
 3. It is limited from outside: time, memory, processes, output and file size are enforced by the
-   kernel (rlimits, cgroups), never by the student's process.
+   kernel (rlimits, cgroups, seccomp), never by the student's process; it runs in one thread, which the
+   operator trace watches (no thread or process can start once its code may run).
 4. Hidden inputs are unpredictable without the course secret (:mod:`.seeds`), and the same notebook
    always gets the same inputs; nothing a hidden call returned or raised reaches the student's
    feedback except values the worker formats itself (shapes, errors, which case).
