@@ -174,7 +174,11 @@ def _crowded_top(g: torch.Generator, V: int, k: int, at: float, gap: float) -> T
 
 
 def check_top_p(notebook: Student | dict[str, Any]) -> str | None:
-    """``top_p_filter(logits, p)`` against the definition: the smallest most-likely set with probability >= p."""
+    """``top_p_filter(logits, p)`` against the definition: the smallest most-likely set with probability >= p.
+
+    Sums taken in float32 for float64 logits (a softmax or cumulative sum in float32, with p compared in either
+    dtype) fail on every draw: probabilities 0.5 +- 1e-9 with p on each side of the float64 sum (bound 0); p a
+    millionth of a millionth from a random row's sum catches them on some draws only."""
     g = fresh_generator()
     student = as_student(notebook)
 
@@ -217,6 +221,8 @@ def check_top_p(notebook: Student | dict[str, Any]) -> str | None:
             raise CheckFailed(f"top_p_filter(logits, p) keeps a token less likely than the tied ones ({where})")
         expect_equal(value[kept], logits[kept], "the kept logits", where)
 
+    halves = torch.tensor([[0.5 + 1e-9, 0.5 - 1e-9], [0.5 - 1e-9, 0.5 + 1e-9]], dtype=torch.float64).log()
+
     def near_sum(offset: float) -> Callable[[], None]:
         logits, p = _p_near_a_sum(g, offset)
         return case(logits, f"p {offset:+g} from the sum of the j most likely probabilities of row 0 (float64)", p=p)
@@ -237,6 +243,11 @@ def check_top_p(notebook: Student | dict[str, Any]) -> str | None:
         # far under it does not
         near_sum(1e-12),
         near_sum(-1e-12),
+        # float64 probabilities a billionth from 0.5, p between the float64 sum and its float32 rounding: a softmax or
+        # cumulative sum taken in float32 lands on the wrong side of one of the two, whichever dtype p is compared in
+        # (corpus m: near_sum's random rows caught it on some draws only)
+        case(halves, "probabilities 0.5 +- 1e-9 (float64), p = 0.5 + 5e-10: the likelier token alone", p=0.5 + 5e-10),
+        case(halves, "probabilities 0.5 +- 1e-9 (float64), p = 0.5 + 2e-9: both tokens", p=0.5 + 2e-9),
     ]
     return run_cases("top_p_filter", cases + contract_cases(TOP_P, student, g))
 
