@@ -31,6 +31,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import NamedTuple
 
 import nbformat
 
@@ -97,7 +98,7 @@ def grade_one(
     skipped: list[str] = []
     seconds = 0.0
     while True:
-        result, ran_out = _grade_once(template, assignment, student, nb, limits, out, grader, seed, skipped)
+        result, ran_out = _grade_once(_Attempt(template, assignment, student, nb, limits, out, grader, seed), skipped)
         seconds += result.seconds
         if ran_out is None:
             result.seconds = round(seconds, 1)
@@ -110,19 +111,23 @@ def grade_one(
         skipped.append(ran_out)
 
 
-def _grade_once(
-    template: Path,
-    assignment: str,
-    student: str,
-    nb: nbformat.NotebookNode,
-    limits: Limits,
-    out: Path,
-    grader: Worker,
-    seed: int | None,
-    skipped: list[str],
-) -> tuple[Result, str | None]:
+class _Attempt(NamedTuple):
+    """What :func:`grade_one` grades, as it was given."""
+
+    template: Path
+    assignment: str
+    student: str
+    nb: nbformat.NotebookNode
+    limits: Limits
+    out: Path
+    grader: Worker
+    seed: int | None
+
+
+def _grade_once(attempt: _Attempt, skipped: list[str]) -> tuple[Result, str | None]:
     """One attempt of :func:`grade_one`: its result, or the part whose hidden tests were running when the
     submission's time ran out (one not in ``skipped``), to grade again without them."""
+    template, assignment, student, nb, limits, out, grader, seed = attempt
     result = Result(student, ATTENTION)
     started = time.monotonic()
     batch = template.parent  # holds the template, the unpacked submissions and every job: all hidden
