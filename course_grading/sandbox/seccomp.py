@@ -75,7 +75,7 @@ def forbid_new_tasks() -> None:
     """No new thread and no new process (``clone``, ``clone3``, ``fork``, ``vfork``): each fails with EPERM
     (Python says "can't start new thread", or PermissionError). torch's thread pools are set to this
     thread first, so that no operation of torch's needs another."""
-    import torch
+    import torch  # here, not at the top: the container jail's own checks import this module without torch
 
     torch.set_num_threads(1)
     _refuse(_TASKS, errno.EPERM, "threads and processes")
