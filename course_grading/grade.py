@@ -95,10 +95,11 @@ def grade_one(
     submission is graded again from the start without running them (a slow part costs its own points, not
     the others': attacks_n), at most once per part; a hang anywhere else, or the process limit, costs every
     part. ``seed`` replaces the seed of the hidden inputs that the submission's content gives (a replay)."""
+    attempt = _Attempt(template, assignment, student, nb, limits, out, grader, seed)
     skipped: list[str] = []
     seconds = 0.0
     while True:
-        result, ran_out = _grade_once(_Attempt(template, assignment, student, nb, limits, out, grader, seed), skipped)
+        result, ran_out = _grade_once(attempt, skipped)
         seconds += result.seconds
         if ran_out is None:
             result.seconds = round(seconds, 1)
