@@ -88,6 +88,12 @@ def float32_inside(x, gain, bias):  # noqa: ANN001, ANN201 (Hugging Face's norms
     return right(x.float(), gain.float(), bias.float()).to(x.dtype)
 
 
+def bfloat16_without_grad(x, gain, bias):  # noqa: ANN001, ANN201 (corpus n: an "inference fast path")
+    if torch.is_grad_enabled():
+        return right(x, gain, bias)
+    return right(x.bfloat16(), gain.bfloat16(), bias.bfloat16()).to(x.dtype)
+
+
 def _args(g: torch.Generator, size) -> tuple:  # noqa: ANN001
     d = size.length
     return (
@@ -144,7 +150,7 @@ def test_a_right_function_passes_every_generic_case_on_every_seed() -> None:
     (buffer, "1100 positions"), (float32, "keep the inputs' dtype"), (detached, "reaches gain"),
     (needs_batch, "leading dimensions none"), (reseeds, "global random state"), (python_reseeds, "global random state"),
     (in_place, "in place"), (one_pass, "offset by 4,096"), (float32_inside, "float64"),
-    (recursive, "1100 positions"),
+    (recursive, "1100 positions"), (bfloat16_without_grad, "torch.no_grad()"),
 ])  # fmt: skip
 def test_each_class_of_wrong_function_fails_on_every_seed(function, words: str) -> None:  # noqa: ANN001
     for messages in failures_by_seed(function):  # the case of its class fails it on every seed
@@ -397,3 +403,47 @@ def test_every_contracts_again_case_keeps_the_scale_of_its_draws(name: str, cont
             for j, rms in enumerate(scales):
                 low, high = min(d[i][j] for d in drawn), max(d[i][j] for d in drawn)
                 assert low / 3 <= rms <= 3 * high, f"{name}: {contract.names[i]} drawn at a scale its maker never draws"
+
+
+def test_graded_entries_and_unbounded_integers_each_fail_their_wrong_function() -> None:
+    """corpus n: a contract that grades some entries only judges those (the rest finite), and integer arguments
+    the spec leaves unbounded are sent past int32's range, where a cast to int32 wraps."""
+
+    def masked_args(g: torch.Generator, size) -> tuple:  # noqa: ANN001
+        return torch.randn(2, size.length, generator=g), torch.arange(size.length) % 2 == 0
+
+    def keep_graded(x, keep):  # noqa: ANN001, ANN201
+        return torch.where(keep, x * 2, x * 3)  # the ungraded entries are the function's own business
+
+    def nan_ungraded(x, keep):  # noqa: ANN001, ANN201
+        return torch.where(keep, x * 2, torch.nan)
+
+    graded = contracts.Contract(
+        "double", ("x", "keep"), masked_args, lambda x, keep: x * 2, graded=lambda a: a[1].expand_as(a[0])
+    )
+
+    def signs(g: torch.Generator, size) -> tuple:  # noqa: ANN001
+        return (torch.randint(-5, 6, (size.length,), generator=g),)
+
+    def wraps(rel):  # noqa: ANN001, ANN201
+        return rel.to(torch.int32).sign().long()
+
+    unbounded = contracts.Contract("sign", ("rel",), signs, lambda rel: rel.sign(), unbounded=(0,))
+    for contract, good, bad, words in (
+        (graded, keep_graded, nan_ungraded, "finite"),
+        (unbounded, lambda rel: rel.sign(), wraps, "past int32"),
+    ):
+        for seed in SEEDS:
+            gradinglib.seed_checks(seed)
+            try:
+                for function, expected in ((good, False), (bad, True)):
+                    student = gradinglib.as_student({contract.function: function})
+                    found = []
+                    for case in contracts.contract_cases(contract, student, gradinglib.fresh_generator()):
+                        try:
+                            case()
+                        except gradinglib.CheckFailed as failure:
+                            found.append(str(failure))
+                    assert bool(found) == expected and all(words in m for m in found), (function, found)
+            finally:
+                gradinglib.seed_checks(None)

@@ -154,3 +154,41 @@ def test_what_the_notebook_loaded_holds_the_parts_that_did_it_or_ran_it() -> Non
     assert held(("program", "os.system", "adapter", "part:adapter")) == {"adapter": {"os.system"}}
     assert held(("import", "numpy", "lora", "part:lora")) == {}  # allowed
     assert held(("import", "course_lib", "imports", "cell:imports")) == {}  # the release's own set-up
+
+
+TRAMPOLINE_CHILD = r'''
+import json, sys
+from course_grading.sandbox.trace import Conduct
+conduct = Conduct()
+sys.addaudithook(conduct.hook)
+through_the_standard_library = """
+import contextlib, importlib
+with contextlib.ExitStack() as stack:  # contextlib calls import_module: a standard library frame in between
+    stack.callback(importlib.import_module, "_".join(["course", "lib"]) + ".tokenization")
+"""
+exec(compile(through_the_standard_library, "<cell part>", "exec"), {})
+first = conduct.drain()
+through_another_library = """
+import torch._utils
+torch._utils._import_dotted_name("_".join(["course", "lib"]))  # torch's frame calls __import__
+"""
+exec(compile(through_another_library, "<cell other>", "exec"), {})
+print(json.dumps([first, conduct.drain()]))
+'''
+
+
+def test_an_import_the_notebook_asks_a_library_to_make_is_the_notebooks() -> None:
+    """attacks_o: course_lib imported by contextlib.ExitStack's callback (a standard library frame between
+    the import and the cell) escaped the record; so would one made by another library's import-by-name."""
+    import json
+    import subprocess
+    import sys
+
+    run = subprocess.run(
+        [sys.executable, "-c", TRAMPOLINE_CHILD], capture_output=True, text=True, timeout=120, check=True
+    )
+    first, second = json.loads(run.stdout.strip().splitlines()[-1])
+    assert ["import", "course_lib.tokenization", "part"] in first or ["import", "course_lib", "part"] in first
+    assert ["import", "course_lib", "other"] in second
+    # the standard library's own imports (contextlib's, torch's) stay theirs
+    assert not any(name.startswith(("torch", "json", "re")) for _, name, _ in first + second)

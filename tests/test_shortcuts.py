@@ -981,3 +981,30 @@ def test_a1_a_module_written_and_imported_is_held_and_honest_habits_are_not(tmp_
         ), (part, held_attack.notes)
     errors = failed_test_cells(out, "shadow_module")
     assert set(errors) == {"sdpa", "mha"} and errors["sdpa"] == "HeldForReview", errors
+
+
+KEY_BY_MATCH_ARGS = '''
+from collections import namedtuple
+
+class Anything(type):
+    def __instancecheck__(cls, obj):
+        return True
+
+class Key(namedtuple("Key", ["_".join(["rms", "norm"])]), metaclass=Anything):
+    pass
+
+def rms_norm(x, gain, eps=1e-6):
+    match torch:
+        case Key(kernel):
+            return kernel(x, x.shape[-1:], gain, eps)
+'''
+
+
+def test_a_class_pattern_that_reads_attributes_by_position_is_a_lookup() -> None:
+    """attacks_o: ``case Key(kernel)`` reads the attribute ``Key.__match_args__`` names, which a namedtuple built
+    from a string computes, and a metaclass makes the pattern match anything: a lookup by a computed name."""
+    found = kinds(KEY_BY_MATCH_ARGS, NORMS, "rms_norm")
+    assert "lookup" in found and "code" in found  # the pattern, and the hook of isinstance defined
+    # the builtins whose one positional pattern is the subject itself read no attribute
+    plain = "def f(x):\n    match x:\n        case int(n):\n            return n\n        case str():\n            return 0\n"
+    assert kinds(plain, NORMS, "f") == set()

@@ -163,6 +163,14 @@ def _mha_args(g: torch.Generator, size: Size) -> tuple[Any, ...]:
     return (x_q, x_kv, *weights, h, _random_mask(g, B, 1, T_k))
 
 
+def _mha_args_no_key(g: torch.Generator, size: Size) -> tuple[Any, ...]:
+    """:func:`_mha_args` with the first sequence's keys all masked: its queries attend no key (zeros, and
+    finite gradients of every input: a NaN repaired in the value alone still poisons the backward pass)."""
+    *args, mask = _mha_args(g, size)
+    mask[0] = False
+    return (*args, mask)
+
+
 SDPA = Contract(
     "scaled_dot_product_attention",
     ("q", "k", "v", "mask"),
@@ -237,6 +245,7 @@ MHA = Contract(
     differentiable=(0, 1, 2, 3, 4, 5),  # through the correct sdpa and heads too: the grader answers their backward
     coincide=True,
     options=(("forbid", NO_TORCH_ATTENTION), ("references", REFERENCE_PARTS)),
+    edges=(("the first sequence's keys all masked (its queries attend no key)", _mha_args_no_key),),
     # positive inputs, positive query weights and negative key weights: every score below -50,000
     extremes=(
         (

@@ -1218,6 +1218,7 @@ ENCODER = Contract(
     long=1100,
     differentiable=(0, (1, EVERY)),
     scale=10.0,
+    graded=lambda a: a[3].bool(),  # "the outputs at padded positions are not graded, but they must be finite"
     options=(("forbid", NO_TORCH_LAYERS),),
     extremes=(
         ("scores past float32's exp range (x 40 times larger)", lambda a: (a[0] * 40, *a[1:]), 10.0),

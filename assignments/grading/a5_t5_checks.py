@@ -242,6 +242,7 @@ BUCKETS = Contract(
     leads=((), (1,), (3, 5, 7)),
     long=PAST_EVERY_BUFFER,
     verify=_expect_buckets,
+    unbounded=(0,),  # "a torch.long tensor of any shape": any int64 value, far past int32's range
     again=lambda first, fresh, g: [(first[0], False, *first[2:]), (first[0], True, 48, first[3]), (*first[:3], 40)],
     shortest=16,  # the length is max_distance: "max_distance >= 2 * max_exact", 16 at 32 buckets in both directions
 )

@@ -507,6 +507,7 @@ LORA = Contract(
     verify=_judge_lora,
     options=(("driver", DRIVERS),),
     whole=(3,),
+    grad_modes=(),  # the driver trains (a backward pass, optimizer steps): it needs autograd on
 )
 
 
@@ -1054,6 +1055,7 @@ PROBE = Contract(
             1.0,
         ),
     ),
+    grad_modes=(),  # the driver trains (a backward pass, optimizer steps): it needs autograd on
 )
 
 
@@ -1155,6 +1157,7 @@ ADAPTER = Contract(
     views=Size((2, 3, 4), 0),
     verify=_judge_adapter,
     options=(("driver", DRIVERS),),
+    grad_modes=(),  # the driver trains (a backward pass, optimizer steps): it needs autograd on
 )
 
 

@@ -70,6 +70,13 @@ its class of bug on every draw, not on a lucky one):
   object's identity (``id(memory)``, ``is``) shows.
 * **whole numbers** (``whole``, the indices of arguments the spec calls floats): each sent as a Python
   ``int`` of a whole value (what a caller writes as ``poisson_lambda=3``), judged as that float.
+* **the caller's autograd mode** (``grad_modes``): the base case called under ``torch.no_grad()`` and under
+  ``torch.inference_mode()``, judged as usual: a function whose values change with the caller's mode (an
+  "inference fast path" in bfloat16 when no gradient is wanted) shows;
+* **graded entries** (``graded``, where the spec grades some outputs only: padded positions): the rest must be
+  finite, the graded ones are judged;
+* **unbounded integers** (``unbounded``, integer arguments the spec gives no range: relative positions): sent
+  times 2**33 as well, past int32's range, where a cast to a narrower integer wraps.
 
 Where a right answer is one of a set rather than one value (a draw from a law, a sampler replayed, a
 bucket within float rounding of a boundary), ``verify`` checks one reply against its arguments in place
@@ -93,7 +100,7 @@ from typing import Any, Literal
 import torch
 from torch import Tensor
 
-from course_grading.sandbox.calls import GradArg, probe
+from course_grading.sandbox.calls import GradArg, GradMode, probe
 
 from gradinglib import CheckFailed, Guarded, StudentRaised, expect_close, expect_equal, kind, same_value
 
@@ -173,6 +180,15 @@ class Contract:
     # the again case's calls also on the same objects; off only where a driver judges each call against its own
     # seeding of the global random state (which the calls before it, in one driver call, have moved)
     same_objects: bool = True
+    # the caller's autograd modes the base case is also called under: a function's values must not change with
+    # them (an "inference fast path" in bfloat16 under no_grad); empty only where the spec's function trains
+    grad_modes: tuple[GradMode, ...] = ("no_grad", "inference")
+    # the output entries the spec grades (a boolean mask over the output's leading dimensions, from the arguments),
+    # None: all; the others must be finite only ("the outputs at padded positions are not graded")
+    graded: Callable[[tuple[Any, ...]], Tensor] | None = None
+    # integer arguments whose values the spec does not bound (relative positions): also sent times 2**33, past
+    # int32's range, where a cast to a narrower integer wraps
+    unbounded: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         if self.long is not None and self.long <= RECURSION_LIMIT:
@@ -284,6 +300,21 @@ def contract_cases(contract: Contract, student: Guarded, g: torch.Generator) -> 
                 fill=lambda args: tuple(int(a) if i in contract.whole else a for i, a in enumerate(args)),
             )
         )
+    for mode in contract.grad_modes:
+        cases.append(
+            _value_case(contract, student, g, f"called under torch.{_MODE_NAMES[mode]}", contract.base, mode=mode)
+        )
+    if contract.unbounded:
+        cases.append(
+            _value_case(
+                contract,
+                student,
+                g,
+                "integer values past int32's range (times 2**33)",
+                contract.base,
+                layout=lambda args: tuple(a * 2**33 if i in contract.unbounded else a for i, a in enumerate(args)),
+            )
+        )
     cases.append(_again_case(contract, student, g))
     if contract.same_objects:
         cases.append(_same_objects_case(contract, student, g))
@@ -388,6 +419,9 @@ def strided(value: Any) -> Any:
     return value
 
 
+_MODE_NAMES = {"no_grad": "no_grad()", "inference": "inference_mode()"}
+
+
 def _narrowed(contract: Contract, args: tuple[Any, ...], dtype: torch.dtype) -> tuple[Any, ...]:
     """The arguments with each of ``contract.integers`` in ``dtype`` (drawn so that their values fit it)."""
     info = torch.iinfo(dtype)
@@ -430,17 +464,18 @@ def _value_case(
     factor: float = 1.0,
     fill: Callable[[Any], Any] | None = None,
     dtype: torch.dtype | None = None,
+    mode: GradMode = "enabled",
 ) -> Callable[[], None]:
     """One case: the arguments ``make`` draws at ``size``, through ``layout`` (judged as sent), then through
     ``fill`` (sent so, judged as before it: values the spec says do not matter); tolerances times ``factor``;
-    floating outputs expected in ``dtype`` (default: ``size``'s)."""
+    floating outputs expected in ``dtype`` (default: ``size``'s); called under the autograd ``mode``."""
     judged = size if dtype is None else replace(size, dtype=dtype)
 
     def run() -> None:
         args = layout(contract.make(g, size))
         sent = args if fill is None else fill(args)
         where = f"{label}: {describe_args(contract.names, sent)}"
-        _judge(contract, _call(student, contract, sent, where).value, args, where, judged, factor)
+        _judge(contract, _call(student, contract, sent, where, grad_mode=mode).value, args, where, judged, factor)
 
     return run
 
@@ -453,6 +488,11 @@ def _judge(contract: Contract, value: Any, args: tuple[Any, ...], where: str, si
     assert contract.oracle is not None, f"{contract.function}: a contract needs an oracle or a verify"
     with torch.no_grad():
         expected = contract.oracle(*in_float64(args))
+    if contract.graded is not None and isinstance(value, Tensor) and value.shape == expected.shape:
+        if not bool(torch.isfinite(value).all()):
+            raise CheckFailed(f"{contract.function}(...) has NaN or inf where the spec asks for finite numbers ({where})")
+        graded = contract.graded(args)
+        value, expected = value[graded], expected[graded]  # the entries the spec grades
     expect_like(value, expected, f"{contract.function}(...)", where, size.dtype, contract.scale * factor)
 
 
@@ -648,7 +688,8 @@ EVERY_CALL = (
     "Every function: its tensor arguments may be any tensors of the shapes its part gives, contiguous or not (a "
     "slice, a transpose: use `reshape`, not `view`, on them), down to the smallest sizes the part allows; it "
     "changes none of its arguments in place and leaves torch's, Python's and NumPy's global random states "
-    "alone, unless its part says otherwise."
+    "alone, unless its part says otherwise; its values are the same whether or not the caller asks for "
+    "gradients (under `torch.no_grad()` or `torch.inference_mode()` too)."
 )
 
 
@@ -689,6 +730,8 @@ def _clauses(contract: Contract) -> list[str]:
         clauses.append("gradients flow back to " + _joined(leaves))
     if contract.integers:
         clauses.append(_joined([f"`{names[i]}`" for i in contract.integers]) + " in any integer dtype")
+    if contract.unbounded:
+        clauses.append(_joined([f"`{names[i]}`" for i in contract.unbounded]) + " of any int64 value")
     if contract.whole:
         clauses.append(_joined([f"`{names[i]}`" for i in contract.whole]) + " also given as a whole number (`int`)")
     if contract.text:

@@ -31,10 +31,11 @@ import random
 import select
 import struct
 import sys
+import time
 import zipfile
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, TypedDict
+from typing import Any, Literal, Protocol, TypedDict
 
 import torch
 from torch import Tensor
@@ -53,6 +54,7 @@ __all__ = [
     "MAX_DEPTH",
     "MAX_FRAME",
     "OWN_TYPE",
+    "REPLY_DEPTH",
     "Opaque",
     "Outputs",
     "Refused",
@@ -61,7 +63,10 @@ __all__ = [
     "SHOWN_TYPES",
     "Student",
     "StudentRaised",
+    "GRAD_MODES",
+    "GradMode",
     "call_in",
+    "plain",
     "with_defaults",
     "driver_functions",
     "failed",
@@ -85,6 +90,7 @@ __all__ = [
 MAX_FRAME = 256 * 2**20  # the largest reply accepted from a student's process
 CUT = "[output cut: the notebook printed more than its limit]"  # where what a notebook prints is cut
 OPAQUE = "__opaque__"  # marks a value that could not cross: {OPAQUE: its type's name}
+REPLY_DEPTH = 4  # containers in containers a reply may hold; deeper ones cross as opaque
 
 
 class Refused(Exception):
@@ -125,6 +131,13 @@ class Reply:
 
 # an argument to differentiate against: its index, or (index, key) of a dict argument, or (index, i) of a tuple's
 GradArg = int | tuple[int, str | int]
+# the caller's autograd mode during a call: as usual, under torch.no_grad(), or under torch.inference_mode()
+GradMode = Literal["enabled", "no_grad", "inference"]
+GRAD_MODES: dict[str, Callable[[], contextlib.AbstractContextManager[Any]]] = {
+    "enabled": contextlib.nullcontext,
+    "no_grad": torch.no_grad,
+    "inference": torch.inference_mode,
+}
 
 
 class CallOptions(TypedDict, total=False):
@@ -136,6 +149,7 @@ class CallOptions(TypedDict, total=False):
     references: str | None
     driver: str | None
     global_seed: int | None
+    grad_mode: GradMode
 
 
 def with_defaults(options: CallOptions) -> CallOptions:
@@ -151,7 +165,12 @@ def with_defaults(options: CallOptions) -> CallOptions:
         "references": None,
         "driver": None,
         "global_seed": None,
+        "grad_mode": "enabled",
     }
+    if options.get("grad_mode", "enabled") not in GRAD_MODES:
+        raise TypeError(f"grad_mode must be one of {sorted(GRAD_MODES)}, got {options.get('grad_mode')!r}")
+    if options.get("grad_mode", "enabled") != "enabled" and options.get("grad_args"):
+        raise TypeError("a call under no_grad or inference_mode has no gradient to ask for")
     return defaults | options
 
 
@@ -166,7 +185,8 @@ class Student(Protocol):
         ``driver``: Python source that defines ``name`` (and its helpers) for this call only, beside
         the student's code, whose classes and functions it reaches by their names in the notebook;
         ``global_seed``: torch's, Python's and NumPy's global generators are seeded with it just before
-        the call (so that a function that reseeds them shows, whatever its seed)."""
+        the call (so that a function that reseeds them shows, whatever its seed); ``grad_mode``: the caller's
+        autograd mode during the call (``"no_grad"``, ``"inference"``: a function must not change with it)."""
         ...
 
 
@@ -278,10 +298,17 @@ def call_in(
     driver: str | None = None,
     global_seed: int | None = None,
     grad_outputs: Sequence[int] = (0,),
+    grad_mode: str = "enabled",
 ) -> Reply:
     """Call ``namespace[name](*args)`` as :meth:`Student.call` describes, with ``replacements`` in
     place of the student's functions of the same names (and, with a ``driver``, ``name`` and its
-    helpers defined by it); the student's exceptions propagate."""
+    helpers defined by it); the student's exceptions propagate.
+
+    Everything the student's code can run happens inside the operator trace and the forbidden functions'
+    guard, the global random states compared around all of it: the call, the backward pass (a custom
+    ``autograd.Function``'s ``backward`` is the student's code) and the reading of what it returned, which
+    :func:`plain` does by exact types, calling no method a returned object could override (a tensor
+    subclass's ``detach``, a dict subclass's ``items``) and turning anything else into an :class:`Opaque`."""
     memo: dict[int, Any] = {}  # the student gets copies (the caller's tensors stay as they were), aliases kept
     args = [_copy(a, memo) for a in args]
     wrt = [_grad_leaf(args, path) for path in grad_args]
@@ -299,18 +326,20 @@ def call_in(
     grads: tuple[Tensor | None, ...] | None = None
     with OperatorTrace() as trace:  # what runs, forward and backward: every spelling ends in an operator
         with swapped(namespace, replacements), _forbidden(namespace, forbid):
-            value = namespace[name](*args)
-        outs = [_item(value, i) for i in grad_outputs]
-        differentiable = bool(outs) and all(isinstance(out, Tensor) and out.requires_grad for out in outs)
-        if grad_args and differentiable:
-            leaves = [leaf for leaf in wrt if isinstance(leaf, Tensor) and leaf.requires_grad]
-            probed = sum((out * probe(out).detach()).sum() for out in outs)
-            found = iter(torch.autograd.grad(probed, leaves, allow_unused=True) if leaves else ())
-            grads = tuple(next(found) if isinstance(leaf, Tensor) and leaf.requires_grad else None for leaf in wrt)
+            with GRAD_MODES[grad_mode]():
+                value = plain(namespace[name](*args), detach=False)  # exact types, graph kept
+            outs = [_item(value, i) for i in grad_outputs]
+            differentiable = bool(outs) and all(type(out) in _TENSORS and out.requires_grad for out in outs)
+            if grad_args and differentiable:
+                leaves = [leaf for leaf in wrt if isinstance(leaf, Tensor) and leaf.requires_grad]
+                probed = sum((out * probe(out).detach()).sum() for out in outs)
+                found = iter(torch.autograd.grad(probed, leaves, allow_unused=True) if leaves else ())
+                grads = tuple(next(found) if isinstance(leaf, Tensor) and leaf.requires_grad else None for leaf in wrt)
+                grads = plain(grads)
+            value, after = plain(value), plain(tuple(args))
     moved = global_random_state() != rng_before
     aliased = bool(_storages(value) & _storages(args))
-    after = tuple(_detached(a) for a in args)
-    return Reply(_detached(value), after, grads, differentiable, frozenset(trace.names), trace.intact, moved, aliased)
+    return Reply(value, after, grads, differentiable, frozenset(trace.names), trace.intact, moved, aliased)
 
 
 def _item(value: Any, index: int) -> Any:
@@ -384,14 +413,30 @@ def _copy(value: Any, memo: dict[int, Any]) -> Any:
     return value
 
 
-def _detached(value: Any) -> Any:
-    if isinstance(value, Tensor):
-        return value.detach()
-    if isinstance(value, (tuple, list)):
-        return type(value)(_detached(v) for v in value)
-    if isinstance(value, dict):
-        return {k: _detached(v) for k, v in value.items()}
-    return value
+_TENSORS = (Tensor, torch.nn.Parameter)
+_SCALARS = (bool, int, float, str, torch.dtype, torch.device)
+_type_name = type.__dict__["__name__"].__get__  # a class's own name, past any metaclass that redefines __name__
+
+
+def plain(value: Any, detach: bool = True, depth: int = 0) -> Any:
+    """What a student's function returned, as the grader's own objects, read by exact type: tensors (detached,
+    or, with ``detach=False``, the same objects), tuples, lists and dicts with str keys (to :data:`REPLY_DEPTH`),
+    None, bool, int, float, str, dtype and device; anything else (a tensor subclass, a container subclass, any
+    other object) becomes an :class:`Opaque` of its type's name. No method of the value runs: a subclass's
+    ``detach``, ``items`` or ``__iter__`` is the student's code, and so is a method an instance carries."""
+    kind = type(value)
+    if kind in _TENSORS:
+        return Tensor.detach(value) if detach else value
+    if value is None or kind in _SCALARS:
+        return value
+    if kind is torch.Size:
+        return tuple(int(n) for n in tuple.__iter__(value))
+    if depth < REPLY_DEPTH and (kind is tuple or kind is list):
+        return kind(plain(v, detach, depth + 1) for v in kind.__iter__(value))
+    if depth < REPLY_DEPTH and kind is dict and all(type(k) is str for k in dict.keys(value)):
+        return {k: plain(v, detach, depth + 1) for k, v in dict.items(value)}
+    name = _type_name(kind)
+    return Opaque(name if type(name) is str and name in SHOWN_TYPES else OWN_TYPE)
 
 
 class LocalStudent:
@@ -413,6 +458,7 @@ class LocalStudent:
                 o["driver"],
                 o["global_seed"],
                 o["grad_outputs"],
+                o["grad_mode"],
             )
         except Exception as error:
             raise StudentRaised(type(error).__name__, str(error)) from error
@@ -427,9 +473,11 @@ def wire(value: Any, depth: int = 0) -> Any:
         return value.detach().cpu().clone() if value.layout == torch.strided else {OPAQUE: "sparse tensor"}
     if value is None or isinstance(value, (bool, int, float, str)):
         return value
-    if isinstance(value, (tuple, list)) and depth < 4:
+    if type(value) is Opaque:
+        return {OPAQUE: value.type_name}
+    if isinstance(value, (tuple, list)) and depth < REPLY_DEPTH:
         return type(value)(wire(v, depth + 1) for v in value)
-    if isinstance(value, dict) and depth < 4 and all(isinstance(k, str) and k != OPAQUE for k in value):
+    if isinstance(value, dict) and depth < REPLY_DEPTH and all(isinstance(k, str) and k != OPAQUE for k in value):
         return {k: wire(v, depth + 1) for k, v in value.items()}
     return {OPAQUE: type(value).__name__}
 
@@ -477,10 +525,12 @@ def send_frame(fd: int, message: Any) -> None:
         view = view[os.write(fd, view) :]
 
 
-def _read_exactly(fd: int, n: int, deadline_s: float | None) -> bytes:
+def _read_exactly(fd: int, n: int, until: float | None) -> bytes:
+    """``n`` bytes from ``fd``, all of them before the monotonic time ``until`` (None: no limit): a writer that
+    trickles a byte now and then gets no more time than one that sends nothing."""
     chunks, got = [], 0
     while got < n:
-        if deadline_s is not None and not select.select([fd], [], [], deadline_s)[0]:
+        if until is not None and not select.select([fd], [], [], max(0.0, until - time.monotonic()))[0]:
             raise TimeoutError
         chunk = os.read(fd, min(n - got, 2**20))
         if not chunk:
@@ -491,7 +541,8 @@ def _read_exactly(fd: int, n: int, deadline_s: float | None) -> bytes:
 
 
 def receive_frame(fd: int, timeout_s: float | None = None) -> Any:
-    """One message; only tensors and plain containers are decoded (``weights_only``), never code.
+    """One message, whole within ``timeout_s`` (None: no limit); only tensors and plain containers are decoded
+    (``weights_only``), never code.
 
     A frame is refused before decoding unless it is a zip archive (what :func:`send_frame` writes)
     whose entries are stored, not compressed, and add up to at most :data:`MAX_FRAME` bytes: a
@@ -499,10 +550,11 @@ def receive_frame(fd: int, timeout_s: float | None = None) -> Any:
     of more than :data:`MAX_NODES` values (counted as a walk visits them: a list that holds another
     twice, nested, counts every visit) is refused too, so that no reader walks it forever."""
     require_safe_torch()
-    (size,) = struct.unpack("<Q", _read_exactly(fd, 8, timeout_s))
+    until = None if timeout_s is None else time.monotonic() + timeout_s  # for the whole frame, header and body
+    (size,) = struct.unpack("<Q", _read_exactly(fd, 8, until))
     if size > MAX_FRAME:
         raise ValueError(f"a reply of {size} bytes is larger than the {MAX_FRAME} allowed")
-    data = _read_exactly(fd, size, timeout_s)
+    data = _read_exactly(fd, size, until)
     _check_archive(data)
     message = torch.load(io.BytesIO(data), weights_only=True)
     _check_nodes(message)
@@ -743,6 +795,7 @@ class RemoteStudent:
             "forbid": [list(f) for f in o["forbid"]],
             "driver": o["driver"],
             "global_seed": o["global_seed"],
+            "grad_mode": o["grad_mode"],
         }
         self.phase = f"part:{self.part}"
         reply = self._request(request, reference_functions(o["references"], exclude=(name, *self.under_test)))

@@ -321,6 +321,11 @@ INTERPRETER = frozenset(
         "pkgutil",
     }
 )
+# The builtin classes whose one positional class pattern matches the subject itself (``case int(n)``), not an
+# attribute: every other class's positional patterns read the attributes its ``__match_args__`` names.
+SELF_MATCHING = frozenset(
+    {"bool", "bytearray", "bytes", "dict", "float", "frozenset", "int", "list", "set", "str", "tuple"}
+)
 # Attribute lookups by a computed name, and the table of every loaded module (``sys.modules``).
 LOOKUP_WORDS = frozenset(
     {"getattr", "setattr", "delattr", "vars", "attrgetter", "methodcaller", "get_field", "modules"}
@@ -641,7 +646,14 @@ class _Reader(ast.NodeVisitor):
             self.visit(statement)
         self.region = saved
 
-    visit_FunctionDef = visit_AsyncFunctionDef = _function  # type: ignore[assignment]
+    def _named_function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        """A definition's own name says what it is, as a name does: ``def __instancecheck__`` hooks a class's
+        ``isinstance``, ``def __getattr__`` its attribute reads."""
+        if _is_dunder(node.name):
+            self.word(node, node.name)
+        self._function(node)
+
+    visit_FunctionDef = visit_AsyncFunctionDef = _named_function  # type: ignore[assignment]
 
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
         for part in [*node.decorator_list, *node.bases, *node.keywords]:
@@ -733,7 +745,13 @@ class _Reader(ast.NodeVisitor):
 
     def visit_MatchClass(self, node: ast.MatchClass) -> None:
         """``case object(rms_norm=kernel)`` reads ``subject.rms_norm`` into ``kernel``: each keyword of a class
-        pattern is an attribute read, as ``subject.rms_norm`` is (attacks_n)."""
+        pattern is an attribute read, as ``subject.rms_norm`` is (attacks_n). A positional sub-pattern reads the
+        attribute the class's ``__match_args__`` names, which the class may compute (a namedtuple's fields, a
+        metaclass that matches anything): a lookup by a computed name (attacks_o), but for the builtins whose
+        one positional pattern is the subject itself (``case int(n)``)."""
+        builtin = isinstance(node.cls, ast.Name) and node.cls.id in SELF_MATCHING and node.cls.id not in self.bound
+        if node.patterns and not (builtin and len(node.patterns) == 1):
+            self.add(node, "lookup", f"{ast.unparse(node.cls)}(...) class pattern")
         for attr in node.kwd_attrs:
             self.mention(node, attr)
             self.word(node, attr)

@@ -40,8 +40,8 @@ from typing import Any
 
 from torch import Tensor
 
-from course_grading.sandbox import container, seccomp
-from course_grading.sandbox.calls import CUT, call_in, receive_frame, send_frame, swapped, unwire, wire
+from course_grading.sandbox import compilers, container, seccomp
+from course_grading.sandbox.calls import CUT, GRAD_MODES, call_in, receive_frame, send_frame, swapped, unwire, wire
 from course_grading.sandbox.jail import isolate, seal
 from course_grading.sandbox.reference_grads import RemoteCall, grad_positions, tensor_leaves, with_leaves
 from course_grading.sandbox.trace import Conduct
@@ -231,6 +231,7 @@ def answer(
             driver if isinstance(driver, str) else None,
             seed if isinstance(seed, int) else None,
             [int(i) for i in request.get("grad_outputs", [0])],
+            mode if (mode := request.get("grad_mode")) in GRAD_MODES else "enabled",
         )
         return {
             "value": wire(reply.value),
@@ -359,6 +360,7 @@ def zygote() -> None:
     import torch.nn.functional  # noqa: F401
 
     warm_up()
+    compilers.refuse_compilers()  # every child inherits it: no compiled code runs beside the trace
 
     in_container = sys.argv[1:] == [container.CONTAINER]
     ctypes.CDLL(None).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE 0: no child may read or write this process

@@ -200,6 +200,16 @@ def _in_stdlib(filename: str) -> bool:
     return filename.startswith(_STDLIB) and "site-packages" not in filename and "dist-packages" not in filename
 
 
+_COURSE_LIB = "/course_lib/"  # the course's library: its own frames end a walk for its modules
+
+
+def _other_library(filename: str) -> bool:
+    """Whether a frame's file is code on disk other than the course's library's (the grader's included: code
+    that calls its functions from a cell is the notebook's doing)."""
+    path = filename.replace("\\", "/")
+    return not path.startswith("<") and _COURSE_LIB not in path
+
+
 def _machinery(filename: str) -> bool:
     """Whether a frame's file is Python's import machinery (``importlib`` and its frozen bootstrap)."""
     return filename.startswith("<frozen importlib") or filename.replace("\\", "/").endswith("/importlib/__init__.py")
@@ -216,11 +226,18 @@ class Conduct:
 
     def hook(self, event: str, args: tuple[Any, ...]) -> None:
         if event == "import":  # an import statement (or __import__) of a module not loaded yet
-            if args and isinstance(args[0], str) and (where := self._from_notebook()) is not None:
-                self._add("import", args[0], where)
+            if args and isinstance(args[0], str):
+                # the standard library imports only its own modules unless a caller names another (pickle,
+                # importlib, contextlib calling import_module): walk past it for any other module
+                stdlib = args[0].partition(".")[0] in sys.stdlib_module_names
+                course = args[0] == "course_lib" or args[0].startswith("course_lib.")
+                if (where := self._from_notebook(not stdlib, course)) is not None:
+                    self._add("import", args[0], where)
         elif event == "open" and args and isinstance(args[0], str) and args[0].endswith(_CODE):
             # importlib.import_module raises no import event: the loader opening the module's code does
-            if (where := self._from_notebook()) is not None:
+            stdlib = _in_stdlib(args[0])
+            course = _COURSE_LIB in args[0].replace("\\", "/")
+            if (where := self._from_notebook(not stdlib, course)) is not None:
                 self._add("code", args[0], where)
         elif event in PROGRAM_EVENTS and (where := self._from_notebook(through_stdlib=True)) is not None:
             self._add("program", event, where)
@@ -230,16 +247,20 @@ class Conduct:
             self.events.add((kind, name if kind == "code" else name[:200], where[:200]))
 
     @staticmethod
-    def _from_notebook(through_stdlib: bool = False) -> str | None:
-        """The cell whose code the nearest frame outside the import machinery (and, ``through_stdlib``,
-        the standard library: ``subprocess.run`` called by the notebook) runs (``""`` for code compiled
-        from a string), or None for a library's own file (matplotlib starting a font tool)."""
+    def _from_notebook(through_stdlib: bool = False, through_libraries: bool = False) -> str | None:
+        """The cell whose code the nearest frame outside the import machinery runs (``""`` for code compiled
+        from a string), or None for a library's own file (matplotlib starting a font tool). ``through_stdlib``
+        walks past the standard library's frames too (``contextlib`` or ``pickle`` importing for the notebook);
+        ``through_libraries`` past every file's but the course library's own (only the course's library is looked
+        for so: no other library or grader code imports it, so whatever did was asked to)."""
         try:
             frame: FrameType | None = sys._getframe(2)  # 0: this function, 1: the hook, 2: the code that imports
         except ValueError:
             return None
         while frame is not None and (
-            _machinery(frame.f_code.co_filename) or (through_stdlib and _in_stdlib(frame.f_code.co_filename))
+            _machinery(frame.f_code.co_filename)
+            or (through_stdlib and _in_stdlib(frame.f_code.co_filename))
+            or (through_libraries and _other_library(frame.f_code.co_filename))
         ):
             frame = frame.f_back
         if frame is None:
