@@ -983,7 +983,7 @@ def test_a1_a_module_written_and_imported_is_held_and_honest_habits_are_not(tmp_
     assert set(errors) == {"sdpa", "mha"} and errors["sdpa"] == "HeldForReview", errors
 
 
-KEY_BY_MATCH_ARGS = '''
+KEY_BY_MATCH_ARGS = """
 from collections import namedtuple
 
 class Anything(type):
@@ -997,7 +997,7 @@ def rms_norm(x, gain, eps=1e-6):
     match torch:
         case Key(kernel):
             return kernel(x, x.shape[-1:], gain, eps)
-'''
+"""
 
 
 def test_a_class_pattern_that_reads_attributes_by_position_is_a_lookup() -> None:
@@ -1006,5 +1006,6 @@ def test_a_class_pattern_that_reads_attributes_by_position_is_a_lookup() -> None
     found = kinds(KEY_BY_MATCH_ARGS, NORMS, "rms_norm")
     assert "lookup" in found and "code" in found  # the pattern, and the hook of isinstance defined
     # the builtins whose one positional pattern is the subject itself read no attribute
-    plain = "def f(x):\n    match x:\n        case int(n):\n            return n\n        case str():\n            return 0\n"
+    plain = "def f(x):\n    match x:\n        case int(n):\n            return n\n"
+    plain += "        case str():\n            return 0\n"
     assert kinds(plain, NORMS, "f") == set()

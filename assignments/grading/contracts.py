@@ -490,7 +490,9 @@ def _judge(contract: Contract, value: Any, args: tuple[Any, ...], where: str, si
         expected = contract.oracle(*in_float64(args))
     if contract.graded is not None and isinstance(value, Tensor) and value.shape == expected.shape:
         if not bool(torch.isfinite(value).all()):
-            raise CheckFailed(f"{contract.function}(...) has NaN or inf where the spec asks for finite numbers ({where})")
+            raise CheckFailed(
+                f"{contract.function}(...) has NaN or inf where the spec asks for finite numbers ({where})"
+            )
         graded = contract.graded(args)
         value, expected = value[graded], expected[graded]  # the entries the spec grades
     expect_like(value, expected, f"{contract.function}(...)", where, size.dtype, contract.scale * factor)
