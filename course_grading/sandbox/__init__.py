@@ -3,6 +3,7 @@
 - :mod:`.policy` (what the jail shows and how it limits), :mod:`.jail` (mounts, namespaces),
   :mod:`.container` (the jail where no namespace can be made: Gradescope's containers),
   :mod:`.seccomp` (the filters a student's process installs on itself: no new socket, thread or process),
+  :mod:`.compilers` (TorchScript and ``torch.compile`` refused in the student's process),
   :mod:`.limits` (time, memory, processes, the job slots' control groups);
 - :mod:`.student_server` (the jailed zygote and the student's process), :mod:`.calls` (the frames
   that cross between it and the worker), :mod:`.worker` (the trusted process that grades),
@@ -23,10 +24,13 @@ Invariants, which every change here keeps:
    returned; no verdict, report or driver result made in the student's process is believed.
 3. It is limited from outside: time, memory, processes, output and file size are enforced by the
    kernel (rlimits, cgroups, seccomp), never by the student's process; it runs in one thread, which the
-   operator trace watches (no thread or process can start once its code may run).
+   operator trace watches (no thread or process can start once its code may run), with no compiler of
+   torch's (:mod:`.compilers`), and everything it runs for a hidden call (the call, its backward pass, the
+   reading of what it returned, by exact types) runs inside that trace and the part's guard.
 4. Hidden inputs are unpredictable without the course secret (:mod:`.seeds`), and the same notebook
    always gets the same inputs; nothing a hidden call returned or raised reaches the student's
-   feedback except values the worker formats itself (shapes, errors, which case).
+   feedback except values the worker formats itself (shapes, errors, which case): a few numbers a
+   failing part, which the student's code can choose, about inputs no other version of the notebook gets.
 5. A fault of the grader is "not graded", never a grade; a failure after the student's code ran is
    the student's, and a hidden check's failure only where the answer key passes the same inputs
    (the worker's control run). One broken or hostile submission never stops the batch.
