@@ -88,6 +88,8 @@ def test_plain_reads_exact_types_and_keeps_the_graph_only_when_asked() -> None:
     value = plain({"a": (y, [1, 2.0, "s", None]), "b": torch.Size([2, 3]), "c": torch.float64})
     assert value["a"][0].grad_fn is None and torch.equal(value["a"][0], y.detach())
     assert value["a"][1] == [1, 2.0, "s", None] and value["b"] == (2, 3) and value["c"] is torch.float64
+    values, indices = plain(torch.sort(torch.tensor([3.0, 1.0])))  # torch's named tuples: plain tuples
+    assert values.tolist() == [1.0, 3.0] and indices.tolist() == [1, 0]
     assert plain(y, detach=False) is y
     assert plain(torch.nn.Parameter(torch.ones(2))).__class__ is torch.Tensor
     assert plain({1: y}) == Opaque("dict") and plain(object()) == Opaque("object")

@@ -415,12 +415,17 @@ def _copy(value: Any, memo: dict[int, Any]) -> Any:
 
 _TENSORS = (Tensor, torch.nn.Parameter)
 _SCALARS = (bool, int, float, str, torch.dtype, torch.device)
+# torch's named tuples (torch.topk's, torch.sort's: values and indices), read as plain tuples
+_TORCH_TUPLES = frozenset(
+    t for t in vars(torch.return_types).values() if isinstance(t, type) and issubclass(t, tuple)
+) | {torch.Size}
 _type_name = type.__dict__["__name__"].__get__  # a class's own name, past any metaclass that redefines __name__
 
 
 def plain(value: Any, detach: bool = True, depth: int = 0) -> Any:
     """What a student's function returned, as the grader's own objects, read by exact type: tensors (detached,
-    or, with ``detach=False``, the same objects), tuples, lists and dicts with str keys (to :data:`REPLY_DEPTH`),
+    or, with ``detach=False``, the same objects), tuples (torch's named ones and ``torch.Size`` as plain tuples),
+    lists and dicts with str keys (to :data:`REPLY_DEPTH`),
     None, bool, int, float, str, dtype and device; anything else (a tensor subclass, a container subclass, any
     other object) becomes an :class:`Opaque` of its type's name. No method of the value runs: a subclass's
     ``detach``, ``items`` or ``__iter__`` is the student's code, and so is a method an instance carries."""
@@ -429,8 +434,8 @@ def plain(value: Any, detach: bool = True, depth: int = 0) -> Any:
         return Tensor.detach(value) if detach else value
     if value is None or kind in _SCALARS:
         return value
-    if kind is torch.Size:
-        return tuple(int(n) for n in tuple.__iter__(value))
+    if kind in _TORCH_TUPLES and depth < REPLY_DEPTH:
+        return tuple(plain(v, detach, depth + 1) for v in tuple.__iter__(value))
     if depth < REPLY_DEPTH and (kind is tuple or kind is list):
         return kind(plain(v, detach, depth + 1) for v in kind.__iter__(value))
     if depth < REPLY_DEPTH and kind is dict and all(type(k) is str for k in dict.keys(value)):
