@@ -250,6 +250,40 @@ def hostile_cases(course: str, out: str, inbox: str, port: int = 9) -> dict[str,
             without("mha"),  # graded again without mha's hidden tests: the other parts keep their points
             "mha's hidden tests ran past",
         ),
+        "kept_by_another_parts_tests": Case(  # attacks_p: masks' tests keep torch's attention in a global and patch
+            # torch.save to strip its name from every trace; mha calls the global. Each part's hidden check runs in
+            # a fresh process that ran the cells alone (the global is not there), and the scan follows the global
+            "kept_by_another_parts_tests.ipynb",
+            notebook(
+                {
+                    "masks": KEY["masks"].replace(
+                        'True where key j <= query i."""\n',
+                        'True where key j <= query i."""\n    _settle()\n',
+                    )
+                    + (
+                        "\n\ndef _settle():\n"
+                        "    global _kernel\n"
+                        "    _kernel = torch.nn.functional.scaled_dot_product_attention\n"
+                        "    save = torch.save\n"
+                        "    def quiet(obj, f, *args, **kwargs):\n"
+                        "        if isinstance(obj, dict) and isinstance(obj.get('operators'), list):\n"
+                        "            obj = dict(obj, operators=[n for n in obj['operators'] if 'attention' not in n])\n"
+                        "        return save(obj, f, *args, **kwargs)\n"
+                        "    torch.save = quiet\n"
+                    ),
+                    "mha": (
+                        "def multi_head_attention(x_q, x_kv, W_q, W_k, W_v, W_o, n_heads, mask=None):\n"
+                        "    q, k = split_heads(x_q @ W_q, n_heads), split_heads(x_kv @ W_k, n_heads)\n"
+                        "    v = split_heads(x_kv @ W_v, n_heads)\n"
+                        "    if mask is not None and mask.dim() == 3:\n"
+                        "        mask = mask.unsqueeze(1)\n"
+                        "    return merge_heads(_kernel(q, k, v, attn_mask=mask).nan_to_num(0.0)) @ W_o\n"
+                    ),
+                }
+            ),
+            without("sdpa", "mha"),  # sdpa's own tests call causal_mask too: held
+            "needs review",
+        ),
         "works_in_a_thread": Case(  # a forbidden routine where the operator trace does not look: another thread
             "works_in_a_thread.ipynb",
             notebook(

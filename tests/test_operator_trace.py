@@ -173,13 +173,20 @@ import torch._utils
 torch._utils._import_dotted_name("_".join(["course", "lib"]))  # torch's frame calls __import__
 """
 exec(compile(through_another_library, "<cell other>", "exec"), {})
-print(json.dumps([first, conduct.drain()]))
+second = conduct.drain()
+under_its_name = """
+code = compile("import course_lib.data", "/opt/site/course_lib/shim.py", "exec")  # a course_lib file name
+exec(code, {})
+"""
+exec(compile(under_its_name, "<cell third>", "exec"), {})
+print(json.dumps([first, second, conduct.drain()]))
 '''
 
 
 def test_an_import_the_notebook_asks_a_library_to_make_is_the_notebooks() -> None:
     """attacks_o: course_lib imported by contextlib.ExitStack's callback (a standard library frame between
-    the import and the cell) escaped the record; so would one made by another library's import-by-name."""
+    the import and the cell) escaped the record; so would one made by another library's import-by-name, or
+    (attacks_p) by code the notebook compiled under a file name of the course's library."""
     import json
     import subprocess
     import sys
@@ -187,8 +194,10 @@ def test_an_import_the_notebook_asks_a_library_to_make_is_the_notebooks() -> Non
     run = subprocess.run(
         [sys.executable, "-c", TRAMPOLINE_CHILD], capture_output=True, text=True, timeout=120, check=True
     )
-    first, second = json.loads(run.stdout.strip().splitlines()[-1])
+    first, second, third = json.loads(run.stdout.strip().splitlines()[-1])
     assert ["import", "course_lib.tokenization", "part"] in first or ["import", "course_lib", "part"] in first
     assert ["import", "course_lib", "other"] in second
+    # code the notebook compiled under a course_lib file name is still the notebook's (attacks_p)
+    assert ["import", "course_lib.data", "third"] in third or ["import", "course_lib", "third"] in third
     # the standard library's own imports (contextlib's, torch's) stay theirs
     assert not any(name.startswith(("torch", "json", "re")) for _, name, _ in first + second)

@@ -1009,3 +1009,32 @@ def test_a_class_pattern_that_reads_attributes_by_position_is_a_lookup() -> None
     plain = "def f(x):\n    match x:\n        case int(n):\n            return n\n"
     plain += "        case str():\n            return 0\n"
     assert kinds(plain, NORMS, "f") == set()
+
+
+def test_a_kernel_kept_in_a_global_by_another_part_reaches_the_part_that_uses_it() -> None:
+    """attacks_p: a part without rules keeps torch's kernel in a global (``global kernels``, or a module-level
+    dict it fills) and patches ``torch.save``; the part with rules only uses the global. The global links the
+    two, and patching an imported module is smuggling wherever it is written."""
+    keeper = (
+        "def rotary(x):\n"
+        "    _settle()\n"
+        "    return x\n"
+        "def _settle():\n"
+        "    global kernels\n"
+        "    kernels = {'norm': torch.rms_norm}\n"
+        "    torch.save = print\n"
+    )
+    filler = "KERNELS = {}\ndef rotary(x):\n    KERNELS['norm'] = torch.rms_norm\n    return x\n"
+    user = "def rms_norm(x, gain, eps=1e-6):\n    return kernels['norm'](x, x.shape[-1:], gain, eps)\n"
+    for answers in (
+        {"rotary": keeper, "rms_norm": user},
+        {"rotary": filler, "rms_norm": user.replace("kernels", "KERNELS")},
+    ):
+        found = evidence_by_part(answers, {"rms_norm": NORMS, "rotary": shortcuts.COURSE_RULES})
+        assert "rms_norm" in found and "forbidden" in {e.kind for e in found["rms_norm"]}, answers
+    smuggled = evidence_by_part({"rotary": keeper, "rms_norm": user}, {"rms_norm": NORMS}, ["import torch"])["rms_norm"]
+    assert any(e.kind == "smuggle" and "torch.save" in e.key for e in smuggled)
+    # a function's own locals link nothing: an honest answer that fills its own list is not tied to another part
+    honest = "def rotary(x):\n    out = [x]\n    out[0] = x * 2\n    return out[0]\n"
+    plain = "def rms_norm(x, gain, eps=1e-6):\n    out = x * gain\n    return out\n"
+    assert evidence_by_part({"rotary": honest, "rms_norm": plain}, {"rms_norm": NORMS}) == {}

@@ -212,3 +212,24 @@ def test_refused_is_what_a_forbidden_call_raises() -> None:
             (torch.ones(2),),
             forbid=[("torch.nn.functional", "layer_norm")],
         )
+
+
+def test_autograd_left_off_by_the_notebook_is_on_again_for_the_next_call() -> None:
+    """attacks_p: one part's ``torch.set_grad_enabled(False)``, never undone, failed every later part's gradient
+    cases; a call asks for its own mode, whatever the process was left in."""
+    seen: dict = {}
+
+    def f(x: torch.Tensor) -> torch.Tensor:
+        seen["grad"], seen["inference"] = torch.is_grad_enabled(), torch.is_inference_mode_enabled()
+        return x * 2
+
+    left = torch.inference_mode()
+    previous = torch.is_grad_enabled()
+    try:
+        torch.set_grad_enabled(False)
+        left.__enter__()  # a mode entered and never left, as a notebook's code may do
+        reply = call_in({"f": f}, "f", (torch.ones(2),), grad_args=(0,))
+        assert seen == {"grad": True, "inference": False} and reply.differentiable and reply.grads is not None
+    finally:
+        left.__exit__(None, None, None)
+        torch.set_grad_enabled(previous)

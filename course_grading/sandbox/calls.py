@@ -133,8 +133,19 @@ class Reply:
 GradArg = int | tuple[int, str | int]
 # the caller's autograd mode during a call: as usual, under torch.no_grad(), or under torch.inference_mode()
 GradMode = Literal["enabled", "no_grad", "inference"]
+
+
+def _grad_on() -> contextlib.AbstractContextManager[Any]:
+    """Autograd on, whatever the notebook's code left switched off (``torch.set_grad_enabled(False)``, an
+    inference mode entered and never left): its slip costs the part that made it, not the next."""
+    stack = contextlib.ExitStack()
+    stack.enter_context(torch.inference_mode(False))
+    stack.enter_context(torch.enable_grad())
+    return stack
+
+
 GRAD_MODES: dict[str, Callable[[], contextlib.AbstractContextManager[Any]]] = {
-    "enabled": contextlib.nullcontext,
+    "enabled": _grad_on,
     "no_grad": torch.no_grad,
     "inference": torch.inference_mode,
 }
@@ -331,15 +342,31 @@ def call_in(
             outs = [_item(value, i) for i in grad_outputs]
             differentiable = bool(outs) and all(type(out) in _TENSORS and out.requires_grad for out in outs)
             if grad_args and differentiable:
-                leaves = [leaf for leaf in wrt if isinstance(leaf, Tensor) and leaf.requires_grad]
-                probed = sum((out * probe(out).detach()).sum() for out in outs)
-                found = iter(torch.autograd.grad(probed, leaves, allow_unused=True) if leaves else ())
-                grads = tuple(next(found) if isinstance(leaf, Tensor) and leaf.requires_grad else None for leaf in wrt)
+                with _grad_on():
+                    leaves = [leaf for leaf in wrt if isinstance(leaf, Tensor) and leaf.requires_grad]
+                    probed = sum((out * probe(out).detach()).sum() for out in outs)
+                    found = iter(torch.autograd.grad(probed, leaves, allow_unused=True) if leaves else ())
+                    grads = tuple(
+                        next(found) if isinstance(leaf, Tensor) and leaf.requires_grad else None for leaf in wrt
+                    )
                 grads = plain(grads)
             value, after = plain(value), plain(tuple(args))
+            aliased = bool(_storages(value) & _storages(args))
+            # copies, made here: a finalizer or hook of the student's that runs later cannot write into them
+            value, after, grads = _cloned(value), _cloned(after), _cloned(grads)
     moved = global_random_state() != rng_before
-    aliased = bool(_storages(value) & _storages(args))
     return Reply(value, after, grads, differentiable, frozenset(trace.names), trace.intact, moved, aliased)
+
+
+def _cloned(value: Any) -> Any:
+    """``value`` (made by :func:`plain`: exact types only) with every tensor copied."""
+    if type(value) is Tensor:
+        return Tensor.clone(value) if value.layout == torch.strided else value
+    if type(value) in (tuple, list):
+        return type(value)(_cloned(v) for v in value)
+    if type(value) is dict:
+        return {k: _cloned(v) for k, v in value.items()}
+    return value
 
 
 def _item(value: Any, index: int) -> Any:
@@ -375,10 +402,16 @@ def _grad_leaf(args: Sequence[Any], path: GradArg) -> Any:
     return None
 
 
+# taken when this module is imported, before any student code runs: a notebook that rebinds torch.manual_seed or
+# random.getstate changes its own names, not these
+_TORCH_SEED, _TORCH_STATE = torch.default_generator.manual_seed, torch.default_generator.get_state
+_PYTHON_SEED, _PYTHON_STATE = random.seed, random.getstate
+
+
 def seed_global_states(seed: int) -> None:
     """Seed torch's CPU generator, Python's ``random`` and (once loaded) NumPy's global generator."""
-    torch.manual_seed(seed)
-    random.seed(seed)
+    _TORCH_SEED(seed)
+    _PYTHON_SEED(seed)
     numpy = sys.modules.get("numpy")
     if numpy is not None:
         numpy.random.seed(seed % 2**32)
@@ -392,7 +425,7 @@ def global_random_state() -> tuple[bytes, int, bytes]:
     if numpy is not None:
         kind_, keys, position, *_ = numpy.random.get_state()
         numpy_state = str(kind_).encode() + bytes(keys.tobytes()) + int(position).to_bytes(8, "little")
-    return bytes(torch.random.get_rng_state().numpy().tobytes()), hash(random.getstate()), numpy_state
+    return bytes(_TORCH_STATE().numpy().tobytes()), hash(_PYTHON_STATE()), numpy_state
 
 
 def _copy(value: Any, memo: dict[int, Any]) -> Any:
@@ -690,7 +723,8 @@ class RemoteStudent:
                     frame = receive_frame(self.fds[0], wait_s)
                     if not isinstance(frame, dict) or frame.get("cell") != cell_id:
                         raise ValueError("malformed reply")
-                    self.outputs.setdefault(cell_id, self._capped(_outputs(frame.get("outputs"))))
+                    if cell_id not in self.outputs:  # a cell's outputs from its first run (a restart runs it again)
+                        self.outputs[cell_id] = self._capped(_outputs(frame.get("outputs")))
                     self._collect(frame.get("events"), f"cell:{cell_id}")
                     wait_s = self.timeout_s + self.MARGIN_S
                 receive_frame(self.fds[0], wait_s)

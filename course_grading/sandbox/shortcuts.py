@@ -51,7 +51,7 @@ import ast
 import contextlib
 import re
 import unicodedata
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -546,9 +546,16 @@ class _Reader(ast.NodeVisitor):
     """Evidence in one parsed cell, each piece with its region, and the names each region uses."""
 
     def __init__(
-        self, cell: str, lines: list[str], keys: frozenset[str], bound: set[str], modules: dict[str, str]
+        self,
+        cell: str,
+        lines: list[str],
+        keys: frozenset[str],
+        bound: set[str],
+        modules: dict[str, str],
+        imported: frozenset[str] = frozenset(),
     ) -> None:
         self.cell, self.lines, self.keys, self.bound = cell, lines, keys, bound
+        self.imported = imported  # the names an import statement of the notebook binds (torch, F, np)
         # names bound to harmless modules, whose private attributes (os._exit) are theirs
         self.plain_modules = set(modules)
         self.modules = modules
@@ -562,6 +569,7 @@ class _Reader(ast.NodeVisitor):
         self.binding: tuple[str, ...] = ()  # the names a top-level import or naming assignment binds
         self.found: list[tuple[str, Evidence]] = []
         self.uses: dict[str, set[str]] = {}
+        self.local_names: set[str] = set()  # the names the function being read binds itself
         self.docstrings: set[int] = set()
 
     def add(self, node: ast.AST, kind: str, key: str) -> None:
@@ -636,15 +644,19 @@ class _Reader(ast.NodeVisitor):
         ]
         for decorator in node.decorator_list:
             self.visit(decorator)
-        saved = self.region
+        saved, saved_locals = self.region, self.local_names
         body = self.region if self.region != TOP else self.owner or node.name
         for expression in kept:
             self.region = body if all(isinstance(n, _NAMING) for n in ast.walk(expression)) else saved
             self.visit(expression)
         self.region = body
+        shared = {name for n in ast.walk(node) if isinstance(n, (ast.Global, ast.Nonlocal)) for name in n.names}
+        self.local_names = {a.arg for a in arguments} | {
+            n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+        } - shared
         for statement in node.body:
             self.visit(statement)
-        self.region = saved
+        self.region, self.local_names = saved, saved_locals
 
     def _named_function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         """A definition's own name says what it is, as a name does: ``def __instancecheck__`` hooks a class's
@@ -670,8 +682,46 @@ class _Reader(ast.NodeVisitor):
     def visit_Assign(self, node: ast.Assign) -> None:
         names = [t.id for t in node.targets if isinstance(t, ast.Name)]
         naming = len(names) == len(node.targets) and all(isinstance(n, _NAMING) for n in ast.walk(node.value))
+        self.written(node.targets)
         with self.bound_to(names if naming else []):
             self.generic_visit(node)
+
+    def visit_AugAssign(self, node: ast.AugAssign) -> None:
+        self.written([node.target])
+        self.generic_visit(node)
+
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
+        self.written([node.target])
+        self.generic_visit(node)
+
+    def visit_Delete(self, node: ast.Delete) -> None:
+        self.written(node.targets)
+        self.generic_visit(node)
+
+    def visit_Global(self, node: ast.Global) -> None:
+        """``global kernels`` in a function: the function writes a name every cell's code shares; whoever
+        uses that name reaches the function (a kernel kept there by another part's code: attacks_p)."""
+        for name in node.names:
+            self.uses.setdefault(name, set()).add(self.region)
+
+    def written(self, targets: Sequence[ast.expr]) -> None:
+        """What an assignment or deletion writes into: an attribute of an imported module (``torch.save = ...``,
+        a library patched for every later caller, the grader's own code in the student's process included) is
+        smuggling; a container or object the function does not own (``KERNELS["rms"] = ...``) links its root
+        name to the function, as ``global`` does."""
+        for target in targets:
+            for node in ast.walk(target):
+                if not isinstance(node, (ast.Attribute, ast.Subscript)):
+                    continue
+                root: ast.expr = node
+                while isinstance(root, (ast.Attribute, ast.Subscript)):
+                    root = root.value
+                if not isinstance(root, ast.Name):
+                    continue
+                if root.id in self.imported and root.id not in self.local_names:
+                    self.add(node, "smuggle", f"{ast.unparse(node)} assigned")
+                elif self.region != TOP and root.id not in self.local_names:
+                    self.uses.setdefault(root.id, set()).add(self.region)
 
     def visit_Call(self, node: ast.Call) -> None:
         func = node.func
@@ -926,6 +976,16 @@ def evidence_by_part(
     modules = {name: module for name, module in bindings if module is not None}
     # always that module
     modules = {name: module for name, module in modules.items() if all(m == module for n, m in bindings if n == name)}
+    # the names imports bind, but matplotlib's (a figure's settings, plt.rcParams[...] = ..., are a plot's own)
+    imported = frozenset(
+        alias.asname or alias.name.split(".")[0]
+        for tree in parsed
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Import, ast.ImportFrom))
+        for alias in node.names
+        if alias.name != "*"
+        and not (getattr(node, "module", None) or alias.name).startswith(("matplotlib", "mpl_toolkits"))
+    )
     bound |= {
         name
         for cell, tree in trees.items()
@@ -937,7 +997,7 @@ def evidence_by_part(
     found: dict[str, list[tuple[str, Evidence]]] = {}  # by cell: (region, evidence)
     uses: dict[str, dict[str, set[str]]] = {}  # by cell: region -> the names it uses
     for cell, tree in trees.items():
-        reader = _Reader(cell, source_lines(_python(answers[cell])), keys, bound, modules)
+        reader = _Reader(cell, source_lines(_python(answers[cell])), keys, bound, modules, imported)
         try:
             if tree is not None:
                 reader.visit(tree)

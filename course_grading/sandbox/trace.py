@@ -203,6 +203,18 @@ def _in_stdlib(filename: str) -> bool:
 _COURSE_LIB = "/course_lib/"  # the course's library: its own frames end a walk for its modules
 
 
+def _course_module_code(frame: FrameType) -> bool:
+    """Whether a frame whose file is the course library's runs one of its modules' own code: its globals are the
+    namespace of a loaded ``course_lib`` module (code the notebook compiled under a course_lib file name runs in
+    a namespace of its own: attacks_p)."""
+    if frame.f_code.co_filename.startswith("<"):
+        return True  # the notebook's own code: where the walk ends
+    name = frame.f_globals.get("__name__")
+    if not isinstance(name, str) or not (name == "course_lib" or name.startswith("course_lib.")):
+        return False
+    return getattr(sys.modules.get(name), "__dict__", None) is frame.f_globals
+
+
 def _other_library(filename: str) -> bool:
     """Whether a frame's file is code on disk other than the course's library's (the grader's included: code
     that calls its functions from a cell is the notebook's doing)."""
@@ -261,6 +273,7 @@ class Conduct:
             _machinery(frame.f_code.co_filename)
             or (through_stdlib and _in_stdlib(frame.f_code.co_filename))
             or (through_libraries and _other_library(frame.f_code.co_filename))
+            or (through_libraries and not _course_module_code(frame))
         ):
             frame = frame.f_back
         if frame is None:

@@ -1,0 +1,1 @@
+# expect: full marks -- the answer key unchanged (baseline)
