@@ -271,6 +271,7 @@ def hostile_cases(course: str, out: str, inbox: str, port: int = 9) -> dict[str,
                         "        return save(obj, f, *args, **kwargs)\n"
                         "    torch.save = quiet\n"
                     ),
+                    "sdpa": MISSING_SCALE,  # wrong: its points do not hang on whether the scan reaches masks
                     "mha": (
                         "def multi_head_attention(x_q, x_kv, W_q, W_k, W_v, W_o, n_heads, mask=None):\n"
                         "    q, k = split_heads(x_q @ W_q, n_heads), split_heads(x_kv @ W_k, n_heads)\n"
@@ -281,8 +282,8 @@ def hostile_cases(course: str, out: str, inbox: str, port: int = 9) -> dict[str,
                     ),
                 }
             ),
-            without("sdpa", "mha"),  # sdpa's own tests call causal_mask too: held
-            "needs review",
+            without("sdpa", "mha"),
+            "needs review: mha",
         ),
         "works_in_a_thread": Case(  # a forbidden routine where the operator trace does not look: another thread
             "works_in_a_thread.ipynb",
@@ -315,7 +316,10 @@ def hostile_cases(course: str, out: str, inbox: str, port: int = 9) -> dict[str,
                     )
                 }
             ),
-            without("sdpa"),
+            # torch patched at the top of a cell, which runs again in every part's process: held wherever a part
+            # has rules (a patched torch.save could strip any part's trace)
+            without("sdpa", "mha"),
+            "needs review",
         ),
         "fakes_checks_module": Case(
             "fakes_checks_module.ipynb",

@@ -729,6 +729,13 @@ class RemoteStudent:
                     wait_s = self.timeout_s + self.MARGIN_S
                 receive_frame(self.fds[0], wait_s)
                 self.ready = True
+                # a cell interrupted at its time limit is not run again by the next process (each part's hidden
+                # check gets a fresh one): it would cost that limit once more for every part
+                self.skipped |= {
+                    cell_id
+                    for cell_id, outputs in self.outputs.items()
+                    if (error := outputs.get("error")) and error[0] == "TimeoutError"
+                }
             except Exception as error:  # noqa: BLE001
                 # hung, died or wrote nonsense: the cell it was running is to blame
                 culprit = next((c for c in pending if c not in self.outputs), None)
