@@ -251,8 +251,8 @@ def hostile_cases(course: str, out: str, inbox: str, port: int = 9) -> dict[str,
             "mha's hidden tests ran past",
         ),
         "kept_by_another_parts_tests": Case(  # attacks_p: masks' tests keep torch's attention in a global and patch
-            # torch.save to strip its name from every trace; mha calls the global. Each part's hidden check runs in
-            # a fresh process that ran the cells alone (the global is not there), and the scan follows the global
+            # torch.save to strip its name from every trace; mha calls the global. The scan follows the global to the
+            # function that writes it: mha is held
             "kept_by_another_parts_tests.ipynb",
             notebook(
                 {

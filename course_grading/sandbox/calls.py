@@ -729,8 +729,8 @@ class RemoteStudent:
                     wait_s = self.timeout_s + self.MARGIN_S
                 receive_frame(self.fds[0], wait_s)
                 self.ready = True
-                # a cell interrupted at its time limit is not run again by the next process (each part's hidden
-                # check gets a fresh one): it would cost that limit once more for every part
+                # a cell interrupted at its time limit is not run again by a process started after a call that hung
+                # or died: it would cost that limit once more
                 self.skipped |= {
                     cell_id
                     for cell_id, outputs in self.outputs.items()

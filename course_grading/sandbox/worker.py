@@ -8,9 +8,7 @@ For each submission (:func:`autograde`):
    versions of the other parts swapped in (the assignment's ``REFERENCE_PARTS``, minus what the
    part under test defines), then, if they pass, its hidden check runs here, against the
    student's functions in that process, which returns only values. A part's outcome therefore
-   depends on that part alone: unfinished, wrong or hanging, it costs its own points, and its hidden check
-   runs in a fresh student process that has run the notebook's cells and nothing else (no other part's
-   tests, visible or hidden, ran there, so nothing they left in the process reaches it). A hidden
+   depends on that part alone: unfinished, wrong or hanging, it costs its own points. A hidden
    failure is the student's only if the answer key passes the same check on the same inputs (a
    control run, here, of the course's own code); if the key fails too, the submission is not graded;
 3. nbgrader autogrades the scratch course with that run replayed as the notebook's outputs
@@ -388,9 +386,6 @@ def run_submission(
                 continue
             if running is not None:
                 running.write_text(student.part)
-            # each part's hidden check in a fresh process that has run the notebook's cells and nothing else: what
-            # another part's tests ran (a library patched, a kernel kept in a global, autograd left off) is gone
-            student.close()
             failure = hidden_verdict(checks.by_test[test_id], student, control)
             if failure is not None:
                 outputs[test_id]["error"] = ["AssertionError", f"{failure}\n{replay_hint(seed)}", []]
