@@ -349,24 +349,11 @@ def call_in(
                     grads = tuple(
                         next(found) if isinstance(leaf, Tensor) and leaf.requires_grad else None for leaf in wrt
                     )
-                grads = plain(grads)
-            value, after = plain(value), plain(tuple(args))
             aliased = bool(_storages(value) & _storages(args))
             # copies, made here: a finalizer or hook of the student's that runs later cannot write into them
-            value, after, grads = _cloned(value), _cloned(after), _cloned(grads)
+            value, after, grads = plain(value), plain(tuple(args)), plain(grads)
     moved = global_random_state() != rng_before
     return Reply(value, after, grads, differentiable, frozenset(trace.names), trace.intact, moved, aliased)
-
-
-def _cloned(value: Any) -> Any:
-    """``value`` (made by :func:`plain`: exact types only) with every tensor copied."""
-    if type(value) is Tensor:
-        return Tensor.clone(value) if value.layout == torch.strided else value
-    if type(value) in (tuple, list):
-        return type(value)(_cloned(v) for v in value)
-    if type(value) is dict:
-        return {k: _cloned(v) for k, v in value.items()}
-    return value
 
 
 def _item(value: Any, index: int) -> Any:
@@ -379,7 +366,7 @@ def _item(value: Any, index: int) -> Any:
 def _storages(value: Any) -> set[int]:
     """The addresses of the memory every non-empty tensor in ``value`` (inside tuples, lists, dicts) lies in."""
     if isinstance(value, Tensor):
-        storage = value.untyped_storage()
+        storage = Tensor.untyped_storage(value)  # the class's method: a tensor may carry one of its own
         return {storage.data_ptr()} if storage.nbytes() > 0 else set()
     if isinstance(value, (tuple, list)):
         return set().union(*(_storages(v) for v in value))
@@ -456,15 +443,18 @@ _type_name = type.__dict__["__name__"].__get__  # a class's own name, past any m
 
 
 def plain(value: Any, detach: bool = True, depth: int = 0) -> Any:
-    """What a student's function returned, as the grader's own objects, read by exact type: tensors (detached,
-    or, with ``detach=False``, the same objects), tuples (torch's named ones and ``torch.Size`` as plain tuples),
-    lists and dicts with str keys (to :data:`REPLY_DEPTH`),
-    None, bool, int, float, str, dtype and device; anything else (a tensor subclass, a container subclass, any
-    other object) becomes an :class:`Opaque` of its type's name. No method of the value runs: a subclass's
-    ``detach``, ``items`` or ``__iter__`` is the student's code, and so is a method an instance carries."""
+    """What a student's function returned, as the grader's own objects, read by exact type: tensors (detached
+    copies, or, with ``detach=False``, the same objects), tuples (torch's named ones and ``torch.Size`` as plain
+    tuples), lists and dicts with str keys (to :data:`REPLY_DEPTH`), None, bool, int, float, str, dtype and
+    device; anything else (a tensor subclass, a container subclass, any other object) becomes an :class:`Opaque`
+    of its type's name. No method of the value runs: a subclass's ``detach``, ``items`` or ``__iter__`` is the
+    student's code, and so is a method an instance carries."""
     kind = type(value)
     if kind in _TENSORS:
-        return Tensor.detach(value) if detach else value
+        if not detach:
+            return value
+        copy = Tensor.detach(value)
+        return Tensor.clone(copy) if copy.layout == torch.strided else copy
     if value is None or kind in _SCALARS:
         return value
     if kind in _TORCH_TUPLES and depth < REPLY_DEPTH:
