@@ -141,6 +141,7 @@ def _grade_once(attempt: _Attempt, skipped: list[str]) -> tuple[Result, str | No
         settings |= {
             "hide": settings["hide"] + [str(batch)],
             "slot": str(grader.slot),
+            "uid": grader.uid,
             "launch": sandbox.limited(limits, grader.group, []),
             "processes": limits.processes,
         }
@@ -258,8 +259,9 @@ def prepare_template(
     submissions: Path,
     limits: Limits,
     jail: str = container.NAMESPACE,
+    jobs: int = 1,
 ) -> Path:
-    """The scratch course every submission of the batch is graded in a copy of, in ``jail``."""
+    """The scratch course every submission of the batch is graded in a copy of, in ``jail``, by ``jobs`` slots."""
     hide, keep = sandbox.what_to_hide(course, out, submissions)
     settings = JailSettings(
         hide=[str(p) for p in hide],
@@ -270,7 +272,8 @@ def prepare_template(
         jail=jail,
     )
     if jail == container.CONTAINER:  # no mount hides them: each must be closed to the student's user by its modes
-        found = container.problems([*hide, where], keep)
+        uids = [container.student_id(slot) for slot in range(max(1, jobs))]
+        found = container.problems([*hide, where], keep, uids)
         if found:
             raise RuntimeError(
                 f"the container jail would let student code reach what it must not ({'; '.join(found)}): "
@@ -536,7 +539,7 @@ def grade(
             else:
                 todo.append((student, nb, notes, key))
         template = (
-            prepare_template(course, assignment, Path(tmp), out, submissions, limits, jail)
+            prepare_template(course, assignment, Path(tmp), out, submissions, limits, jail, jobs)
             if any(nb is not None for _, nb, _, _ in todo)
             else None
         )
@@ -552,6 +555,7 @@ def grade(
                     Path(tmp) / "slots" / str(slot),
                     sandbox.slot_group(f"slot{slot}", limits, threads),
                     limits.worker_memory_bytes,
+                    container.student_id(slot),
                 )
             )
 

@@ -251,8 +251,8 @@ def hostile_cases(course: str, out: str, inbox: str, port: int = 9) -> dict[str,
             "mha's hidden tests ran past",
         ),
         "kept_by_another_parts_tests": Case(  # attacks_p: masks' tests keep torch's attention in a global and patch
-            # torch.save to strip its name from every trace; mha calls the global. The scan follows the global to the
-            # function that writes it: mha is held
+            # torch.save to strip its name from every trace; mha calls the global. Each part's hidden check runs in
+            # a fresh process that ran the cells alone (the global is not there), and the scan follows the global
             "kept_by_another_parts_tests.ipynb",
             notebook(
                 {
@@ -410,6 +410,13 @@ def hostile_cases(course: str, out: str, inbox: str, port: int = 9) -> dict[str,
             "needs review: sdpa",
         ),
         "connects_out": Case("connects_out.ipynb", notebook({"masks": KEY["masks"] + "\n" + connect_out(port)}), FULL),
+        "slow_demos": Case(  # right, with a 3 s demo under each answer: 12 s a run of its cells, which run once more
+            # in a fresh process before each part's hidden check (60 s in all, the submission's limit): those runs are
+            # the grader's time, not the student's
+            "slow_demos.ipynb",
+            notebook({part: KEY[part] + "\nimport time\ntime.sleep(3)\n" for part in FULL}),
+            FULL,
+        ),
         "prints_a_lot": Case(
             "prints_a_lot.ipynb",
             notebook({"masks": KEY["masks"] + "\nfor _ in range(1024):\n    print('x' * 2**20)\n"}),

@@ -1,12 +1,12 @@
 """The container jail (course_grading/sandbox/container.py), where Gradescope runs it (issue 38).
 
-Its parts first, on this machine: which jail is chosen, what must stay hidden, an autograder root
-locked down and checked as nobody, the seccomp filter, the subreaper's clean-up. Then, inside Docker's
-default confinement simulated (tests/container_simulation.py: no new user or mount namespace,
-read-only control groups, Docker's capability set), the Gradescope zip grades a right, a wrong and a
-prying a1 notebook, and ``course grade --jail container`` grades the hostile submissions that apply,
-with the verdicts the namespace jail gives. Where the simulation cannot run, those tests say why and
-skip (``REQUIRE_CONTAINER_SIMULATION=1``, as in CI, makes that a failure).
+Its parts first, on this machine: which jail is chosen, what must stay hidden, an autograder root locked down
+and checked as every slot's user, two slots' users kept apart, the seccomp filter, the subreaper's clean-up.
+Then, inside Docker's default confinement simulated (tests/container_simulation.py: no new user or mount
+namespace, read-only control groups, Docker's capability set), the Gradescope zip grades a right, a wrong and
+a prying a1 notebook, and ``course grade --jail container`` grades the hostile submissions that apply, with
+the verdicts the namespace jail gives. Where the simulation cannot run, those tests say why and skip
+(``REQUIRE_CONTAINER_SIMULATION=1``, as in CI, makes that a failure).
 """
 
 from __future__ import annotations
@@ -43,12 +43,12 @@ if WHY_NOT and os.environ.get("REQUIRE_CONTAINER_SIMULATION"):
 needs_simulation = pytest.mark.skipif(WHY_NOT is not None, reason=WHY_NOT or "")
 
 
-def run_as_nobody(code: str) -> subprocess.CompletedProcess[str]:
+def run_as_student(code: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [
             "setpriv",
-            f"--reuid={container.UID}",
-            f"--regid={container.GID}",
+            f"--reuid={container.student_id(0)}",
+            f"--regid={container.student_id(0)}",
             "--clear-groups",
             sys.executable,
             "-c",
@@ -117,7 +117,7 @@ def open_tree() -> Iterator[Path]:
 
 
 @pytest.mark.skipif(os.geteuid() != 0 or shutil.which("setpriv") is None, reason="needs root and setpriv")
-def test_a_root_locked_down_hides_all_but_the_packages_and_is_checked_as_nobody(open_tree: Path) -> None:
+def test_a_root_locked_down_hides_all_but_the_packages_and_is_checked_as_every_slots_user(open_tree: Path) -> None:
     root = open_tree / "autograder"
     package = root / "source" / "project" / "pkg"
     package.mkdir(parents=True)
@@ -130,13 +130,17 @@ def test_a_root_locked_down_hides_all_but_the_packages_and_is_checked_as_nobody(
     for path in [root, *root.rglob("*")]:
         path.chmod(0o777 if path.is_dir() else 0o666)  # as careless as an unpacked zip can be
     never, keep = [root / "source" / "project", root / "results"], [package]
-    found = container.problems(never, keep)
+    uids = [container.student_id(0), container.student_id(1)]
+    found = container.problems(never, keep, uids)
     assert any("can read" in p and "assignments" in p for p in found) and any(
         "can write" in p and "pkg" in p for p in found
     ), found
     container.lock_down(root, keep)
-    assert container.problems(never, keep) == []
-    attempt = run_as_nobody(
+    assert container.problems(never, keep, uids) == []
+    os.chown(root / "results", uids[1], uids[1])  # what one slot's user may read is found, though the other may not
+    assert container.problems(never, keep, uids) == [f"uid {uids[1]} can read {root / 'results'}"]
+    os.chown(root / "results", 0, 0)
+    attempt = run_as_student(
         # as an editable install's finder imports: by the package's path, its parents only traversed
         "import importlib.util\n"
         f"spec = importlib.util.spec_from_file_location('pkg', {str(package / '__init__.py')!r})\n"
@@ -199,27 +203,81 @@ container.WORLD_WRITABLE = places = (sys.argv[1] + "/tmp", sys.argv[1] + "/shm")
 for place in places:
     os.mkdir(place)
     os.chmod(place, 0o1777)
-made = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", sys.executable, "-c",
-    "import ctypes, sys, tempfile; l = ctypes.CDLL(None); "
-    "print(l.shmget(0, 4096, 0o1600), l.semget(0, 1, 0o1600), l.msgget(0, 0o1600)); "  # IPC_PRIVATE, IPC_CREAT | 0600
-    "print(tempfile.mkdtemp(dir=sys.argv[1]), tempfile.mkstemp(dir=sys.argv[2])[1])", *places], capture_output=True, text=True, check=True).stdout
-ids, paths = (line.split() for line in made.splitlines())
-assert all(int(i) >= 0 for i in ids) and all(os.path.exists(p) for p in paths), made
+def leave(uid):
+    made = subprocess.run(["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", sys.executable, "-c",
+        "import ctypes, sys, tempfile; l = ctypes.CDLL(None); "
+        "print(l.shmget(0, 4096, 0o1600), l.semget(0, 1, 0o1600), l.msgget(0, 0o1600)); "  # IPC_PRIVATE, IPC_CREAT | 0600
+        "print(tempfile.mkdtemp(dir=sys.argv[1]), tempfile.mkstemp(dir=sys.argv[2])[1])", *places], capture_output=True, text=True, check=True).stdout
+    ids, paths = (line.split() for line in made.splitlines())
+    assert all(int(i) >= 0 for i in ids) and all(os.path.exists(p) for p in paths), made
+    return paths
+def owned(uid):
+    return [k for k, column in (("shm", 7), ("sem", 4), ("msg", 7)) for line in open(f"/proc/sysvipc/{k}").readlines()[1:] if line.split()[column] == str(uid)]
+mine, others = container.student_id(0), container.student_id(1)
+swept, kept = leave(mine), leave(others)  # two slots' student processes, the sweep of the first's
 open(places[0] + "/roots_own", "w").close()
-container.sweep()
-owned = [k for k, column in (("shm", 7), ("sem", 4), ("msg", 7)) for line in open(f"/proc/sysvipc/{k}").readlines()[1:] if line.split()[column] == "65534"]
-print(owned, [p for p in paths if os.path.exists(p)], os.path.exists(places[0] + "/roots_own"))
+container.sweep(mine)
+print(owned(mine), [p for p in swept if os.path.exists(p)], os.path.exists(places[0] + "/roots_own"))
+print(len(owned(others)), all(os.path.exists(p) for p in kept))
 """  # noqa: E501 (code run as written)
 
 
 @pytest.mark.skipif(os.geteuid() != 0 or shutil.which("setpriv") is None, reason="needs root and setpriv")
-def test_the_sweep_removes_what_nobody_left_and_nothing_else(open_tree: Path) -> None:
+def test_the_sweep_removes_what_its_slots_user_left_and_nothing_else(open_tree: Path) -> None:
     """In an IPC namespace of its own, with two folders standing for /tmp and /dev/shm (this machine's are not
-    swept)."""
+    swept): what another slot's user left, graded at the same time, stays."""
     run = subprocess.run(
         ["unshare", "--ipc", sys.executable, "-c", SWEEP, str(open_tree)], capture_output=True, text=True, timeout=120
     )
-    assert run.stdout.split() == ["[]", "[]", "True"], run
+    assert run.stdout.split() == ["[]", "[]", "True", "3", "True"], run
+
+
+APART = """
+import os, signal, sys, time
+from course_grading.sandbox import container
+homes = [container.fresh_home(container.student_id(slot)) for slot in (0, 1)]
+reading, writing = os.pipe()
+first = os.fork()
+if first == 0:  # slot 0's student process: confined, then waiting
+    container.confine(homes[0], container.student_id(0))
+    open("mine", "w").write("hidden")
+    os.write(writing, b"."); time.sleep(60); os._exit(0)
+os.read(reading, 1)
+second = os.fork()
+if second == 0:  # slot 1's, graded at the same time: what can it reach of the first?
+    container.confine(homes[1], container.student_id(1))
+    tried = []
+    for name, attempt in (
+        ("signal", lambda: os.kill(first, signal.SIGKILL)),
+        ("read its home", lambda: os.listdir(homes[0])),
+        ("read its file", lambda: open(os.path.join(homes[0], "mine")).read()),
+        ("read its memory", lambda: open(f"/proc/{first}/mem", "rb").read(1)),
+    ):
+        try:
+            attempt(); tried.append(name)
+        except OSError:
+            pass
+    try:  # succeeds wherever any other process exists (a refusal is not an error of kill(-1)): what counts is below
+        os.kill(-1, signal.SIGKILL)
+    except OSError:
+        pass
+    os.write(writing, repr(tried).encode()); os._exit(0)
+os.waitpid(second, 0)
+print(os.read(reading, 4096).decode())
+print(os.waitpid(first, os.WNOHANG) == (0, 0))  # the first still runs
+os.kill(first, signal.SIGKILL); os.waitpid(first, 0)
+for home in homes:
+    import shutil; shutil.rmtree(home)
+"""
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root")
+def test_two_slots_student_processes_cannot_reach_each_other() -> None:
+    """Two submissions graded at once in the container jail (jobs > 1): the second's process can neither signal
+    the first (by its pid or with every process it may, ``kill(-1)``: the first still runs), nor read its home, its
+    files or its memory."""
+    run = subprocess.run([sys.executable, "-c", APART], capture_output=True, text=True, timeout=120)
+    assert run.stdout.split("\n")[:2] == ["[]", "True"], run
 
 
 # --------------------------------------------------------------------- in the simulated container

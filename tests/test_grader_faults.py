@@ -508,7 +508,7 @@ def test_the_control_runs_the_answer_key_as_the_notebook_defines_it(
     if assignment == "a6_finetune":
         gradinglib.seed_checks(2026)
         checks = worker.load_checks(ASSIGNMENTS / "grading", assignment)
-        control = worker.Control(tmp_path, assignment, tmp_path / worker.GRADER_SECONDS)
+        control = worker.Control(tmp_path, assignment, worker.Ledger(tmp_path / worker.GRADER_SECONDS))
         assert {part: control(check) for part, check in checks.by_test.items()} == dict.fromkeys(checks.by_test)
         assert control.seconds > 0
         assert float((tmp_path / worker.GRADER_SECONDS).read_text()) == pytest.approx(control.seconds, abs=1e-3)
@@ -558,7 +558,7 @@ def test_a_hidden_failure_is_the_students_only_where_the_answer_key_passes_the_s
 def test_what_the_answer_keys_run_raises_is_named_in_the_graders_fault(tmp_path: Path, gradinglib: Any) -> None:
     """A control whose run of the key raises (the grading machine out of memory, a driver's bug) makes the
     submission not graded, and the fault names what was raised, not a wrong reply."""
-    control = worker.Control(tmp_path, "a1_attention", tmp_path / worker.GRADER_SECONDS)
+    control = worker.Control(tmp_path, "a1_attention", worker.Ledger(tmp_path / worker.GRADER_SECONDS))
     control.key = LocalStudent({"double": lambda x: 2 * x})
 
     def check(student: Student) -> str | None:

@@ -20,6 +20,7 @@ import resource
 import subprocess
 import sys
 import threading
+import time
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -127,6 +128,42 @@ class NoChannel:
         pass
 
 
+def test_the_cells_run_again_for_a_fresh_process_are_the_graders_time_up_to_the_first_runs() -> None:
+    """Each part's hidden check starts a fresh process that runs the cells again: that run is credited to the
+    grader before it starts (the first run's seconds and a slack), then settled to what it took; beyond the credit
+    the time is the student's; a run that is not a fresh one (the first, a restart after a hang) is the student's."""
+    student = RemoteStudent(NoChannel(), [], timeout_s=5, output_bytes=1_000)
+    credits: list[float] = []
+    student.grader_time = credits.append
+
+    def cells_taking(seconds: float) -> Any:
+        def run() -> dict[str, Any]:
+            student.started_at = time.monotonic()
+            time.sleep(seconds)
+            student.ready = True
+            return {}
+
+        return run
+
+    student._run_cells = cells_taking(0.05)  # type: ignore[method-assign]
+    student.run_cells()
+    assert credits == []  # the first run (first_run_s is set by the real run)
+    student.first_run_s, student.RERUN_SLACK_S = 1.0, 0.5
+    student.fresh()
+    student.run_cells()
+    assert credits[0] == 1.5 and -1.5 < credits[1] < -1.0 and 0.05 < sum(credits) < 0.5, credits
+    student.run_cells()  # ready: no run, no credit
+    assert len(credits) == 2
+    student.fresh()
+    student._run_cells = cells_taking(0.3)  # type: ignore[method-assign]
+    student.first_run_s, student.RERUN_SLACK_S = 0.05, 0.0
+    student.run_cells()  # slower than its credit: the rest is the student's
+    assert credits[2:] == [0.05, 0.0], credits
+    student.close()  # a restart that is not a fresh one (after a hang): no credit
+    student.run_cells()
+    assert len(credits) == 4
+
+
 def test_what_the_notebook_prints_is_capped_by_the_grader_whatever_its_process_counts() -> None:
     student = RemoteStudent(NoChannel(), [], timeout_s=5, output_bytes=1_000)
     first = student._capped({"stdout": "a" * 600, "stderr": "", "error": None})
@@ -183,6 +220,9 @@ class Recorder:
         self.log.append(f"hidden {name}")
         raise StudentRaised("ValueError", "x")
 
+    def fresh(self) -> None:
+        self.log.append("fresh process")
+
 
 def graded_cell(grade_id: str, source: str, test: bool) -> nbformat.NotebookNode:
     cell = nbformat.v4.new_code_cell(source)
@@ -208,7 +248,16 @@ def test_every_visible_test_runs_before_the_first_hidden_call(monkeypatch: pytes
     checks = worker.HiddenChecks({f"test_{p}": (lambda s, p=p: s.call(p, ()) and None) for p in "abc"})
     student = Recorder()
     outputs = worker.run_submission(student, nb, nb, checks, 7)  # type: ignore[arg-type]
-    assert student.log == ["visible test_a", "visible test_b", "visible test_c", "hidden a", "hidden c"]
+    # and each part's hidden check in a fresh process (attacks_p: another part's tests had patched the process)
+    assert student.log == [
+        "visible test_a",
+        "visible test_b",
+        "visible test_c",
+        "fresh process",
+        "hidden a",
+        "fresh process",
+        "hidden c",
+    ]
     assert outputs["test_b"]["error"][1] == "visible failed"  # a failing visible test: its hidden check is not run
     # a failure names its inputs
     assert "could not use the reply" in outputs["test_a"]["error"][1] and "seed 7;" in outputs["test_a"]["error"][1]

@@ -672,6 +672,7 @@ class RemoteStudent:
 
     STARTUP_S = 60.0  # starting Python and importing torch, on a busy machine
     MARGIN_S = 5.0  # beyond each cell's own limit, which the student process enforces itself
+    RERUN_SLACK_S = 2.0  # what a fresh process's run of the cells may take beyond the first run, on the grader's time
 
     def __init__(self, channel: Channel, cells: list[tuple[str, str]], timeout_s: int, output_bytes: int) -> None:
         self.channel, self.cells, self.timeout_s, self.output_bytes = channel, cells, timeout_s, output_bytes
@@ -692,16 +693,42 @@ class RemoteStudent:
         self.events: set[tuple[str, str, str, str]] = set()
         self.phase = ""  # what is running now, for the events: ``cell:<id>`` or ``part:<name>``
         self.events_tampered = False  # whether the process sent events that were not well-formed
+        self.first_run_s: float | None = None  # how long the first run of the cells took, from the process's start
+        self.started_at = 0.0
+        self.rerun = False  # whether the next run of the cells is one the grader asked for (:meth:`fresh`)
+        # told the seconds that are the grader's, not the student's (the cells run again for :meth:`fresh`)
+        self.grader_time: Callable[[float], None] = lambda seconds: None
 
     def start(self) -> None:
         """Start the process and hand it the cells, without waiting: it runs them while the caller works."""
+        self.started_at = time.monotonic()
         self.fds = self.channel.open()
         cells = [[cell_id, source] for cell_id, source in self.cells if cell_id not in self.skipped]
         send_frame(self.fds[1], {"cells": cells, "cell_s": self.timeout_s, "output_bytes": self.output_bytes})
         self.ready = False
 
+    def fresh(self) -> None:
+        """Make the next call run in a fresh process that has run the notebook's cells and nothing else. That run
+        is the grader's doing: its seconds, up to what the first run took and :data:`RERUN_SLACK_S`, are the
+        grader's (:attr:`grader_time`), credited before it starts so that an honest notebook near its limit is
+        never stopped by it; what it takes beyond that is the student's."""
+        self.close()
+        self.rerun = self.first_run_s is not None
+
     def run_cells(self) -> dict[str, Outputs]:
         """Wait until every cell has run (starting the server if need be); each cell's outputs."""
+        credit = 0.0
+        if self.rerun and not self.ready and self.first_run_s is not None:
+            credit = self.first_run_s + self.RERUN_SLACK_S
+            self.grader_time(credit)
+        self.rerun = False
+        try:
+            return self._run_cells()
+        finally:
+            if credit:  # settled to what the run took, within the credit
+                self.grader_time(min(time.monotonic() - self.started_at, credit) - credit)
+
+    def _run_cells(self) -> dict[str, Outputs]:
         while not self.ready:
             if self.fds is None:
                 self.start()
@@ -719,8 +746,10 @@ class RemoteStudent:
                     wait_s = self.timeout_s + self.MARGIN_S
                 receive_frame(self.fds[0], wait_s)
                 self.ready = True
-                # a cell interrupted at its time limit is not run again by a process started after a call that hung
-                # or died: it would cost that limit once more
+                if self.first_run_s is None:
+                    self.first_run_s = time.monotonic() - self.started_at
+                # a cell interrupted at its time limit is not run again by the next process (each part's hidden
+                # check gets a fresh one): it would cost that limit once more for every part
                 self.skipped |= {
                     cell_id
                     for cell_id, outputs in self.outputs.items()

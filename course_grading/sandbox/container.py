@@ -7,11 +7,13 @@ one only where that one cannot be built and the process is root in a disposable 
 (Gradescope's layout, :func:`gradescope_layout`), or where the instructor asks for it by name. What
 it holds to, in place of a fresh root:
 
-* **Files by permission.** The student's processes run as :data:`UID` (nobody), no supplementary
-  group, no capability, ``no_new_privs``. Before anything is graded, :func:`problems` reads, as that
-  user, every file and folder the grader must hide (the course, its checks and secret, the batch,
-  the grades, the submissions) and ``course grade`` refuses to grade if one opens, or if that user
-  can write in any folder Python imports from. :func:`lock_down` sets the modes of an autograder root
+* **Files by permission.** The student's processes run as a user of their own (:func:`student_id`: one per job
+  slot, a number no image gives anyone), no supplementary group, no capability, ``no_new_privs``. Two submissions
+  graded at once therefore cannot signal, trace or read each other's processes and files, nor share a process count
+  (``RLIMIT_NPROC`` counts by user); the sweep after one leaves the other's alone. Before anything is graded,
+  :func:`problems` reads, as each of those users, every file and folder the grader must hide (the course, its
+  checks and secret, the batch, the grades, the submissions) and ``course grade`` refuses to grade if one opens, or
+  if one of them can write in any folder Python imports from. :func:`lock_down` sets the modes of an autograder root
   (everything root's alone but the paths to what Python imports).
 * **No new socket** (a seccomp filter, :func:`course_grading.sandbox.seccomp.forbid_sockets`): no network, no
   Unix socket of the container's services, no ``io_uring`` to go around it. The student's process reaches the
@@ -22,7 +24,7 @@ it holds to, in place of a fresh root:
   memory bomb.
 * **Nothing outlives a submission**: the zygote stays root and is the subreaper of all its student
   processes start, and kills them all after each submission (:func:`kill_descendants`); then it
-  removes what that user left in the world-writable folders (:func:`sweep`). A fresh, private home
+  removes what that slot's user left in the world-writable folders (:func:`sweep`). A fresh, private home
   for each student process (:func:`fresh_home`).
 
 What it cannot do, said in the README: hide the container's own system files and ``/proc`` (other
@@ -47,7 +49,7 @@ __all__ = [
     "CONTAINER",
     "JAILS",
     "NAMESPACE",
-    "UID",
+    "student_id",
     "become_subreaper",
     "choose",
     "confine",
@@ -62,7 +64,9 @@ __all__ = [
 
 NAMESPACE, CONTAINER = "namespace", "container"
 JAILS = (NAMESPACE, CONTAINER)
-UID = GID = policy.UID
+# The student processes of job slot k run as FIRST_ID + k, group the same: numbers Debian reserves (65000-65533) and
+# no image gives a file or a user, below the 65536 ids a user-namespaced Docker maps
+FIRST_ID, SLOTS = 65_000, 500
 WORLD_WRITABLE = ("/tmp", "/var/tmp", "/dev/shm")  # where a student process can leave files behind
 GRADESCOPE_ROOT = Path("/autograder")
 HOME_PREFIX = "course-student-"
@@ -132,10 +136,17 @@ def lock_down(root: Path, keep: list[Path]) -> None:
     visit(root)
 
 
-def _as_student() -> None:
+def student_id(slot: int) -> int:
+    """The user (and group) id the student processes of job slot ``slot`` run as."""
+    if not 0 <= slot < SLOTS:
+        raise ValueError(f"job slot {slot}: the container jail has users for slots 0 to {SLOTS - 1}")
+    return FIRST_ID + slot
+
+
+def _as_student(uid: int) -> None:
     os.setgroups([])
-    os.setresgid(GID, GID, GID)
-    os.setresuid(UID, UID, UID)  # from root to nobody: every capability is cleared
+    os.setresgid(uid, uid, uid)
+    os.setresuid(uid, uid, uid)  # from root to a student's user: every capability is cleared
 
 
 def _opens(path: str, folder: bool) -> bool:
@@ -161,10 +172,10 @@ def must_hide(never: list[Path], read_only: list[Path]) -> list[Path]:
     return found
 
 
-def problems(never: list[Path], read_only: list[Path]) -> list[str]:
-    """What :data:`UID` could read of ``never`` (:func:`must_hide`) or write of ``read_only``, tried as
-    that user (in a forked process): each file and folder of ``never`` opened, each folder and file of
-    ``read_only`` asked for write access. Empty when the policy holds."""
+def problems(never: list[Path], read_only: list[Path], uids: list[int]) -> list[str]:
+    """What any of ``uids`` (the slots' users, :func:`student_id`) could read of ``never`` (:func:`must_hide`) or
+    write of ``read_only``, tried as each user (in a forked process): each file and folder of ``never`` opened, each
+    folder and file of ``read_only`` asked for write access. Empty when the policy holds."""
     never = must_hide(never, read_only)
     hidden = [(str(p), p.is_dir()) for p in never if p.exists()]
     for top in [p for p in never if p.is_dir()]:
@@ -179,14 +190,18 @@ def problems(never: list[Path], read_only: list[Path]) -> list[str]:
     hidden = list(dict.fromkeys(hidden))  # a folder named and found by the walk of its parent, once
     if len(hidden) > CHECKED_FILES:
         return [f"{len(hidden)} files to hide: more than the {CHECKED_FILES} this jail checks"]
+    return [found for uid in uids for found in _problems_as(uid, hidden, shown)]
+
+
+def _problems_as(uid: int, hidden: list[tuple[str, bool]], shown: list[str]) -> list[str]:
     reading, writing = os.pipe()
     child = os.fork()
     if child == 0:
         try:
             os.close(reading)
-            _as_student()
-            found = [f"uid {UID} can read {p}" for p, folder in hidden if _opens(p, folder)][:5]
-            found += [f"uid {UID} can write {p}" for p in shown if os.access(p, os.W_OK)][:5]
+            _as_student(uid)
+            found = [f"uid {uid} can read {p}" for p, folder in hidden if _opens(p, folder)][:5]
+            found += [f"uid {uid} can write {p}" for p in shown if os.access(p, os.W_OK)][:5]
             os.write(writing, "\n".join(found).encode()[:60_000] or b"-")
         finally:
             os._exit(0)
@@ -195,15 +210,15 @@ def problems(never: list[Path], read_only: list[Path]) -> list[str]:
         text = answer.read().decode()
     os.waitpid(child, 0)
     if not text:
-        return [f"the check as uid {UID} gave no answer"]
+        return [f"the check as uid {uid} gave no answer"]
     return [] if text == "-" else text.splitlines()
 
 
-def fresh_home() -> str:
+def fresh_home(uid: int) -> str:
     """(The zygote, root.) An empty folder for the next student process: its home, its working folder
-    and its temp folder, owned by :data:`UID`, mode 0700."""
+    and its temp folder, owned by ``uid``, mode 0700."""
     home = tempfile.mkdtemp(prefix=HOME_PREFIX, dir="/tmp")
-    os.chown(home, UID, GID)
+    os.chown(home, uid, uid)
     return home
 
 
@@ -265,44 +280,47 @@ _IPC = {
 }
 
 
-def _remove_ipc_objects() -> None:
-    """System V shared memory, semaphores and message queues of :data:`UID` (no IPC namespace here)."""
+def _remove_ipc_objects(uid: int) -> None:
+    """System V shared memory, semaphores and message queues of ``uid`` (no IPC namespace here)."""
     for kind, (id_column, uid_column, remove) in _IPC.items():
         with contextlib.suppress(OSError):
             with open(f"/proc/sysvipc/{kind}") as table:
                 rows = [line.split() for line in table.readlines()[1:]]
             for row in rows:
-                if len(row) > uid_column and row[uid_column] == str(UID):
+                if len(row) > uid_column and row[uid_column] == str(uid):
                     remove(int(row[id_column]))  # IPC_RMID
 
 
-def sweep() -> None:
-    """(The zygote, root.) Remove what :data:`UID` owns in the world-writable folders, and its System V
-    IPC objects: nothing one student process left there reaches the next."""
-    _remove_ipc_objects()
+def sweep(uid: int) -> None:
+    """(The zygote, root.) Remove what ``uid`` (its slot's user) owns in the world-writable folders, and its
+    System V IPC objects: nothing one student process left there reaches the next, and another slot's are left."""
+    _remove_ipc_objects(uid)
     for place in WORLD_WRITABLE:
         with contextlib.suppress(OSError):
             entries = list(os.scandir(place))
         for entry in entries if os.path.isdir(place) else []:
             with contextlib.suppress(OSError):
-                if entry.stat(follow_symlinks=False).st_uid == UID:
+                if entry.stat(follow_symlinks=False).st_uid == uid:
                     if entry.is_dir(follow_symlinks=False):
                         shutil.rmtree(entry.path, ignore_errors=True)
                     else:
                         os.unlink(entry.path)
 
 
-def confine(home: str) -> None:
+def confine(home: str, uid: int) -> None:
     """What a freshly forked student process does, still root, once it has connected to the worker:
-    become the OOM killer's first choice, :data:`UID` with no group and no capability, no socket
+    become the OOM killer's first choice, ``uid`` with no group and no capability, no socket
     from now on, and live in ``home``."""
     with open("/proc/self/oom_score_adj", "w") as adj:
         adj.write("1000")
-    _as_student()
+    _as_student(uid)
     _libc.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)  # its own /proc/self stays its own (setuid made it root's)
     seccomp.forbid_sockets()
     os.chdir(home)
-    os.environ.update({"HOME": home, "TMPDIR": home, "MPLCONFIGDIR": f"{home}/mpl"})
+    # a user no passwd file names: who it is comes from the environment (getpass reads it first)
+    os.environ.update(
+        {"HOME": home, "TMPDIR": home, "MPLCONFIGDIR": f"{home}/mpl", "USER": "student", "LOGNAME": "student"}
+    )
     tempfile.tempdir = home
 
 

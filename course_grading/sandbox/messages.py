@@ -39,6 +39,7 @@ class JailSettings(TypedDict):
     launch: NotRequired[list[str]]  # the launcher that puts it under the slot's limits (set per submission)
     processes: NotRequired[int]  # the limit of processes and threads (set per submission)
     jail: NotRequired[str]  # "namespace" (the default) or "container" (course_grading.sandbox.container)
+    uid: NotRequired[int]  # the container jail: the user its student processes run as (one per job slot)
 
 
 class GradeRequest(TypedDict):

@@ -348,9 +348,9 @@ def zygote() -> None:
     ``/tmp``, which is its home), connects to the Unix socket at ``path`` (in the slot ``home``),
     seals itself (:func:`course_grading.sandbox.jail.seal`: the slot covered, no capability), and serves
     one submission on the socket (:func:`serve`). With the argument ``container``
-    (:mod:`course_grading.sandbox.container`), the zygote stays root: each child connects first, then
-    confines itself (:func:`course_grading.sandbox.container.confine`), and the zygote kills all below
-    it and sweeps the world-writable folders between submissions.
+    (:mod:`course_grading.sandbox.container`) and its job slot's user id, the zygote stays root: each child
+    connects first, then confines itself as that user (:func:`course_grading.sandbox.container.confine`), and the
+    zygote kills all below it and sweeps what that user left in the world-writable folders between children.
     Before each fork, and on ``{"reset": true}``, everything the previous child left running is
     killed. Forking costs milliseconds where a new process costs seconds (``import torch``)."""
     import json
@@ -362,7 +362,9 @@ def zygote() -> None:
     warm_up()
     compilers.refuse_compilers()  # every child inherits it: no compiled code runs beside the trace
 
-    in_container = sys.argv[1:] == [container.CONTAINER]
+    # ``container UID``: the container jail, its children run as UID (their job slot's user)
+    in_container = sys.argv[1:2] == [container.CONTAINER]
+    uid = int(sys.argv[2]) if in_container else 0
     ctypes.CDLL(None).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE 0: no child may read or write this process
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # nor stop it with an interrupt
     if in_container:
@@ -376,12 +378,12 @@ def zygote() -> None:
         tasks = 0
         if in_container:
             tasks = container.kill_descendants()
-            container.sweep()
+            container.sweep(uid)
         else:
             _reset(child)
         child = None
         if "socket" in request:
-            home = container.fresh_home() if in_container else request["home"]
+            home = container.fresh_home(uid) if in_container else request["home"]
             child = os.fork()
             if child == 0:
                 try:
@@ -392,7 +394,7 @@ def zygote() -> None:
                     connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
                     if in_container:  # connected as root (the slot is root's alone), then confined
                         connection.connect(request["socket"])
-                        container.confine(home)
+                        container.confine(home, uid)
                     else:
                         # raises where it cannot: then it never connects, and the worker reports a grader fault
                         isolate(home)

@@ -8,7 +8,9 @@ For each submission (:func:`autograde`):
    versions of the other parts swapped in (the assignment's ``REFERENCE_PARTS``, minus what the
    part under test defines), then, if they pass, its hidden check runs here, against the
    student's functions in that process, which returns only values. A part's outcome therefore
-   depends on that part alone: unfinished, wrong or hanging, it costs its own points. A hidden
+   depends on that part alone: unfinished, wrong or hanging, it costs its own points, and its hidden check
+   runs in a fresh student process that has run the notebook's cells and nothing else (no other part's
+   tests, visible or hidden, ran there, so nothing they left in the process reaches it). A hidden
    failure is the student's only if the answer key passes the same check on the same inputs (a
    control run, here, of the course's own code); if the key fails too, the submission is not graded;
 3. nbgrader autogrades the scratch course with that run replayed as the notebook's outputs
@@ -67,6 +69,7 @@ __all__ = [
     "Control",
     "GRADER_SECONDS",
     "GraderError",
+    "Ledger",
     "RUNNING",
     "SKIPPED_MESSAGE",
     "STARTED",
@@ -139,12 +142,14 @@ class Zygote:
             raise GraderFault("jail.json names no job slot or launcher: the batch did not set them")
         self.slot = Path(settings["slot"]).resolve()  # the jail shows it at this path
         self.slot.mkdir(parents=True, exist_ok=True)
-        self.slot.chmod(0o755)  # the student process, nobody, reaches its socket in it
+        self.slot.chmod(0o755)  # the student process, not root, reaches its socket in it
         hide, keep = [Path(p) for p in settings["hide"]], [Path(p) for p in settings["keep"]]
         server = [sys.executable, "-m", "course_grading.sandbox.student_server"]
         if settings.get("jail", container.NAMESPACE) == container.CONTAINER:
-            # what it may see was checked before the batch began
-            self.argv = settings["launch"] + [*server, container.CONTAINER]
+            if "uid" not in settings:
+                raise GraderFault("jail.json names no user for the container jail's slot: the batch did not set it")
+            # what it may see was checked, as that user, before the batch began
+            self.argv = settings["launch"] + [*server, container.CONTAINER, str(settings["uid"])]
         else:
             self.argv = settings["launch"] + jail_argv(hide, keep, [self.slot], server)
         self.process: subprocess.Popen[str] | None = None
@@ -169,7 +174,7 @@ class Zygote:
                     cwd=self.slot,
                 )
             if "socket" in request:
-                # nobody, the student process, connects to it; no one else can reach the slot
+                # the student process, not root, connects to it; no one else can reach the slot
                 os.chmod(request["socket"], 0o666)
             assert self.process.stdin is not None and self.process.stdout is not None
             self.process.stdin.write(json.dumps(request) + "\n")
@@ -285,15 +290,29 @@ def _verdict(check: Callable[[Student], str | None], student: Student) -> str | 
         return f"the check could not use the reply ({type(error).__name__}; what the reply held is not shown)"
 
 
+class Ledger:
+    """The seconds a submission's run spent on the grader's own work (controls, the cells run again for a fresh
+    process per part), written to ``path`` as they change: :meth:`Worker.run` adds them to the submission's time
+    limit, so that they are never the student's."""
+
+    def __init__(self, path: Path) -> None:
+        self.path, self.seconds = path, 0.0
+
+    def add(self, seconds: float) -> None:
+        """Count ``seconds`` more (fewer where negative: a credit settled)."""
+        self.seconds = max(0.0, self.seconds + seconds)
+        self.path.write_text(f"{self.seconds:.3f}")
+
+
 class Control:
     """The answer key as the control of failed hidden checks (:func:`hidden_verdict`): built on the first
     failure, from the code the scratch course keeps beside the checks, and run in this trusted process. The
-    seconds it takes are the grader's, not the student's: they are written to ``ledger``, which
-    :meth:`Worker.run` adds to the submission's time limit; the global random states a control's calls reseed
-    (``Guarded`` seeds every call) are put back. What the key's run raises (a MemoryError of the grading
-    machine, a bug of a driver) is named in the failure it returns, which :func:`hidden_verdict` shows."""
+    seconds it takes are the grader's, not the student's: they go to ``ledger`` (:attr:`seconds` counts them);
+    the global random states a control's calls reseed (``Guarded`` seeds every call) are put back. What the key's
+    run raises (a MemoryError of the grading machine, a bug of a driver) is named in the failure it returns, which
+    :func:`hidden_verdict` shows."""
 
-    def __init__(self, grading: Path, assignment: str, ledger: Path) -> None:
+    def __init__(self, grading: Path, assignment: str, ledger: Ledger) -> None:
         self.grading, self.assignment, self.ledger = grading, assignment, ledger
         self.key: LocalStudent | None = None
         self.seconds = 0.0
@@ -313,7 +332,7 @@ class Control:
             torch.set_rng_state(torch_state)
             random.setstate(python_state)
             self.seconds += time.monotonic() - started
-            self.ledger.write_text(f"{self.seconds:.3f}")
+            self.ledger.add(time.monotonic() - started)
 
 
 def hidden_verdict(
@@ -386,6 +405,9 @@ def run_submission(
                 continue
             if running is not None:
                 running.write_text(student.part)
+            # each part's hidden check in a fresh process that has run the notebook's cells and nothing else: what
+            # another part's tests ran (a library patched, a kernel kept in a global, autograd left off) is gone
+            student.fresh()
             failure = hidden_verdict(checks.by_test[test_id], student, control)
             if failure is not None:
                 outputs[test_id]["error"] = ["AssertionError", f"{failure}\n{replay_hint(seed)}", []]
@@ -441,7 +463,9 @@ def autograde(
     api = assignments.nbgrader_api(scratch)
     try:
         release = nbformat.read(scratch / "release" / assignment / f"{assignment}.ipynb", as_version=4)
-        control = Control(Path(settings["grading"]), assignment, scratch / GRADER_SECONDS)
+        ledger = Ledger(scratch / GRADER_SECONDS)
+        remote.grader_time = ledger.add
+        control = Control(Path(settings["grading"]), assignment, ledger)
         outputs = run_submission(remote, nb, release, checks, seed, control, skipped, scratch / RUNNING)
     except StudentRaised as error:  # its process failed after its cells, before its tests: the student's doing
         check_setup(nb, remote.outputs)  # a fault of the grader's, unless the student's code had run
@@ -589,10 +613,16 @@ class Worker:
     STDERR_TAIL = 20_000  # bytes of the worker's stderr kept with a submission it failed on
 
     def __init__(
-        self, log: Path, threads: int, slot: Path, group: SlotGroup, memory_bytes: int = Limits.worker_memory_bytes
+        self,
+        log: Path,
+        threads: int,
+        slot: Path,
+        group: SlotGroup,
+        memory_bytes: int = Limits.worker_memory_bytes,
+        uid: int = container.student_id(0),
     ) -> None:
-        # slot: its student processes' home; group: their control groups
-        self.log, self.slot, self.group = log, slot, group
+        # slot: its student processes' home; group: their control groups; uid: their user in the container jail
+        self.log, self.slot, self.group, self.uid = log, slot, group, uid
         # this worker's own address space (it runs no student code, but the correct parts on the student's arguments)
         self.memory_bytes = memory_bytes
         # for it and its children: jobs share the cores
