@@ -447,3 +447,108 @@ def test_graded_entries_and_unbounded_integers_each_fail_their_wrong_function() 
                     assert bool(found) == expected and all(words in m for m in found), (function, found)
             finally:
                 gradinglib.seed_checks(None)
+
+
+def _kinds(contract, good, bad, words: str) -> None:  # noqa: ANN001
+    """``good`` passes every generic case of ``contract`` and ``bad`` fails, only cases whose message has
+    ``words``, on every seed."""
+    for seed in SEEDS:
+        gradinglib.seed_checks(seed)
+        try:
+            for function, expected in ((good, False), (bad, True)):
+                student = gradinglib.as_student({contract.function: function})
+                found = []
+                for case in contracts.contract_cases(contract, student, gradinglib.fresh_generator()):
+                    try:
+                        case()
+                    except gradinglib.CheckFailed as failure:
+                        found.append(str(failure))
+                assert bool(found) == expected and all(words in m for m in found), (seed, function, found)
+        finally:
+            gradinglib.seed_checks(None)
+
+
+def test_float64_values_past_float32_are_sent_whatever_the_draw() -> None:
+    """corpus o: a threshold read back through float32 keeps the largest entry only where float32 holds it; a
+    contract that draws in float32 and casts up would never show it: its float64 cases carry float64's precision."""
+
+    def draws(g: torch.Generator, size) -> tuple:  # noqa: ANN001
+        return (torch.randn(*size.lead, size.length, generator=g).to(size.dtype),)  # float32 values, cast up
+
+    def largest(x):  # noqa: ANN001, ANN201
+        return torch.where(x >= x.amax(-1, keepdim=True), x, torch.zeros_like(x))
+
+    def rounded(x):  # noqa: ANN001, ANN201
+        threshold = x.amax(-1, keepdim=True).float().to(x.dtype)
+        return torch.where(x >= threshold, x, torch.zeros_like(x))
+
+    contract = contracts.Contract(
+        "largest", ("x",), draws, largest, base=contracts.Size((8,), 9), dtypes=(torch.float64,)
+    )
+    _kinds(contract, largest, rounded, "float64")
+
+
+def test_text_in_letters_outside_the_bmp_meets_every_edge() -> None:
+    """corpus o: a length limit counted in UTF-16 units passes every word of the BMP; the text case and each edge
+    in letters outside it (one code point, two units) show it."""
+
+    def words(g: torch.Generator, size) -> tuple:  # noqa: ANN001
+        word = "".join("abc"[i] for i in torch.randint(0, 3, (size.length,), generator=g).tolist())
+        return word, 2 * len(word)
+
+    def at_limit(g: torch.Generator, size) -> tuple:  # noqa: ANN001
+        word, _ = words(g, size)
+        return word, len(word)
+
+    def fits(word, limit):  # noqa: ANN001, ANN201
+        return [word] if len(word) <= limit else []
+
+    def utf16(word, limit):  # noqa: ANN001, ANN201
+        return [word] if len(word.encode("utf-16-le")) // 2 <= limit else []
+
+    contract = contracts.Contract(
+        "fits", ("word", "limit"), words, fits, text=(0,), edges=(("at the limit", at_limit),)
+    )
+    _kinds(contract, fits, utf16, "outside the BMP")
+
+
+def test_each_edge_is_sent_with_its_whole_floats_as_ints() -> None:
+    """corpus o: greedy decoding recognised only at the float 0.0; the whole-number case alone sends a temperature of
+    at least 1, the edge at 0 sent as the int 0 shows it."""
+
+    def draws(g: torch.Generator, size) -> tuple:  # noqa: ANN001
+        return torch.randn(*size.lead, size.length, generator=g), 1.5
+
+    def greedy(g: torch.Generator, size) -> tuple:  # noqa: ANN001
+        return draws(g, size)[0], 0.0
+
+    def sharpen(x, t):  # noqa: ANN001, ANN201
+        return F.one_hot(x.argmax(-1), x.shape[-1]).float() if t == 0 else torch.softmax(x / t, dim=-1)
+
+    def float_zero_only(x, t):  # noqa: ANN001, ANN201
+        greedy = isinstance(t, float) and t == 0.0
+        return F.one_hot(x.argmax(-1), x.shape[-1]).float() if greedy else torch.softmax(x / t, dim=-1)
+
+    contract = contracts.Contract("sharpen", ("x", "t"), draws, sharpen, whole=(1,), edges=(("t 0", greedy),))
+    _kinds(contract, sharpen, float_zero_only, "sent as ints")
+
+
+def test_a_result_kept_under_the_shape_of_the_last_output_shows_one_position_on() -> None:
+    """corpus o: a step that keeps the state it grew and reuses it when the next state has its length (two
+    sequences decoded in turn mix); the calls of the again case keep the length, the call one position longer
+    does not."""
+
+    def draws(g: torch.Generator, size) -> tuple:  # noqa: ANN001
+        return (torch.randn(2, size.length, 3, generator=g),)
+
+    def grow(cache):  # noqa: ANN001, ANN201
+        return torch.cat([cache, cache.sum(-2, keepdim=True)], dim=-2)
+
+    def kept(cache, _last={}):  # noqa: ANN001, ANN201, B006
+        if "grown" in _last and _last["grown"].shape == cache.shape:
+            cache = _last["grown"]
+        _last["grown"] = grow(cache)
+        return _last["grown"]
+
+    contract = contracts.Contract("grow", ("cache",), draws, grow, base=contracts.Size((), 3), same_objects=False)
+    _kinds(contract, grow, kept, "one position longer")

@@ -543,14 +543,16 @@ def _expect_replayed(
             )
 
 
-def _generate_args(seed: int | None = None) -> Callable[[torch.Generator, Size], tuple[Any, ...]]:
-    """A prompt of ``size.length`` tokens over 9, random tables, 6 new tokens at temperature 1 (``seed``,
+def _generate_args(
+    seed: int | None = None, temperature: float = 1.0
+) -> Callable[[torch.Generator, Size], tuple[Any, ...]]:
+    """A prompt of ``size.length`` tokens over 9, random tables, 6 new tokens at ``temperature`` (``seed``,
     or a drawn one)."""
 
     def make(g: torch.Generator, size: Size) -> tuple[Any, ...]:
         idx = torch.randint(0, 9, (*size.lead, size.length), generator=g)
         W, U = _randn(g, 9, 9, scale=2.0), _randn(g, 9, 9, scale=2.0)
-        return idx, 6, W, U, 1.0, _randint(g, 0, 2**31) if seed is None else seed
+        return idx, 6, W, U, temperature, _randint(g, 0, 2**31) if seed is None else seed
 
     return make
 
@@ -603,7 +605,11 @@ GENERATE = Contract(
     long=1030,
     verify=_expect_generated,
     options=(("references", REFERENCE_PARTS),),
-    edges=(("seed 0 is a seed too", _generate_args(seed=0)),),
+    # greedy decoding at temperature 0, also given as the int 0 (the whole-number edge)
+    edges=(
+        ("seed 0 is a seed too", _generate_args(seed=0)),
+        ("temperature 0: greedy", _generate_args(temperature=0.0)),
+    ),
     # a softmax of logits / 0.01 without the maximum subtracted overflows; the draws stay the reference's
     extremes=(
         ("temperature 0.01 (logits / temperature past float32's exp range)", lambda a: (*a[:4], 0.01, a[5]), 1.0),

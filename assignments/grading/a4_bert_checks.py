@@ -381,6 +381,12 @@ def _wordpiece_args(g: torch.Generator, size: Size) -> tuple[Any, ...]:
     return word, COMPOSED_VOCAB, "[UNK]", 2 * len(word) + 10
 
 
+def _wordpiece_at_limit(g: torch.Generator, size: Size) -> tuple[Any, ...]:
+    """The drawn word with ``max_chars`` its length exactly: still cut, not [UNK] (counted in characters)."""
+    word, vocab, unk, _ = _wordpiece_args(g, size)
+    return word, vocab, unk, len(word)
+
+
 def _wordpiece_again(first: tuple[Any, ...], fresh: tuple[Any, ...], g: torch.Generator) -> list[tuple[Any, ...]]:
     """The same word under a vocabulary of the same size whose "caf" is replaced by a piece longer than any
     it had (the word's first characters), and under a max_chars one below the word's length: a memo that
@@ -406,6 +412,8 @@ WORDPIECE = Contract(
     long=1100,
     text=(0,),
     again=_wordpiece_again,
+    # at the limit, in letters outside the BMP too (the text edge): a length in bytes or UTF-16 units passes it
+    edges=(("max_chars the word's length exactly", _wordpiece_at_limit),),
 )
 
 

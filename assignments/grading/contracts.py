@@ -21,14 +21,19 @@ its class of bug on every draw, not on a lucky one):
   may differ drawn equal: a plain case, and every edge there too (a shortcut for one key that forgets a
   fully masked row shows);
 * **dtypes**: each of ``dtypes``; a floating output keeps the inputs' dtype and matches at that
-  dtype's tolerance (:data:`TOLERANCE`);
+  dtype's tolerance (:data:`TOLERANCE`); float64 inputs carry float64's precision (:func:`past_float32`: drawn
+  values a float32 rounds, so that an answer that passes a float64 value through float32, a threshold or a
+  sum, shows, which values drawn in float32 and cast up would hide);
 * **gradients**: of ``probe(output) . output`` with respect to every input in ``differentiable``
   (``"*"`` for every tensor of a dict or tuple argument: a cache's keys and values), against the oracle's, by
   autograd in float64;
 * **protocol**: a ``steps`` function, for a part whose state goes out and comes back (a cache), runs
   every step with what the previous step returned (``base.length`` steps, in each dtype);
 * **text forms** (``text=``, the indices of arguments read as text): each such string (or list of
-  strings) sent composed (NFC) and decomposed (NFD), where the spec takes text as it comes;
+  strings) sent composed (NFC) and decomposed (NFD), where the spec takes text as it comes; and every
+  argument's letters as letters outside the Basic Multilingual Plane (:func:`astral`, one code point each, two
+  UTF-16 units and four UTF-8 bytes), every edge too: a length or a position counted in bytes or UTF-16 units
+  shows;
 * **edges**: the spec's special values at special places (an EOS id already last, a special id first),
   named argument makers checked like every other case, and, where the contract has differentiable inputs,
   their gradients there finite wherever the oracle's are (a log of 0 or a division by zero on the way back
@@ -69,7 +74,11 @@ its class of bug on every draw, not on a lucky one):
   layer; a changed tensor gets its new values in place, as a reused buffer), so that a key made of an
   object's identity (``id(memory)``, ``is``) shows.
 * **whole numbers** (``whole``, the indices of arguments the spec calls floats): each sent as a Python
-  ``int`` of a whole value (what a caller writes as ``poisson_lambda=3``), judged as that float.
+  ``int`` of a whole value (what a caller writes as ``poisson_lambda=3``), judged as that float; and every edge
+  whose such arguments are whole (a temperature of 0: greedy decoding) sent with them as ints too.
+* **one size on** (in the again case): after the first call, an independent call one position longer (the
+  size a step's state has after the first call): a result kept under a key of shapes (the last cache grown,
+  reused when the next cache has its length) shows.
 * **the caller's autograd mode** (``grad_modes``): the base case called under ``torch.no_grad()`` and under
   ``torch.inference_mode()``, judged as usual: a function whose values change with the caller's mode (an
   "inference fast path" in bfloat16 when no gradient is wanted) shows;
@@ -230,6 +239,8 @@ def contract_cases(contract: Contract, student: Guarded, g: torch.Generator) -> 
         cases.append(
             _value_case(contract, student, g, f"text in {form}", contract.base, layout=_in_form(contract, form))
         )
+    if contract.text:
+        cases.append(_value_case(contract, student, g, "letters outside the BMP", contract.base, layout=astral))
     for label, make in contract.edges:
         cases.append(_value_case(replace(contract, make=make), student, g, label, contract.base))
         # each edge at the shortest length too: a special value meets a shortcut for one position there
@@ -244,6 +255,25 @@ def contract_cases(contract: Contract, student: Guarded, g: torch.Generator) -> 
             )
             for extreme, transform, factor in contract.extremes
         ]
+        # where text is read, the edge in letters outside the BMP (a limit on a length meets text whose bytes or
+        # UTF-16 units outnumber its characters); where floats may come as ints, its whole ones as ints (0: greedy)
+        if contract.text:
+            cases.append(
+                _value_case(
+                    replace(contract, make=make), student, g, f"{label}, letters outside the BMP", contract.base, astral
+                )
+            )
+        if contract.whole:
+            cases.append(
+                _value_case(
+                    replace(contract, make=make),
+                    student,
+                    g,
+                    f"{label}, whole-number floats sent as ints",
+                    contract.base,
+                    fill=lambda args: _as_ints(contract, args),
+                )
+            )
         # and its gradients: a special value (a masked row, a probability of 1, a zero input) is where a formula
         # divides by zero or takes the log of 0 on the way back while its value is right (finite where the
         # oracle's are: the values there may sit where float32's gradients are rough)
@@ -297,7 +327,7 @@ def contract_cases(contract: Contract, student: Guarded, g: torch.Generator) -> 
                 layout=lambda args: tuple(
                     float(max(1, round(a))) if i in contract.whole else a for i, a in enumerate(args)
                 ),
-                fill=lambda args: tuple(int(a) if i in contract.whole else a for i, a in enumerate(args)),
+                fill=lambda args: _as_ints(contract, args),
             )
         )
     for mode in contract.grad_modes:
@@ -356,6 +386,41 @@ def in_float64(value: Any) -> Any:
         return type(value)(in_float64(v) for v in value)
     if isinstance(value, dict):
         return {k: in_float64(v) for k, v in value.items()}
+    return value
+
+
+def past_float32(value: Any, g: torch.Generator) -> Any:
+    """``value`` with every float64 tensor (inside tuples, lists and dicts too) moved by a random relative 2**-30 or
+    less, so that float32 cannot hold its entries (drawn in float32 and cast up, they could): far below float64's
+    tolerances, far above its rounding. Zeros and infinities stay; a leaf that asks for gradients still does."""
+    if isinstance(value, Tensor):
+        if value.dtype != torch.float64:
+            return value
+        with torch.no_grad():
+            moved = value * (1 + (torch.rand(value.shape, generator=g, dtype=torch.float64) - 0.5) * 2**-29)
+        return moved.requires_grad_(value.requires_grad)
+    if isinstance(value, (tuple, list)):
+        return type(value)(past_float32(v, g) for v in value)
+    if isinstance(value, dict):
+        return {k: past_float32(v, g) for k, v in value.items()}
+    return value
+
+
+# every Latin letter's counterpart outside the Basic Multilingual Plane (mathematical bold, U+1D400 on): one code
+# point, two UTF-16 units and four UTF-8 bytes each; NFC and NFD leave them as they are
+_ASTRAL = {ord(c): chr(0x1D400 + i) for i, c in enumerate("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")}
+
+
+def astral(value: Any) -> Any:
+    """``value`` with the Latin letters of every string in it (dict keys too) as letters outside the Basic
+    Multilingual Plane, one for one: what a function of the text's characters does is the same, what counts bytes
+    or UTF-16 units is not."""
+    if isinstance(value, str):
+        return value.translate(_ASTRAL)
+    if isinstance(value, (tuple, list)):
+        return type(value)(astral(v) for v in value)
+    if isinstance(value, dict):
+        return {astral(k): astral(v) for k, v in value.items()}
     return value
 
 
@@ -443,6 +508,13 @@ def _clamped(contract: Contract, args: tuple[Any, ...], dtype: torch.dtype) -> t
     )
 
 
+def _as_ints(contract: Contract, args: tuple[Any, ...]) -> tuple[Any, ...]:
+    """The arguments with each of ``contract.whole`` that holds a whole number as an ``int``."""
+    return tuple(
+        int(a) if i in contract.whole and isinstance(a, float) and a.is_integer() else a for i, a in enumerate(args)
+    )
+
+
 def _in_form(contract: Contract, form: Literal["NFC", "NFD"]) -> Callable[[Any], Any]:
     """The arguments with every string of ``contract.text``'s (or of a list there) in Unicode form ``form``."""
 
@@ -472,7 +544,9 @@ def _value_case(
     judged = size if dtype is None else replace(size, dtype=dtype)
 
     def run() -> None:
-        args = layout(contract.make(g, size))
+        args = layout(
+            past_float32(contract.make(g, size), g) if size.dtype == torch.float64 else contract.make(g, size)
+        )
         sent = args if fill is None else fill(args)
         where = f"{label}: {describe_args(contract.names, sent)}"
         _judge(contract, _call(student, contract, sent, where, grad_mode=mode).value, args, where, judged, factor)
@@ -591,6 +665,9 @@ def _again_case(contract: Contract, student: Guarded, g: torch.Generator) -> Cal
             changed = [name for name, a, b in zip(contract.names, first, then) if not same_value(a, b)]
             label = f"then a call with only {' and '.join(changed)} changed (nothing kept from the first)"
             _value_case(replace(contract, make=lambda g, size, then=then: then), student, g, label, contract.base)()
+        on = replace(contract.base, length=contract.base.length + 1)
+        label = f"then an independent call one position longer ({on.length}: nothing kept from the first)"
+        _value_case(contract, student, g, label, on)()
 
     return run
 
@@ -723,7 +800,7 @@ def _clauses(contract: Contract) -> list[str]:
             "no fixed limit on its length (the tests go past every usual buffer and past Python's recursion limit)"
         )
     if torch.float64 in contract.dtypes:
-        clauses.append("float32 and float64 inputs, floating outputs in the inputs' dtype")
+        clauses.append("float32 and float64 inputs, floating outputs in the inputs' dtype and at its precision")
     if contract.differentiable:
         leaves = [
             f"`{names[path]}`" if isinstance(path, int) else f"every tensor of `{names[path[0]]}`"
@@ -737,7 +814,10 @@ def _clauses(contract: Contract) -> list[str]:
     if contract.whole:
         clauses.append(_joined([f"`{names[i]}`" for i in contract.whole]) + " also given as a whole number (`int`)")
     if contract.text:
-        clauses.append("text as it comes, composed or decomposed Unicode (NFC or NFD)")
+        clauses.append(
+            "text as it comes, composed or decomposed Unicode (NFC or NFD), any characters (outside the Basic "
+            "Multilingual Plane too: a length is counted in characters)"
+        )
     if contract.fresh:
         clauses.append("the tensors it returns are new (none is an argument or a view of one)")
     return clauses or ["what its part says"]
