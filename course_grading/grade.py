@@ -40,7 +40,7 @@ from course_grading.lms.intake import Intake, Roster, Submission, intake, late_n
 from course_grading.lms.late import LatePolicy, SubmissionTimes
 from course_grading.lms.overrides import OVERRIDES, Parts, read_overrides
 from course_grading.lms.results import ATTENTION, GRADED, GRADER_ERROR, MISSING, NOT_GRADED, Result
-from course_grading.markers import answer_ids, part_points
+from course_grading.markers import answer_ids, is_test, part_points
 from course_grading.notebook import gradebook
 from course_grading.notebook.assignments import checked_cells
 from course_grading.notebook.canonical import canonical
@@ -94,13 +94,26 @@ def grade_one(
     runs, the time is the student's: where a part's hidden tests were running, that part scores 0 and the
     submission is graded again from the start without running them (a slow part costs its own points, not
     the others': attacks_n), at most once per part; a hang anywhere else, or the process limit, costs every
-    part. ``seed`` replaces the seed of the hidden inputs that the submission's content gives (a replay)."""
+    part. ``seed`` replaces the seed of the hidden inputs that the submission's content gives (a replay). Each
+    attempt takes at most its limit, its controls and a run of its cells per part (the grader's: see
+    :meth:`RemoteStudent.fresh`); no attempt starts once the attempts have taken :data:`CEILING_LIMITS` plus one
+    per part times the limit in all (attacks_q: slow cells run again for every part of every attempt): every part
+    scores 0 then, as the submission that ran past its limit and made each attempt long."""
     attempt = _Attempt(template, assignment, student, nb, limits, out, grader, seed)
     skipped: list[str] = []
     seconds = 0.0
+    ceiling = (CEILING_LIMITS + sum(is_test(cell) for cell in nb.cells)) * limits.total_s
     while True:
         result, ran_out = _grade_once(attempt, skipped)
         seconds += result.seconds
+        if ran_out is not None and seconds >= ceiling:
+            result.seconds = round(seconds, 1)
+            result.notes.append(
+                f"timed out: {ran_out}'s hidden tests ran past {limits.total_s} s, and grading it again without "
+                f"them would pass {ceiling:g} s in all ({seconds:.0f} s so far, the cells' runs for each part "
+                "included): every part scores 0"
+            )
+            return result
         if ran_out is None:
             result.seconds = round(seconds, 1)
             result.notes[:0] = [
@@ -110,6 +123,10 @@ def grade_one(
             ]
             return result
         skipped.append(ran_out)
+
+
+# the whole of a submission's attempts stop past this many times its limit, plus one per part (see grade_one)
+CEILING_LIMITS = 2
 
 
 class _Attempt(NamedTuple):
@@ -173,7 +190,7 @@ def _grade_once(attempt: _Attempt, skipped: list[str]) -> tuple[Result, str | No
                 )
                 return result, None
             fault = grader.failure(
-                f"no student process was running after {limits.total_s} s (the grading worker or the jail "
+                f"no student process was running after {grader.STARTUP_S:g} s (the grading worker or the jail "
                 "did not start)"
             )
         finally:
@@ -267,6 +284,7 @@ def prepare_template(
         hide=[str(p) for p in hide],
         keep=[str(p) for p in keep],
         cell_s=limits.cell_s,
+        total_s=limits.total_s,
         output_bytes=limits.output_bytes,
         grading=str(where / "grading"),
         jail=jail,
@@ -494,6 +512,12 @@ def grade(
     remove_stale()  # scratch folders of killed runs: copies of the hidden checks
     sandbox.remove_stale_cgroups()
     jail = container.choose(options.jail, options.jail != container.CONTAINER and sandbox.sandbox_available())
+    if jail == container.CONTAINER and jobs > 1:
+        raise RuntimeError(
+            f"the container jail grades one submission at a time (--jobs 1, not {jobs}): its slots would share the "
+            "container's disk, which nothing bounds per submission (one could fill it and leave the others "
+            "ungraded: attacks_q); grade in parallel where Linux namespaces can be made"
+        )
     seeds.ensure_secret(course / "grading")  # the hidden inputs' key: made once, kept in the course
     release = nbformat.read(course / "release" / assignment / f"{assignment}.ipynb", as_version=4)
     cache = out / "results"

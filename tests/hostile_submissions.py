@@ -410,6 +410,20 @@ def hostile_cases(course: str, out: str, inbox: str, port: int = 9) -> dict[str,
             "needs review: sdpa",
         ),
         "connects_out": Case("connects_out.ipynb", notebook({"masks": KEY["masks"] + "\n" + connect_out(port)}), FULL),
+        # attacks_q: each part's fresh process runs the cells as the first process ran them, a cell interrupted at its
+        # time limit included (the answer above it was defined when the visible tests passed), whatever error a cell
+        # ends in (a TimeoutError of the notebook's own is no time limit)
+        "answer_then_a_hang": Case(
+            "answer_then_a_hang.ipynb",
+            notebook({"split_merge": KEY["split_merge"] + "\nimport time\ntime.sleep(600)\n"}),
+            FULL,
+            "time limit",
+        ),
+        "answer_then_its_own_timeouterror": Case(
+            "answer_then_its_own_timeouterror.ipynb",
+            notebook({"sdpa": KEY["sdpa"] + "\nraise TimeoutError('a demo that gave up')\n"}),
+            FULL,
+        ),
         "slow_demos": Case(  # right, with a 3 s demo under each answer: 12 s a run of its cells, which run once more
             # in a fresh process before each part's hidden check (60 s in all, the submission's limit): those runs are
             # the grader's time, not the student's

@@ -28,6 +28,7 @@ from pathlib import Path
 import pytest
 
 from course_grading import cli
+from course_grading import grade as grading
 from course_grading.gradescope import JAIL_VARIABLE, ROOT_VARIABLE
 from course_grading.notebook.assignments import REPO, copy_course
 from course_grading.sandbox import container, policy
@@ -273,11 +274,20 @@ for home in homes:
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="needs root")
 def test_two_slots_student_processes_cannot_reach_each_other() -> None:
-    """Two submissions graded at once in the container jail (jobs > 1): the second's process can neither signal
+    """Two job slots' student processes in the container jail, were they graded at once: the second can neither signal
     the first (by its pid or with every process it may, ``kill(-1)``: the first still runs), nor read its home, its
     files or its memory."""
     run = subprocess.run([sys.executable, "-c", APART], capture_output=True, text=True, timeout=120)
     assert run.stdout.split("\n")[:2] == ["[]", "True"], run
+
+
+def test_the_container_jail_grades_one_submission_at_a_time(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """attacks_q: with two slots, one submission filled the container's disk (shared, bounded per file only) and the
+    other slot's right notebooks were not graded; the container jail refuses --jobs above 1."""
+    monkeypatch.setattr(container, "choose", lambda requested, namespaces: container.CONTAINER)
+    batch = grading.Batch(tmp_path / "course", "a1_attention", tmp_path / "inbox", tmp_path / "out")
+    with pytest.raises(RuntimeError, match="one submission at a time"):
+        grading.grade(batch, grading.Options(jobs=2, jail=container.CONTAINER), progress=lambda *a: None)
 
 
 # --------------------------------------------------------------------- in the simulated container
@@ -482,7 +492,7 @@ def test_course_grade_in_the_container_gives_the_namespace_jails_verdicts(open_t
         "import json, sys\nfrom pathlib import Path\nfrom course_grading.grade import Batch, Options, grade\n"
         "from course_grading.sandbox.limits import Limits\n"
         "results, _ = grade(Batch(Path(sys.argv[1]), 'a1_attention', Path(sys.argv[2]), "
-        "Path(sys.argv[3])), Options(jobs=2, limits=Limits(cell_s=10, total_s=60, memory_bytes=4 * 2**30), "
+        "Path(sys.argv[3])), Options(jobs=1, limits=Limits(cell_s=10, total_s=60, memory_bytes=4 * 2**30), "
         "jail='container'), progress=lambda *a: None)\n"
         "print(json.dumps({r.student: [r.scores, r.notes] for r in results}))\n"
     )

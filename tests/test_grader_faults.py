@@ -294,6 +294,60 @@ def test_a_zip_whose_entry_names_are_not_utf8_is_refused_with_a_reason(tmp_path:
 # ------------------------------------------------------------------------------ the worker
 
 
+def test_the_submissions_clock_starts_with_its_student_process(tmp_path: Path) -> None:
+    """attacks_q: after a neighbour's timeout the worker is started cold, and a right notebook graded next lost
+    every part to that start. What the worker and its jail take before the student's process starts is the
+    grader's (at most STARTUP_S, then the grader's fault), not the submission's."""
+    graded = Worker(tmp_path / "worker.log", 1, tmp_path / "slot", sandbox.SlotGroup())
+    answers_at = "import time; time.sleep({}); print('done', flush=True)"
+    for started_after, limit, answers, answered in ((1.0, 1.0, 1.5, True), (None, 100.0, 5.0, False)):
+        scratch_folder = tmp_path / f"scratch_{started_after}"
+        scratch_folder.mkdir()
+        graded.process = subprocess.Popen([sys.executable, "-c", answers_at.format(answers)], stdout=subprocess.PIPE)
+        graded.STARTUP_S = 2.0
+        timer = threading.Timer(started_after or 0, lambda f=scratch_folder: (f / worker.STARTED).touch())
+        if started_after is not None:
+            timer.start()
+        begun = time.monotonic()
+        try:
+            # answered 0.5 s after its student process started, 1.5 s after it was asked: within a 1 s limit; a
+            # student process that never starts: the grader's, after STARTUP_S however long the limit
+            assert graded._wait(scratch_folder, limit) is answered
+            assert answered or 1.9 < time.monotonic() - begun < 10
+        finally:
+            timer.cancel()
+            graded.process.kill()
+            graded.process.wait()
+
+
+def test_the_attempts_of_a_submission_stop_at_a_ceiling(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """attacks_q: a part that runs the submission past its limit has the submission graded again without it, and
+    each attempt runs the cells once per part: attempts stop once they have taken (2 + parts) times the limit, every
+    part at 0; below that, a retry grades the rest."""
+    release = nbformat.read(ASSIGNMENTS / "release" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb", as_version=4)
+    limits = sandbox.Limits(total_s=10)
+    ceiling = (grading.CEILING_LIMITS + len(FULL)) * limits.total_s
+    for attempt_s, retried in ((ceiling / 3 + 1, False), (ceiling / 4, True)):
+        calls: list[list[str]] = []
+
+        def once(
+            attempt: Any, skipped: list[str], attempt_s: float = attempt_s, calls: list[list[str]] = calls
+        ) -> tuple[Any, str | None]:
+            calls.append(list(skipped))
+            result = grading.Result("ann", grading.ATTENTION, seconds=attempt_s)
+            if len(calls) <= 3:  # sdpa, masks, then split_merge run past the limit
+                return result, list(FULL)[len(calls) - 1]
+            result.scores = {"mha": 4.0}
+            return result, None
+
+        monkeypatch.setattr(grading, "_grade_once", once)
+        result = grading.grade_one(tmp_path, ASSIGNMENT, "ann", release, limits, tmp_path, None, None)  # type: ignore[arg-type]
+        if retried:  # four attempts of a quarter each: the last starts below the ceiling
+            assert len(calls) == 4 and result.scores == {"mha": 4.0}, (calls, result)
+        else:  # three of a third: no fourth
+            assert len(calls) == 3 and not result.scores and "every part scores 0" in result.notes[-1], result
+
+
 def test_the_worker_reports_its_own_failures_and_death_with_its_stderr(tmp_path: Path) -> None:
     """An exception in the grading code and a worker killed mid-submission come back as grader
     errors (with the worker's traceback), and the next submission gets a fresh worker."""

@@ -131,10 +131,12 @@ class NoChannel:
 def test_the_cells_run_again_for_a_fresh_process_are_the_graders_time_up_to_the_first_runs() -> None:
     """Each part's hidden check starts a fresh process that runs the cells again: that run is credited to the
     grader before it starts (the first run's seconds and a slack), then settled to what it took; beyond the credit
-    the time is the student's; a run that is not a fresh one (the first, a restart after a hang) is the student's."""
+    the time is the student's; a run that is not a fresh one (the first, a restart after a hang) is the student's;
+    and all the credits together stay within the submission's own limit (attacks_q: cells of nearly the limit, run
+    again for every part, multiplied its wall time)."""
     student = RemoteStudent(NoChannel(), [], timeout_s=5, output_bytes=1_000)
     credits: list[float] = []
-    student.grader_time = credits.append
+    student.grader_time, student.rerun_budget_s = credits.append, 10.0
 
     def cells_taking(seconds: float) -> Any:
         def run() -> dict[str, Any]:
@@ -162,6 +164,12 @@ def test_the_cells_run_again_for_a_fresh_process_are_the_graders_time_up_to_the_
     student.close()  # a restart that is not a fresh one (after a hang): no credit
     student.run_cells()
     assert len(credits) == 4
+    student.first_run_s, student.rerun_budget_s = 1.0, 0.2  # what is left of the submission's seconds
+    student._run_cells = cells_taking(0.3)  # type: ignore[method-assign]
+    for _ in range(2):  # the first run gets what is left, used up; the second nothing
+        student.fresh()
+        student.run_cells()
+    assert credits[4:] == [0.2, 0.0] and student.rerun_budget_s == 0.0, credits  # 0.0: settled, all of it used
 
 
 def test_what_the_notebook_prints_is_capped_by_the_grader_whatever_its_process_counts() -> None:

@@ -34,6 +34,10 @@ Invariants, which every change here keeps:
 5. A fault of the grader is "not graded", never a grade; a failure after the student's code ran is
    the student's, and a hidden check's failure only where the answer key passes the same inputs
    (the worker's control run). One broken or hostile submission never stops the batch.
+6. Nothing reaches a part's hidden check but its own code: it runs in a fresh student process that has run the
+   notebook's cells as the first process ran them and nothing else (no other part's tests ran there), on the
+   grader's time, bounded per part; two submissions
+   graded at once cannot reach each other (their own namespaces, or, in the container jail, a user per job slot).
 
 Only this folder touches namespaces, mounts, rlimits or ``ctypes`` (tests/test_modules.py checks it).
 """

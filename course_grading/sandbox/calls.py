@@ -696,8 +696,10 @@ class RemoteStudent:
         self.first_run_s: float | None = None  # how long the first run of the cells took, from the process's start
         self.started_at = 0.0
         self.rerun = False  # whether the next run of the cells is one the grader asked for (:meth:`fresh`)
-        # told the seconds that are the grader's, not the student's (the cells run again for :meth:`fresh`)
+        # told the seconds that are the grader's, not the student's (the cells run again for :meth:`fresh`), at most
+        # ``rerun_budget_s`` in all (the worker gives each part the submission's limit)
         self.grader_time: Callable[[float], None] = lambda seconds: None
+        self.rerun_budget_s = 0.0
 
     def start(self) -> None:
         """Start the process and hand it the cells, without waiting: it runs them while the caller works."""
@@ -708,10 +710,13 @@ class RemoteStudent:
         self.ready = False
 
     def fresh(self) -> None:
-        """Make the next call run in a fresh process that has run the notebook's cells and nothing else. That run
-        is the grader's doing: its seconds, up to what the first run took and :data:`RERUN_SLACK_S`, are the
-        grader's (:attr:`grader_time`), credited before it starts so that an honest notebook near its limit is
-        never stopped by it; what it takes beyond that is the student's."""
+        """Make the next call run in a fresh process that has run the notebook's cells and nothing else, as the first
+        process ran them (a cell interrupted at its time limit there is run and interrupted again: the part's code is
+        what the visible tests saw; only a cell that hung past its interrupt or killed the process, which the first
+        process was started again without, is left out). That run is the grader's doing: its seconds, up to what the
+        first run took and :data:`RERUN_SLACK_S`, are the grader's (:attr:`grader_time`, within
+        :attr:`rerun_budget_s` in all), credited before it starts so that an honest notebook near its limit is never
+        stopped by it; what it takes beyond that is the student's."""
         self.close()
         self.rerun = self.first_run_s is not None
 
@@ -719,14 +724,18 @@ class RemoteStudent:
         """Wait until every cell has run (starting the server if need be); each cell's outputs."""
         credit = 0.0
         if self.rerun and not self.ready and self.first_run_s is not None:
-            credit = self.first_run_s + self.RERUN_SLACK_S
+            credit = max(0.0, min(self.first_run_s + self.RERUN_SLACK_S, self.rerun_budget_s))
+        if credit:
+            self.rerun_budget_s -= credit
             self.grader_time(credit)
         self.rerun = False
         try:
             return self._run_cells()
         finally:
-            if credit:  # settled to what the run took, within the credit
-                self.grader_time(min(time.monotonic() - self.started_at, credit) - credit)
+            if credit:  # settled to what the run took, within the credit; what was not used is left for the next
+                used = min(time.monotonic() - self.started_at, credit)
+                self.rerun_budget_s += credit - used
+                self.grader_time(used - credit)
 
     def _run_cells(self) -> dict[str, Outputs]:
         while not self.ready:
@@ -748,13 +757,6 @@ class RemoteStudent:
                 self.ready = True
                 if self.first_run_s is None:
                     self.first_run_s = time.monotonic() - self.started_at
-                # a cell interrupted at its time limit is not run again by the next process (each part's hidden
-                # check gets a fresh one): it would cost that limit once more for every part
-                self.skipped |= {
-                    cell_id
-                    for cell_id, outputs in self.outputs.items()
-                    if (error := outputs.get("error")) and error[0] == "TimeoutError"
-                }
             except Exception as error:  # noqa: BLE001
                 # hung, died or wrote nonsense: the cell it was running is to blame
                 culprit = next((c for c in pending if c not in self.outputs), None)

@@ -7,14 +7,15 @@ one only where that one cannot be built and the process is root in a disposable 
 (Gradescope's layout, :func:`gradescope_layout`), or where the instructor asks for it by name. What
 it holds to, in place of a fresh root:
 
-* **Files by permission.** The student's processes run as a user of their own (:func:`student_id`: one per job
-  slot, a number no image gives anyone), no supplementary group, no capability, ``no_new_privs``. Two submissions
-  graded at once therefore cannot signal, trace or read each other's processes and files, nor share a process count
-  (``RLIMIT_NPROC`` counts by user); the sweep after one leaves the other's alone. Before anything is graded,
-  :func:`problems` reads, as each of those users, every file and folder the grader must hide (the course, its
-  checks and secret, the batch, the grades, the submissions) and ``course grade`` refuses to grade if one opens, or
-  if one of them can write in any folder Python imports from. :func:`lock_down` sets the modes of an autograder root
-  (everything root's alone but the paths to what Python imports).
+* **Files by permission.** The student's processes run as a user of their own (:func:`student_id`: one per job slot,
+  a number no image gives anyone), no supplementary group, no capability, ``no_new_privs``: two slots' processes
+  cannot signal, trace or read each other's processes and files, nor share a process count (``RLIMIT_NPROC`` counts
+  by user), and the sweep after one leaves the other's alone. Even so ``course grade`` grades one submission at a
+  time in this jail: the disk is the container's, bounded per file only. Before anything is graded, :func:`problems`
+  reads, as each of those users, every file and folder the grader must hide (the course, its checks and secret, the
+  batch, the grades, the submissions) and ``course grade`` refuses to grade if one opens, or if one of them can
+  write in any folder Python imports from. :func:`lock_down` sets the modes of an autograder root (everything root's
+  alone but the paths to what Python imports).
 * **No new socket** (a seccomp filter, :func:`course_grading.sandbox.seccomp.forbid_sockets`): no network, no
   Unix socket of the container's services, no ``io_uring`` to go around it. The student's process reaches the
   worker over the socket it connected while it was still root, and nothing else.

@@ -33,6 +33,7 @@ class JailSettings(TypedDict):
     hide: list[str]  # folders never shown in the jail (the course, its grading folder, the batch)
     keep: list[str]  # folders shown read-only (the interpreter and its packages)
     cell_s: int  # seconds per cell and per hidden-check call
+    total_s: NotRequired[int]  # the submission's own seconds: the most the cells' re-runs are credited in all
     output_bytes: int  # what the notebook may print in all
     grading: str  # the hidden checks' folder, read by the worker only
     slot: NotRequired[str]  # the job slot the student process's socket lies in (set per submission)

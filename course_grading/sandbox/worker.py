@@ -426,7 +426,12 @@ def notes_on(outputs: dict[str, Outputs], cell_s: int) -> list[str]:
         notes.append("the notebook printed more than its output limit: the rest was not kept")
     if any("File too large" in m for m in messages):
         notes.append("a cell wrote a file larger than the file-size limit")
-    timed_out = [o["error"][1] for o in outputs.values() if o["error"] is not None and o["error"][0] == "TimeoutError"]
+    # the grader's and the student process's own words (a TimeoutError of the notebook's own is no time limit)
+    timed_out = [
+        o["error"][1]
+        for o in outputs.values()
+        if o["error"] is not None and o["error"][0] == "TimeoutError" and "time limit" in o["error"][1]
+    ]
     if any(m != SKIPPED_MESSAGE for m in timed_out):  # a part skipped for the submission's limit has its own note
         notes.append(f"a cell or a part ran past its time limit ({cell_s} s)")
     if "MemoryError" in errors:
@@ -464,7 +469,11 @@ def autograde(
     try:
         release = nbformat.read(scratch / "release" / assignment / f"{assignment}.ipynb", as_version=4)
         ledger = Ledger(scratch / GRADER_SECONDS)
+        # each part's re-run credited up to the first run's seconds: within the parts' count times the limit
         remote.grader_time = ledger.add
+        remote.rerun_budget_s = sum(is_test(cell) for cell in nb.cells) * (
+            settings.get("total_s", 0) + RemoteStudent.RERUN_SLACK_S
+        )
         control = Control(Path(settings["grading"]), assignment, ledger)
         outputs = run_submission(remote, nb, release, checks, seed, control, skipped, scratch / RUNNING)
     except StudentRaised as error:  # its process failed after its cells, before its tests: the student's doing
@@ -611,6 +620,9 @@ class Worker:
     once per submission."""
 
     STDERR_TAIL = 20_000  # bytes of the worker's stderr kept with a submission it failed on
+    # the worker (nbgrader, torch) and its jail's zygote started, on a busy machine: the grader's time, before the
+    # student's process starts and the submission's own limit begins
+    STARTUP_S = 180.0
 
     def __init__(
         self,
@@ -632,7 +644,9 @@ class Worker:
 
     def run(self, request: GradeRequest, timeout_s: float) -> GraderError | None:
         """Grade one scratch course: None when it was graded, else the grader's own failure (the
-        worker could not be started, died, or failed on it). Raises TimeoutError after ``timeout_s``."""
+        worker could not be started, died, or failed on it). Raises TimeoutError after ``timeout_s`` counted from the
+        start of the student's process (what the worker and its jail take to start before it, after a neighbour's
+        timeout too, is the grader's: :data:`STARTUP_S` at most), or if that process has not started by then."""
         self.since = self.log.stat().st_size if self.log.exists() else 0
         try:
             if self.process is None or self.process.poll() is not None:
@@ -653,7 +667,7 @@ class Worker:
         except OSError as error:
             self.stop()
             return self.failure(f"the grading worker could not be started or reached ({type(error).__name__}: {error})")
-        if not self._wait(Path(request["scratch"]) / GRADER_SECONDS, timeout_s):
+        if not self._wait(Path(request["scratch"]), timeout_s):
             self.stop()
             raise TimeoutError
         line = self.process.stdout.readline()
@@ -668,20 +682,24 @@ class Worker:
             return self.failure(f"the grading worker answered {line[:100]!r}")
         return None if reported is None else self.failure(str(reported))
 
-    def _wait(self, ledger: Path, timeout_s: float) -> bool:
-        """Whether the worker answered within ``timeout_s`` plus the seconds it reports in ``ledger`` having spent
-        on its own controls (the student's process waits meanwhile: that time is not the student's)."""
+    def _wait(self, scratch: Path, timeout_s: float) -> bool:
+        """Whether the worker answered within ``timeout_s`` of the student's process starting (``STARTED`` in
+        ``scratch``; before it, :data:`STARTUP_S`), plus the seconds it reports in its ledger (``GRADER_SECONDS``)
+        having spent on its own work (controls, the cells run again: that time is not the student's)."""
         assert self.process is not None and self.process.stdout is not None
-        started = time.monotonic()
+        asked, started = time.monotonic(), None
         while True:
+            if started is None and (scratch / STARTED).exists():
+                started = time.monotonic()
             try:
-                spent = float(ledger.read_text())
+                spent = float((scratch / GRADER_SECONDS).read_text())
             except (OSError, ValueError):
                 spent = 0.0
-            left = started + timeout_s + spent - time.monotonic()
+            now = time.monotonic()
+            left = asked + self.STARTUP_S - now if started is None else started + timeout_s + spent - now
             if left <= 0:
                 return False
-            ready, _, _ = select.select([self.process.stdout], [], [], left)
+            ready, _, _ = select.select([self.process.stdout], [], [], min(left, 0.1) if started is None else left)
             if ready:
                 return True
 
