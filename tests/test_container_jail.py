@@ -36,7 +36,7 @@ from course_grading.sandbox import limits as sandbox
 
 import container_simulation
 from assignment_support import ASSIGNMENTS
-from hostile_submissions import EVERY_FILE, FULL, MISSING_SCALE, hostile_cases, notebook, without
+from hostile_submissions import EVERY_FILE, FULL, KEY, MISSING_SCALE, Case, hostile_cases, notebook, without
 
 WHY_NOT = container_simulation.unavailable()
 if WHY_NOT and os.environ.get("REQUIRE_CONTAINER_SIMULATION"):
@@ -427,8 +427,6 @@ def test_gradescope_grades_in_the_container_as_in_the_namespace_jail(autograder:
     """A right a1 notebook gets 12/12, a wrong one loses exactly its part, and one that pries reads
     nothing, changes nothing and writes no results.json of its own: in the simulated container as
     with namespaces (where this machine has them)."""
-    from hostile_submissions import KEY
-
     # the prying notebook writes files: held at 0 where torch's attention is refused (sdpa, mha), as
     # tests/test_course_grade.py's vandal
     content, points = CASES.get(name) or (
@@ -447,6 +445,18 @@ def test_gradescope_grades_in_the_container_as_in_the_namespace_jail(autograder:
         )
         assert results["score"] == sum(points.values())
         assert before == after
+
+
+FILL_THE_DISK = """
+import os
+for _i in range(64):  # 16 MiB at a time into its home, on the disk the grader writes to, until it is full
+    try:
+        with open(os.path.join(os.environ["TMPDIR"], f"fill{_i}"), "wb") as _f:
+            _f.write(b"x" * 2**24)
+    except OSError:
+        break
+"""
+NONE = dict.fromkeys(FULL, 0.0)
 
 
 @needs_simulation
@@ -486,6 +496,11 @@ def test_course_grade_in_the_container_gives_the_namespace_jails_verdicts(open_t
         for k, v in hostile_cases(str(course), str(out), str(inbox), port=listener.getsockname()[1]).items()
         if k in applies
     }
+    # the container's disk is shared with the grader's scratch (here the simulation's 64 MiB /tmp): a notebook that
+    # fills it is charged, not "not graded" (attacks_q)
+    cases["fills_the_disk"] = Case(
+        "fills_the_disk.ipynb", notebook({"masks": KEY["masks"] + FILL_THE_DISK}), NONE, "filled the disk"
+    )
     for case in cases.values():
         (inbox / case.filename).write_bytes(case.content)
     grader = (

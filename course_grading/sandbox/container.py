@@ -29,7 +29,8 @@ it holds to, in place of a fresh root:
   for each student process (:func:`fresh_home`).
 
 What it cannot do, said in the README: hide the container's own system files and ``/proc`` (other
-processes' command lines) from the student, or bound the disk the student fills in ``/tmp``.
+processes' command lines) from the student, or bound the disk the student fills in ``/tmp`` (a notebook that fills
+it, so that the grader cannot write, is charged: the worker's ``autograde``).
 """
 
 from __future__ import annotations

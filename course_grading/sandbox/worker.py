@@ -26,6 +26,7 @@ checks and nbgrader's bookkeeping, not an ``import torch``.
 from __future__ import annotations
 
 import contextlib
+import errno
 import importlib
 import io
 import json
@@ -479,6 +480,15 @@ def autograde(
     except StudentRaised as error:  # its process failed after its cells, before its tests: the student's doing
         check_setup(nb, remote.outputs)  # a fault of the grader's, unless the student's code had run
         note = f"the notebook's process failed before its tests ran ({error.message}): every part scores 0"
+        write_message(scratch / "outcome.json", Outcome(scores={}, max_scores={}, notes=[note], seed=seed))
+        return
+    except OSError as error:
+        # the container jail: the student's files share the grader's disk (nothing bounds them but per file), and
+        # stopping its process sweeps them away; if the grader can write then, the notebook had filled it
+        if error.errno not in (errno.ENOSPC, errno.EDQUOT) or settings.get("jail") != container.CONTAINER:
+            raise
+        remote.close()
+        note = "the notebook's files filled the disk, and grading could not go on: every part scores 0"
         write_message(scratch / "outcome.json", Outcome(scores={}, max_scores={}, notes=[note], seed=seed))
         return
     finally:
