@@ -21,9 +21,10 @@ its class of bug on every draw, not on a lucky one):
   may differ drawn equal: a plain case, and every edge there too (a shortcut for one key that forgets a
   fully masked row shows);
 * **dtypes**: each of ``dtypes``; a floating output keeps the inputs' dtype and matches at that
-  dtype's tolerance (:data:`TOLERANCE`); float64 inputs carry float64's precision (:func:`past_float32`: drawn
-  values a float32 rounds, so that an answer that passes a float64 value through float32, a threshold or a
-  sum, shows, which values drawn in float32 and cast up would hide);
+  dtype's tolerance (:data:`TOLERANCE`); float64 inputs carry float64's precision, sent twice: every value just
+  below the float32 it rounds to, then just above (:func:`past_float32`), so that an answer that passes a float64
+  value through float32 (a threshold, a sum) meets a rounding that goes the wrong way for it on every draw, which
+  values drawn in float32 and cast up would hide;
 * **gradients**: of ``probe(output) . output`` with respect to every input in ``differentiable``
   (``"*"`` for every tensor of a dict or tuple argument: a cache's keys and values), against the oracle's, by
   autograd in float64;
@@ -219,7 +220,15 @@ class Contract:
 
 def contract_cases(contract: Contract, student: Guarded, g: torch.Generator) -> list[Callable[[], None]]:
     """The generic cases of one contract, to run with the part's own (:func:`gradinglib.run_cases`)."""
-    cases = [_value_case(contract, student, g, label, size) for label, size in contract.sizes()]
+    cases = [
+        _value_case(contract, student, g, f"{label}{where}", size, nudge=nudge)
+        for label, size in contract.sizes()
+        for where, nudge in (
+            ((", each value just below its float32", -1), (", each value just above its float32", 1))
+            if size.dtype == torch.float64
+            else (("", 0),)
+        )
+    ]
     cases.append(
         _value_case(
             contract,
@@ -389,20 +398,22 @@ def in_float64(value: Any) -> Any:
     return value
 
 
-def past_float32(value: Any, g: torch.Generator) -> Any:
-    """``value`` with every float64 tensor (inside tuples, lists and dicts too) moved by a random relative 2**-30 or
-    less, so that float32 cannot hold its entries (drawn in float32 and cast up, they could): far below float64's
-    tolerances, far above its rounding. Zeros and infinities stay; a leaf that asks for gradients still does."""
+def past_float32(value: Any, direction: int) -> Any:
+    """``value`` with every float64 tensor (inside tuples, lists and dicts too) moved by 2**-26 of each entry toward
+    ``direction`` (-1: down, +1: up): less than half a float32 step, so each entry rounds to float32 back to where
+    it was drawn (float32, cast up) and that rounding goes up for every entry (``direction`` -1) or down for every
+    one (+1); far above float64's own rounding. Zeros, infinities and NaN stay; a leaf that asks for gradients
+    still does."""
     if isinstance(value, Tensor):
         if value.dtype != torch.float64:
             return value
         with torch.no_grad():
-            moved = value * (1 + (torch.rand(value.shape, generator=g, dtype=torch.float64) - 0.5) * 2**-29)
+            moved = value * (1 + torch.sign(value) * direction * 2**-26)
         return moved.requires_grad_(value.requires_grad)
     if isinstance(value, (tuple, list)):
-        return type(value)(past_float32(v, g) for v in value)
+        return type(value)(past_float32(v, direction) for v in value)
     if isinstance(value, dict):
-        return {k: past_float32(v, g) for k, v in value.items()}
+        return {k: past_float32(v, direction) for k, v in value.items()}
     return value
 
 
@@ -537,16 +548,17 @@ def _value_case(
     fill: Callable[[Any], Any] | None = None,
     dtype: torch.dtype | None = None,
     mode: GradMode = "enabled",
+    nudge: int = 0,
 ) -> Callable[[], None]:
     """One case: the arguments ``make`` draws at ``size``, through ``layout`` (judged as sent), then through
     ``fill`` (sent so, judged as before it: values the spec says do not matter); tolerances times ``factor``;
-    floating outputs expected in ``dtype`` (default: ``size``'s); called under the autograd ``mode``."""
+    floating outputs expected in ``dtype`` (default: ``size``'s); called under the autograd ``mode``; float64
+    values moved off float32's by ``nudge`` (:func:`past_float32`) where it is not 0."""
     judged = size if dtype is None else replace(size, dtype=dtype)
 
     def run() -> None:
-        args = layout(
-            past_float32(contract.make(g, size), g) if size.dtype == torch.float64 else contract.make(g, size)
-        )
+        drawn = contract.make(g, size)
+        args = layout(past_float32(drawn, nudge) if nudge else drawn)
         sent = args if fill is None else fill(args)
         where = f"{label}: {describe_args(contract.names, sent)}"
         _judge(contract, _call(student, contract, sent, where, grad_mode=mode).value, args, where, judged, factor)
