@@ -259,6 +259,8 @@ def relative_position_bucket(
     """
     if relative_position.is_floating_point():
         raise ValueError(f"relative positions must be integers, got {relative_position.dtype}")
+    if relative_position.dtype.is_signed:  # the dtype's least value has no negation in it; that far, one bucket
+        relative_position = relative_position.clamp(min=torch.iinfo(relative_position.dtype).min + 1)
     n = num_buckets
     buckets = torch.zeros_like(relative_position)
     if bidirectional:

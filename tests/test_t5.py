@@ -225,6 +225,15 @@ def test_buckets_exact_near_logarithmic_far_and_causal_folds_the_future() -> Non
         relative_position_bucket(torch.tensor([1.5]))
 
 
+def test_buckets_hold_at_every_int64_value() -> None:
+    """The least int64 has no negation in int64 (its absolute value is itself): it is as far back as any."""
+    extremes = torch.tensor([-(2**63), -(2**63) + 1, 2**63 - 1])
+    assert relative_position_bucket(extremes, bidirectional=True).tolist() == [15, 15, 31]
+    assert relative_position_bucket(extremes, bidirectional=False).tolist() == [31, 31, 0]
+    narrow = torch.tensor([-(2**31), 2**31 - 1], dtype=torch.int32)
+    assert relative_position_bucket(narrow, bidirectional=True).tolist() == [15, 31]
+
+
 def test_relative_bias_with_an_offset_is_the_slice_of_the_full_bias() -> None:
     bias = RelativePositionBias(3, 8, 12, bidirectional=False)
     full = bias(9, 9)  # (1, h, 9, 9)
