@@ -125,6 +125,22 @@ def test_a5_bucket_oracle_holds_what_t5_attention_gives() -> None:
     assert ambiguous < total / 1000  # the tolerance is a rare exception, not a loophole
 
 
+def test_a5_bucket_oracle_puts_int64s_extremes_in_the_last_buckets() -> None:
+    """At int64's least value (its own negation and absolute value) and greatest, the range is the farthest bucket
+    of the side the key is on: T5's rule for any distance past max_distance (transformers' own code takes
+    -2**63 to bucket -2**63 through its absolute value, and so cannot be the oracle there)."""
+    info = torch.iinfo(torch.long)
+    rel = torch.tensor([info.min, info.min + 1, info.max - 1, info.max])
+    for num_buckets in (32, 7, 96):
+        half = num_buckets // 2
+        for bidirectional, expected in (
+            (True, [half - 1, half - 1, 2 * half - 1, 2 * half - 1]),
+            (False, [num_buckets - 1, num_buckets - 1, 0, 0]),
+        ):
+            low, high = a5._bucket_range(rel, bidirectional, num_buckets, 128)
+            assert low.tolist() == expected == high.tolist(), (bidirectional, num_buckets, low, high)
+
+
 def _flax_sentinels(tokens: np.ndarray, mask: np.ndarray, vocab_size: int, eos_id: int) -> list[int]:
     """Hugging Face's run_t5_mlm_flax.py: create_sentinel_ids, then filter_input_ids, for one row
     (len(tokenizer) is vocab_size: the sentinels are its top ids)."""

@@ -135,7 +135,8 @@ def _runs(mask: list[bool]) -> list[tuple[bool, int]]:
 def _bucket_range(rel: Tensor, bidirectional: bool, num_buckets: int, max_distance: int) -> tuple[Tensor, Tensor]:
     """The lowest and highest bucket a correct answer may give each relative position: T5's rule in
     float64, both sides taken where the value inside the floor is within 1e-4 of an integer."""
-    rel = rel.long()
+    # int64's least value is its own negation and absolute value: one above it is as far past max_distance
+    rel = rel.long().clamp(min=torch.iinfo(torch.long).min + 1)
     offset = torch.zeros_like(rel)
     if bidirectional:
         num_buckets //= 2

@@ -86,7 +86,10 @@ its class of bug on every draw, not on a lucky one):
 * **graded entries** (``graded``, where the spec grades some outputs only: padded positions): the rest must be
   finite, the graded ones are judged;
 * **unbounded integers** (``unbounded``, integer arguments the spec gives no range: relative positions): sent
-  times 2**33 as well, past int32's range, where a cast to a narrower integer wraps.
+  times 2**33 as well, past int32's range, where a cast to a narrower integer wraps; and with the dtype's
+  extremes in the first places (one and two above its least value, its greatest, one below it, -1, 0 and 1),
+  where a sum, a difference or a product on the way overflows. The least value itself is not promised (its
+  negation and absolute value are itself: transformers' own T5 gives it bucket -2**63).
 
 Where a right answer is one of a set rather than one value (a draw from a law, a sampler replayed, a
 bucket within float rounding of a boundary), ``verify`` checks one reply against its arguments in place
@@ -354,6 +357,18 @@ def contract_cases(contract: Contract, student: Guarded, g: torch.Generator) -> 
                 layout=lambda args: tuple(a * 2**33 if i in contract.unbounded else a for i, a in enumerate(args)),
             )
         )
+        cases.append(
+            _value_case(
+                contract,
+                student,
+                g,
+                "the integer dtype's extremes (one above its least value, its greatest)",
+                contract.base,
+                layout=lambda args: tuple(
+                    _at_extremes(a) if i in contract.unbounded else a for i, a in enumerate(args)
+                ),
+            )
+        )
     cases.append(_again_case(contract, student, g))
     if contract.same_objects:
         cases.append(_same_objects_case(contract, student, g))
@@ -517,6 +532,19 @@ def _clamped(contract: Contract, args: tuple[Any, ...], dtype: torch.dtype) -> t
     return tuple(
         value.clamp(info.min, info.max).to(dtype) if i in contract.integers else value for i, value in enumerate(args)
     )
+
+
+def _at_extremes(values: Tensor) -> Tensor:
+    """``values`` (an integer tensor of at least 7 elements) with the first places set to its dtype's extremes and
+    their neighbours: least + 1 (the least whose negation it holds), least + 2, greatest, greatest - 1, -1, 0, 1
+    (same shape and dtype; a copy). The least value itself is promised to no one: its absolute value is itself."""
+    info = torch.iinfo(values.dtype)
+    extremes = torch.tensor([info.min + 1, info.min + 2, info.max, info.max - 1, -1, 0, 1], dtype=values.dtype)
+    if values.numel() < len(extremes):
+        raise ValueError(f"the extremes need {len(extremes)} places; the base case has {values.numel()}")
+    flat = values.flatten().clone()
+    flat[: len(extremes)] = extremes
+    return flat.view(values.shape)
 
 
 def _as_ints(contract: Contract, args: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -822,7 +850,10 @@ def _clauses(contract: Contract) -> list[str]:
     if contract.integers:
         clauses.append(_joined([f"`{names[i]}`" for i in contract.integers]) + " in any integer dtype")
     if contract.unbounded:
-        clauses.append(_joined([f"`{names[i]}`" for i in contract.unbounded]) + " of any int64 value")
+        clauses.append(
+            _joined([f"`{names[i]}`" for i in contract.unbounded])
+            + " of any int64 value above -2**63 (which has no negation)"
+        )
     if contract.whole:
         clauses.append(_joined([f"`{names[i]}`" for i in contract.whole]) + " also given as a whole number (`int`)")
     if contract.text:
