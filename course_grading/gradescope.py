@@ -307,7 +307,7 @@ def results_json(
             "max_score": 0.0,
             "visibility": "visible",
             "output": (
-                f"Graded: {graded_file}"
+                f"Graded: {visible(graded_file)}"  # a file name on one line: its newline forges no line below
                 if graded_file and autograded is not None
                 else "No notebook was graded: every part scores 0."
             )

@@ -24,6 +24,7 @@ __all__ = [
     "HIDDEN_BLOCK",
     "HIDDEN_WORDS",
     "MAX_FILE_BYTES",
+    "MAX_JSON_VALUES",
     "MAX_SOURCE_BYTES",
     "OWN_CELL",
     "SOLUTION_BLOCK",
@@ -35,6 +36,7 @@ __all__ = [
     "defined_names",
     "defused",
     "file_size_problem",
+    "json_values_problem",
     "hidden_tests",
     "is_answer",
     "is_own",
@@ -71,6 +73,13 @@ SOLUTION_BLOCK = re.compile(
 # is still read, up to MAX_FILE_BYTES, beyond which it is not read at all.
 MAX_SOURCE_BYTES = 20 * 2**20
 MAX_FILE_BYTES = 128 * 2**20
+# Parsed, every JSON value costs the grader's own process about 500 bytes whatever its size in the file: 30 MB of
+# empty objects took 5 GB (attacks_r). A notebook's structure is counted before it is parsed (each comma, ``{`` and
+# ``[`` outside its strings: between one and two per value) and one with more is not read (at most about 500 MB);
+# a notebook of this course has a few thousand (the book's longest, with its outputs, 1,500), a cell that printed
+# 100,000 lines 100,000.
+MAX_JSON_VALUES = 1_000_000
+_JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')  # one JSON string, escapes included (linear time)
 # the grade id the canonical notebook gives a code cell the student added: student-cell-1, ...
 OWN_CELL = "student-cell-"
 
@@ -111,6 +120,20 @@ def file_size_problem(size: int) -> str | None:
         f"the file is larger than {MAX_FILE_BYTES >> 20} MiB (outputs included): not read"
         if size > MAX_FILE_BYTES
         else None
+    )
+
+
+def json_values_problem(data: bytes) -> str | None:
+    """Why a notebook file's JSON ``data`` holds too many values to be parsed, or None (:data:`MAX_JSON_VALUES`).
+    Counted without parsing: the strings taken out, each comma, ``{`` and ``[`` left (one or two per value)."""
+    bare = _JSON_STRING.sub(b"", data)
+    values = bare.count(b",") + bare.count(b"{") + bare.count(b"[")
+    if values <= MAX_JSON_VALUES:
+        return None
+    return (
+        f"the notebook's JSON has more than {MAX_JSON_VALUES:,} values and separators (outputs and metadata "
+        "included): not read; "
+        "clear its outputs and hand it in again"
     )
 
 

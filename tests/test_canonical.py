@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import nbformat
@@ -147,6 +149,34 @@ def test_outputs_do_not_count_towards_the_size_limit_and_code_does(tmp_path: Pat
     assert nb is None and re.fullmatch(
         r"its cells' code and text come to 20\.0 MiB, over the limit of 20 MiB \(outputs do not count\)", notes[0]
     ), notes
+
+
+def test_a_notebook_of_many_small_json_values_is_counted_not_parsed(tmp_path: Path) -> None:
+    """attacks_r: 30 MB of empty objects in a notebook's metadata cost the grader's own process 5 GB to parse. A
+    structure past MAX_JSON_VALUES is refused unread, in little memory (a process of its own measures it); the
+    commas and brackets inside strings (a printed tensor, a long markdown cell) count for nothing."""
+
+    def bomb(nb: nbformat.NotebookNode) -> None:
+        nb.metadata["x"] = [{}] * 3_000_000
+
+    path = write(tmp_path, notebook(None, bomb))
+    script = (
+        "import resource, sys; from pathlib import Path; from course_grading.notebook.canonical import canonical;"
+        "from course_grading.markers import MAX_JSON_VALUES;"
+        f"from assignment_support import release_notebook; nb, notes = canonical(Path({str(path)!r}), "
+        f"release_notebook({A1!r})); print(nb is None, notes[0].startswith(f'the notebook\\'s JSON has more than "
+        "{MAX_JSON_VALUES:,}'), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)"
+    )
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=Path(__file__).parent)
+    refused, named, peak_mb = run.stdout.split()
+    assert (refused, named) == ("True", "True") and int(peak_mb) < 600, (run.stdout, run.stderr)
+
+    def printed(nb: nbformat.NotebookNode) -> None:  # 2,000,000 commas and brackets, all inside strings
+        cell = nb.cells[ids(nb).index("sdpa")]
+        cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text="[1, {2}], " * 500_000)]
+
+    nb, notes = canonical(write(tmp_path, notebook(None, printed)), release_notebook(A1))
+    assert nb is not None and notes == []
 
 
 def test_another_assignments_notebook_is_named(tmp_path: Path) -> None:

@@ -355,6 +355,18 @@ def test_notes_keep_hidden_verdicts_hidden(graded: dict) -> None:
     assert results["tests"][0]["output"] == "Graded: a1_attention.ipynb"
 
 
+def test_a_file_names_line_break_forges_no_line_of_the_report(graded: dict) -> None:
+    """attacks_r: a newline in the uploaded file's name printed ``Total: 12.0 of 12.0`` as a line of its own under
+    "Graded:" in the always-visible Submission test."""
+    forged = "a1_attention\nTotal: 12.0 of 12.0.ipynb"
+    results, run = run_autograder(graded, "forged_line", {forged: notebook({"sdpa": WRONG_SDPA})})
+    assert run.returncode == 0, run.stdout + run.stderr
+    check_format(results)
+    submission = results["tests"][0]["output"]
+    assert submission.startswith("Graded: a1_attention\\nTotal: 12.0 of 12.0.ipynb"), submission
+    assert not any(line.startswith("Total") for line in submission.splitlines()), submission
+
+
 def test_missing_submission_folder_is_no_score(graded: dict) -> None:
     """Gradescope always makes /autograder/submission: its absence is the platform's fault, not a 0."""
     root = graded["tmp"] / "root_no_submission"

@@ -354,6 +354,89 @@ def test_moodle_flat_files(tmp_path: Path) -> None:
     assert list(result.submissions) == ["zmuller"]
 
 
+def test_an_upload_named_like_another_participants_entry_stays_its_uploaders(tmp_path: Path) -> None:
+    """attacks_r: Eve (555) uploads ``x_777_assignsubmission_file_a1 (9).ipynb``; Moodle's flat export prefixes her
+    own name and id. Read up to the last ``_<id>_assignsubmission_``, it was Victor's (777) latest notebook; the
+    first one is Moodle's, the rest is the upload's name."""
+    entries = {
+        "Eve Smith_555_assignsubmission_file_x_777_assignsubmission_file_a1 (9).ipynb": b"eve" + NOTEBOOK,
+        "Victor Vic_777_assignsubmission_file_a1.ipynb": NOTEBOOK,
+    }
+    roster = Roster([Person("victor", "Victor Vic", "", "777"), Person("eve", "Eve Smith", "", "555")])
+    for given in (roster, None):
+        folder = tmp_path / ("roster" if given else "none")
+        folder.mkdir()
+        result = intake_zip(folder, entries, given)
+        victor = result.submissions["victor" if given else "victorvic"]
+        assert victor.entry == "Victor Vic_777_assignsubmission_file_a1.ipynb" and not victor.attention
+        assert victor.path is not None and victor.path.read_bytes() == NOTEBOOK
+        eve = result.submissions["eve" if given else "evesmith"]
+        assert eve.entry.startswith("Eve Smith_555_") and eve.path is not None and eve.path.read_bytes()[:3] == b"eve"
+
+
+def test_two_accounts_matched_to_one_student_by_name_are_held_not_merged(tmp_path: Path) -> None:
+    """attacks_r: two Moodle participants named alike (namesakes) and a roster without lms_id: the other person's
+    ``a1 (1).ipynb`` was Victor's latest. Neither account is graded as his; the row asks which is his."""
+    entries = {
+        "Victor Vic_777_assignsubmission_file_/a1.ipynb": NOTEBOOK,
+        "Victor Vic_999_assignsubmission_file_/a1 (1).ipynb": b"other" + NOTEBOOK,
+    }
+    result = intake_zip(tmp_path, entries, Roster([Person("victor", "Victor Vic")]))
+    victor = result.submissions["victor"]
+    assert victor.path is None and len(victor.attention) == 1, victor
+    assert "2 accounts of the export map to victor" in victor.attention[0]
+    assert "Moodle participant id 777" in victor.attention[0] and "Moodle participant id 999" in victor.attention[0]
+
+
+def test_an_account_matched_by_name_only_never_joins_the_one_the_roster_names(tmp_path: Path) -> None:
+    """Where the roster's lms_id says which account is the student's, another account of that name is rejected."""
+    entries = {
+        "Victor Vic_777_assignsubmission_file_/a1.ipynb": NOTEBOOK,
+        "Victor Vic_999_assignsubmission_file_/a1 (1).ipynb": b"other" + NOTEBOOK,
+    }
+    result = intake_zip(tmp_path, entries, Roster([Person("victor", "Victor Vic", "", "777")]))
+    victor = result.submissions["victor"]
+    assert victor.entry == "Victor Vic_777_assignsubmission_file_/a1.ipynb" and not victor.attention
+    assert victor.path is not None and victor.path.read_bytes() == NOTEBOOK
+    assert "matches victor by name only" in rejected(result, "Victor Vic_999_assignsubmission_file_/a1 (1).ipynb")
+    assert (result.entries, result.rejected_entries) == (2, 1)
+
+
+def test_a_look_alike_name_in_compatibility_letters_matches_no_one(tmp_path: Path) -> None:
+    """attacks_r: a full-width ``Ｖｉｃｔｏｒ Ｖｉｃ`` folded (NFKD) to Victor Vic's key; accents still fold away."""
+    entries = {
+        "Ｖｉｃｔｏｒ Ｖｉｃ_555_assignsubmission_file_/a1.ipynb": NOTEBOOK,
+        "Zoë Müller_123_assignsubmission_file_/a1.ipynb": NOTEBOOK,
+    }
+    result = intake_zip(tmp_path, entries, Roster([Person("victor", "Victor Vic"), Person("zm", "Zoe Muller")]))
+    assert sorted(result.submissions) == ["zm"]
+    assert "neither the Moodle participant id 555" in rejected(
+        result, "Ｖｉｃｔｏｒ Ｖｉｃ_555_assignsubmission_file_/a1.ipynb"
+    )
+
+
+def test_a_file_names_line_break_reaches_no_note_or_rejection(tmp_path: Path) -> None:
+    """attacks_r: a newline in an upload's name printed a line of its own (``Total: 12.0 of 12.0``) in a report."""
+    forged = "x\nTotal: 12.0 of 12.0.ipynb"
+    entries = {
+        "Victor Vic_777_assignsubmission_file_/a1.ipynb": NOTEBOOK,
+        f"Victor Vic_777_assignsubmission_file_/{forged}": NOTEBOOK,
+        "Victor Vic_777_assignsubmission_file_/notes\nTotal: 12.0 of 12.0.txt": b"x",
+    }
+    archive = make_zip(tmp_path / EXPORT, entries)
+    link = zipfile.ZipInfo("Victor Vic_777_assignsubmission_file_/a1-link.ipynb", date_time=WHEN)
+    link.external_attr = 0o120777 << 16
+    with zipfile.ZipFile(archive, "a") as zf:
+        zf.writestr(link, "/etc/passwd")
+    result = intake(archive, "a1", tmp_path / "out", Roster([Person("victor", "Victor Vic", "", "777")]))
+    victor = result.submissions["victor"]
+    assert victor.entry.endswith("/a1.ipynb") and victor.notes
+    texts = [*victor.notes, *result.rejected]
+    assert not [t for t in texts if "\n" in t] and [t for t in texts if "\\nTotal: 12.0 of 12.0" in t], texts
+    assert any("Total: 12.0 of 12.0.txt" in note for note in victor.notes)  # the student is told, on one line
+    assert any("a1-link.ipynb (a symbolic link" in note for note in victor.notes), victor.notes  # and of the link
+
+
 # ---------------------------------------------------------------------------- choosing a notebook
 
 

@@ -105,6 +105,7 @@ from pathlib import Path
 
 from course_grading.lms.late import LatePolicy, SubmissionTimes
 from course_grading.markers import file_size_problem
+from course_grading.text import shown
 
 __all__ = [
     "EXPORT_READERS",
@@ -132,8 +133,13 @@ ROSTER_COLUMNS = "id, name, email, lms_id (only id is required), or Canvas's gra
 LATE = r"(?:(?P<late>(?i:LATE))_)?"
 CANVAS_ANONYMOUS = re.compile(rf"^{LATE}(?P<user>anon_[A-Za-z0-9]+)_(?P<file>\d+)_(?P<original>.+)$")
 CANVAS = re.compile(rf"^(?P<name>\w*?)_{LATE}(?P<user>\d+)_(?P<file>\d+)_(?P<original>.+)$")
-MOODLE_FOLDER = re.compile(r"^(?P<name>.*)_(?P<user>\d+)_assignsubmission_(?P<plugin>[a-z]+)_?$")  # 4.1+: no trailing _
-MOODLE_FILE = re.compile(r"^(?P<name>.*)_(?P<user>\d+)_assignsubmission_(?P<plugin>[a-z]+)_(?P<original>.+)$")
+# The LMS writes the name and the id first; the upload's own name, which the student chooses, comes last: the first
+# `_<id>_assignsubmission_` is Moodle's (a name taken up to the last one let an upload named `x_777_assignsubmission_
+# file_...` stand for participant 777: attacks_r).
+MOODLE_FOLDER = re.compile(
+    r"^(?P<name>.*?)_(?P<user>\d+)_assignsubmission_(?P<plugin>[a-z]+)_?$"
+)  # 4.1+: no trailing _
+MOODLE_FILE = re.compile(r"^(?P<name>.*?)_(?P<user>\d+)_assignsubmission_(?P<plugin>[a-z]+)_(?P<original>.+)$")
 RENAMED = {  # how each LMS renames an upload whose name is taken: name-1.ext (Canvas), name (1).ext (Moodle)
     "canvas": re.compile(r"^(?P<stem>.+)-(?P<number>\d+)(?P<suffix>\.[^./]+)$"),
     "moodle": re.compile(r"^(?P<stem>.+) \((?P<number>\d+)\)(?P<suffix>\.[^./]+)$"),
@@ -437,7 +443,9 @@ def _few(names: list[str], most: int = 5) -> str:
 
 def name_key(name: str) -> str:
     """``name`` without accents, case, spaces or punctuation: "Zoë  Müller" -> "zoemuller"."""
-    folded = "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c)).casefold()
+    # NFD, not NFKD: accents come off, but compatibility forms (full-width ``Ｖｉｃｔｏｒ``, which a person can type as
+    # their LMS name) stay other letters than the roster's (attacks_r: a look-alike was matched to another student)
+    folded = "".join(c for c in unicodedata.normalize("NFD", name) if not unicodedata.combining(c)).casefold()
     return "".join(c for c in folded if c.isalnum())
 
 
@@ -665,6 +673,10 @@ class _Reader:
         self.result.entries += len(students)
         self.result.rejected_entries += len(students) - sum(len(group) for group in by_course_id.values())
         for course_id, group in by_course_id.items():
+            group = self._one_account(course_id, group)
+            if len([s for s, _ in group if s.layout != "plain"]) > 1:  # which account is theirs is not ours to guess
+                self._held(course_id, [s for s, _ in group], [note for _, note in group if note])
+                continue
             self._submit(course_id, [s for s, _ in group], [note for _, note in group if note])
         if self.roster is not None:
             self.result.missing = [p.id for p in self.roster.people if p.id not in self.result.submissions]
@@ -676,7 +688,7 @@ class _Reader:
         return self.result
 
     def _reject(self, entry: str, reason: str) -> None:
-        self.result.rejected.append(f"{entry}: {reason}")
+        self.result.rejected.append(shown(f"{entry}: {reason}"))  # one line: a file name's newline starts none
 
     def _stray(self, entry: str, reason: str) -> None:
         """An entry that belongs to no student."""
@@ -795,6 +807,45 @@ class _Reader:
             )
         return person.id, f"matched to the roster by name ({student.name!r}): the {lms} is not in its lms_id column"
 
+    def _one_account(self, course_id: str, group: list[tuple[_Student, str]]) -> list[tuple[_Student, str]]:
+        """``group`` less the LMS accounts matched by name only, where another account is the student's by the
+        roster's lms_id (a namesake, a look-alike name): those are rejected, never merged into the student's."""
+        accounts = [s for s, _ in group if s.layout != "plain"]
+        by_id = [s for s in accounts if self.roster is not None and self.roster.by_lms_id(s.key)]
+        if len(accounts) < 2 or len(by_id) != 1:
+            return group
+        for student in accounts:
+            if student is not by_id[0]:
+                self.result.rejected_entries += 1
+                for piece in student.pieces:
+                    self._reject(
+                        piece.entry,
+                        f"the {LMS_NAMES[student.layout]} id {student.key} ({student.name!r}) matches {course_id} by "
+                        f"name only, and the roster gives {course_id} the lms_id {by_id[0].key}: not graded as theirs",
+                    )
+        return [(s, note) for s, note in group if s.layout == "plain" or s is by_id[0]]
+
+    def _held(self, course_id: str, group: list[_Student], notes: list[str]) -> None:
+        """A course id that several LMS accounts map to (namesakes matched by name, a look-alike name): nothing of
+        theirs is graded as the student's, and the instructor is asked which account is theirs."""
+        accounts = "; ".join(
+            f"{LMS_NAMES[s.layout]} id {s.key} ({s.name or 'no name'}: {', '.join(p.entry for p in s.pieces)})"
+            for s in group
+            if s.layout != "plain"
+        )
+        self._record(
+            course_id,
+            group,
+            None,
+            ", ".join(p.entry for s in group for p in s.pieces),
+            notes,
+            [
+                f"{len([s for s in group if s.layout != 'plain'])} accounts of the export map to {course_id}: "
+                f"{accounts}; nothing graded and no grade exported: put the right account's id in the roster's "
+                "lms_id column and grade again"
+            ],
+        )
+
     # ---- choosing the notebook
 
     def _submit(self, course_id: str, group: list[_Student], notes: list[str]) -> None:
@@ -828,6 +879,7 @@ class _Reader:
         for piece in files:
             if problems[piece.entry]:
                 self._reject(piece.entry, f"{problems[piece.entry]}: not graded ({course_id}'s {chosen.entry} is)")
+                notes.append(f"also handed in, not graded: {piece.entry} ({problems[piece.entry]})")  # the student's
         try:
             path = self._extract(chosen, course_id)
         except ValueError as error:
@@ -891,6 +943,7 @@ class _Reader:
             submitted_at, source = file_time, "file" if file_time else "none"
             if file_time:
                 notes = [*notes, "submission time taken from the file's modification time (the export records none)"]
+        attention, notes = [shown(a) for a in attention], [shown(n) for n in notes]  # one line each (file names)
         self.result.submissions[course_id] = Submission(
             course_id, path, entry, submitted_at, source, [*attention, *notes], attention
         )

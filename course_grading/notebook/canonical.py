@@ -53,6 +53,7 @@ from course_grading.markers import (
     file_size_problem,
     is_answer,
     is_test,
+    json_values_problem,
     nbgrader_meta,
     part_of,
     source_size_problem,
@@ -96,10 +97,13 @@ def read_submission(path: Path) -> tuple[nbformat.NotebookNode | None, list[str]
         return None, [problem]
     if path.stat().st_size == 0:
         return None, ["the file is empty"]
+    data = path.read_bytes()
+    if (problem := json_values_problem(data)) is not None:  # its cost in this process, before it is parsed
+        return None, [problem]
     try:
         with warnings.catch_warnings():  # duplicated cell ids are noted below, not warned about
             warnings.simplefilter("ignore")
-            raw = nbformat.reads(path.read_text(errors="replace"), as_version=4)
+            raw = nbformat.reads(data.decode(errors="replace"), as_version=4)
     except Exception as error:  # json, schema or encoding errors all mean "not a notebook"
         return None, [
             f"not a valid Jupyter notebook ({type(error).__name__}: "

@@ -1,0 +1,1 @@
+# expect: a notebook this size (30 MB, under the 128 MiB the grader reads) is read with bounded memory, and the batch goes on: 0 or "not graded" for it, 12/12 for the others. post.py adds 10 million empty dicts ({}: 3 bytes each) to the notebook's metadata
