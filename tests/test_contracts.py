@@ -547,3 +547,43 @@ def test_a_result_kept_under_the_shape_of_the_last_output_shows_one_position_on(
 
     contract = contracts.Contract("grow", ("cache",), draws, grow, base=contracts.Size((), 3), same_objects=False)
     _kinds(contract, grow, kept, "one position longer")
+
+
+def _pairs_turned(x):  # noqa: ANN001, ANN201
+    """Each neighbouring pair of the last dimension turned by 90 degrees: ``(a, b) -> (-b, a)``."""
+    return torch.stack([-x[..., 1::2], x[..., 0::2]], dim=-1).flatten(-2)
+
+
+def test_inputs_laid_out_three_ways_show_code_that_assumes_strides() -> None:
+    """corpus p: ``view_as_complex`` on pairs needs the last stride 1 and every other stride even, which neither
+    a contiguous input nor one with leading dimensions swapped in memory breaks; a transposed last dimension and a
+    slice of wider rows do."""
+
+    def draws(g: torch.Generator, size) -> tuple:  # noqa: ANN001
+        return (torch.randn(*size.lead, size.length, 8, generator=g).to(size.dtype),)
+
+    def complex_pairs(x):  # noqa: ANN001, ANN201
+        return torch.view_as_real(torch.view_as_complex(x.reshape(*x.shape[:-1], -1, 2)) * 1j).flatten(-2)
+
+    contract = contracts.Contract("turn", ("x",), draws, _pairs_turned, base=contracts.Size((2,), 5))
+    _kinds(contract, _pairs_turned, complex_pairs, ("last dimension is not contiguous", "slices of wider rows"))
+
+
+def test_a_memo_made_under_inference_mode_shows_in_the_gradients_of_the_same_call() -> None:
+    """corpus p: a table kept from a call under ``torch.inference_mode()`` is an inference tensor, which autograd
+    cannot save for the same call made later with gradients; the values alone, in any mode, are right."""
+
+    def draws(g: torch.Generator, size) -> tuple:  # noqa: ANN001
+        return (torch.randn(*size.lead, size.length, 4, generator=g).to(size.dtype),)
+
+    def scales(x):  # noqa: ANN001, ANN201
+        return x * torch.arange(1, 5, dtype=x.dtype)
+
+    def memo(x, _kept={}):  # noqa: ANN001, ANN201, B006
+        key = (x.shape, x.dtype, float(x.flatten()[0]))  # the call's own entry, as (T, start, base) keep one
+        if key not in _kept:
+            _kept[key] = torch.arange(1, 5, dtype=x.dtype)  # made in the caller's mode
+        return x * _kept[key]
+
+    contract = contracts.Contract("scale", ("x",), draws, scales, base=contracts.Size((2,), 3), differentiable=(0,))
+    _kinds(contract, scales, memo, "made first under torch.inference_mode")

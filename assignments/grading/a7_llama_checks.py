@@ -124,6 +124,7 @@ def _rotary_contract(interleaved: bool) -> Contract:
         dtypes=(torch.float64,),
         differentiable=(0,),
         views=Size((2, 3), 6),
+        fresh=True,  # "Return a new tensor of x's shape and dtype" (at start 0 with one position nothing turns)
         again=_one_at_a_time({0: _fresh_like, 1: lambda start, g: start + 7, 2: _other_base}),
         edges=(
             (f"{layout}, one position at start 0 (no turn)", lambda g, size: (_randn(g, 2, 1, 8), 0, 1e4, interleaved)),

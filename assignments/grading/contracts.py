@@ -14,9 +14,11 @@ its class of bug on every draw, not on a lucky one):
   position and its cost grows with the length alone (a padding mask, encodings, rotations, buckets); about 1,100
   where it grows with the square of the length (attention; a causal mask, which right answers may build by looping
   over every pair of positions);
-* **layout**: every tensor input of two or more dimensions as a non-contiguous view of the same values
-  (:func:`strided`), for every contract (a spec that names a shape takes any tensor of that shape: a
-  caller's slice, a transpose, the heads ``split_heads`` returns); ``views=`` gives its size where not ``base``;
+* **layout**: every tensor input as a non-contiguous view of the same values, three ways, for every contract (a
+  spec that names a shape takes any tensor of that shape: a caller's slice, a transpose, the heads ``split_heads``
+  returns): leading dimensions swapped in memory (:func:`strided`), the last dimension not contiguous
+  (:func:`transposed`), and a slice of wider rows with odd strides and offset (:func:`sliced`: corpus p's
+  ``view_as_complex`` on pairs needs even strides); ``views=`` gives its size where not ``base``;
 * **shortest**: the smallest length the spec allows (``shortest``, 1 unless it says more), with the lengths that
   may differ drawn equal: a plain case, and every edge there too (a shortcut for one key that forgets a
   fully masked row shows);
@@ -82,7 +84,9 @@ its class of bug on every draw, not on a lucky one):
   reused when the next cache has its length) shows.
 * **the caller's autograd mode** (``grad_modes``): the base case called under ``torch.no_grad()`` and under
   ``torch.inference_mode()``, judged as usual: a function whose values change with the caller's mode (an
-  "inference fast path" in bfloat16 when no gradient is wanted) shows;
+  "inference fast path" in bfloat16 when no gradient is wanted) shows; and, where gradients are asked, the
+  gradient case with the same call made first under each mode (a memo of tables built under
+  ``inference_mode`` cannot be saved for backward: corpus p);
 * **graded entries** (``graded``, where the spec grades some outputs only: padded positions): the rest must be
   finite, the graded ones are judged;
 * **unbounded integers** (``unbounded``, integer arguments the spec gives no range: relative positions): sent
@@ -232,16 +236,12 @@ def contract_cases(contract: Contract, student: Guarded, g: torch.Generator) -> 
             else (("", 0),)
         )
     ]
-    cases.append(
-        _value_case(
-            contract,
-            student,
-            g,
-            "inputs as non-contiguous views (a caller's slice or transpose, the heads split_heads returns)",
-            contract.views or contract.base,
-            layout=strided,
-        )
-    )
+    for label, layout in (
+        ("inputs as non-contiguous views (a caller's slice or transpose, the heads split_heads returns)", strided),
+        ("inputs whose last dimension is not contiguous (a caller's transpose; every second element)", transposed),
+        ("inputs as slices of wider rows (odd strides and offset: a caller's x[..., 1:-2])", sliced),
+    ):
+        cases.append(_value_case(contract, student, g, label, contract.views or contract.base, layout=layout))
     # the smallest sizes, where a shortcut for one position or one key lives; lengths that may differ drawn equal
     shortest = replace(contract.base, length=contract.shortest, coincide=contract.coincide)
     cases.append(
@@ -346,6 +346,9 @@ def contract_cases(contract: Contract, student: Guarded, g: torch.Generator) -> 
         cases.append(
             _value_case(contract, student, g, f"called under torch.{_MODE_NAMES[mode]}", contract.base, mode=mode)
         )
+        if contract.differentiable:  # what a call under the mode leaves behind (a memo) must still carry gradients
+            label = f"gradients, the same call made first under torch.{_MODE_NAMES[mode]}"
+            cases.append(_gradient_case(contract, student, g, label, before=mode))
     if contract.unbounded:
         cases.append(
             _value_case(
@@ -403,9 +406,12 @@ def describe_args(names: Sequence[str], args: Sequence[Any]) -> str:
 
 
 def in_float64(value: Any) -> Any:
-    """Floating tensors as float64 (inside tuples, lists and dicts too), for an oracle."""
+    """Floating tensors as float64 copies laid out contiguously (inside tuples, lists and dicts too), for an oracle:
+    the layouts a case sends (:func:`transposed`, :func:`sliced`) test the student's code, not the oracle's."""
     if isinstance(value, Tensor):
-        return value.detach().to(torch.float64, copy=True) if value.is_floating_point() else value
+        if value.is_floating_point():
+            return value.detach().to(torch.float64, memory_format=torch.contiguous_format, copy=True)
+        return value
     if isinstance(value, (tuple, list)):
         return type(value)(in_float64(v) for v in value)
     if isinstance(value, dict):
@@ -494,20 +500,62 @@ def _call(student: Guarded, contract: Contract, args: tuple[Any, ...], where: st
         raise CheckFailed(f"raised {error} ({where})") from None
 
 
-def strided(value: Any) -> Any:
-    """``value`` with every tensor of two or more dimensions (inside tuples, lists and dicts too) as a
-    non-contiguous view of the same shape and values: its third-last and second-last dimensions swapped
-    in memory (as ``split_heads``' ``(B, T, h, d) -> (B, h, T, d)`` transpose leaves them; ``.view`` merging
-    the leading dimensions fails on it), or a matrix's two."""
+def _each_tensor(value: Any, view: Callable[[Tensor], Tensor]) -> Any:
+    """``value`` with ``view`` applied to every tensor in it (inside tuples, lists and dicts too)."""
     if isinstance(value, Tensor):
-        if value.dim() >= 3:
-            return value.transpose(-3, -2).contiguous().transpose(-3, -2)
-        return value.transpose(-1, -2).contiguous().transpose(-1, -2) if value.dim() == 2 else value
+        return view(value)
     if isinstance(value, (tuple, list)):
-        return type(value)(strided(v) for v in value)
+        return type(value)(_each_tensor(v, view) for v in value)
     if isinstance(value, dict):
-        return {k: strided(v) for k, v in value.items()}
+        return {k: _each_tensor(v, view) for k, v in value.items()}
     return value
+
+
+def strided(value: Any) -> Any:
+    """``value`` with every tensor of two or more dimensions as a non-contiguous view of the same shape and values:
+    its third-last and second-last dimensions swapped in memory (as ``split_heads``' ``(B, T, h, d) -> (B, h, T, d)``
+    transpose leaves them; ``.view`` merging the leading dimensions fails on it), or a matrix's two."""
+
+    def view(t: Tensor) -> Tensor:
+        if t.dim() >= 3:
+            return t.transpose(-3, -2).contiguous().transpose(-3, -2)
+        return t.transpose(-1, -2).contiguous().transpose(-1, -2) if t.dim() == 2 else t
+
+    return _each_tensor(value, view)
+
+
+def transposed(value: Any) -> Any:
+    """``value`` with every tensor of two or more dimensions as a view whose last dimension is not the one laid out
+    next to each other (the last two swapped in memory: a caller's ``.transpose(-1, -2)``), and every vector as
+    every second element of a buffer: code that needs the last stride to be 1 (``view_as_complex``, a ``.view`` of
+    the last dimension) shows."""
+
+    def view(t: Tensor) -> Tensor:
+        if t.dim() >= 2:
+            return t.transpose(-1, -2).contiguous().transpose(-1, -2)
+        if t.dim() == 1:
+            buffer = t.new_zeros(2 * len(t))
+            buffer[::2] = t
+            return buffer[::2]
+        return t
+
+    return _each_tensor(value, view)
+
+
+def sliced(value: Any) -> Any:
+    """``value`` with every tensor of one or more dimensions as a slice of wider rows: three more entries in the
+    last dimension, starting one in (an odd row stride and an odd offset, as ``x[..., 1:-2]`` of a caller's buffer):
+    code that pairs neighbouring entries through strides it assumes even shows."""
+
+    def view(t: Tensor) -> Tensor:
+        if t.dim() == 0:
+            return t
+        buffer = t.new_zeros(*t.shape[:-1], t.shape[-1] + 3)
+        inner = buffer[..., 1 : 1 + t.shape[-1]]
+        inner.copy_(t)
+        return inner
+
+    return _each_tensor(value, view)
 
 
 _MODE_NAMES = {"no_grad": "no_grad()", "inference": "inference_mode()"}
@@ -744,10 +792,12 @@ def _gradient_case(
     label: str = "gradients",
     layout: Callable[[Any], Any] = lambda value: value,
     finite_only: bool = False,
+    before: GradMode | None = None,
 ) -> Callable[[], None]:
     """The gradients of every differentiable input, on the arguments through ``layout``; with ``finite_only``,
     only finite wherever the oracle's are (at extreme values float32's gradients of a right answer may be far
-    off: a softmax that is nearly one-hot, its rounded scores close to a tie; a NaN or an inf is never right)."""
+    off: a softmax that is nearly one-hot, its rounded scores close to a tie; a NaN or an inf is never right).
+    With ``before``, the same call is made first under that autograd mode (its value judged as usual)."""
 
     def run() -> None:
         size = contract.base
@@ -755,6 +805,9 @@ def _gradient_case(
         leaves = _leaves(contract, args)
         where = f"{label}: {describe_args(contract.names, args)}"
         outputs = contract.grad_outputs
+        if before is not None:
+            first = f"{where}, the call under torch.{_MODE_NAMES[before]}"
+            _judge(contract, _call(student, contract, args, first, grad_mode=before).value, args, first, size)
         reply = _call(student, contract, args, where, grad_args=[path for _, path in leaves], grad_outputs=outputs)
         if not reply.differentiable or reply.grads is None:
             what = (
