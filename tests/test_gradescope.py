@@ -421,6 +421,50 @@ def test_a_students_own_metadata_file_does_not_stop_an_unwrapped_export(tmp_path
     assert regrouped.times.by_student["7"] == datetime.fromisoformat("2026-11-20T23:41:07-08:00")
 
 
+def _regrouped(tmp_path: Path, metadata: str, roster):  # noqa: ANN001, ANN202
+    """A Gradescope export of ``metadata`` (each submission holding an a1_attention.ipynb) through regroup."""
+    from course_grading.lms.gradescope_reader import regroup
+    from course_grading.lms.intake import _Item
+
+    folders = re.findall(r"^(submission_\d+):", metadata, re.MULTILINE)
+    files = {(METADATA,): metadata.encode(), **{(f, "a1_attention.ipynb"): f.encode() for f in folders}}
+    items = [_Item(parts, len(data), None, False, tmp_path / "/".join(parts)) for parts, data in files.items()]
+    return regroup(items, lambda item, limit: files[item.parts], roster, None)
+
+
+def _submitter(folder: str, name: str, sid: str, email: str) -> str:
+    return f"{folder}:\n  :submitters:\n  - :name: {name}\n    :sid: '{sid}'\n    :email: {email}\n"
+
+
+def test_an_sid_the_submitter_typed_never_outweighs_the_accounts_email(tmp_path: Path) -> None:
+    """attacks_r's class (identity from a field the student controls) in Gradescope's export: a student may type
+    their own SID; Eve's account, with Victor's SID, named Victor's row and her notebook was his. An SID that
+    another row's email, or another email than its row's, contradicts is not graded; two submissions that name
+    one student are neither taken as theirs."""
+    from course_grading.lms.intake import Person, Roster
+
+    roster = Roster([Person("1001", "Victor Vic", "victor@uni.edu"), Person("1002", "Eve Smith", "eve@uni.edu")])
+    regrouped = _regrouped(
+        tmp_path,
+        _submitter("submission_1", "Victor Vic", "1001", "victor@uni.edu")
+        + _submitter("submission_2", "Eve Smith", "1001", "eve@uni.edu")  # Victor's SID, her own email
+        + _submitter("submission_3", "Mallory", "1001", "mallory@else.where"),  # Victor's SID, no row's email
+        roster,
+    )
+    assert regrouped is not None
+    assert [item.parts for item in regrouped.items] == [("1001", "a1_attention.ipynb")]
+    assert "its SID 1001 is roster row 1001, its email eve@uni.edu row 1002" in " ".join(regrouped.rejected)
+    assert "whose email is not the submitter's (mallory@else.where)" in " ".join(regrouped.rejected)
+
+    regrouped = _regrouped(  # no emails to tell: two submissions name one SID
+        tmp_path,
+        _submitter("submission_1", "Victor Vic", "1001", "") + _submitter("submission_2", "Eve Smith", "1001", ""),
+        roster,
+    )
+    assert regrouped is not None and regrouped.items == [], regrouped.items
+    assert any("each names the student 1001: neither is graded" in r for r in regrouped.rejected), regrouped.rejected
+
+
 def test_the_zip_installs_every_package_the_hidden_checks_import() -> None:
     """Gradescope's container has only what the zip's requirements name: a hidden check that imports a
     package outside them fails there and nowhere else (a7's oracles are Hugging Face's Llama code)."""

@@ -16,7 +16,10 @@ Ruby, with symbol keys that keep their leading colon when read by any other YAML
 
 Each submitter (several for a group submission) becomes a student of the batch: their SID is the
 student id where it is one (letters, digits, ``_.@+-``), else their email; with a roster, whichever
-of the two the roster knows. The student gets the submission's files as a plain
+of the two the roster knows. A student may type their own SID, the email is their account's: a submitter whose SID
+names another roster row than their email (or a row with another email) is not graded, and two submissions that
+name one student are neither graded as theirs (each said in the rejections). The student gets the submission's
+files as a plain
 ``<student>/<files>`` folder, so the rest of intake (:mod:`course_grading.lms.intake`: which notebook,
 unreadable files) is the same as for every layout, and ``:created_at`` as the submission time (a
 ``course grade --times`` list still wins). Other keys (``:score``, ``:history``, ``:results``) are
@@ -115,6 +118,22 @@ def _student_id(person: Person, roster: Roster | None) -> str | None:
     return keys[0] if keys else derived_id(person.name) or None
 
 
+def _conflict(person: Person, roster: Roster | None) -> str | None:
+    """Why a submitter's SID and email point at different students of the roster, or None. A student may type their
+    own SID into Gradescope (self-enrolment, account settings); the email is the account's: an SID that names
+    another roster row than the email does, or a row whose email is another, is not taken on trust."""
+    if roster is None or not person.lms_id or not person.email:
+        return None
+    by_sid, by_email = roster.by_any_id(person.lms_id), roster.by_any_id(person.email)
+    if by_sid is None:
+        return None
+    if by_email is not None and by_email is not by_sid:
+        return f"its SID {person.lms_id} is roster row {by_sid.id}, its email {person.email} row {by_email.id}"
+    if by_email is None and by_sid.email and by_sid.email.casefold() != person.email.casefold():
+        return f"its SID {person.lms_id} is roster row {by_sid.id}, whose email is not the submitter's ({person.email})"
+    return None
+
+
 def regroup(
     items: list[_Item], read: Callable[[_Item, int], bytes], roster: Roster | None, times: SubmissionTimes | None
 ) -> Regrouped | None:
@@ -139,6 +158,7 @@ def regroup(
     submissions = parse_metadata(read(meta, MAX_METADATA_BYTES).decode("utf-8", errors="replace"), "/".join(meta.parts))
     regrouped = Regrouped([], SubmissionTimes(times.source if times else Path(METADATA)), {})
     ids: dict[str, list[str]] = {}
+    folders: dict[str, list[str]] = {}  # a student id -> the submissions that name it
     for folder, (people, created) in submissions.items():
         for person in people:
             student = _student_id(person, roster)
@@ -147,10 +167,22 @@ def regroup(
                     f"{folder}: submitter {person.name or '(no name)'} has no SID, email or name usable as a student id"
                 )
                 continue
+            if (conflict := _conflict(person, roster)) is not None:
+                regrouped.rejected.append(f"{folder}: submitter {person.name or '(no name)'}: {conflict}: not graded")
+                continue
+            folders.setdefault(student.casefold(), []).append(folder)
             ids.setdefault(folder, []).append(student)
             regrouped.people[student] = dataclasses.replace(person, id=student)
             if created is not None:
                 regrouped.times.by_student[student.casefold()] = created
+    for student, named in folders.items():  # one student in two submissions: two accounts, which is theirs?
+        if len(named) > 1:
+            regrouped.rejected.append(
+                f"{', '.join(named)}: each names the student {student}: neither is graded as theirs (two accounts with "
+                "one SID or email: correct the roster or the SIDs, and grade again)"
+            )
+            for folder in named:
+                ids[folder] = [i for i in ids[folder] if i.casefold() != student]
     for item in items:
         if item is meta or item.parts[: len(prefix)] != prefix:
             continue
