@@ -587,3 +587,24 @@ def test_a_memo_made_under_inference_mode_shows_in_the_gradients_of_the_same_cal
 
     contract = contracts.Contract("scale", ("x",), draws, scales, base=contracts.Size((2,), 3), differentiable=(0,))
     _kinds(contract, scales, memo, "made first under torch.inference_mode")
+
+
+def test_the_float32_spread_is_large_where_huge_scores_nearly_tie_and_tiny_elsewhere() -> None:
+    """corpus p: the key's grouped-query attention, its scores multiplied into the thousands, was 0.0067 off where
+    float32's rounding of the inputs alone moves the exact answer by 0.0089; the extremes' tolerance follows that
+    spread (ten times it), which a well-conditioned input leaves at its declared factor."""
+
+    def weighted(s, v):  # noqa: ANN001, ANN201
+        return torch.softmax(s, -1) @ v
+
+    v = torch.tensor([0.0, 100.0])
+    tie = (torch.tensor([30000.0, 30000.0]), v)
+    calm = (torch.tensor([0.0, 5.0]), v)
+    spread = {
+        name: contracts.float32_spread(weighted, args, weighted(*contracts.in_float64(args)))
+        for name, args in (("tie", tie), ("calm", calm))
+    }
+    assert spread["tie"] > 0.01 and spread["calm"] < 1e-4, spread
+    # a float32 answer computed another way sits within ten times the spread there, not within the fixed tolerance
+    off = float((weighted(tie[0] + torch.tensor([0.0, 2**-9]), v) - weighted(*contracts.in_float64(tie))).abs())
+    assert contracts.TOLERANCE[torch.float32][0] * 100 < off < contracts.CONDITIONING * spread["tie"], (off, spread)

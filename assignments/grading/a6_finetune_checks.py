@@ -48,7 +48,7 @@ from course_grading.sandbox.calls import Student, StudentRaised
 from course_grading.sandbox.shortcuts import STANDARD_IMPORTS, Rules
 
 import gradinglib
-from contracts import Contract, Size, contract_cases
+from contracts import CONDITIONING, Contract, Size, contract_cases, float32_spread
 from gradinglib import (
     CheckFailed,
     as_student,
@@ -991,6 +991,10 @@ def _judge_probe_steps(steps: Any, args: tuple[Any, ...], where: str, size: Size
     the probe after each step against PyTorch's optimizer stepping a copy."""
     weight, bias, optimizer, settings, batches, _ = args
     expected = _ref_probe_steps(weight, bias, optimizer, settings, batches)
+    # features 1,000 times larger make a gradient entry that nearly cancels over the batch flip Adam's step: the
+    # weights may be off by more than TOL in any float32 answer (the key's was 1.02e-4 off in 1 run of 90, corpus p)
+    spread = float32_spread(lambda *a: _ref_probe_steps(*a[:5]), args, expected)
+    tol = {"atol": max(TOL["atol"], CONDITIONING * spread), "rtol": TOL["rtol"]}
     if not isinstance(steps, list) or len(steps) != len(expected):
         raise CheckFailed(f"the driver got no steps back ({where})")
     _expect_global_states_kept(steps[-1], "probe_step", where)
@@ -1013,8 +1017,8 @@ def _judge_probe_steps(steps: Any, args: tuple[Any, ...], where: str, size: Size
             raise CheckFailed(
                 f"a gradient flowed into the cached features (or what they were computed from): detach them ({at})"
             )
-        expect_close(step["weight"], w, "the probe's weight after the step", at, **TOL)
-        expect_close(step["bias"], b, "the probe's bias after the step", at, **TOL)
+        expect_close(step["weight"], w, "the probe's weight after the step", at, **tol)
+        expect_close(step["bias"], b, "the probe's bias after the step", at, **tol)
 
 
 def _probe_args(g: torch.Generator, size: Size) -> tuple[Any, ...]:
