@@ -135,10 +135,8 @@ CANVAS_ANONYMOUS = re.compile(rf"^{LATE}(?P<user>anon_[A-Za-z0-9]+)_(?P<file>\d+
 CANVAS = re.compile(rf"^(?P<name>\w*?)_{LATE}(?P<user>\d+)_(?P<file>\d+)_(?P<original>.+)$")
 # The LMS writes the name and the id first; the upload's own name, which the student chooses, comes last: the first
 # `_<id>_assignsubmission_` is Moodle's (a name taken up to the last one let an upload named `x_777_assignsubmission_
-# file_...` stand for participant 777: attacks_r).
-MOODLE_FOLDER = re.compile(
-    r"^(?P<name>.*?)_(?P<user>\d+)_assignsubmission_(?P<plugin>[a-z]+)_?$"
-)  # 4.1+: no trailing _
+# file_...` stand for participant 777: attacks_r). Moodle 4.1 and later write the folder without a trailing _.
+MOODLE_FOLDER = re.compile(r"^(?P<name>.*?)_(?P<user>\d+)_assignsubmission_(?P<plugin>[a-z]+)_?$")
 MOODLE_FILE = re.compile(r"^(?P<name>.*?)_(?P<user>\d+)_assignsubmission_(?P<plugin>[a-z]+)_(?P<original>.+)$")
 RENAMED = {  # how each LMS renames an upload whose name is taken: name-1.ext (Canvas), name (1).ext (Moodle)
     "canvas": re.compile(r"^(?P<stem>.+)-(?P<number>\d+)(?P<suffix>\.[^./]+)$"),
