@@ -456,10 +456,7 @@ CLAIMS: dict[str, list[tuple[str, str]]] = {
         ("Training only the last block keeps just", "last_block_activations < 0.3"),
         ("The probe leaves the\nloss exactly where it was", "forgetting['linear probe']['mlm loss'] == mlm_before"),
         ("the two losses are\nidentical", "forgetting['LoRA r=8']['mlm loss, LoRA off'] == mlm_before"),
-        (
-            "It raised the masked-token loss on the plays",
-            "forgetting['full fine-tuning']['mlm loss'] - mlm_before > 0.03",
-        ),
+        ("What it changes\nevery time is the pretrained model", "abs(raised) > 0.0001"),
         (
             "stay near chance",
             "max((abs(forgetting[v]['accuracy'] - 0.5) for v in ('linear probe', 'LoRA r=8'))) < 0.13",
