@@ -776,8 +776,8 @@ def a6_bending_answers() -> dict[str, str]:
         + bend
         + (
             "_steps = a6_finetune_checks._ref_probe_steps\n"
-            "a6_finetune_checks._ref_probe_steps = lambda w, b, optimizer, settings, batches: _steps(w, b, 'SGD', "
-            "{'lr': settings['lr']}, batches)\n"
+            "a6_finetune_checks._ref_probe_steps = lambda w, b, optimizer, settings, batches, *how: _steps(w, b, "
+            "'SGD', {'lr': settings['lr']}, batches, *how)\n"
         ),
         "adapter": BIAS_AFTER_GELU
         + bend

@@ -475,6 +475,59 @@ def test_a6_probe_reference_in_float64_is_within_the_tolerance_of_float32_steps(
     assert worst < 0.25, worst  # a quarter of the tolerance at most
 
 
+def test_a6_probe_tolerance_at_large_features_covers_rounding_inside_float32() -> None:
+    """Features 1,000 times larger: a gradient entry that nearly cancels over the batch, divided by Adam's eps,
+    makes a float32 answer's weights depend on rounding inside it (``softmax - one-hot`` where a probability is
+    within 1e-5 of 1; a log-sum-exp of 1,500 rounded to 1e-4), which moving the inputs by their own rounding does
+    not reproduce. The check's tolerance counts float32 computations of both forms: right answers of either form,
+    written here, stay within half of it on every draw, where the inputs' rounding alone missed one of them."""
+    import torch.nn.functional as F
+
+    from contracts import CONDITIONING, Size, float32_spread
+
+    forms = {
+        "cross_entropy": F.cross_entropy,
+        "logsumexp": lambda logits, labels: (logits.logsumexp(-1) - logits[torch.arange(len(labels)), labels]).mean(),
+    }
+    missed = 0
+    for seed in range(1000, 1060):  # 1026: the log-sum-exp form 0.013 off, 15 times the inputs' rounding
+        args = a6._probe_args(torch.Generator().manual_seed(seed), Size((), 8))
+        args = (*args[:4], [(features * 1000, labels, kind) for features, labels, kind in args[4]], args[5])
+        expected = a6._ref_probe_steps(*args[:5])
+        inputs_only = max(1e-5, CONDITIONING * float32_spread(lambda *a: a6._ref_probe_steps(*a[:5]), args, expected))
+        tol = max(
+            1e-5,
+            CONDITIONING
+            * float32_spread(
+                lambda *a: a6._ref_probe_steps(*a[:5]),
+                args,
+                expected,
+                [
+                    lambda *a, f=f: a6._ref_probe_steps(*a[:5], torch.float32, f)
+                    for f in (F.cross_entropy, a6._lse_loss)
+                ],
+            ),
+        )
+        for name, loss_of in forms.items():
+            weight, bias, optimizer, settings, batches, _ = args
+            probe = torch.nn.Linear(weight.shape[1], weight.shape[0])
+            with torch.no_grad():
+                probe.weight.copy_(weight)
+                probe.bias.copy_(bias)
+            opt = getattr(torch.optim, optimizer)(probe.parameters(), **settings)
+            for (features, labels, _), (_, w, b) in zip(batches, expected):
+                opt.zero_grad()
+                loss_of(probe(features), labels).backward()
+                opt.step()
+                error = max(
+                    float((probe.weight.detach().double() - w).abs().max()),
+                    float((probe.bias.detach().double() - b).abs().max()),
+                )
+                assert error < tol / 2, (seed, name, error, tol)
+                missed += error > inputs_only
+    assert missed > 0
+
+
 BENT_A6 = BENT.replace("a4_bending_answers", "a6_bending_answers").replace('"a4_bert"', '"a6_finetune"')
 
 

@@ -668,11 +668,20 @@ def _value_case(
 CONDITIONING = 10.0
 
 
-def float32_spread(oracle: Callable[..., Any], args: tuple[Any, ...], expected: Any) -> float:
+def float32_spread(
+    oracle: Callable[..., Any],
+    args: tuple[Any, ...],
+    expected: Any,
+    in_float32: Sequence[Callable[..., Any]] = (),
+) -> float:
     """How far the exact answer ``expected`` (``oracle`` on ``args`` in float64) moves when every floating input
     moves by float32's rounding (each entry times ``1 + 2**-24 z``, ``z`` standard normal; the largest of three
     draws, over every finite entry of every floating output): what any float32 computation on these inputs may be
-    off by before its own rounding, large where huge scores nearly tie. Deterministic (its own generator)."""
+    off by before its own rounding, large where huge scores nearly tie. ``in_float32``: the same computation carried
+    out in float32 in each way a right answer may carry it out (each casts the float64 arguments it gets); their
+    distance from ``expected`` on each draw counts too, for the rounding inside a float32 computation that no change
+    of the inputs reproduces (``1 - p`` for a probability ``p`` within 1e-5 of 1, or a log-sum-exp of 1,500 rounded
+    to 1e-4: a gradient that cancels, divided by Adam's ``eps``). Deterministic (its own generator)."""
     g = torch.Generator().manual_seed(0)
     exact = in_float64(args)
 
@@ -683,11 +692,13 @@ def float32_spread(oracle: Callable[..., Any], args: tuple[Any, ...], expected: 
 
     spread = 0.0
     for _ in range(3):
-        value = oracle(*_each_tensor(exact, moved))  # with autograd: an oracle may train (a6's optimizer steps)
-        for a, b in zip(_floats(value), _floats(expected)):
-            finite = torch.isfinite(a) & torch.isfinite(b)
-            if bool(finite.any()):
-                spread = max(spread, float((a - b)[finite].abs().max()))
+        inputs = _each_tensor(exact, moved)
+        # with autograd: an oracle may train (a6's optimizer steps)
+        for value in [oracle(*inputs)] + [float32(*inputs) for float32 in in_float32]:
+            for a, b in zip(_floats(value), _floats(expected)):
+                finite = torch.isfinite(a) & torch.isfinite(b)
+                if bool(finite.any()):
+                    spread = max(spread, float((a - b)[finite].abs().max()))
     return spread
 
 
