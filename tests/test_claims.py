@@ -456,7 +456,7 @@ CLAIMS: dict[str, list[tuple[str, str]]] = {
         ("Training only the last block keeps just", "last_block_activations < 0.3"),
         ("The probe leaves the\nloss exactly where it was", "forgetting['linear probe']['mlm loss'] == mlm_before"),
         ("the two losses are\nidentical", "forgetting['LoRA r=8']['mlm loss, LoRA off'] == mlm_before"),
-        ("What it changes\nevery time is the pretrained model", "abs(raised) > 0.0001"),
+        ("What it changes\nevery time is the pretrained model", "raised > 0.05"),
         (
             "stay near chance",
             "max((abs(forgetting[v]['accuracy'] - 0.5) for v in ('linear probe', 'LoRA r=8'))) < 0.13",

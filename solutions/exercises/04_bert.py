@@ -431,16 +431,16 @@ def exercise_3(quick: bool = False) -> dict[str, Any]:
     sentence task, and are tested on 512 held-out pairs of each task, half of each label.
 
     Expected numbers: neither task is learned. Both heads give every held-out pair nearly the
-    same probability (a standard deviation below 0.003 over the pairs), so each scores 50% on both
-    tasks; the masked-token accuracy is the same with either task (about 14.6%). ALBERT's argument
+    same probability (a standard deviation below 0.01 over the pairs), so each scores 50% on both
+    tasks; the masked-token accuracy is the same with either task (about 13.9%). ALBERT's argument
     predicts NSP to be learned first: a B from another document can be told apart by its topic
     alone, while SOP keeps both segments from the same place, so only their order and coherence
     are left to learn. At BERT's scale that is what Lan et al. report: a model trained with NSP
     scores 52.0% on SOP (chance), one trained with SOP scores 86.5% on SOP and still 78.9% on NSP.
     Here even NSP has little topic to use (every document is a play by the same author, section
-    4.5), and 500 steps of this model go into the masked tokens, where it has only just passed the
-    unigram guess; a run long enough for the model to read its context is needed before either
-    sentence task starts. Cost: about 200 s of CPU.
+    4.5), and 500 steps of this model go into the masked tokens, where it beats the unigram guess
+    by learning which tokens are common and a little of where they go; a run long enough for the
+    model to read its context is needed before either sentence task starts. Cost: about 200 s of CPU.
     """
     corpus = _corpus(quick)
     tasks = {"NSP": nsp_pairs, "SOP": sop_pairs}
