@@ -669,3 +669,30 @@ def test_every_assignments_checks_load_as_typed_hidden_checks() -> None:
         checks = worker.load_checks(ASSIGNMENTS / "grading", assignment)
         assert checks.by_test and checks.reference_parts, assignment
         assert set(checks.by_test) == assignments.checked_cells(ASSIGNMENTS / "grading" / f"{assignment}_checks.py")
+
+
+def test_a_module_that_stands_in_for_one_of_the_grading_folders_is_a_grader_fault(tmp_path: Path) -> None:
+    """A module named like a file of the grading folder (PyContracts installs a ``contracts``) but imported from
+    elsewhere, before the folder or from a place earlier on ``sys.path``, would run checks that are not the
+    course's: loading names it as the grader's fault, whichever module it is."""
+    name = "stand_in_probe"
+    grading, elsewhere = tmp_path / "grading", tmp_path / "site"
+    grading.mkdir()
+    elsewhere.mkdir()
+    (grading / f"{name}_helpers.py").write_text("WHO = 'course'\n")
+    (grading / f"{name}_checks.py").write_text(f"from {name}_helpers import WHO\nCHECKS = {{}}\n")
+    (elsewhere / f"{name}_helpers.py").write_text("WHO = 'installed'\n")
+    sys.path.insert(0, str(elsewhere))
+    try:
+        importlib.import_module(f"{name}_helpers")  # imported first, from elsewhere
+        with pytest.raises(worker.GraderFault, match=f"module {name}_helpers was imported from .*site"):
+            worker.load_checks(grading, name)
+    finally:
+        sys.path.remove(str(elsewhere))
+        for module in (f"{name}_helpers", f"{name}_checks"):
+            sys.modules.pop(module, None)
+        if str(grading) in sys.path:
+            sys.path.remove(str(grading))
+    assert worker.load_checks(grading, name).by_test == {}  # from the folder itself it loads
+    sys.modules.pop(f"{name}_helpers", None)
+    sys.modules.pop(f"{name}_checks", None)

@@ -116,7 +116,9 @@ def load_checks(grading: Path, assignment: str) -> HiddenChecks:
     :class:`GraderFault`, named before any submission is run, never a part's failure."""
     if str(grading) not in sys.path:
         sys.path.insert(0, str(grading))
+    _imported_from(grading)  # before: a stand-in imported earlier would break the import below obscurely
     module = importlib.import_module(f"{assignment}_checks")
+    _imported_from(grading)
     by_test = getattr(module, "CHECKS", None)
     parts = getattr(module, "REFERENCE_PARTS", None)
     rules = getattr(module, "SHORTCUTS", {})
@@ -128,6 +130,23 @@ def load_checks(grading: Path, assignment: str) -> HiddenChecks:
     if not isinstance(rules, dict) or not all(isinstance(v, shortcuts.Rules) for v in rules.values()):
         raise GraderFault(f"{name}.SHORTCUTS should be a dict of parts to shortcuts.Rules, or absent")
     return HiddenChecks(by_test, parts, rules)
+
+
+def _imported_from(grading: Path) -> None:
+    """Raise :class:`GraderFault` where a module named like a file of ``grading`` (``gradinglib``, ``contracts``,
+    a checks module) was imported from somewhere else: an installed package of that name (PyContracts installs a
+    ``contracts``) or a module imported before the folder came first on ``sys.path`` would grade with code that is
+    not the course's, or fail inside some part's check."""
+    folder = grading.resolve()
+    for path in sorted(folder.glob("*.py")):
+        module = sys.modules.get(path.stem)
+        origin = getattr(module, "__file__", None)
+        if module is not None and (origin is None or Path(origin).resolve() != path):
+            raise GraderFault(
+                f"the module {path.stem} was imported from {origin or 'no file'}, not from {path}: another module "
+                "of that name (an installed package, or one imported earlier) stands in for the course's; "
+                "uninstall or rename it"
+            )
 
 
 class Zygote:

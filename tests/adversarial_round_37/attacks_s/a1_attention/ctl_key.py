@@ -1,0 +1,1 @@
+# control: the answer key, 12/12
