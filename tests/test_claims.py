@@ -536,6 +536,12 @@ CLAIMS: dict[str, list[tuple[str, str]]] = {
         ("well over half a year", "gpt2_cpu_days > 180"),
         ("hours *if* the run used 40% of its peak", "gpt2_gpu_hours < 24"),
         ("the command rounds them up to 4,800", "4700 < steps_8gpu <= 4800"),
+        ("Every size gains from twice the tokens", "(by_size[:, :-1] - by_size[:, 1:]).min() > 0.02"),
+        ("the largest model beats the smallest", "(by_size[0] - by_size[-1]).min() > 0.05"),
+        ("The law passes within", "fit.rms < 0.06"),
+        ("far under the best run's", "fit.alpha < 0.15 and fit.E < best_loss - 0.5"),
+        ("most of it is a\nconstant", "n_term.min() > 2 * (n_term.max() - n_term.min())"),
+        ("lies anywhere from", "interval['beta'][1] - interval['beta'][0] > 0.5"),
     ],
 }
 
