@@ -19,7 +19,11 @@ small edits: each turns a right function into one with a bug that only a check o
 * ``memo by identity``: the result kept under the first tensor argument's identity (``id(x)``, checked with
   ``is``) and returned whenever that object comes again, whatever the other arguments;
 * ``memo by summary``: the result kept under the arguments' summaries (a tensor's shape and dtype, a
-  container's length, any other value itself) and returned whenever they come again.
+  container's length, any other value itself) and returned whenever they come again;
+* ``memo by value``: the result kept under the arguments' values (``functools.lru_cache`` with tensors as keys)
+  and the same objects handed out whenever those values come again;
+* ``falsy <name>``: an argument with a numeric default replaced by that default where it is 0
+  (``eps = eps or 1e-6``).
 
 A mutant of a class the part's spec does not allow (a float32 output where the spec names float32 only,
 a batch required where the spec requires one) is equivalent: it goes, with that reason, in the
@@ -52,6 +56,7 @@ CLASSES = (
     "naive softmax",
     "no copy",
     "memo by",
+    "falsy ",
 )  # how each operator's mutants are named (the last part of a mutant's id)
 
 
@@ -78,6 +83,7 @@ def class_mutations(func: ast.FunctionDef) -> Iterator[tuple[str, ast.FunctionDe
     yield from _skipped_special_ids(func)
     yield from _detached_outputs(func)
     yield from _naive_softmaxes(func)
+    yield from _falsy_defaults(func)
     yield from _copies_dropped(func)
     yield from _memos(func)
 
@@ -385,6 +391,25 @@ _out = {call}
 _store[id({first})] = ({first}, _out)
 return _out
 """
+_BY_VALUE = """
+def _frozen(a):
+    if hasattr(a, "shape") and hasattr(a, "dtype"):
+        return (tuple(a.shape), a.dtype, tuple(a.detach().reshape(-1).tolist()))
+    if isinstance(a, dict):
+        return tuple(sorted((k, _frozen(v)) for k, v in a.items()))
+    if isinstance(a, (list, tuple)):
+        return tuple(_frozen(v) for v in a)
+    return a
+_store = globals().setdefault({store!r}, {{}})
+try:
+    _key = _frozen(({values},))
+    if _key in _store:
+        return _store[_key]
+except TypeError:
+    return {call}
+_store[_key] = _out = {call}
+return _out
+"""
 _BY_SUMMARY = """
 _store = globals().setdefault({store!r}, {{}})
 _key = tuple(
@@ -417,8 +442,20 @@ def _memos(func: ast.FunctionDef) -> Iterator[tuple[str, ast.FunctionDef]]:
     for what, code in (
         ("memo by identity", _BY_IDENTITY.format(store=store, first=tensors[0], call=call)),
         ("memo by summary", _BY_SUMMARY.format(store=store, values=", ".join(_arguments(func)), call=call)),
+        ("memo by value", _BY_VALUE.format(store=store, values=", ".join(_arguments(func)), call=call)),
     ):
         new = copy.deepcopy(func)
         docstring = new.body[:1] if ast.get_docstring(new) is not None else []
         new.body = [*docstring, inner, *ast.parse(code).body]
         yield what, new
+
+
+def _falsy_defaults(func: ast.FunctionDef) -> Iterator[tuple[str, ast.FunctionDef]]:
+    """Each argument whose default is a number other than 0 replaced by that default where the caller passed 0
+    (``eps = eps or 1e-6``): an explicit 0 read as "not given"."""
+    positional = [*func.args.posonlyargs, *func.args.args]
+    pairs = [*zip(positional[len(positional) - len(func.args.defaults) :], func.args.defaults)]
+    pairs += [(a, d) for a, d in zip(func.args.kwonlyargs, func.args.kw_defaults) if d is not None]
+    for argument, default in pairs:
+        if isinstance(default, ast.Constant) and type(default.value) in (int, float) and default.value != 0:
+            yield f"falsy {argument.arg}", _prepended(func, f"{argument.arg} = {argument.arg} or {default.value!r}")

@@ -4,6 +4,7 @@ must pass (its tests kill at least 90% of the answer key's mutants not reviewed 
 from __future__ import annotations
 
 import pytest
+import torch
 
 from course_grading.class_mutants import is_class_mutant
 from course_grading.mutants import THRESHOLD, Mutant, Outcome, Report, mutants_of, read_equivalents, self_test
@@ -226,3 +227,23 @@ def test_class_operators_leave_shapes_and_metadata_alone() -> None:
     texts = [m.code for m in mutants_of("part", CLASS_SNIPPET)]
     assert not any("x.detach().shape" in text for text in texts)
     assert not any("with torch.no_grad():\n        T = x.shape[1]" in text for text in texts)
+
+
+DEFAULTS_SNIPPET = '''def norm(x, gain, eps=1e-6, flag=True, scale=2, offset=0):
+    """Docstring."""
+    return gain * x / ((x * x).sum(-1, keepdim=True) / x.shape[-1] + eps).sqrt() * scale + offset
+'''
+
+
+def test_class_operators_read_an_explicit_zero_as_the_default_and_hand_out_kept_results() -> None:
+    """Corpus q's classes: a numeric default (not a bool, not 0) put in place of an explicit 0 (``eps or 1e-6``),
+    and the result kept under the arguments' values and the same object handed out again (an lru_cache)."""
+    mutants = {m.ident.rsplit(":", 1)[-1]: m.code for m in mutants_of("part", DEFAULTS_SNIPPET)}
+    assert "eps = eps or 1e-06" in mutants["falsy eps"] and "scale = scale or 2" in mutants["falsy scale"]
+    assert not any(what in mutants for what in ("falsy flag", "falsy offset"))
+    namespace: dict = {"torch": torch}
+    exec(mutants["memo by value"], namespace)
+    x, gain = torch.randn(2, 4), torch.ones(4)
+    first = namespace["norm"](x, gain)
+    assert namespace["norm"](x.clone(), gain.clone()) is first  # equal values: the kept object again
+    assert namespace["norm"](x + 1, gain) is not first

@@ -322,13 +322,14 @@ def _memory_length(size: Size) -> int:
 
 LAYER_NORM = Contract(
     "layer_norm",
-    ("x", "gain", "bias"),
+    ("x", "gain", "bias", "eps"),
     lambda g, size: (
         _randn(g, *size.lead, size.length).to(size.dtype),
         _randn(g, size.length, scale=0.5, shift=1.0).to(size.dtype),
         _randn(g, size.length, scale=0.5).to(size.dtype),
+        1e-5,
     ),
-    lambda x, gain, bias: F.layer_norm(x, x.shape[-1:], gain, bias, 1e-5),
+    lambda x, gain, bias, eps: F.layer_norm(x, x.shape[-1:], gain, bias, eps),
     base=Size((2, 3), 8),
     leads=((), (1,), (4,)),
     long=1100,
@@ -338,6 +339,7 @@ LAYER_NORM = Contract(
     options=(("forbid", NO_TORCH_LAYERS),),
     # a right float32 answer is off by about 1e-3 there (the mean of values near 4,096); a one-pass variance by far more
     extremes=(("features offset by 4,096 (a residual stream far from zero)", lambda a: (a[0] + 4096, *a[1:]), 100.0),),
+    zeros=(3,),  # the part's visible test passes eps=0.0
 )
 PRE_LN = Contract(
     "pre_ln_block",

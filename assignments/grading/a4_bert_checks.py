@@ -414,6 +414,7 @@ WORDPIECE = Contract(
     again=_wordpiece_again,
     # at the limit, in letters outside the BMP too (the text edge): a length in bytes or UTF-16 units passes it
     edges=(("max_chars the word's length exactly", _wordpiece_at_limit),),
+    zeros=(3,),  # every word longer than 0 characters: [UNK]
 )
 
 

@@ -339,6 +339,7 @@ NOISE_MASK = Contract(
     again=_mask_alone,
     whole=(2,),
     shortest=2,  # "length >= 2"
+    zeros=(1,),  # round(length * 0) noise tokens, then at least 1
 )
 
 

@@ -77,7 +77,14 @@ its class of bug on every draw, not on a lucky one):
   a summary (``len(vocab)``, ``x.shape``) shows too; and the same calls run again one after another beside
   the student's code on the *same* argument objects (as a decoder's loop passes its memory to every
   layer; a changed tensor gets its new values in place, as a reused buffer), so that a key made of an
-  object's identity (``id(memory)``, ``is``) shows.
+  object's identity (``id(memory)``, ``is``) shows. Between those calls every tensor a call returned (a view of
+  an argument excepted) is changed in place, as a caller may, and the first call's arguments come once more at the
+  end: a tensor the function keeps and hands out again (a memoised mask, a slice of a table built once) shows.
+* **zeros** (``zeros``, numeric arguments the spec lets be 0): each sent as 0 in an edge of its own, where a falsy
+  test (``eps or 1e-6``, ``if p:``) turns an explicit 0 into something else;
+* **edges in float64**: each edge (zeros included) also with its floating tensors in float64 where ``dtypes``
+  allows it, where a special value meets float64's precision (an ``eps`` passed through float32 shows where it
+  decides the output).
 * **whole numbers** (``whole``, the indices of arguments the spec calls floats): each sent as a Python
   ``int`` of a whole value (what a caller writes as ``poisson_lambda=3``), judged as that float; and every edge
   whose such arguments are whole (a temperature of 0: greedy decoding) sent with them as ints too.
@@ -111,6 +118,7 @@ module that declares a contract).
 from __future__ import annotations
 
 import ast
+import functools
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -131,7 +139,7 @@ PAST_EVERY_BUFFER = 8200
 # spec says there is not (corpus m).
 RECURSION_LIMIT = 1000
 # (atol, rtol) of a value, by dtype; gradients get ten times these (float32: 1e-4, 1e-3).
-TOLERANCE: dict[torch.dtype, tuple[float, float]] = {torch.float32: (1e-5, 1e-4), torch.float64: (1e-9, 1e-8)}
+TOLERANCE: dict[torch.dtype, tuple[float, float]] = {torch.float32: (1e-5, 1e-4), torch.float64: (1e-11, 1e-10)}
 EVERY = "*"  # in ``differentiable``: (index, EVERY) is every floating tensor of the dict or tuple argument at index
 # The tolerance factor of the cases whose attention scores lie far below -10,000 (a mask filled with, or added
 # as, a finite value shows there): float32 holds such a score to about 0.004, so two keys within that of each
@@ -208,6 +216,9 @@ class Contract:
     # integer arguments whose values the spec does not bound (relative positions): also sent times 2**33, past
     # int32's range, where a cast to a narrower integer wraps
     unbounded: tuple[int, ...] = ()
+    # numeric arguments the spec lets be 0: each sent as 0 in an edge of its own (corpus q: `eps or 1e-6` turns an
+    # explicit 0 into the default)
+    zeros: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         if self.long is not None and self.long <= RECURSION_LIMIT:
@@ -225,6 +236,21 @@ class Contract:
             found.append((f"{self.long} positions (past any fixed buffer)", replace(self.base, length=self.long)))
         found += [(f"{dtype} inputs", replace(self.base, dtype=dtype)) for dtype in self.dtypes]
         return found
+
+
+def _zero_edges(contract: Contract) -> list[tuple[str, Callable[[torch.Generator, Size], tuple[Any, ...]]]]:
+    """An edge per argument the spec lets be 0 (``zeros``): the base arguments with that one 0, of the type drawn
+    (``0.0`` for a float, ``0`` for an int), so that a falsy test (``eps or 1e-6``, ``if p:``) shows."""
+
+    def make(g: torch.Generator, size: Size, index: int) -> tuple[Any, ...]:
+        args = contract.make(g, size)
+        if index >= len(args) or isinstance(args[index], bool) or not isinstance(args[index], (int, float)):
+            raise AssertionError(
+                f"{contract.function}: zeros names {contract.names[index]}, which is drawn as no number"
+            )
+        return (*args[:index], type(args[index])(0), *args[index + 1 :])
+
+    return [(f"{contract.names[i]} = 0", functools.partial(make, index=i)) for i in contract.zeros]
 
 
 def contract_cases(contract: Contract, student: Guarded, g: torch.Generator) -> list[Callable[[], None]]:
@@ -264,7 +290,20 @@ def contract_cases(contract: Contract, student: Guarded, g: torch.Generator) -> 
         )
     if contract.text:
         cases.append(_value_case(contract, student, g, "letters outside the BMP", contract.base, layout=astral))
-    for label, make in contract.edges:
+    # every edge in every other dtype the spec allows too: a special value meets float64's precision there (an eps
+    # rounded to float32 shows where eps decides the output; a default as small as 1e-6 put in place of a 0 shows)
+    cases += [
+        _value_case(
+            replace(contract, make=lambda g, size, make=make: in_float64(make(g, size))),
+            student,
+            g,
+            f"{label}, in float64",
+            replace(contract.base, dtype=torch.float64),
+        )
+        for label, make in (*contract.edges, *_zero_edges(contract))
+        if torch.float64 in contract.dtypes
+    ]
+    for label, make in (*contract.edges, *_zero_edges(contract)):
         cases.append(_value_case(replace(contract, make=make), student, g, label, contract.base))
         # each edge at the shortest length too: a special value meets a shortcut for one position there
         cases.append(
@@ -757,9 +796,41 @@ def _grading_same_objects(function, width, changed, *values):
             return {k: snapshot(v) for k, v in value.items()}
         return value
 
+    def storages(value):
+        if isinstance(value, torch.Tensor):
+            storage = torch.Tensor.untyped_storage(value)
+            return {storage.data_ptr()} if storage.nbytes() > 0 else set()
+        if isinstance(value, (tuple, list)):
+            return set().union(set(), *(storages(v) for v in value))
+        if isinstance(value, dict):
+            return set().union(set(), *(storages(v) for v in value.values()))
+        return set()
+
+    def scribble(value, theirs):
+        # what a caller may do with what it was given: change it in place (a view of an argument excepted)
+        if isinstance(value, torch.Tensor):
+            if storages(value) & theirs:
+                return
+            try:
+                with torch.no_grad():
+                    if value.dtype == torch.bool:
+                        value.logical_not_()
+                    else:
+                        value.add_(1)
+            except Exception:
+                pass  # a tensor that cannot be written (expanded, an inference tensor): no caller changes it
+        elif isinstance(value, (tuple, list)):
+            for v in value:
+                scribble(v, theirs)
+        elif isinstance(value, dict):
+            for v in value.values():
+                scribble(v, theirs)
+
     first, rest = list(values[:width]), iter(values[width:])
     kept = snapshot(first)
-    results = [snapshot(globals()[function](*first))]
+    returned = globals()[function](*first)
+    results = [snapshot(returned)]
+    scribble(returned, storages(first))
     for indices in changed:
         args, refilled = list(first), []
         for index in indices:
@@ -771,10 +842,13 @@ def _grading_same_objects(function, width, changed, *values):
                 refilled.append(index)
             else:
                 args[index] = value
-        results.append(snapshot(globals()[function](*args)))
+        returned = globals()[function](*args)
+        results.append(snapshot(returned))
+        scribble(returned, storages(first) | storages(args))
         with torch.no_grad():
             for index in refilled:
                 first[index].copy_(kept[index])
+    results.append(snapshot(globals()[function](*first)))  # the first call's arguments again
     return results
 """
 
@@ -815,12 +889,17 @@ def _same_objects_case(contract: Contract, student: Guarded, g: torch.Generator)
                 raise
             raise CheckFailed(f"raised {error} ({where})") from None
         results = reply.value
-        if not isinstance(results, list) or len(results) != 1 + len(changes):
+        if not isinstance(results, list) or len(results) != 2 + len(changes):
             raise CheckFailed(f"the calls gave no results back ({where})")
         for then, change, result in zip([first, *thens], [[], *changes], results):
             named = " and ".join(contract.names[i] for i in change)
             at = f"{where}; then {named} changed" if change else where
             _judge(contract, result, then, at, contract.base)
+        again = (
+            f"{where}; then the first call's arguments again, after the caller changed in place every tensor the "
+            "earlier calls returned (none of them may be kept by the function)"
+        )
+        _judge(contract, results[-1], first, again, contract.base)
 
     return run
 
@@ -943,7 +1022,9 @@ EVERY_CALL = (
     "slice, a transpose: use `reshape`, not `view`, on them), down to the smallest sizes the part allows; it "
     "changes none of its arguments in place and leaves torch's, Python's and NumPy's global random states "
     "alone, unless its part says otherwise; its values are the same whether or not the caller asks for "
-    "gradients (under `torch.no_grad()` or `torch.inference_mode()` too)."
+    "gradients (under `torch.no_grad()` or `torch.inference_mode()` too); and it keeps none of the tensors it "
+    "returns (other than views of its arguments): a caller may change them in place without changing what a "
+    "later call returns."
 )
 
 
@@ -998,6 +1079,8 @@ def _clauses(contract: Contract) -> list[str]:
         )
     if contract.fresh:
         clauses.append("the tensors it returns are new (none is an argument or a view of one)")
+    if contract.zeros:
+        clauses.append(_joined([f"`{names[i]}`" for i in contract.zeros]) + " may be 0")
     return clauses or ["what its part says"]
 
 
