@@ -23,6 +23,8 @@ __all__ = [
     "BEGIN_HIDDEN",
     "HIDDEN_BLOCK",
     "HIDDEN_WORDS",
+    "MAX_CELL_CODE_BYTES",
+    "MAX_CODE_BYTES",
     "MAX_FILE_BYTES",
     "MAX_JSON_VALUES",
     "MAX_SOURCE_BYTES",
@@ -79,7 +81,15 @@ MAX_FILE_BYTES = 128 * 2**20
 # a notebook of this course has a few thousand (the book's longest, with its outputs, 1,500), a cell that printed
 # 100,000 lines 100,000.
 MAX_JSON_VALUES = 1_000_000
-_JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')  # one JSON string, escapes included (linear time)
+# One JSON string from its opening quote. It is only ever tried where a left-to-right reading of the file is at a quote
+# (never at every quote: an escaped quote of a string that never closes would start a scan to the end of the file from
+# each of them, attacks_s), and a string that does not close ends the reading: the file is no JSON.
+_JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+# Parsed, every byte of code costs the grader's own process up to about 1 KB (a cell of one-token lines: attacks_s,
+# 6 MiB of code took 5.8 GB). Code is bounded per cell and in all, far above any notebook of this course (an answer
+# key's longest cell holds a few KiB, all its code cells together well under 100 KiB).
+MAX_CELL_CODE_BYTES = 256 * 2**10
+MAX_CODE_BYTES = 2 * 2**20
 # the grade id the canonical notebook gives a code cell the student added: student-cell-1, ...
 OWN_CELL = "student-cell-"
 
@@ -125,10 +135,21 @@ def file_size_problem(size: int) -> str | None:
 
 def json_values_problem(data: bytes) -> str | None:
     """Why a notebook file's JSON ``data`` holds too many values to be parsed, or None (:data:`MAX_JSON_VALUES`).
-    Counted without parsing: the strings taken out, each comma, ``{`` and ``[`` left (one or two per value)."""
-    bare = _JSON_STRING.sub(b"", data)
-    values = bare.count(b",") + bare.count(b"{") + bare.count(b"[")
-    if values <= MAX_JSON_VALUES:
+    Counted without parsing, in one reading from left to right in time linear in the file: each comma, ``{`` and
+    ``[`` outside the strings (one or two per value), and the strings (at most two per value: a key and its value).
+    A string that never closes stops the reading (None: the parser refuses the file at once)."""
+    values = strings = position = 0
+    while values <= MAX_JSON_VALUES and strings <= 2 * MAX_JSON_VALUES:
+        quote = data.find(b'"', position)
+        end = len(data) if quote < 0 else quote
+        values += data.count(b",", position, end) + data.count(b"{", position, end) + data.count(b"[", position, end)
+        if quote < 0:
+            break
+        string = _JSON_STRING.match(data, quote)
+        if string is None:
+            return None
+        strings, position = strings + 1, string.end()
+    if values <= MAX_JSON_VALUES and strings <= 2 * MAX_JSON_VALUES:
         return None
     return (
         f"the notebook's JSON has more than {MAX_JSON_VALUES:,} values and separators (outputs and metadata "
@@ -139,16 +160,32 @@ def json_values_problem(data: bytes) -> str | None:
 
 def source_size_problem(cells: list) -> str | None:
     """Why a notebook's cells are too large to be graded, or None: their code and text (not their
-    outputs, which are never graded) over :data:`MAX_SOURCE_BYTES`. ``cells`` may be of any shape."""
-    size = sum(
-        len(cell_text(c.get("source", "")).encode("utf-8", "surrogatepass")) for c in cells if isinstance(c, dict)
-    )
-    if size <= MAX_SOURCE_BYTES:
-        return None
-    return (
-        f"its cells' code and text come to {size / 2**20:.1f} MiB, over the limit of {MAX_SOURCE_BYTES >> 20} "
-        "MiB (outputs do not count)"
-    )
+    outputs, which are never graded) over :data:`MAX_SOURCE_BYTES`, a code cell over :data:`MAX_CELL_CODE_BYTES`, or
+    all code cells over :data:`MAX_CODE_BYTES` (the grader reads code by parsing it). ``cells`` may be of any shape."""
+    sizes = [
+        (len(cell_text(c.get("source", "")).encode("utf-8", "surrogatepass")), c.get("cell_type") == "code")
+        for c in cells
+        if isinstance(c, dict)
+    ]
+    size = sum(n for n, _ in sizes)
+    code = [(i, n) for i, (n, is_code) in enumerate(sizes) if is_code]
+    largest = max(code, key=lambda item: item[1], default=(0, 0))
+    if size > MAX_SOURCE_BYTES:
+        return (
+            f"its cells' code and text come to {size / 2**20:.1f} MiB, over the limit of {MAX_SOURCE_BYTES >> 20} "
+            "MiB (outputs do not count)"
+        )
+    if largest[1] > MAX_CELL_CODE_BYTES:
+        return (
+            f"its code cell {largest[0] + 1} holds {largest[1] / 2**10:,.0f} KiB of code, over the limit of "
+            f"{MAX_CELL_CODE_BYTES >> 10} KiB a cell"
+        )
+    if sum(n for _, n in code) > MAX_CODE_BYTES:
+        return (
+            f"its code cells hold {sum(n for _, n in code) / 2**20:.1f} MiB of code, over the limit of "
+            f"{MAX_CODE_BYTES >> 20} MiB (outputs do not count)"
+        )
+    return None
 
 
 def answer_ids(nb: nbformat.NotebookNode) -> list[str]:

@@ -522,3 +522,32 @@ def test_course_grade_in_the_container_gives_the_namespace_jails_verdicts(open_t
     with pytest.raises(BlockingIOError):
         listener.accept()
     assert "student code ran in the container jail" in (out / "summary.txt").read_text()
+
+
+def test_every_folder_the_image_leaves_writable_is_found_and_swept(tmp_path: Path) -> None:
+    """attacks_s: Debian's /run/lock (mode 1777) was writable by the student's user and never swept: one notebook
+    filled the grader's disk with it, and every notebook after it in that container went ungraded. The sweep's places
+    are found as the zygote starts: every folder with the others' write bit that a user other than root can reach
+    (not one below a folder it cannot enter), besides the fixed ones."""
+    (tmp_path / "run" / "lock").mkdir(parents=True)
+    (tmp_path / "run" / "lock").chmod(0o1777)
+    (tmp_path / "var" / "deep" / "open").mkdir(parents=True)
+    (tmp_path / "var" / "deep" / "open").chmod(0o777)
+    (tmp_path / "root" / "open").mkdir(parents=True)
+    (tmp_path / "root" / "open").chmod(0o777)
+    (tmp_path / "root").chmod(0o700)  # not to be entered by a student: what is below it is out of reach
+    (tmp_path / "shut").mkdir()
+    (tmp_path / "shut").chmod(0o755)
+    places = container.writable_places(str(tmp_path))
+    assert set(places) - set(container.WORLD_WRITABLE) == {
+        str(tmp_path / "run" / "lock"),
+        str(tmp_path / "var/deep/open"),
+    }
+    if os.geteuid() == 0:  # what a slot's user left there goes with the sweep; root's own file stays
+        uid = container.student_id(0)
+        left = tmp_path / "run" / "lock" / "filler"
+        left.write_bytes(b"x" * 1000)
+        os.chown(left, uid, uid)
+        (tmp_path / "run" / "lock" / "roots").write_bytes(b"")
+        container.sweep(uid, places)
+        assert not left.exists() and (tmp_path / "run" / "lock" / "roots").exists()

@@ -29,11 +29,12 @@ import nbformat
 import pytest
 import torch
 
+from course_grading import markers
 from course_grading.sandbox import calls, worker
 from course_grading.sandbox import limits as sandbox
 from course_grading.sandbox.calls import RemoteStudent, StudentRaised, receive_frame
 
-from assignment_support import GRADING
+from assignment_support import ASSIGNMENTS, GRADING
 
 
 def frame_bytes(message: Any) -> bytes:
@@ -356,3 +357,43 @@ def test_the_slot_has_a_cpu_quota_and_a_process_limit(slot: Any) -> None:
         sandbox.limited(limits, group, [sys.executable, "-c", forks]), capture_output=True, text=True, timeout=60
     )
     assert int(done.stdout.split()[-1]) < limits.processes and sandbox.process_limit_hits(group) > 0
+
+
+def test_reading_a_notebooks_json_takes_time_linear_in_its_size() -> None:
+    """attacks_s: a string that never closes, made of escaped quotes, made the count of a notebook's JSON values
+    quadratic (160 KB took 67 s, 640 KB more than 300 s, before anything else read the file). One reading from
+    left to right: 400 KB of each hostile shape is read in a fraction of the time a plain notebook of 4 MB takes (a
+    quadratic reading took minutes); a file with too many values is still refused."""
+    plain = b'{"cells": [' + b'{"source": "x = 1"},' * 200_000 + b"{}]}"
+    shapes = {
+        "an unclosed string of escaped quotes": b'{"a": "' + b'\\"' * 200_000,
+        "escaped quotes outside any string": b'\\"' * 200_000,
+        "keys without values": b"{" + b'"a":' * 100_000 + b"1}",
+    }
+    start = time.process_time()
+    assert markers.json_values_problem(plain) is None
+    budget = max(time.process_time() - start, 0.05)
+    for name, data in shapes.items():
+        start = time.process_time()
+        markers.json_values_problem(data)
+        assert time.process_time() - start < 2 * budget, name
+    assert markers.json_values_problem(b"[" + b"{}," * 2_000_000 + b"{}]") is not None
+
+
+def test_code_is_bounded_per_cell_and_in_all_before_the_grader_parses_it() -> None:
+    """attacks_s: the trusted process parses every code cell (up to 1 KB of memory a byte: 6 MiB of one-token lines
+    took 5.8 GB). A code cell over MAX_CELL_CODE_BYTES, or code over MAX_CODE_BYTES in all, is refused before any
+    parse, named; markdown of the same size is not code; the releases' own cells are far inside."""
+
+    def cells(*sizes: int, kind: str = "code") -> list[dict]:
+        return [{"cell_type": kind, "source": "a\n" * (n // 2)} for n in sizes]
+
+    assert markers.source_size_problem(cells(markers.MAX_CELL_CODE_BYTES)) is None
+    problem = markers.source_size_problem(cells(1000, markers.MAX_CELL_CODE_BYTES + 2))
+    assert problem is not None and "code cell 2" in problem and "256 KiB a cell" in problem
+    many = cells(*[markers.MAX_CELL_CODE_BYTES] * 9)
+    assert "of code, over the limit of 2 MiB" in (markers.source_size_problem(many) or "")
+    assert markers.source_size_problem(cells(markers.MAX_CELL_CODE_BYTES * 9, kind="markdown")) is None
+    for release in sorted((ASSIGNMENTS / "release").glob("*/*.ipynb")):
+        code = [len(c.source.encode()) for c in nbformat.read(release, as_version=4).cells if c.cell_type == "code"]
+        assert max(code) < markers.MAX_CELL_CODE_BYTES / 10 and sum(code) < markers.MAX_CODE_BYTES / 10, release

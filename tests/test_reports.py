@@ -70,6 +70,13 @@ def test_needing_attention_lists_only_what_needs_it_and_counts_the_rest() -> Non
         "s006 (not graded): not graded: grader error: the worker died",
     ]
     assert section(summary, "missing") == ["s007"]
+    # attacks_s: a rejected entry (a classmate's SID typed into Gradescope) is counted among what needs a person
+    rejected = ["submission_1, submission_2: each names the student 1815: neither is graded as theirs"]
+    with_rejected = reports.summary(results, list(MAXIMA), rejected, [])
+    assert "needing attention: 4 (1 rejected entry, listed last)" in with_rejected
+    assert section(with_rejected, "rejected entries") == rejected
+    only_rejected = reports.summary(results[:1], list(MAXIMA), rejected, [])
+    assert "needing attention: 1 (1 rejected entry" in only_rejected
     information = section(summary, "for information")
     assert information[0] == f"{CANVAS_TIME} (5 students)"
     assert (

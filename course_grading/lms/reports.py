@@ -184,7 +184,15 @@ def summary(
     attention = [(r, [n for n in r.notes if not informational(n)]) for r in results]
     # the missing are listed apart
     attention = [(r, notes) for r, notes in attention if r.status != MISSING and (r.status != "graded" or notes)]
-    lines.append(f"needing attention: {len(attention)}" if attention else "needing attention: none")
+    # a rejected entry needs a person too: nothing of it was graded, and its student may be someone the export
+    # names wrongly (attacks_s: a classmate's SID typed into Gradescope held both submissions back)
+    waiting = len(attention) + len(rejected)
+    lines.append(
+        f"needing attention: {waiting}"
+        + (f" ({len(rejected)} rejected entr{'y' if len(rejected) == 1 else 'ies'}, listed last)" if rejected else "")
+        if waiting
+        else "needing attention: none"
+    )
     lines += [f"  {r.student} ({r.status}): {'; '.join(notes) or 'see its feedback'}" for r, notes in attention]
     absent = [r.student for r in results if r.status == MISSING]
     if absent:
@@ -198,7 +206,7 @@ def summary(
             for note, count in sorted(kinds.items(), key=lambda kind: -kind[1])
         ]
     if rejected:
-        lines.append("rejected entries:")
+        lines.append("rejected entries (each needs attention: nothing of it was graded):")
         lines += [f"  {reason}" for reason in rejected]
     return "\n".join(shown(line) for line in lines) + "\n"
 

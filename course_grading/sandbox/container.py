@@ -62,6 +62,7 @@ __all__ = [
     "must_hide",
     "problems",
     "sweep",
+    "writable_places",
 ]
 
 NAMESPACE, CONTAINER = "namespace", "container"
@@ -293,11 +294,38 @@ def _remove_ipc_objects(uid: int) -> None:
                     remove(int(row[id_column]))  # IPC_RMID
 
 
-def sweep(uid: int) -> None:
-    """(The zygote, root.) Remove what ``uid`` (its slot's user) owns in the world-writable folders, and its
-    System V IPC objects: nothing one student process left there reaches the next, and another slot's are left."""
+def writable_places(root: str = "/", skip: tuple[str, ...] = ("/proc", "/sys")) -> tuple[str, ...]:
+    """(The zygote, root, once.) :data:`WORLD_WRITABLE` and every other folder any user may create files in (the
+    others' write bit), found by walking from ``root`` every folder a user other than root may enter: what the image
+    itself leaves open (Debian's ``/run/lock``, ``/dev/mqueue``: attacks_s filled ``/run/lock``, on the grader's
+    disk, which the fixed list did not sweep). At most :data:`CHECKED_FILES` folders are looked at."""
+    found, todo, seen = list(WORLD_WRITABLE), [root], 0
+    while todo and seen < CHECKED_FILES:
+        folder, seen = todo.pop(), seen + 1
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                if entry.path in skip or not entry.is_dir(follow_symlinks=False):
+                    continue
+                mode = entry.stat(follow_symlinks=False).st_mode
+            except OSError:
+                continue
+            if mode & stat.S_IWOTH and entry.path not in found:
+                found.append(entry.path)
+            if mode & stat.S_IXOTH:
+                todo.append(entry.path)
+    return tuple(found)
+
+
+def sweep(uid: int, places: tuple[str, ...] = WORLD_WRITABLE) -> None:
+    """(The zygote, root.) Remove what ``uid`` (its slot's user) owns in ``places`` (the world-writable folders:
+    :func:`writable_places`), and its System V IPC objects: nothing one student process left there reaches the next,
+    and another slot's are left."""
     _remove_ipc_objects(uid)
-    for place in WORLD_WRITABLE:
+    for place in places:
         with contextlib.suppress(OSError):
             entries = list(os.scandir(place))
         for entry in entries if os.path.isdir(place) else []:

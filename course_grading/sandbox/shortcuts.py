@@ -874,7 +874,8 @@ _WRITES = re.compile(r"[wxa+]")
 _IMPORT_LINE = re.compile(r"^\s*(?:from\s+([\w.]+)\s+import|import\s+([\w., ]+))")
 _PRIVATE_TEXT = re.compile(r"\._\w|\bops\b|_native_|\bjit\b")
 _WORD = re.compile(r"(\.\s*)?([^\W\d]\w*)")  # a word, and whether it follows a dot (an attribute)
-_DEFINED_TEXT = re.compile(r"^\s*(?:(?:async\s+)?def|class)\s+(\w+)|^\s*(\w+)\s*=", re.MULTILINE)
+# within one line: ``\s`` would cross line breaks, and from every line start run over all the blank lines after it
+_DEFINED_TEXT = re.compile(r"^[ \t]*(?:(?:async[ \t]+)?def|class)[ \t]+(\w+)|^[ \t]*(\w+)[ \t]*=", re.MULTILINE)
 
 
 def _read_text(cell: str, source: str, keys: frozenset[str], bound: set[str]) -> list[Evidence]:

@@ -369,6 +369,7 @@ def zygote() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # nor stop it with an interrupt
     if in_container:
         container.become_subreaper()
+    places = container.writable_places() if in_container else ()
     replies = os.fdopen(os.dup(1), "w", buffering=1)
     commands = os.fdopen(os.dup(0))
     _quiet()
@@ -378,7 +379,7 @@ def zygote() -> None:
         tasks = 0
         if in_container:
             tasks = container.kill_descendants()
-            container.sweep(uid)
+            container.sweep(uid, places)
         else:
             _reset(child)
         child = None
