@@ -200,7 +200,7 @@ def test_the_subreaper_stops_what_escaped_into_its_own_session() -> None:
 SWEEP = """
 import os, subprocess, sys
 from course_grading.sandbox import container
-container.WORLD_WRITABLE = places = (sys.argv[1] + "/tmp", sys.argv[1] + "/shm")  # this machine's own are not swept
+places = (sys.argv[1] + "/tmp", sys.argv[1] + "/shm")  # this machine's own are not swept
 for place in places:
     os.mkdir(place)
     os.chmod(place, 0o1777)
@@ -217,7 +217,7 @@ def owned(uid):
 mine, others = container.student_id(0), container.student_id(1)
 swept, kept = leave(mine), leave(others)  # two slots' student processes, the sweep of the first's
 open(places[0] + "/roots_own", "w").close()
-container.sweep(mine)
+container.sweep(mine, places)
 print(owned(mine), [p for p in swept if os.path.exists(p)], os.path.exists(places[0] + "/roots_own"))
 print(len(owned(others)), all(os.path.exists(p) for p in kept))
 """  # noqa: E501 (code run as written)

@@ -320,7 +320,7 @@ def writable_places(root: str = "/", skip: tuple[str, ...] = ("/proc", "/sys")) 
     return tuple(found)
 
 
-def sweep(uid: int, places: tuple[str, ...] = WORLD_WRITABLE) -> None:
+def sweep(uid: int, places: tuple[str, ...]) -> None:
     """(The zygote, root.) Remove what ``uid`` (its slot's user) owns in ``places`` (the world-writable folders:
     :func:`writable_places`), and its System V IPC objects: nothing one student process left there reaches the next,
     and another slot's are left."""
