@@ -391,7 +391,25 @@ _out = {call}
 _store[id({first})] = ({first}, _out)
 return _out
 """
-_BY_VALUE = """
+# A result kept under a key of the arguments: ``{key}`` makes it (a TypeError, an unhashable key: nothing kept)
+_KEPT = """
+_store = globals().setdefault({store!r}, {{}})
+try:
+    _key = {key}
+    if _key in _store:
+        return _store[_key]
+except TypeError:
+    return {call}
+_store[_key] = _out = {call}
+return _out
+"""
+_SUMMARY = """tuple(
+        (tuple(a.shape), a.dtype) if hasattr(a, "shape") and hasattr(a, "dtype")
+        else len(a) if isinstance(a, (list, tuple, dict))
+        else a
+        for a in ({values},)
+    )"""
+_FROZEN = """
 def _frozen(a):
     if hasattr(a, "shape") and hasattr(a, "dtype"):
         return (tuple(a.shape), a.dtype, tuple(a.detach().reshape(-1).tolist()))
@@ -400,31 +418,6 @@ def _frozen(a):
     if isinstance(a, (list, tuple)):
         return tuple(_frozen(v) for v in a)
     return a
-_store = globals().setdefault({store!r}, {{}})
-try:
-    _key = _frozen(({values},))
-    if _key in _store:
-        return _store[_key]
-except TypeError:
-    return {call}
-_store[_key] = _out = {call}
-return _out
-"""
-_BY_SUMMARY = """
-_store = globals().setdefault({store!r}, {{}})
-_key = tuple(
-    (tuple(a.shape), a.dtype) if hasattr(a, "shape") and hasattr(a, "dtype")
-    else len(a) if isinstance(a, (list, tuple, dict))
-    else a
-    for a in ({values},)
-)
-try:
-    if _key in _store:
-        return _store[_key]
-except TypeError:
-    return {call}
-_store[_key] = _out = {call}
-return _out
 """
 
 
@@ -439,10 +432,11 @@ def _memos(func: ast.FunctionDef) -> Iterator[tuple[str, ast.FunctionDef]]:
     inner.name, inner.decorator_list = "_course_original", []
     call = f"_course_original({', '.join(every)})"
     store = f"_course_memo_{func.name}_{func.lineno}"
+    values = ", ".join(_arguments(func))
     for what, code in (
         ("memo by identity", _BY_IDENTITY.format(store=store, first=tensors[0], call=call)),
-        ("memo by summary", _BY_SUMMARY.format(store=store, values=", ".join(_arguments(func)), call=call)),
-        ("memo by value", _BY_VALUE.format(store=store, values=", ".join(_arguments(func)), call=call)),
+        ("memo by summary", _KEPT.format(store=store, key=_SUMMARY.format(values=values), call=call)),
+        ("memo by value", _FROZEN + _KEPT.format(store=store, key=f"_frozen(({values},))", call=call)),
     ):
         new = copy.deepcopy(func)
         docstring = new.body[:1] if ast.get_docstring(new) is not None else []
