@@ -116,27 +116,53 @@ def _fit(params: Tensor, tokens: Tensor, losses: Tensor, weights: Tensor, expone
     )  # (K, K, 3)
     scale = gram.diagonal(dim1=-2, dim2=-1).sqrt()  # (K, K, 3): solve the scaled system, better conditioned
     coef = _solve3(gram / (scale[..., :, None] * scale[..., None, :]), rhs / scale) / scale
-    # each pair's squared error computed from its residuals (a singular pair's coefficients are still a candidate)
+    return _best(coef, powers_n, powers_d, y, w, exponents)
+
+
+def _fit_above(floor: float, params: Tensor, tokens: Tensor, losses: Tensor, exponents: Tensor) -> ScalingLaw:
+    """The least-squares law with ``E`` held at ``floor``: for each pair of exponents, ``A`` and ``B`` from the two
+    normal equations of ``losses - floor``, solved in closed form for every pair at once."""
+    n, d, y = params.double(), tokens.double(), losses.double() - floor
+    powers_n = n ** -exponents.double()[:, None]  # (K, R)
+    powers_d = d ** -exponents.double()[:, None]  # (K, R)
+    nn_, dd, nd = powers_n.pow(2).sum(-1)[:, None], powers_d.pow(2).sum(-1)[None, :], powers_n @ powers_d.T  # (K, K)
+    ny, dy = (powers_n @ y)[:, None], (powers_d @ y)[None, :]  # (K, 1), (1, K)
+    det = nn_ * dd - nd.pow(2)
+    a, b = (ny * dd - dy * nd) / det, (dy * nn_ - ny * nd) / det  # (K, K) each
+    coef = torch.stack([torch.full_like(a, floor), a, b], dim=-1)  # (K, K, 3)
+    return _best(coef, powers_n, powers_d, losses.double(), torch.ones(len(params), dtype=torch.float64), exponents)
+
+
+def _best(coef: Tensor, powers_n: Tensor, powers_d: Tensor, y: Tensor, w: Tensor, exponents: Tensor) -> ScalingLaw:
+    """Of the laws ``coef (K, K, 3)`` (E, A, B for each pair of exponents), the one of least weighted squared error
+    whose E, A and B are all non-negative; a singular pair's coefficients are still a candidate."""
     fitted = coef[..., :1] + coef[..., 1:2] * powers_n[:, None, :] + coef[..., 2:] * powers_d[None, :, :]  # (K, K, R)
     squared = (w * (fitted - y).pow(2)).sum(dim=-1)  # (K, K)
     squared = torch.where((coef >= 0).all(dim=-1) & torch.isfinite(squared), squared, torch.inf)
     best = int(squared.argmin())
     if not torch.isfinite(squared.flatten()[best]):
         raise ValueError("no pair of exponents on the grid fits these runs with E, A and B all non-negative")
-    i, j = divmod(best, k)
+    i, j = divmod(best, len(exponents))
     e, a, b = coef[i, j].tolist()
     rms = (float(squared[i, j]) / float(w.sum())) ** 0.5
     return ScalingLaw(e, a, b, float(exponents[i]), float(exponents[j]), rms)
 
 
-def fit_scaling_law(params: Tensor, tokens: Tensor, losses: Tensor, exponents: Tensor = EXPONENT_GRID) -> ScalingLaw:
+def fit_scaling_law(
+    params: Tensor, tokens: Tensor, losses: Tensor, exponents: Tensor = EXPONENT_GRID, E: float | None = None
+) -> ScalingLaw:
     """The least-squares law through runs of ``params (R,)`` parameters on ``tokens (R,)`` tokens that
-    reached ``losses (R,)``, with ``alpha`` and ``beta`` taken from ``exponents (K,)`` and ``E, A, B >= 0``.
+    reached ``losses (R,)``, with ``alpha`` and ``beta`` taken from ``exponents (K,)`` and ``E, A, B >= 0``;
+    with ``E`` given, the best law whose floor is ``E`` (to see how much the fit cares where the floor is).
 
-    Raises ``ValueError`` if no pair of exponents gives non-negative ``E``, ``A`` and ``B``.
+    Raises ``ValueError`` if no pair of exponents gives non-negative ``E``, ``A`` and ``B``, or ``E`` is negative.
     """
     _check_runs(params, tokens, losses)
-    return _fit(params, tokens, losses, torch.ones(len(params)), exponents)
+    if E is None:
+        return _fit(params, tokens, losses, torch.ones(len(params)), exponents)
+    if not E >= 0:
+        raise ValueError(f"E, the loss no model goes below, must be non-negative, got {E}")
+    return _fit_above(E, params, tokens, losses, exponents)
 
 
 def bootstrap_scaling_laws(

@@ -87,3 +87,19 @@ def test_runs_that_get_worse_with_size_and_data_have_no_law() -> None:
     params, tokens, _ = grid_runs(CHINCHILLA)
     with pytest.raises(ValueError, match="non-negative"):
         fit_scaling_law(params, tokens, 1.0 + 1e-6 * params + 1e-8 * tokens)
+
+
+def test_a_fit_with_its_floor_held_recovers_the_law_and_never_beats_the_free_fit() -> None:
+    params, tokens, losses = grid_runs(CHINCHILLA)
+    held = fit_scaling_law(params, tokens, losses, E=CHINCHILLA.E)
+    assert (held.alpha, held.beta) == (pytest.approx(CHINCHILLA.alpha), pytest.approx(CHINCHILLA.beta))
+    assert held.A == pytest.approx(CHINCHILLA.A, rel=1e-6) and held.B == pytest.approx(CHINCHILLA.B, rel=1e-6)
+    assert held.E == CHINCHILLA.E and held.rms < 1e-9
+    noisy = grid_runs(CHINCHILLA, noise=0.05, seed=2)
+    free = fit_scaling_law(*noisy)
+    for floor in (0.0, 1.0, 1.5):
+        law = fit_scaling_law(*noisy, E=floor)
+        assert law.E == floor and free.rms <= law.rms + 1e-12
+        assert law.rms == pytest.approx(float((law.loss(noisy[0], noisy[1]) - noisy[2]).pow(2).mean().sqrt()))
+    with pytest.raises(ValueError, match="non-negative"):
+        fit_scaling_law(*noisy, E=-0.1)
