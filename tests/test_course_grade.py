@@ -165,7 +165,9 @@ def test_grades_csv_summary_and_figure(batch: Batch) -> None:
     for student, case in batch.cases.items():
         assert float(rows[student]["total"]) == sum(case.points.values())
     summary = (batch.out / "summary.txt").read_text()
-    assert "needing attention:" in summary and "rejected entries:" in summary
+    # the rejected entries are listed last and counted among what needs attention (attacks_s)
+    assert re.search(r"needing attention: \d+ \(\d+ rejected entr(y|ies), listed last\)", summary), summary
+    assert "rejected entries (each needs attention: nothing of it was graded):" in summary
     assert re.search(r"sdpa\s+\d+/\d+", summary)
     assert (batch.out / "summary.png").stat().st_size > 5000
 
