@@ -32,11 +32,11 @@ import numpy as np
 import torch
 from torch.distributed.elastic.multiprocessing.errors import record
 
-from course_lib.data import lm_batch, load_text
-from course_lib.distributed import World, barrier, current_world, full_model_state
-from course_lib.gpt import GPT, PRESETS, GPTConfig
-from course_lib.tokenization import ByteBPETokenizer, CharTokenizer
-from course_lib.train import StepEnd, TrainConfig, pick_device, train
+from .data import lm_batch, load_text
+from .distributed import World, barrier, current_world, full_model_state
+from .gpt import GPT, PRESETS, GPTConfig
+from .tokenization import ByteBPETokenizer, CharTokenizer
+from .train import StepEnd, TrainConfig, pick_device, train
 
 __all__ = ["PEAK_TFLOPS", "main", "model_config", "parse_args", "peak_flops", "prepare_tokens"]
 

@@ -24,7 +24,7 @@ from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from course_lib.threads import pinned
+from .threads import pinned
 
 __all__ = ["MAX_WAIT", "MIN_RUN_S", "Race", "race"]
 

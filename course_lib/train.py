@@ -45,7 +45,7 @@ import torch.nn.functional as F
 from torch import Tensor, nn
 from tqdm.auto import tqdm
 
-from course_lib.distributed import (
+from .distributed import (
     Parallel,
     World,
     as_number,

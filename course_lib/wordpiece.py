@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from course_lib.tokenization import (
+from .tokenization import (
     AllowedSpecial,
     PairStats,
     Truncation,

@@ -2,7 +2,7 @@
 
 Each fixture is a plausible wrong answer that must lose exactly the points of the part it breaks, or
 a correct answer in another style that must get full marks. The same fixtures go through nbgrader
-for real in test_a1_roundtrip.py; here they run in milliseconds, so each is checked several times
+for real in test_assignment_roundtrip.py; here they run in milliseconds, so each is checked several times
 on fresh random inputs.
 """
 

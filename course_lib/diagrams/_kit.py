@@ -23,6 +23,7 @@ SMALL = 8  # code names, shapes, notes
 INK = "#2b2b2b"  # outlines, arrows, text
 MUTED = "#6b6b6b"  # secondary text and guide lines
 STREAM = "#1f4e79"  # the residual stream
+_BACKING = {"facecolor": "white", "edgecolor": "none", "pad": 0.6}  # a label's own background, over a hatch
 FILL = {
     "tensor": "#dbe9f6",
     "data": "#eeeeee",
@@ -178,5 +179,13 @@ def _text_width(s: str, size: float) -> float:
     """The width of ``s`` set in ``size``-point sans-serif, in inches."""
     width, _, _ = text_to_path.get_text_width_height_descent(
         s, FontProperties(family="sans-serif", size=size), ismath=False
+    )
+    return width / 72
+
+
+def _code_width(s: str, size: float = SMALL) -> float:
+    """The width of ``s`` set in ``size``-point monospace, in inches."""
+    width, _, _ = text_to_path.get_text_width_height_descent(
+        s, FontProperties(family="monospace", size=size), ismath=False
     )
     return width / 72

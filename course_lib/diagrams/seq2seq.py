@@ -24,6 +24,7 @@ from ..blocks import Decoder, DecoderBlock, Encoder, EncoderBlock, LayerNorm, Re
 from ..seq2seq import EncoderDecoderLM, seq2seq_loss, shift_right
 from ..t5 import T5, span_corruption
 from ._kit import (
+    _BACKING,
     FILL,
     FONT,
     INK,
@@ -34,12 +35,13 @@ from ._kit import (
     _box,
     _canvas,
     _check_int,
+    _code_width,
     _figure,
     _panel,
     _text,
     _text_width,
 )
-from .bert import _BACKING, _Call, _calls, _children, _code_width, _shape, _shown
+from ._trace import _Call, _calls, _children, _shape, _shown
 
 __all__ = ["decoder_caches", "t5_data_flow"]
 
