@@ -2,12 +2,15 @@
 #   make book   create .venv, install, build and execute the book
 #   make test   create .venv, install, run the whole test suite
 PYTHON ?= python3
+# The oldest Python the project runs on (pyproject.toml's requires-python), checked before .venv is made, so that an
+# older one is refused with the reason rather than deep inside pip or at the first import (tests/test_lint.py).
+PYTHON_MIN := $(shell sed -n 's/^requires-python = ">=\([0-9.]*\)".*/\1/p' pyproject.toml)
 VENV := .venv
 BIN := $(VENV)/bin
 # nbgrader shells out to alembic and jupyter: the venv's tools must be on PATH.
 export PATH := $(CURDIR)/$(BIN):$(PATH)
 
-.PHONY: help install student instructor book book-robust notebooks test bench assignments clean
+.PHONY: help python-check install student instructor book book-robust notebooks test bench assignments clean
 
 help:
 	@echo "make student      create .venv for a student: course_lib, PyTorch, JupyterLab and \`course check\` (nothing else)"
@@ -30,7 +33,7 @@ TORCH_INDEX ?=
 # Reinstall only when the requirements or the package metadata change. One pip call resolves the project
 # with its extras and requirements.txt together, so requirements.txt's torch pin holds.
 $(VENV)/.installed: requirements.txt requirements-data.txt requirements-sdist.txt pyproject.toml
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	test -x $(BIN)/python || { $(MAKE) --no-print-directory python-check && $(PYTHON) -m venv $(VENV); }
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(if $(TORCH_INDEX),$(BIN)/python -m pip install --quiet --index-url $(TORCH_INDEX) "$(TORCH_PIN)")
 	$(BIN)/python -m pip install --quiet -r requirements.txt -e ".[instructor]"
@@ -40,9 +43,14 @@ $(VENV)/.installed: requirements.txt requirements-data.txt requirements-sdist.tx
 
 install: $(VENV)/.installed
 
+python-check:
+	@$(PYTHON) -c 'import sys; least = tuple(int(n) for n in "$(PYTHON_MIN)".split(".")); found = sys.version.split()[0]; \
+	sys.exit(0 if sys.version_info[:2] >= least else f"Python $(PYTHON_MIN) or newer is needed, and {sys.executable} is " \
+	f"Python {found}. Install a newer one (the README says how) and run make again with PYTHON set to it.")'
+
 # The lean environments: PyTorch first, then the extras with the same pin, so pip keeps that torch.
 $(VENV)/.student $(VENV)/.instructor: $(VENV)/.%: pyproject.toml requirements.txt
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	test -x $(BIN)/python || { $(MAKE) --no-print-directory python-check && $(PYTHON) -m venv $(VENV); }
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet $(if $(TORCH_INDEX),--index-url $(TORCH_INDEX)) "$(TORCH_PIN)"
 	$(BIN)/python -m pip install --quiet -e ".[$*]" "$(TORCH_PIN)"

@@ -260,7 +260,7 @@ def _run(nb: nbformat.NotebookNode, last: int, folder: Path, timeout: int, limit
                 started = time.monotonic()
                 try:
                     run_sync(_execute)(client, cell, index, limit + INTERRUPT_GRACE_S)
-                except (DeadKernelError, asyncio.TimeoutError):  # nbclient turns the cancellation into DeadKernelError
+                except (TimeoutError, DeadKernelError):  # nbclient turns the cancellation into DeadKernelError
                     stopped[index] = _why_stopped(
                         watch, time.monotonic() - started >= limit + INTERRUPT_GRACE_S, limit, limits
                     )

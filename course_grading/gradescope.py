@@ -47,9 +47,10 @@ import os
 import shutil
 import sys
 import time
+import tomllib
 import traceback
 import zipfile
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -109,12 +110,6 @@ NOT_GRADED_OUTPUT = (
 def project_requirements(pyproject: Path) -> tuple[str, list[str]]:
     """The project's name and requirements with each extra's marked ``extra == "<name>"``, as package
     metadata lists them, read from ``pyproject.toml`` (an editable install's metadata may be older)."""
-    try:
-        import tomllib
-    except ImportError:  # Python 3.10
-        raise RuntimeError(
-            "building the Gradescope zip reads pyproject.toml with tomllib: use Python 3.11 or later"
-        ) from None
     project = tomllib.loads(pyproject.read_text())["project"]
     extras = [
         f'{text}; extra == "{extra}"'
@@ -347,7 +342,7 @@ def submission_time(root: Path) -> SubmissionTimes:
     """The submission's time as Gradescope gives it (``created_at`` of ``root/submission_metadata.json``),
     else now: Gradescope applies its own late policy, and grading needs only to know the file's time is not the
     submission's."""
-    when = datetime.now(timezone.utc)
+    when = datetime.now(UTC)
     with contextlib.suppress(OSError, ValueError, TypeError, KeyError):
         when = datetime.fromisoformat(json.loads((root / "submission_metadata.json").read_text())["created_at"])
     return SubmissionTimes(root / "submission_metadata.json", {STUDENT: when})

@@ -17,7 +17,7 @@ import struct
 import sys
 import zipfile
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -29,7 +29,6 @@ from course_grading.sandbox import limits as sandbox
 
 NOTEBOOK = b'{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}'
 WHEN = (2026, 11, 20, 23, 59, 58)
-UTC = timezone.utc
 
 
 def make_zip(path: Path, entries: dict[str, bytes], when: tuple[int, ...] = WHEN) -> Path:
@@ -163,7 +162,7 @@ def test_plain_folder_takes_both_layouts_with_the_files_time(tmp_path: Path) -> 
     assert sorted(result.submissions) == ["alice", "bob"] and result.rejected == []
     alice = result.submissions["alice"]
     assert alice.path == tmp_path / "subs" / "alice.ipynb" and alice.entry == "alice.ipynb"
-    assert alice.submitted_at == datetime.fromtimestamp(1_800_000_000, timezone.utc) and alice.time_source == "file"
+    assert alice.submitted_at == datetime.fromtimestamp(1_800_000_000, UTC) and alice.time_source == "file"
     assert alice.submitted_at.tzinfo is not None
     assert any("modification time" in note for note in alice.notes)
     assert result.submissions["bob"].entry == "bob/a1.ipynb"
@@ -196,7 +195,7 @@ def test_zip_extended_timestamp_is_utc(tmp_path: Path) -> None:
     with zipfile.ZipFile(tmp_path / "class.zip", "w") as zf:
         zf.writestr(info, NOTEBOOK)
     result = intake(tmp_path / "class.zip", "a1", tmp_path / "out")
-    assert result.submissions["alice"].submitted_at == datetime.fromtimestamp(1_800_000_000, timezone.utc)
+    assert result.submissions["alice"].submitted_at == datetime.fromtimestamp(1_800_000_000, UTC)
 
 
 def test_one_student_folder_is_not_taken_for_a_wrapper(tmp_path: Path) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
@@ -19,7 +19,6 @@ from course_grading.lms.late import (
     record_in_gradebook,
 )
 
-UTC = timezone.utc
 DUE = datetime(2026, 11, 20, 23, 59, 0, tzinfo=UTC)
 POLICY = LatePolicy(
     due=DUE,

@@ -4,8 +4,10 @@ the course's environment."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -31,3 +33,41 @@ def test_mypy_finds_nothing(tmp_path: Path) -> None:
         [sys.executable, "-m", "mypy", "--cache-dir", str(tmp_path / "cache")], cwd=ROOT, capture_output=True, text=True
     )
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
+
+
+def _oldest_python() -> tuple[int, int]:
+    """pyproject.toml's ``requires-python`` lower bound, the one place the oldest Python is decided."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    match = re.fullmatch(r">=(\d+)\.(\d+)", project["project"]["requires-python"])
+    assert match, "requires-python should be a bare lower bound, >=3.N"
+    return int(match[1]), int(match[2])
+
+
+def test_every_place_that_names_the_oldest_python_agrees() -> None:
+    """The type checker and the linter judge the code against the oldest Python the project claims (a newer
+    library call or syntax is found here, not on a learner's machine); the README and Binder say that one."""
+    major, minor = _oldest_python()
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]
+    assert config["mypy"]["python_version"] == f"{major}.{minor}"
+    assert config["ruff"]["target-version"] == f"py{major}{minor}"
+    stated = re.findall(r"Python (\d+)\.(\d+) or newer", (ROOT / "README.md").read_text())
+    assert len(stated) >= 2 and set(stated) == {(str(major), str(minor))}, stated
+    assert (ROOT / "binder" / "runtime.txt").read_text().strip() == f"python-{major}.{minor}"
+
+
+def test_make_refuses_an_older_python_and_says_why() -> None:
+    """``make`` checks the Python it makes .venv from before anything is installed: this one passes, and
+    the same Python against a minimum one above it is refused with a message naming both."""
+    major, minor = sys.version_info[:2]
+    assert (major, minor) >= _oldest_python()
+    passed = subprocess.run(["make", "-s", "python-check", f"PYTHON={sys.executable}"], cwd=ROOT, capture_output=True)
+    assert passed.returncode == 0, passed.stderr
+    refused = subprocess.run(
+        ["make", "-s", "python-check", f"PYTHON={sys.executable}", f"PYTHON_MIN={major}.{minor + 1}"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert refused.returncode != 0
+    assert f"Python {major}.{minor + 1} or newer is needed" in refused.stderr, refused.stderr
+    assert f"Python {major}.{minor}." in refused.stderr and sys.executable in refused.stderr, refused.stderr

@@ -60,7 +60,7 @@ import csv
 import json
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from course_grading.lms.late import points_text
@@ -190,7 +190,7 @@ def write_moodle_worksheet(rows: Sequence[GradeRow], path: Path, when: datetime)
     the warnings for rows left out."""
     warnings = []
     most = _points(sum(max_points(rows).values()))
-    modified = when.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+    modified = when.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
     with path.open("w", newline="", encoding=ENCODING, errors="backslashreplace") as f:
         writer = csv.writer(f)
         writer.writerow(
@@ -235,7 +235,7 @@ def write_all(
     )
     worksheet = out / "moodle_worksheet.csv"
     if any(row.participant_id for row in rows):
-        return warnings + write_moodle_worksheet(rows, worksheet, when or datetime.now(timezone.utc))
+        return warnings + write_moodle_worksheet(rows, worksheet, when or datetime.now(UTC))
     worksheet.unlink(missing_ok=True)  # from an earlier batch: it would hold stale grades
     return warnings
 

@@ -35,7 +35,7 @@ from __future__ import annotations
 import csv
 import dataclasses
 from collections.abc import Callable, Sequence
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -104,7 +104,7 @@ def _time(value: Any, what: str) -> datetime | None:
             raise ValueError(f"{what} {value!r} is not a time") from None
     if not isinstance(value, datetime):
         raise ValueError(f"{what} {value!r} is not a time")
-    return value if value.tzinfo is not None else value.replace(tzinfo=timezone.utc)  # PyYAML gives UTC without a zone
+    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)  # PyYAML gives UTC without a zone
 
 
 def _student_id(person: Person, roster: Roster | None) -> str | None:

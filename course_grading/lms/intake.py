@@ -100,7 +100,7 @@ import unicodedata
 import zipfile
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from course_grading.lms.late import LatePolicy, SubmissionTimes
@@ -144,7 +144,7 @@ RENAMED = {  # how each LMS renames an upload whose name is taken: name-1.ext (C
 }
 MOODLE_BLIND_NAME = "Participant"
 MOODLE_PLUGINS = {"onlinetext": "online text"}
-NO_TIME = datetime.min.replace(tzinfo=timezone.utc)
+NO_TIME = datetime.min.replace(tzinfo=UTC)
 LMS_NAMES = {"canvas": "Canvas user", "moodle": "Moodle participant"}
 KINDS = {
     ".pdf": "a PDF",
@@ -575,7 +575,7 @@ def _zip_time(info: zipfile.ZipInfo) -> datetime | None:
         kind, size = struct.unpack("<HH", extra[:4])
         data = extra[4 : 4 + size]
         if kind == 0x5455 and len(data) >= 5 and data[0] & 1:
-            return datetime.fromtimestamp(struct.unpack("<i", data[1:5])[0], timezone.utc)
+            return datetime.fromtimestamp(struct.unpack("<i", data[1:5])[0], UTC)
         extra = extra[4 + size :]
     if info.date_time == (1980, 1, 1, 0, 0, 0):  # zip's "no time"
         return None
