@@ -26,6 +26,12 @@ that catches KeyboardInterrupt), kills the kernel (a crash) or takes more memory
 allows (the kernel is then stopped), the notebook is run again from the top in a fresh kernel
 without the cells that stopped one, so every other part is still checked. The student's file is
 never modified.
+
+It is not jailed: the notebook runs as the user who runs ``course check``, which is right for a student's own
+notebook on their own machine and wrong for anyone else's. So it refuses a course that holds the course secret
+(an instructor's copy: ``course release`` and ``course grade`` make it), where a submission's code could read the
+hidden checks and rewrite grades; there a submission is checked with ``--seed`` (:mod:`course_grading.seeded`), in
+grading's jail.
 """
 
 from __future__ import annotations
@@ -51,6 +57,7 @@ from course_grading.markers import is_answer, is_own, is_test, nbgrader_meta, pa
 from course_grading.notebook.assignments import COURSE
 from course_grading.notebook.canonical import Canonical, assignment_of, grade_ids, read_submission, rebuild
 from course_grading.sandbox.limits import Limits, cap_address_space
+from course_grading.sandbox.seeds import SECRET_FILE
 from course_grading.text import continued, shown, source_lines
 
 __all__ = [
@@ -62,6 +69,7 @@ __all__ = [
     "SETUP_S",
     "cell_limit",
     "check_notebook",
+    "refuse_an_instructors_course",
     "find_parts",
     "grading_order",
     "identify",
@@ -506,13 +514,27 @@ def identify(path: Path, raw: nbformat.NotebookNode, releases: Path) -> tuple[st
     )
 
 
+def refuse_an_instructors_course(course: Path) -> None:
+    """ValueError where ``course`` holds the course secret: a notebook run there, unjailed, as the user, could read
+    the hidden checks and the secret and rewrite grades (the cache, the gradebook) if it is a submission."""
+    secret = course / "grading" / SECRET_FILE
+    if secret.exists():
+        raise ValueError(
+            f"{course} is an instructor's copy of the course (it holds the course secret, {secret}), and `course "
+            "check` without --seed runs a notebook unjailed, as you: a submission's code could read the hidden checks "
+            "and change grades. Check a submission with `course check NOTEBOOK --seed N`, which runs it in grading's "
+            "jail; check a notebook of your own with --course naming a folder that holds only release/"
+        )
+
+
 def check_notebook(
     path: Path, course: Path = COURSE, timeout: int = Limits.cell_s, limits: Limits = Limits()
 ) -> Report:
     """Rebuild ``path`` as grading does, execute it in a fresh kernel (in the notebook's own folder)
     and report each graded part: passed, or what failed and where. ``timeout``: seconds per cell;
     ``limits``: grading's memory limits. Raises ValueError for a file that is not one of the course's
-    assignment notebooks (or too large) and RuntimeError when no kernel can be started."""
+    assignment notebooks (or too large) or an instructor's course (:func:`refuse_an_instructors_course`), and
+    RuntimeError when no kernel can be started."""
     raw, problems = read_submission(path)
     if raw is None:
         raise ValueError(problems[0])
@@ -520,6 +542,7 @@ def check_notebook(
     release = nbformat.read(course / "release" / assignment / f"{assignment}.ipynb", as_version=4)
     canon = rebuild(raw, release)
     parts = find_parts(canon.nb)
+    refuse_an_instructors_course(course)
     stopped = _run(canon.nb, parts[-1].test, path.parent.resolve(), timeout, limits)
     findings = _Findings(canon, stopped, parts, release)
     failures = [findings.part(part) for part in parts]

@@ -284,8 +284,10 @@ def parser() -> argparse.ArgumentParser:
         "tests. The assignment is found from the notebook's cells in the course's release/ folder. Limits are "
         f"grading's: {Limits.memory_bytes / 2**30:g} GiB of address space and {Limits.group_memory_bytes / 2**30:g} "
         f"GiB in use (a cell past them is stopped and reported); the assignment's set-up cells may take {SETUP_S} s "
-        "(starting Python, importing torch). Exit status: 0 if every part passes, 1 if any fails (or the notebook is "
-        "another assignment's than its file name says), 2 if the file cannot be checked.",
+        "(starting Python, importing torch). It is not jailed: it runs your notebook as you, so it refuses a course "
+        "that holds the course secret (an instructor's: check a submission there with --seed). Exit status: 0 if "
+        "every part passes, 1 if any fails (or the notebook is another assignment's than its file name says), 2 if "
+        "the file cannot be checked.",
     )
     check.add_argument("notebook", type=Path, help="your assignment notebook (.ipynb); it is not modified")
     check.add_argument(

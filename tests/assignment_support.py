@@ -14,6 +14,7 @@ solution. ``expect`` names the parts whose points must be lost, or says ``full m
 from __future__ import annotations
 
 import re
+import shutil
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -90,6 +91,13 @@ def load_fixture(path: Path) -> Fixture:
 
 def fixtures(assignment: str) -> list[Fixture]:
     return [load_fixture(p) for p in sorted((FIXTURES / assignment).glob("*.py"))]
+
+
+def students_course(dest: Path) -> Path:
+    """A student's copy of the course in ``dest``: the release notebooks alone, what ``course check`` reads. (The real
+    course holds the course secret wherever it was released or graded, and ``course check`` refuses such a course.)"""
+    shutil.copytree(ASSIGNMENTS / "release", dest / "release")
+    return dest
 
 
 def release_notebook(assignment: str) -> nbformat.NotebookNode:

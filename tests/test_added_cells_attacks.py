@@ -37,7 +37,14 @@ from course_grading.sandbox import limits as sandbox
 from course_grading.sandbox import shortcuts, student_server, worker
 from course_grading.sandbox.worker import load_checks
 
-from assignment_support import ASSIGNMENTS, GRADING, assignment_ids, release_notebook, source_notebook
+from assignment_support import (
+    ASSIGNMENTS,
+    GRADING,
+    assignment_ids,
+    release_notebook,
+    source_notebook,
+    students_course,
+)
 from hostile_submissions import (
     _FUSED_BODY,
     FULL,
@@ -451,10 +458,10 @@ def test_course_grade_holds_torchs_attention_carried_by_an_added_cell(batch: Bat
 
 @pytest.mark.slow
 @needs_sandbox
-def test_course_check_agrees_with_grading_on_a_cell_added_after_a_test(batch: Batch) -> None:
+def test_course_check_agrees_with_grading_on_a_cell_added_after_a_test(batch: Batch, tmp_path: Path) -> None:
     """A student who, after part 1's tests passed, adds a cell below them to try a variant (wrong):
     grading runs every cell before the tests, and so does ``course check``; both say why."""
-    report = check_notebook(batch.inbox / "late_variant.ipynb", batch.course, timeout=10)
+    report = check_notebook(batch.inbox / "late_variant.ipynb", students_course(tmp_path / "course"), timeout=10)
     checked = report.parts[0].failure is None
     graded = batch.by_student["late_variant"].scores["sdpa"] > 0
     note = "defines `scaled_dot_product_attention` again, below the test cell test_sdpa"

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -18,18 +19,21 @@ import pytest
 from course_grading import check, cli
 from course_grading.check import MemoryWatch, find_parts, named_assignment, part_uses
 from course_grading.markers import MAX_SOURCE_BYTES, answer_code, nbgrader_meta
+from course_grading.sandbox import seeds
 from course_grading.sandbox.limits import Limits
 
 from assignment_support import (
-    ASSIGNMENTS,
     Fixture,
     assignment_ids,
     release_notebook,
     source_notebook,
+    students_course,
     submission_notebook,
 )
 
 COURSE = str(Path(sys.executable).parent / "course")
+_STUDENTS = tempfile.TemporaryDirectory(prefix="course-check-")  # kept for the module's tests, removed at exit
+STUDENTS_COURSE = students_course(Path(_STUDENTS.name))  # no course secret: `course check` refuses the real course
 TIMEOUT = 20  # per cell: well above a fresh kernel's `import torch` on a busy 2-core machine
 
 A1_PARTS = [
@@ -46,7 +50,7 @@ STUBBORN_LOOP = (
 
 def course_check(path: Path, timeout: int = TIMEOUT) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [COURSE, "--course", str(ASSIGNMENTS), "check", str(path), "--timeout", str(timeout)],
+        [COURSE, "--course", str(STUDENTS_COURSE), "check", str(path), "--timeout", str(timeout)],
         capture_output=True,
         text=True,
         timeout=600,
@@ -122,7 +126,7 @@ def test_a_kernel_that_cannot_start_is_a_clear_error(tmp_path: Path, monkeypatch
     nbformat.write(release_notebook("a1_attention"), path)
     monkeypatch.setattr(check, "KERNEL", "no-such-kernel")
     with pytest.raises(RuntimeError, match="cannot start a Python kernel, is ipykernel installed"):
-        check.check_notebook(path, ASSIGNMENTS)
+        check.check_notebook(path, STUDENTS_COURSE)
 
 
 # --- a notebook with one of each failure, checked once -----------------------------------------------
@@ -338,7 +342,7 @@ def test_the_size_rule_is_gradings_and_counts_code_not_outputs(
     path = tmp_path / "a1_attention.ipynb"
     nbformat.write(submission("a1_attention", {"sdpa": "# " + "x" * MAX_SOURCE_BYTES}), path)
     # no kernel is started for it
-    assert cli.main(["--course", str(ASSIGNMENTS), "check", str(path)]) == cli.EXIT_BAD_INPUT
+    assert cli.main(["--course", str(STUDENTS_COURSE), "check", str(path)]) == cli.EXIT_BAD_INPUT
     assert (
         "its cells' code and text come to 20.0 MiB, over the limit of 20 MiB (outputs do not count)"
         in capsys.readouterr().err
@@ -348,8 +352,29 @@ def test_the_size_rule_is_gradings_and_counts_code_not_outputs(
 def test_a_notebook_of_no_assignment_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "a1_attention.ipynb"
     nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("print(1)")]), path)
-    assert cli.main(["--course", str(ASSIGNMENTS), "check", str(path)]) == cli.EXIT_BAD_INPUT
+    assert cli.main(["--course", str(STUDENTS_COURSE), "check", str(path)]) == cli.EXIT_BAD_INPUT
     assert "it has no graded test cells or answer cells of this course's assignments" in capsys.readouterr().err
+
+
+def test_an_instructors_course_is_refused_before_any_cell_runs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Unjailed, a submission's cell would run as the instructor, beside the hidden checks, the secret and the grade
+    cache (attacks_t's atk05 rewrote the cache). A course that holds the course secret is refused, nothing of the
+    notebook runs, and the message names the jailed way (``--seed``); the same notebook runs in a student's copy."""
+    ran = tmp_path / "ran"
+    nb = submission("a1_attention", {})
+    nb.cells.insert(3, nbformat.v4.new_code_cell(f"open({str(ran)!r}, 'w').write('ran')"))
+    path = tmp_path / "a1_attention.ipynb"
+    nbformat.write(nb, path)
+    instructors = students_course(tmp_path / "instructors")
+    seeds.ensure_secret(instructors / "grading")
+    assert cli.main(["--course", str(instructors), "check", str(path)]) == cli.EXIT_BAD_INPUT
+    said = " ".join(capsys.readouterr().err.split())
+    assert "holds the course secret" in said and "course check NOTEBOOK --seed N" in said, said
+    assert not ran.exists()
+    assert cli.main(["--course", str(STUDENTS_COURSE), "check", str(path)]) == 0
+    assert ran.read_text() == "ran"
 
 
 def test_the_file_name_names_an_assignment() -> None:

@@ -14,7 +14,7 @@ from course_grading.cli import ProgressBar
 from course_grading.notebook import assignments
 from course_grading.notebook.assignments import copy_course
 
-from assignment_support import FIXTURES, load_fixture, release_notebook, submission_notebook
+from assignment_support import FIXTURES, load_fixture, release_notebook, students_course, submission_notebook
 
 pytestmark = pytest.mark.slow
 COURSE = str(Path(sys.executable).parent / "course")
@@ -75,7 +75,7 @@ def test_check_summarises_visible_tests_per_part(tmp_path: Path, fixture: str, f
     path = tmp_path / f"{ASSIGNMENT}.ipynb"
     nbformat.write(nb, path)
     before = path.read_bytes()
-    result = course("check", path)
+    result = course("--course", students_course(tmp_path / "course"), "check", path)
     assert result.returncode == (1 if failing else 0), result.stdout + result.stderr
     lines = {
         part: next(line for line in result.stdout.splitlines() if line.startswith(name))

@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import importlib
 import pkgutil
+import re
 from types import ModuleType
 
 import pytest
@@ -75,3 +76,24 @@ def test_only_the_sandbox_confines_processes() -> None:
         if "sandbox" not in p.parts and confining.search(p.read_text())
     ]
     assert outside == []
+
+
+def _patterns(value: object) -> list[re.Pattern]:
+    if isinstance(value, re.Pattern):
+        return [value]
+    if isinstance(value, dict):
+        return [p for v in value.values() for p in _patterns(v)]
+    return []
+
+
+@pytest.mark.parametrize("name", [m for m in modules() if m.startswith("course_grading")])
+def test_no_whole_text_pattern_ends_at_a_line_end(name: str) -> None:
+    """A pattern that must match a whole text (an id, a file name, a penalty) ends with ``\\Z``: ``$`` also matches
+    before a final newline, so ``STUDENT_ID`` once took ``'1815\\n'`` for an id (attacks_t). A pattern read line by
+    line says so with ``re.MULTILINE``."""
+    module = importlib.import_module(name)
+    for attribute, value in vars(module).items():
+        for pattern in _patterns(value):
+            text = pattern.pattern.decode("latin-1") if isinstance(pattern.pattern, bytes) else pattern.pattern
+            ends_at_line = re.search(r"(?<!\\)\$\)*\Z", text) is not None
+            assert not ends_at_line or pattern.flags & re.MULTILINE, f"{name}.{attribute}: {pattern.pattern!r}"

@@ -126,21 +126,21 @@ __all__ = [
     "name_keys",
 ]
 
-STUDENT_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.@+-]{0,63}$")
+STUDENT_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.@+-]{0,63}\Z")
 LAYOUTS = "<student>.ipynb, <student>/<ID>.ipynb, a Canvas, Moodle or Gradescope export"
 ROSTER_COLUMNS = "id, name, email, lms_id (only id is required), or Canvas's gradebook export"
 
 LATE = r"(?:(?P<late>(?i:LATE))_)?"
-CANVAS_ANONYMOUS = re.compile(rf"^{LATE}(?P<user>anon_[A-Za-z0-9]+)_(?P<file>\d+)_(?P<original>.+)$")
-CANVAS = re.compile(rf"^(?P<name>\w*?)_{LATE}(?P<user>\d+)_(?P<file>\d+)_(?P<original>.+)$")
+CANVAS_ANONYMOUS = re.compile(rf"^{LATE}(?P<user>anon_[A-Za-z0-9]+)_(?P<file>\d+)_(?P<original>.+)\Z")
+CANVAS = re.compile(rf"^(?P<name>\w*?)_{LATE}(?P<user>\d+)_(?P<file>\d+)_(?P<original>.+)\Z")
 # The LMS writes the name and the id first; the upload's own name, which the student chooses, comes last: the first
 # `_<id>_assignsubmission_` is Moodle's (a name taken up to the last one let an upload named `x_777_assignsubmission_
 # file_...` stand for participant 777: attacks_r). Moodle 4.1 and later write the folder without a trailing _.
-MOODLE_FOLDER = re.compile(r"^(?P<name>.*?)_(?P<user>\d+)_assignsubmission_(?P<plugin>[a-z]+)_?$")
-MOODLE_FILE = re.compile(r"^(?P<name>.*?)_(?P<user>\d+)_assignsubmission_(?P<plugin>[a-z]+)_(?P<original>.+)$")
+MOODLE_FOLDER = re.compile(r"^(?P<name>.*?)_(?P<user>\d+)_assignsubmission_(?P<plugin>[a-z]+)_?\Z")
+MOODLE_FILE = re.compile(r"^(?P<name>.*?)_(?P<user>\d+)_assignsubmission_(?P<plugin>[a-z]+)_(?P<original>.+)\Z")
 RENAMED = {  # how each LMS renames an upload whose name is taken: name-1.ext (Canvas), name (1).ext (Moodle)
-    "canvas": re.compile(r"^(?P<stem>.+)-(?P<number>\d+)(?P<suffix>\.[^./]+)$"),
-    "moodle": re.compile(r"^(?P<stem>.+) \((?P<number>\d+)\)(?P<suffix>\.[^./]+)$"),
+    "canvas": re.compile(r"^(?P<stem>.+)-(?P<number>\d+)(?P<suffix>\.[^./]+)\Z"),
+    "moodle": re.compile(r"^(?P<stem>.+) \((?P<number>\d+)\)(?P<suffix>\.[^./]+)\Z"),
 }
 MOODLE_BLIND_NAME = "Participant"
 MOODLE_PLUGINS = {"onlinetext": "online text"}

@@ -82,7 +82,7 @@ DAY = timedelta(days=1)
 # by first letter
 DURATION_UNITS = {"d": DAY, "h": timedelta(hours=1), "m": timedelta(minutes=1), "s": timedelta(seconds=1)}
 DURATION = re.compile(r"(\d+(?:\.\d+)?)\s*(days?|d|hours?|h|minutes?|mins?|m|seconds?|secs?|s)\b", re.IGNORECASE)
-PENALTY = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(%?)\s*(?:/\s*(?:day|d))?\s*$", re.IGNORECASE)
+PENALTY = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(%?)\s*(?:/\s*(?:day|d))?\s*\Z", re.IGNORECASE)
 
 
 MOODLE_TIME = "%A, %d %B %Y, %I:%M %p"  # Moodle's strftimedaydatetime in English: "Friday, 20 November 2026, 11:59 PM"

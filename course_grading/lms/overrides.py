@@ -31,7 +31,7 @@ __all__ = ["OVERRIDES", "OverridesError", "Parts", "normal", "read_overrides"]
 OVERRIDES = "overrides.csv"  # in the output folder
 COLUMNS = ("student", "part", "points", "reason")
 HEADING = re.compile(r"^#{1,6}\s+(?P<text>.+?)\s*#*\s*$", re.MULTILINE)
-NUMBERED = re.compile(r"^part\s+(?P<number>\d+)\s*[:.\-–—]?\s*(?P<title>.*?)\s*(\(\s*[\d.]+\s+points?\s*\))?$")
+NUMBERED = re.compile(r"^part\s+(?P<number>\d+)\s*[:.\-–—]?\s*(?P<title>.*?)\s*(\(\s*[\d.]+\s+points?\s*\))?\Z")
 
 Overrides = dict[str, dict[str, tuple[float, str]]]  # student -> grade id -> (points, reason)
 
