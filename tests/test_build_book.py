@@ -50,7 +50,7 @@ def test_dependencies_are_read_from_the_chapters_and_chain(tmp_path: Path) -> No
     book.mkdir()
     (book / "a.md").write_text('torch.save(m, chapter_model("a"))\n')
     (book / "b.md").write_text("x = torch.load(chapter_model('a'))\ntorch.save(x, chapter_model('b'))\n")
-    (book / "c.md").write_text('y = torch.load(chapter_model("b"))\n')
+    (book / "c.md").write_text('y = torch.load(chapter_model("b", made_by="chapter b"))\n')  # a reader names it
     (book / "d.md").write_text("no models here\n")
     pages = ["book/a", "book/b", "book/c", "book/d"]
     shares = build_book.balanced_shares(pages, 2, tmp_path)

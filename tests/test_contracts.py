@@ -8,6 +8,7 @@ from __future__ import annotations
 import importlib
 import random
 import sys
+from dataclasses import replace
 
 import nbformat
 import pytest
@@ -608,3 +609,25 @@ def test_the_float32_spread_is_large_where_huge_scores_nearly_tie_and_tiny_elsew
     # a float32 answer computed another way sits within ten times the spread there, not within the fixed tolerance
     off = float((weighted(tie[0] + torch.tensor([0.0, 2**-9]), v) - weighted(*contracts.in_float64(tie))).abs())
     assert contracts.TOLERANCE[torch.float32][0] * 100 < off < contracts.CONDITIONING * spread["tie"], (off, spread)
+
+
+def _dimensions(value: object) -> set[int]:
+    if isinstance(value, torch.Tensor):
+        return set(value.shape)
+    if isinstance(value, (list, tuple)):
+        return set().union(*(_dimensions(v) for v in value))
+    if isinstance(value, dict):
+        return set().union(*(_dimensions(v) for v in value.values()))
+    return set()
+
+
+@pytest.mark.parametrize("name, contract", _every_contract())
+def test_every_contracts_many_rows_case_sends_them(name: str, contract) -> None:  # noqa: ANN001
+    """The case of MANY_ROWS sequences or rows means something only if the contract's arguments have them: a draw that
+    fixes the batch at 2 (corpus r: five contracts did) hides a batch cut into chunks whatever the case is called.
+    A contract whose first leading dimension is no batch says so (``rows=False``)."""
+    if not (contract.rows and contract.base.lead):
+        return
+    many = replace(contract.base, lead=(contracts.MANY_ROWS, *contract.base.lead[1:]))
+    args = contract.make(torch.Generator().manual_seed(0), many)
+    assert contracts.MANY_ROWS in _dimensions(args), f"{name}: its arguments ignore size.lead"

@@ -414,6 +414,17 @@ def test_a_chapter_model_is_saved_where_the_environment_or_course_models_says(tm
     assert (tmp_path / "models").is_dir()
 
 
+def test_a_chapter_model_not_made_yet_names_the_chapter_to_run(tmp_path, monkeypatch) -> None:
+    """Chapter 6 opened on its own (Colab, a fresh environment): the models chapters 3 and 4 save are not there, and
+    the error says which chapter to run first, not only a path."""
+    monkeypatch.setenv("COURSE_MODELS", str(tmp_path / "models"))
+    with pytest.raises(FileNotFoundError, match=r"03_gpt\.pt is missing: it is the model chapter 3 \(03_gpt\.ipynb\)"):
+        chapter_model("03_gpt", made_by="chapter 3 (03_gpt.ipynb)")
+    assert chapter_model("03_gpt") == tmp_path / "models" / "03_gpt.pt"  # where it saves: no check
+    (tmp_path / "models" / "03_gpt.pt").write_bytes(b"")
+    assert chapter_model("03_gpt", made_by="chapter 3 (03_gpt.ipynb)") == tmp_path / "models" / "03_gpt.pt"
+
+
 def test_attention_makes_lora_wrapped_projections_in_one_product_with_the_same_numbers() -> None:
     model = bert(14)
     apply_lora(model, ["*.q_proj", "*.v_proj"], r=3, alpha=6)

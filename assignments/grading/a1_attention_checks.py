@@ -9,6 +9,7 @@ and explicit slicing for the head split. Nothing is compared with the student's 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -155,8 +156,53 @@ def _sdpa_args_fully_masked(g: torch.Generator, size: Size) -> tuple[Any, ...]:
     return q, k, v, mask
 
 
+def _sdpa_mask_form(shape: Callable[[tuple[int, ...], int, int], tuple[int, ...]], lead: tuple[int, ...] = (2, 3)):
+    """Arguments whose mask takes another shape the spec's "broadcastable to (..., T_q, T_k)" allows, ``shape(lead,
+    T_q, T_k)``, with q, k and v of leading dimensions ``lead`` (corpus r: a 3-D mask given a head axis, as part 4
+    does, passed every full-shape mask)."""
+
+    def make(g: torch.Generator, size: Size) -> tuple[Any, ...]:
+        q, k, v, _ = _sdpa_args(g, replace(size, lead=lead))
+        return q, k, v, _random_mask(g, *shape(lead, q.shape[-2], k.shape[-2]))
+
+    return make
+
+
+def _sdpa_long_queries(g: torch.Generator, size: Size) -> tuple[Any, ...]:
+    """8,200 queries attending 9 keys through a mask broadcast over the queries, ``(B, 1, T_k)``: queries cut into
+    blocks (of 2,048, say) with the mask cut along its query axis too show past the first block (corpus r)."""
+    q, k, v, _ = _sdpa_args(g, replace(size, length=PAST_EVERY_BUFFER))
+    k, v = k[..., :9, :], v[..., :9, :]
+    return q, k, v, _random_mask(g, *q.shape[:-2], 1, 9)
+
+
+# Every mask shape the spec's broadcasting allows, beside the full one the other cases send: each leading dimension
+# dropped from the left or set to 1, the queries' axis set to 1.
+SDPA_MASK_FORMS = (
+    ("a (T_q, T_k) mask for every leading index", _sdpa_mask_form(lambda lead, T, T_k: (T, T_k))),
+    ("a (1, T_k) mask", _sdpa_mask_form(lambda lead, T, T_k: (1, T_k))),
+    (
+        "a mask without the first leading dimension (broadcast from the right: (h, T_q, T_k) for q (B, h, T_q, d))",
+        _sdpa_mask_form(lambda lead, T, T_k: (*lead[1:], T, T_k)),
+    ),
+    ("a mask of (B, 1, T_q, T_k) for q (B, h, T_q, d)", _sdpa_mask_form(lambda lead, T, T_k: (lead[0], 1, T, T_k))),
+    ("a mask broadcast over the queries, (..., 1, T_k)", _sdpa_mask_form(lambda lead, T, T_k: (*lead, 1, T_k))),
+    ("8,200 queries, 9 keys, the mask broadcast over the queries", _sdpa_long_queries),
+)
+
+
+def _mha_mask_form(shape: Callable[[int, int, int], tuple[int, ...]]):
+    """:func:`_mha_args` with the mask in another of the spec's shapes, ``shape(B, T_q, T_k)``."""
+
+    def make(g: torch.Generator, size: Size) -> tuple[Any, ...]:
+        *args, mask = _mha_args(g, size)
+        return (*args, _random_mask(g, *shape(args[0].shape[0], args[0].shape[1], args[1].shape[1])))
+
+    return make
+
+
 def _mha_args(g: torch.Generator, size: Size) -> tuple[Any, ...]:
-    B, T, d, h = 2, size.length, 12, 3
+    B, T, d, h = size.lead[0], size.length, 12, 3
     T_k = T if size.coincide else T + 2  # cross-attention to another sequence: of another length, or of the same
     x_q, x_kv = _randn(g, B, T, d).to(size.dtype), _randn(g, B, T_k, d).to(size.dtype)
     weights = tuple(_randn(g, d, d, scale=d**-0.5).to(size.dtype) for _ in range(4))
@@ -184,7 +230,7 @@ SDPA = Contract(
     options=(("forbid", NO_TORCH_ATTENTION),),
     coincide=True,
     grad_outputs=(0, 1),  # "differentiable": weights too
-    edges=(("the first query's keys all masked", _sdpa_args_fully_masked),),
+    edges=(("the first query's keys all masked", _sdpa_args_fully_masked), *SDPA_MASK_FORMS),
     extremes=(
         ("scores past float32's exp range (q 40 times larger)", lambda a: (a[0] * 40, *a[1:]), 10.0),
         # every score below -20,000: a mask filled with a finite value (-1e4, -1e9 in float16) outranks them
@@ -203,11 +249,12 @@ CAUSAL = Contract(
     # nanoGPT's mask buffer of 1,024 is cut short here; one past 8,192 is not looked for: a right answer that
     # loops over every (query, key) pair takes seconds at 1,100 positions and minutes past 8,192
     long=1100,
+    rows=False,  # causal_mask(T) takes no batch
 )
 PADDING = Contract(
     "padding_mask",
     ("lengths", "T"),
-    lambda g, size: (torch.randint(0, size.length + 1, (3,), generator=g), size.length),
+    lambda g, size: (torch.randint(0, size.length + 1, (size.lead[0],), generator=g), size.length),
     lambda lengths, T: (torch.arange(T)[None, :] < lengths[:, None])[:, None, :],
     long=PAST_EVERY_BUFFER,
     integers=(0,),  # "a (B,) integer tensor"
@@ -215,7 +262,7 @@ PADDING = Contract(
 SPLIT = Contract(
     "split_heads",
     ("x", "n_heads"),
-    lambda g, size: (_randn(g, 2, size.length, 12).to(size.dtype), 3),
+    lambda g, size: (_randn(g, size.lead[0], size.length, 12).to(size.dtype), 3),
     _ref_split,
     long=1100,
     dtypes=(torch.float64,),
@@ -228,7 +275,7 @@ SPLIT = Contract(
 MERGE = Contract(
     "merge_heads",
     ("x",),
-    lambda g, size: (_randn(g, 2, 3, size.length, 4).to(size.dtype),),
+    lambda g, size: (_randn(g, size.lead[0], 3, size.length, 4).to(size.dtype),),
     _ref_merge,
     long=1100,
     dtypes=(torch.float64,),
@@ -245,7 +292,12 @@ MHA = Contract(
     differentiable=(0, 1, 2, 3, 4, 5),  # through the correct sdpa and heads too: the grader answers their backward
     coincide=True,
     options=(("forbid", NO_TORCH_ATTENTION), ("references", REFERENCE_PARTS)),
-    edges=(("the first sequence's keys all masked (its queries attend no key)", _mha_args_no_key),),
+    edges=(
+        ("the first sequence's keys all masked (its queries attend no key)", _mha_args_no_key),
+        # the spec's other two mask shapes: the other cases send (B, 1, T_k)
+        ("a (T_q, T_k) mask", _mha_mask_form(lambda B, T, T_k: (T, T_k))),
+        ("a (B, T_q, T_k) mask", _mha_mask_form(lambda B, T, T_k: (B, T, T_k))),
+    ),
     # positive inputs, positive query weights and negative key weights: every score below -50,000
     extremes=(
         (

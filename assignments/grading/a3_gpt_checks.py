@@ -367,7 +367,7 @@ def _cached_oracle(
 
 
 def _cached_args(g: torch.Generator, size: Size) -> tuple[Any, ...]:
-    B, d, h = 2, 12, 3
+    B, d, h = size.lead[0], 12, 3
     x, cache_k, cache_v = _randn(g, B, 1, d), _randn(g, B, h, size.length, d // h), _randn(g, B, h, size.length, d // h)
     weights = [_randn(g, d, d, scale=d**-0.5) for _ in range(4)]
     return (*(t.to(size.dtype) for t in (x, cache_k, cache_v, *weights)), h)
@@ -464,6 +464,7 @@ CACHED_STEP = Contract(
     differentiable=(0, 1, 2, 3, 4, 5, 6),
     options=(("forbid", NO_TORCH_ATTENTION),),
     steps=_cached_protocol,
+    state=((1, 1), (2, 2)),  # the keys and values it returns are the next step's cache
     extremes=(("scores past float32's exp range (x 40 times larger)", lambda a: (a[0] * 40, *a[1:]), 10.0),),
 )
 
@@ -557,6 +558,15 @@ def _generate_args(
     return make
 
 
+def _same_prompt_in_every_row(g: torch.Generator, size: Size) -> tuple[Any, ...]:
+    """Eight rows of one prompt under near-flat tables: each row draws its own token at every step (all eight
+    alike has probability about 9**-7 a step), so an answer that samples once per distinct history and copies the
+    draw to the rows that share it shows on every draw (corpus r: caught on one run of two by chance)."""
+    idx = torch.randint(0, 9, (1, size.length), generator=g).expand(8, -1).clone()
+    W, U = _randn(g, 9, 9, scale=0.1), _randn(g, 9, 9, scale=0.1)
+    return idx, 6, W, U, 1.0, _randint(g, 0, 2**31)
+
+
 def _greedy_tables(g: torch.Generator, V: int) -> tuple[Tensor, Tensor, Tensor]:
     """A prompt (2, 1) and tables ``W``, ``U = 0`` (V, V) whose greedy path visits every token: the next
     token after ``t`` is ``after[t]``, one cycle through all V ids (drawn). Each row of ``W`` keeps its
@@ -609,6 +619,7 @@ GENERATE = Contract(
     edges=(
         ("seed 0 is a seed too", _generate_args(seed=0)),
         ("temperature 0: greedy", _generate_args(temperature=0.0)),
+        ("one prompt in eight rows, near-flat tables (each row its own draws)", _same_prompt_in_every_row),
     ),
     # a softmax of logits / 0.01 without the maximum subtracted overflows; the draws stay the reference's
     extremes=(

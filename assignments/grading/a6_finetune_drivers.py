@@ -108,6 +108,12 @@ def _grading_lora_run(weight, bias, r, alpha, A, B, xs):
         "grad_B": None if layer.B.grad is None else layer.B.grad.detach().clone(),
         "base_grads": [p.grad is not None for p in base.parameters()],
     }
+    # A and B frozen (a trained adapter switched to inference, or frozen by freeze_except): the same outputs
+    layer.A.requires_grad_(False)
+    layer.B.requires_grad_(False)
+    found["frozen_outs"] = [layer(x).detach() for x in xs]
+    layer.A.requires_grad_(True)
+    layer.B.requires_grad_(True)
     given = {name: p for name, p in (("weight", base.weight), ("bias", base.bias)) if p is not None}
     layer.merge()
     found["merged_state"] = _grading_param_state(layer.base, given)

@@ -305,7 +305,7 @@ GROUPED = ((4, 2), (6, 3), (8, 2))
 def _gqa_args(g: torch.Generator, size: Size) -> tuple[Any, ...]:
     """A cache of ``size.length`` positions (already rotated keys) and 3 new ones."""
     h, h_kv = _pick(g, HEADS[:3]) if not size.coincide else (4, 4)
-    d, B, T = 4 * h, 2, 3
+    d, B, T = 4 * h, size.lead[0], 3
     cache = (_randn(g, B, h_kv, size.length, d // h), _randn(g, B, h_kv, size.length, d // h))
     tensors = [_randn(g, B, T, d), *_gqa_weights(g, d, h, h_kv)]
     cast = [t.to(size.dtype) for t in tensors]
@@ -350,6 +350,7 @@ GQA = Contract(
     scale=10.0,
     options=(("forbid", NO_TORCH_LAYERS), ("references", REFERENCE_PARTS)),
     steps=_gqa_steps,
+    state=((7, 1),),  # the cache it returns is the next call's cache
     again=_one_at_a_time({**{i: _fresh_like for i in range(5)}, 7: _fresh_like, 8: _other_base}),
     coincide=True,
     edges=(
@@ -419,7 +420,7 @@ def _block_oracle(
 
 def _block_args(g: torch.Generator, size: Size) -> tuple[Any, ...]:
     h, h_kv = _pick(g, HEADS)
-    d, B, T = 4 * h, 2, 2
+    d, B, T = 4 * h, size.lead[0], 2
     p = {k: v.to(size.dtype) for k, v in _block_weights(g, d, h, h_kv, 3 * d // 2).items()}
     cache = tuple(_randn(g, B, h_kv, size.length, d // h).to(size.dtype) for _ in range(2))
     return (_randn(g, B, T, d).to(size.dtype), p, h, h_kv, cache, float(_pick(g, (1e-6, 1e-5))), _pick(g, BASES))
@@ -500,6 +501,7 @@ BLOCK = Contract(
     scale=10.0,
     options=(("forbid", NO_TORCH_LAYERS), ("references", REFERENCE_PARTS)),
     steps=_block_against_hf,
+    state=((4, 1),),
     again=_one_at_a_time({0: _fresh_like, 1: _fresh_like, 4: _fresh_like, 5: lambda eps, g: eps * 100, 6: _other_base}),
     edges=(
         ("no cache, defaults", lambda g, size: _block_args(g, size)[:4]),

@@ -134,6 +134,11 @@ from gradinglib import CheckFailed, Guarded, StudentRaised, expect_close, expect
 # The sizes people give a table by position: BERT's 512, GPT-2's 1,024, 2,048, Llama 2's 4,096, the Transformer
 # tutorials' max_len of 5,000 and 8,192. A length past them all shows a table sliced (or raising) past its end.
 PAST_EVERY_BUFFER = 8200
+# Rows past any chunk a function might cut its batch or its rows into (blocks of 16 sequences, of 1,024 or 4,096 rows),
+# and a multiple of every power of two up to it, so that a last chunk cut as rows[-0:] (the whole tensor) shows too
+# (corpus r: a padding mask not advanced past the first block of 16, SwiGLU over rows in blocks of 4,096)
+MANY_ROWS = 8192
+MANY_ROWS_FACTOR = 100.0  # that case's tolerance factor: a wrong row is off by its whole size
 # Python's default recursion limit: every ``long`` goes past it, so that code which recurses once per position,
 # piece or token (a recursive longest match, a truncation that calls itself per token cut) meets the limit the
 # spec says there is not (corpus m).
@@ -219,6 +224,15 @@ class Contract:
     # numeric arguments the spec lets be 0: each sent as 0 in an edge of its own (corpus q: `eps or 1e-6` turns an
     # explicit 0 into the default)
     zeros: tuple[int, ...] = ()
+    # the first leading dimension is a batch of any size (of sequences, of rows): also sent as MANY_ROWS; off only
+    # where the spec fixes it or draws no leading dimension
+    rows: bool = True
+    # a state a call returns and a later call takes (a cache): (argument index, output index) pairs. One call's state
+    # is given to two continuations (another new input at ``branch_input`` each), in the student's process, on the
+    # same objects: both are judged, and the state must be as it was returned (corpus r: a cache appended in place
+    # into a buffer it views, so that the second continuation of a prefix overwrote the first's)
+    state: tuple[tuple[int, int], ...] = ()
+    branch_input: int = 0
 
     def __post_init__(self) -> None:
         if self.long is not None and self.long <= RECURSION_LIMIT:
@@ -234,6 +248,9 @@ class Contract:
         ]
         if self.long is not None:
             found.append((f"{self.long} positions (past any fixed buffer)", replace(self.base, length=self.long)))
+        if self.rows and self.base.lead:
+            many = replace(self.base, lead=(MANY_ROWS, *self.base.lead[1:]))
+            found.append((f"{MANY_ROWS} in the first leading dimension (past any chunk of the batch)", many))
         found += [(f"{dtype} inputs", replace(self.base, dtype=dtype)) for dtype in self.dtypes]
         return found
 
@@ -264,8 +281,18 @@ def contract_cases(contract: Contract, student: Guarded, g: torch.Generator) -> 
         )
         for mode in (contract.grad_modes if contract.differentiable else ())
     ]
+    # the case of MANY_ROWS looks for rows computed wrongly (a chunk's mask, a last chunk), not for precision: a mean
+    # over its rows (a loss) carries float32 error that grows with them
     cases += [
-        _value_case(contract, student, g, f"{label}{where}", size, nudge=nudge)
+        _value_case(
+            contract,
+            student,
+            g,
+            f"{label}{where}",
+            size,
+            nudge=nudge,
+            factor=MANY_ROWS_FACTOR if size.lead[:1] == (MANY_ROWS,) else 1.0,
+        )
         for label, size in contract.sizes()
         for where, nudge in (
             ((", each value just below its float32", -1), (", each value just above its float32", 1))
@@ -431,6 +458,8 @@ def contract_cases(contract: Contract, student: Guarded, g: torch.Generator) -> 
     cases.append(_again_case(contract, student, g))
     if contract.same_objects:
         cases.append(_same_objects_case(contract, student, g))
+    if contract.state:
+        cases.append(_branch_case(contract, student, g))
     if contract.differentiable:
         cases.append(_gradient_case(contract, student, g))
         cases += [
@@ -783,18 +812,26 @@ def _judge(
 
 # Run beside the student's code (``Student.call(..., driver=...)``), finding the function by its name in the
 # notebook: the calls of the again case on the same argument objects, as a caller's loop passes them.
-SAME_OBJECTS_DRIVER = """
+# A copy of what a call returned, as it is now (every driver's): later calls may change the objects themselves.
+SNAPSHOT_DRIVER = """
+def _grading_snapshot(value):
+    import torch
+
+    if isinstance(value, torch.Tensor):
+        return value.detach().clone()
+    if isinstance(value, (tuple, list)):
+        return type(value)(_grading_snapshot(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _grading_snapshot(v) for k, v in value.items()}
+    return value
+"""
+SAME_OBJECTS_DRIVER = (
+    SNAPSHOT_DRIVER
+    + """
 def _grading_same_objects(function, width, changed, *values):
     import torch
 
-    def snapshot(value):
-        if isinstance(value, torch.Tensor):
-            return value.detach().clone()
-        if isinstance(value, (tuple, list)):
-            return type(value)(snapshot(v) for v in value)
-        if isinstance(value, dict):
-            return {k: snapshot(v) for k, v in value.items()}
-        return value
+    snapshot = _grading_snapshot
 
     def storages(value):
         if isinstance(value, torch.Tensor):
@@ -851,6 +888,69 @@ def _grading_same_objects(function, width, changed, *values):
     results.append(snapshot(globals()[function](*first)))  # the first call's arguments again
     return results
 """
+)
+
+
+BRANCH_DRIVER = (
+    SNAPSHOT_DRIVER
+    + """
+def _grading_branches(function, pairs, first, a, b):
+    snapshot = _grading_snapshot
+
+    prefix = globals()[function](*first)
+    returned, results = [prefix], [snapshot(prefix)]
+    for then in (a, b):
+        args = list(then)
+        for argument, output in pairs:
+            args[argument] = prefix[output]
+        returned.append(globals()[function](*args))
+        results.append(snapshot(returned[-1]))
+    # what the first call and the first continuation returned, after the second continuation ran
+    return results + [snapshot(returned[0]), snapshot(returned[1])]
+"""
+)
+
+
+def _branch_case(contract: Contract, student: Guarded, g: torch.Generator) -> Callable[[], None]:
+    """One call, then two continuations of it, each given the state it returned (:attr:`Contract.state`)."""
+
+    def run() -> None:
+        first = contract.make(g, contract.base)
+        i = contract.branch_input
+        branches = [
+            (*first[:i], torch.randn(first[i].shape, generator=g).to(first[i].dtype), *first[i + 1 :]) for _ in "ab"
+        ]
+        where = "one call, then two continuations each given the state it returned: " + describe_args(
+            contract.names, first
+        )
+        options = dict(contract.options)
+        options["driver"] = BRANCH_DRIVER + (options.get("driver") or "")
+        if options.get("references") is not None:  # the driver calls the function by name: it stays the student's
+            options["references"] = _without_function(options["references"], contract.function)
+        try:
+            reply = student.call("_grading_branches", (contract.function, contract.state, first, *branches), **options)
+        except StudentRaised as error:
+            if error.type_name in ("NotImplementedError", "Refused"):
+                raise
+            raise CheckFailed(f"raised {error} ({where})") from None
+        results = reply.value
+        if not isinstance(results, list) or len(results) != 5 or not isinstance(results[0], tuple | list):
+            raise CheckFailed(f"the calls gave no results back ({where})")
+        _judge(contract, results[0], first, where, contract.base)
+        for n, (branch, result) in enumerate(zip(branches, results[1:3]), 1):
+            args = list(branch)
+            for argument, output in contract.state:
+                args[argument] = results[0][output]
+            _judge(contract, result, tuple(args), f"{where}; continuation {n}", contract.base)
+        for before, after, which in ((results[0], results[3], "the first call"), (results[1], results[4], "one")):
+            if not same_value(after, before):
+                raise CheckFailed(
+                    f"what {which} returned changed when a later call continued from the same state (two "
+                    "continuations of one prefix: the second wrote over the first's cache); each call must return "
+                    f"tensors of its own ({where})"
+                )
+
+    return run
 
 
 def _without_function(source: str, name: str) -> str:
@@ -1081,6 +1181,14 @@ def _clauses(contract: Contract) -> list[str]:
         clauses.append("the tensors it returns are new (none is an argument or a view of one)")
     if contract.zeros:
         clauses.append(_joined([f"`{names[i]}`" for i in contract.zeros]) + " may be 0")
+    if contract.rows and contract.base.lead:
+        clauses.append("a batch of any size (the tests send thousands of rows)")
+    if contract.state:
+        given = _joined([f"`{names[argument]}`" for argument, _ in contract.state])
+        clauses.append(
+            f"the {given} it returns may be given to several later calls (two continuations of one prefix): each must "
+            "find it as it was returned"
+        )
     return clauses or ["what its part says"]
 
 
