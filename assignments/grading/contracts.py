@@ -942,7 +942,8 @@ def _branch_case(contract: Contract, student: Guarded, g: torch.Generator) -> Ca
             for argument, output in contract.state:
                 args[argument] = results[0][output]
             _judge(contract, result, tuple(args), f"{where}; continuation {n}", contract.base)
-        for before, after, which in ((results[0], results[3], "the first call"), (results[1], results[4], "one")):
+        earlier = ((results[0], results[3], "the first call"), (results[1], results[4], "the first continuation"))
+        for before, after, which in earlier:
             if not same_value(after, before):
                 raise CheckFailed(
                     f"what {which} returned changed when a later call continued from the same state (two "
