@@ -156,7 +156,9 @@ def _sdpa_args_fully_masked(g: torch.Generator, size: Size) -> tuple[Any, ...]:
     return q, k, v, mask
 
 
-def _sdpa_mask_form(shape: Callable[[tuple[int, ...], int, int], tuple[int, ...]], lead: tuple[int, ...] = (2, 3)):
+def _sdpa_mask_form(
+    shape: Callable[[tuple[int, ...], int, int], tuple[int, ...]], lead: tuple[int, ...] = (2, 3)
+) -> Callable[[torch.Generator, Size], tuple[Any, ...]]:
     """Arguments whose mask takes another shape the spec's "broadcastable to (..., T_q, T_k)" allows, ``shape(lead,
     T_q, T_k)``, with q, k and v of leading dimensions ``lead`` (corpus r: a 3-D mask given a head axis, as part 4
     does, passed every full-shape mask)."""
@@ -191,7 +193,9 @@ SDPA_MASK_FORMS = (
 )
 
 
-def _mha_mask_form(shape: Callable[[int, int, int], tuple[int, ...]]):
+def _mha_mask_form(
+    shape: Callable[[int, int, int], tuple[int, ...]],
+) -> Callable[[torch.Generator, Size], tuple[Any, ...]]:
     """:func:`_mha_args` with the mask in another of the spec's shapes, ``shape(B, T_q, T_k)``."""
 
     def make(g: torch.Generator, size: Size) -> tuple[Any, ...]:
