@@ -23,7 +23,15 @@ small edits: each turns a right function into one with a bug that only a check o
 * ``memo by value``: the result kept under the arguments' values (``functools.lru_cache`` with tensors as keys)
   and the same objects handed out whenever those values come again;
 * ``falsy <name>``: an argument with a numeric default replaced by that default where it is 0
-  (``eps = eps or 1e-6``).
+  (``eps = eps or 1e-6``);
+* ``batch chunk <name>``: the batch cut into blocks of :data:`CHUNK` rows with the offset of one argument never
+  advanced (the first tensor argument, or a mask): past the first block, that argument's rows are the first
+  block's again (corpus r: a padding mask not advanced past the first block of sequences);
+* ``mask head axis <name>``: a three-dimensional mask given a head axis (``mask.unsqueeze(1)``), where a mask
+  broadcasts from the right (corpus r: multi_head_attention's convention carried into the attention under it);
+* ``shared state <i>``: item ``i`` of a returned tuple (the state of a function that takes a ``cache``) copied into
+  a buffer kept between calls, one per shape and dtype, and that buffer returned: a later call of the same size
+  overwrites what an earlier one returned (corpus r: a static KV cache appended into in place).
 
 A mutant of a class the part's spec does not allow (a float32 output where the spec names float32 only,
 a batch required where the spec requires one) is equivalent: it goes, with that reason, in the
@@ -36,9 +44,10 @@ import ast
 import copy
 from collections.abc import Iterator
 
-__all__ = ["BUFFER", "CLASSES", "CONSTRUCTORS", "class_mutations", "is_class_mutant"]
+__all__ = ["BUFFER", "CHUNK", "CLASSES", "CONSTRUCTORS", "class_mutations", "is_class_mutant"]
 
 BUFFER = 1024  # the size a fixed buffer is built for (GPT-2's context; BERT's is half of it)
+CHUNK = 4096  # the rows of one block of a batch cut into blocks (the last block a batch of 8,192 rows shows)
 CONSTRUCTORS = frozenset({"arange", "ones", "zeros", "full", "empty", "eye", "rand", "randn", "randint"})
 _SIZES = (ast.Name, ast.Subscript, ast.BinOp)  # a size written as a name, an index (x.shape[1]) or arithmetic
 
@@ -57,6 +66,9 @@ CLASSES = (
     "no copy",
     "memo by",
     "falsy ",
+    "batch chunk",
+    "mask head axis",
+    "shared state",
 )  # how each operator's mutants are named (the last part of a mutant's id)
 
 
@@ -86,6 +98,9 @@ def class_mutations(func: ast.FunctionDef) -> Iterator[tuple[str, ast.FunctionDe
     yield from _falsy_defaults(func)
     yield from _copies_dropped(func)
     yield from _memos(func)
+    yield from _batch_chunks(func)
+    yield from _mask_head_axes(func)
+    yield from _shared_states(func)
 
 
 def _arguments(func: ast.FunctionDef) -> list[str]:
@@ -453,3 +468,70 @@ def _falsy_defaults(func: ast.FunctionDef) -> Iterator[tuple[str, ast.FunctionDe
     for argument, default in pairs:
         if isinstance(default, ast.Constant) and type(default.value) in (int, float) and default.value != 0:
             yield f"falsy {argument.arg}", _prepended(func, f"{argument.arg} = {argument.arg} or {default.value!r}")
+
+
+def _mask_arguments(func: ast.FunctionDef) -> list[str]:
+    return [name for name in _arguments(func) if "mask" in name.lower()]
+
+
+def _batch_chunks(func: ast.FunctionDef) -> Iterator[tuple[str, ast.FunctionDef]]:
+    """The rows of the first tensor argument, and of each mask argument, past the first :data:`CHUNK` replaced by
+    the first block's: a batch processed in blocks with that argument's offset never advanced."""
+    names = [*_tensor_like_arguments(func)[:1], *_mask_arguments(func)]
+    for name in dict.fromkeys(names):
+        code = (
+            f"if isinstance({name}, torch.Tensor) and {name}.dim() and {name}.shape[0] > {CHUNK}:\n"
+            f"    {name} = torch.cat([{name}[:{CHUNK}], {name}[: {name}.shape[0] - {CHUNK}]])"
+        )
+        yield f"batch chunk {name}", _prepended(func, code)
+
+
+def _mask_head_axes(func: ast.FunctionDef) -> Iterator[tuple[str, ast.FunctionDef]]:
+    """Each mask argument of three dimensions given a head axis in second place, as a (B, T_q, T_k) mask is for
+    (B, h, T_q, T_k) scores, where the spec broadcasts a mask from the right."""
+    for name in _mask_arguments(func):
+        code = f"if isinstance({name}, torch.Tensor) and {name}.dim() == 3:\n    {name} = {name}.unsqueeze(1)"
+        yield f"mask head axis {name}", _prepended(func, code)
+
+
+# The body of a function whose returned state lives in buffers kept between calls: ``{call}`` computes the result as
+# before; item {index} of the returned tuple is copied into the store's buffer of its shape and dtype (its gradient
+# flows through the copy), and the buffer is returned in its place.
+_SHARED = """
+_store = globals().setdefault({store!r}, {{}})
+_out = {call}
+
+
+def _kept(value, path):
+    if isinstance(value, torch.Tensor):
+        key = (path, tuple(value.shape), value.dtype)
+        if key not in _store:
+            _store[key] = torch.zeros(value.shape, dtype=value.dtype)
+        return _store[key].copy_(value)
+    if isinstance(value, (tuple, list)):
+        return type(value)(_kept(v, (*path, i)) for i, v in enumerate(value))
+    return value
+
+
+if not isinstance(_out, tuple) or len(_out) <= {index}:
+    return _out
+return (*_out[:{index}], _kept(_out[{index}], ({index},)), *_out[{index} + 1 :])
+"""
+
+
+def _shared_states(func: ast.FunctionDef) -> Iterator[tuple[str, ast.FunctionDef]]:
+    """For a function with a ``cache...`` argument: each item ``i >= 1`` of its returned tuples kept in buffers
+    shared between calls (:data:`_SHARED`), the original body run as an inner function."""
+    if not any(a.arg.startswith("cache") for a in func.args.args) or func.args.vararg or func.args.kwarg:
+        return
+    widths = [len(n.value.elts) for n in ast.walk(func) if isinstance(n, ast.Return) and isinstance(n.value, ast.Tuple)]
+    every = [a.arg for a in func.args.args]
+    inner = copy.deepcopy(func)
+    inner.name, inner.decorator_list = "_course_original", []
+    for index in range(1, max(widths, default=1)):
+        store = f"_course_shared_{func.name}_{func.lineno}"
+        code = _SHARED.format(store=store, call=f"_course_original({', '.join(every)})", index=index)
+        new = copy.deepcopy(func)
+        docstring = new.body[:1] if ast.get_docstring(new) is not None else []
+        new.body = [*docstring, copy.deepcopy(inner), *ast.parse(code).body]
+        yield f"shared state {index}", new

@@ -247,3 +247,49 @@ def test_class_operators_read_an_explicit_zero_as_the_default_and_hand_out_kept_
     first = namespace["norm"](x, gain)
     assert namespace["norm"](x.clone(), gain.clone()) is first  # equal values: the kept object again
     assert namespace["norm"](x + 1, gain) is not first
+
+
+CHUNKS_SNIPPET = '''def attend(x, W, mask=None, cache=None):
+    """Docstring."""
+    scores = (x @ W) @ x.transpose(-2, -1)
+    if mask is not None:
+        scores = scores.masked_fill(~mask, float("-inf"))
+    k = x if cache is None else torch.cat([cache, x], dim=-2)
+    return scores.softmax(-1) @ x, k
+'''
+
+
+def test_class_operators_of_corpus_r_show_only_where_their_check_looks() -> None:
+    """Corpus r's classes: a batch cut into blocks with one argument's offset not advanced (wrong only past
+    CHUNK rows), a three-dimensional mask given a head axis (wrong only for a 3-D mask), and a returned state kept
+    in a buffer shared between calls (an earlier call's return changed only by a later call of the same size)."""
+    from course_grading.class_mutants import CHUNK
+
+    mutants = {m.ident.rsplit(":", 1)[-1]: m.code for m in mutants_of("part", CHUNKS_SNIPPET)}
+    assert {"batch chunk x", "batch chunk mask", "mask head axis mask", "shared state 1"} <= set(mutants)
+
+    def run(what: str):
+        namespace: dict = {"torch": torch}
+        exec(mutants[what] if what else CHUNKS_SNIPPET, namespace)
+        return namespace["attend"]
+
+    key, chunked, masked = run(""), run("batch chunk x"), run("mask head axis mask")
+    W = torch.randn(4, 4)
+    for rows, differs in ((3, False), (CHUNK + 5, True)):
+        x = torch.randn(rows, 2, 4)
+        assert (
+            (chunked(x, W)[0] - key(x, W)[0]).abs().max().item() > 0
+            if differs
+            else chunked(x, W)[0].equal(key(x, W)[0])
+        )
+    x = torch.randn(3, 3, 3, 4)  # as many batch rows as heads: a mask read per row still broadcasts
+    two, three = torch.rand(3, 3) > 0.3, torch.rand(3, 3, 3) > 0.3
+    two[:, 0] = three[..., 0] = True
+    assert masked(x, W, two)[0].equal(key(x, W, two)[0])
+    assert not torch.allclose(masked(x, W, three)[0], key(x, W, three)[0])
+    shared = run("shared state 1")
+    prefix = torch.randn(1, 3, 4)
+    first = shared(torch.randn(1, 1, 4), W, cache=prefix)[1]
+    kept = first.clone()
+    shared(torch.randn(1, 1, 4), W, cache=prefix)  # a second continuation of the same prefix
+    assert not first.equal(kept)  # has changed what the first returned
