@@ -471,7 +471,7 @@ def _falsy_defaults(func: ast.FunctionDef) -> Iterator[tuple[str, ast.FunctionDe
 
 
 def _mask_arguments(func: ast.FunctionDef) -> list[str]:
-    return [name for name in _arguments(func) if "mask" in name.lower()]
+    return [name for name in _arguments(func) if name.lower().endswith("mask")]  # not mask_prob, mask_id
 
 
 def _batch_chunks(func: ast.FunctionDef) -> Iterator[tuple[str, ast.FunctionDef]]:

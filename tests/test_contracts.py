@@ -8,7 +8,6 @@ from __future__ import annotations
 import importlib
 import random
 import sys
-from dataclasses import replace
 
 import nbformat
 import pytest
@@ -611,6 +610,16 @@ def test_the_float32_spread_is_large_where_huge_scores_nearly_tie_and_tiny_elsew
     assert contracts.TOLERANCE[torch.float32][0] * 100 < off < contracts.CONDITIONING * spread["tie"], (off, spread)
 
 
+def _tensors(value: object) -> list[torch.Tensor]:
+    if isinstance(value, torch.Tensor):
+        return [value]
+    if isinstance(value, (list, tuple)):
+        return [t for v in value for t in _tensors(v)]
+    if isinstance(value, dict):
+        return [t for v in value.values() for t in _tensors(v)]
+    return []
+
+
 def _dimensions(value: object) -> set[int]:
     if isinstance(value, torch.Tensor):
         return set(value.shape)
@@ -628,6 +637,14 @@ def test_every_contracts_many_rows_case_sends_them(name: str, contract) -> None:
     A contract whose first leading dimension is no batch says so (``rows=False``)."""
     if not (contract.rows and contract.base.lead):
         return
-    many = replace(contract.base, lead=(contracts.MANY_ROWS, *contract.base.lead[1:]))
+    from course_grading.class_mutants import CHUNK
+
+    [many] = [size for _, size in contract.sizes() if size.lead[:1] == (contracts.MANY_ROWS,)]
     args = contract.make(torch.Generator().manual_seed(0), many)
     assert contracts.MANY_ROWS in _dimensions(args), f"{name}: its arguments ignore size.lead"
+    # and rows with values of their own: an empty tensor of MANY_ROWS rows, or one row repeated, cannot show a row
+    # computed from another row's inputs (a5's relative positions were (8192, 0, 3): its draw filled a shape of
+    # 809 values, and none was left for each row)
+    batched = [a for a in _tensors(args) if a.shape[:1] == (contracts.MANY_ROWS,)]
+    assert batched and all(a.numel() for a in batched), f"{name}: {[tuple(a.shape) for a in batched]}"
+    assert any(not a[CHUNK:].equal(a[: contracts.MANY_ROWS - CHUNK]) for a in batched), f"{name}: rows repeat"

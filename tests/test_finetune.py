@@ -12,7 +12,6 @@ from torch import nn
 
 from course_lib.bart import Bart, BartConfig
 from course_lib.bert import Bert, BertConfig, BertForPreTraining, from_hf_state_dict, hf_config_kwargs
-from course_lib.data import chapter_model
 from course_lib.finetune import (
     IGNORE_INDEX,
     LoRALinear,
@@ -406,23 +405,6 @@ def test_training_memory_counts_weights_trained_gradients_adam_and_saved_activat
     # no graph below the head
     assert head_only == TrainingMemory(weights, (16 * 4 + 4) * 4, 2 * (16 * 4 + 4) * 4, 32 * 16 * 4)
     assert head_only.total < full.total
-
-
-def test_a_chapter_model_is_saved_where_the_environment_or_course_models_says(tmp_path, monkeypatch) -> None:
-    monkeypatch.setenv("COURSE_MODELS", str(tmp_path / "models"))
-    assert chapter_model("04_bert") == tmp_path / "models" / "04_bert.pt"
-    assert (tmp_path / "models").is_dir()
-
-
-def test_a_chapter_model_not_made_yet_names_the_chapter_to_run(tmp_path, monkeypatch) -> None:
-    """Chapter 6 opened on its own (Colab, a fresh environment): the models chapters 3 and 4 save are not there, and
-    the error says which chapter to run first, not only a path."""
-    monkeypatch.setenv("COURSE_MODELS", str(tmp_path / "models"))
-    with pytest.raises(FileNotFoundError, match=r"03_gpt\.pt is missing: it is the model chapter 3 \(03_gpt\.ipynb\)"):
-        chapter_model("03_gpt", made_by="chapter 3 (03_gpt.ipynb)")
-    assert chapter_model("03_gpt") == tmp_path / "models" / "03_gpt.pt"  # where it saves: no check
-    (tmp_path / "models" / "03_gpt.pt").write_bytes(b"")
-    assert chapter_model("03_gpt", made_by="chapter 3 (03_gpt.ipynb)") == tmp_path / "models" / "03_gpt.pt"
 
 
 def test_attention_makes_lora_wrapped_projections_in_one_product_with_the_same_numbers() -> None:

@@ -206,14 +206,19 @@ def check_rel_bucket(notebook: Student | dict[str, Any]) -> str | None:
 
 def _spread(g: torch.Generator, max_distance: int, shape: tuple[int, ...]) -> Tensor:
     """Every relative position from -3 max_distance to 3 max_distance and 40 far ones, shuffled, in
-    ``shape`` (-1: as many as fit); a shape of fewer values takes the first of them."""
+    ``shape`` (-1: as many as fit, at least one); a shape of fewer values takes the first of them, one of more
+    (thousands of rows) every value once and the rest drawn among them."""
     values = torch.arange(-3 * max_distance, 3 * max_distance + 1)
     values = torch.cat([values, torch.randint(-(10**6), 10**6, (40,), generator=g)])
     values = values[torch.randperm(len(values), generator=g)]
     if -1 in shape:
         fixed = math.prod(n for n in shape if n != -1)
-        return values[: len(values) // fixed * fixed].view(shape)
-    return values[: math.prod(shape)].view(shape)
+        shape = tuple(max(len(values) // fixed, 1) if n == -1 else n for n in shape)
+    need = math.prod(shape)
+    if need > len(values):
+        extra = values[torch.randint(len(values), (need - len(values),), generator=g)]
+        values = torch.cat([values, extra])[torch.randperm(need, generator=g)]
+    return values[:need].view(shape)
 
 
 def _expect_buckets(value: Any, args: tuple[Any, ...], where: str, size: Size) -> None:

@@ -255,10 +255,10 @@ def launch(chapter: str, config: str, out_dir: Path, timeout: int) -> Path:
 def models_for(config: str, out_dir: Path) -> Path:
     """Where a configuration's chapters 3 and 4 save the models chapter 6 fine-tunes: a folder of its own
     (runs of other configurations at the same time never read a half-written file), first filled with
-    the reader's saved models where there are any and they are newer than the chapter that makes them, so that
-    chapter 6 alone can run (on a model older than its chapter's code it once failed a claim that the chapter's
-    own model meets; without one it says which chapter to run first)."""
-    from course_lib.data import chapter_model
+    the reader's saved models where there are any and this checkout's code made them, so that chapter 6 alone can
+    run (on a model older than its chapter's code it once failed a claim that the chapter's own model meets; without
+    one it says which chapter to run first)."""
+    from course_lib.chapter_models import chapter_model, is_current
 
     folder = out_dir / f"models-{config}"
     with _FOLDERS:  # two chapters of one configuration start at once
@@ -266,9 +266,8 @@ def models_for(config: str, out_dir: Path) -> Path:
             return folder
         folder.mkdir(parents=True)
         for name in ("03_gpt", "04_bert"):
-            saved, chapter = chapter_model(name), ROOT / "book" / f"{name}.md"
-            if saved.is_file() and saved.stat().st_mtime >= chapter.stat().st_mtime:
-                shutil.copy2(saved, folder / saved.name)
+            if is_current(name):
+                shutil.copy2(chapter_model(name), folder / f"{name}.pt")
     return folder
 
 

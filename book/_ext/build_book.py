@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 BOOK = Path(__file__).resolve().parents[2]  # the project's root, where _toc.yml names the pages
-MODEL_NAME = re.compile(r"""chapter_model\(["'](\w+)["'][,)]""")  # a reader names the chapter that makes it too
+MODEL_NAME = re.compile(r"""\bload_chapter_model\(["'](\w+)["'],""")  # a reader names the chapter that makes it
 
 # Seconds each chapter took to execute in make test's book build of 2026-12-02 (2 cores, one chapter at a time,
 # tests running beside it); chapters 5 to 7 scaled on 2026-12-03 by what their cuts and additions cost alone on an
@@ -49,8 +49,9 @@ CHAPTER_SECONDS = {
 
 
 def needs(page: str, book: Path = BOOK) -> set[str]:
-    """The pages whose saved models ``page`` loads: a chapter names another's model as
-    ``chapter_model("03_gpt")`` (``course_lib.data``), which that chapter saves, so it must run after it."""
+    """The pages whose saved models ``page`` loads: a chapter reads another's model with
+    ``load_chapter_model("03_gpt", made_by=...)`` (``course_lib.chapter_models``), which that chapter saves with
+    ``save_chapter_model("03_gpt", ...)``, so it must run after it."""
     source = book / f"{page}.md"
     text = source.read_text() if source.is_file() else ""
     own = page.rsplit("/", 1)[-1]

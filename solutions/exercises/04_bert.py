@@ -4,7 +4,7 @@ Every exercise rebuilds what it needs the way the chapter does: the 4,096-token 
 trained on the plays (every tenth play held out), next-sentence pairs of speeches, and the training
 recipe of sections 4.3 and 4.5. Exercises 1 and 3 pretrain small BERTs (about 85 s and 200 s of
 CPU); exercise 2 needs no model; exercise 4 reads all-MiniLM-L6-v2, which the course's environment
-installs, and the small BERT that section 4.5 saves (``course_lib.data.chapter_model("04_bert")``:
+installs, and the small BERT that section 4.5 saves (read with ``course_lib.chapter_models.load_chapter_model``:
 run the chapter first). ``--quick`` runs every exercise on a few plays, a small vocabulary and a
 tiny untrained or briefly trained model, in seconds, and needs no saved model.
 """
@@ -34,7 +34,8 @@ from course_lib.bert import (
     pretraining_batch,
     pretraining_loss,
 )
-from course_lib.data import chapter_model, shakespeare_plays
+from course_lib.chapter_models import load_chapter_model
+from course_lib.data import shakespeare_plays
 from course_lib.seeding import generator, set_seed, shifted
 from course_lib.train import TrainConfig, train
 from course_lib.wordpiece import WordPieceTokenizer, truncated_lengths
@@ -119,12 +120,7 @@ def _config(corpus: Corpus, quick: bool, n_layers: int) -> BertConfig:
 
 def _saved_small_bert() -> tuple[BertForPreTraining, WordPieceTokenizer]:
     """The small BERT of section 4.5 and its tokenizer, as the chapter saves them."""
-    path = chapter_model("04_bert")
-    if not path.is_file():
-        raise FileNotFoundError(
-            f"{path} is missing: execute book/04_bert.md first, which saves the small BERT of section 4.5 there"
-        )
-    saved = torch.load(path, weights_only=True)
+    saved = load_chapter_model("04_bert", made_by="chapter 4 (book/04_bert.md)")
     model = BertForPreTraining(BertConfig(**saved["config"]))
     model.load_state_dict(saved["state_dict"])
     return model.eval(), WordPieceTokenizer(saved["tokens"], lowercase=saved["lowercase"])

@@ -24,7 +24,8 @@ import torch.nn.functional as F
 from torch import Tensor, nn
 
 from course_lib.bert import Bert, BertConfig, BertForPreTraining, mask_tokens, minilm_directory, mlm_loss
-from course_lib.data import chapter_model, rated_snippets, shakespeare, shakespeare_plays, train_val_split
+from course_lib.chapter_models import load_chapter_model
+from course_lib.data import rated_snippets, shakespeare, shakespeare_plays, train_val_split
 from course_lib.finetune import (
     SequenceClassifier,
     apply_lora,
@@ -315,7 +316,7 @@ def _small_bert(quick: bool) -> tuple[BertForPreTraining, WordPieceTokenizer]:
         return BertForPreTraining(
             BertConfig(block_size=MAX_LEN, n_layers=2, n_heads=2, d_model=32, dropout=0.0)
         ), WordPieceTokenizer.bert_base_uncased()
-    saved = torch.load(chapter_model("04_bert"), weights_only=True)
+    saved = load_chapter_model("04_bert", made_by="chapter 4 (book/04_bert.md)")
     model = BertForPreTraining(BertConfig(**saved["config"] | {"dropout": 0.0}))  # fine-tuned without, as in 6.7
     model.load_state_dict(saved["state_dict"])
     return model, WordPieceTokenizer(saved["tokens"], lowercase=saved["lowercase"])
@@ -492,7 +493,7 @@ def exercise_5(quick: bool = False) -> dict:
         config = GPTConfig(vocab_size=chars.vocab_size, block_size=64, n_layers=1, n_heads=2, d_model=32, dropout=0.0)
         state = None
     else:
-        saved = torch.load(chapter_model("03_gpt"), weights_only=True)
+        saved = load_chapter_model("03_gpt", made_by="chapter 3 (book/03_gpt.md)")
         chars, config, state = CharTokenizer(saved["chars"]), GPTConfig(**saved["config"]), saved["state_dict"]
         text = shakespeare()
     train_text, val_text = train_val_split(text, val_fraction=0.1)

