@@ -48,3 +48,33 @@ def test_fixtures_cover_every_part_and_both_kinds(assignment: str) -> None:
     broken = set().union(*(f.loses for f in all_fixtures))
     assert broken == set(answer_ids(source_notebook(assignment)))
     assert sum(not f.loses for f in all_fixtures) >= 2
+
+
+@pytest.mark.parametrize("assignment", assignment_ids())
+def test_the_read_only_cells_bind_no_name_a_students_code_may_use(assignment: str) -> None:
+    """A read-only cell after the set-up (a visible test, a figure) runs its code inside a function: a module-level
+    name it bound (``kept``, ``p``, ``out``) would replace a student's helper of that name for every later call
+    (corpus r: two right answers whose helper ``kept`` a visible test cell rebound failed their own visible tests)."""
+    import ast
+
+    from course_grading.markers import nbgrader_meta
+
+    from assignment_support import release_notebook
+
+    for cell in release_notebook(assignment).cells:
+        meta = nbgrader_meta(cell)
+        if cell.cell_type != "code" or meta.get("solution") or meta.get("grade_id") in ("setup", "imports"):
+            continue
+        bound = set()
+        for node in ast.parse(cell.source).body:
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+                bound.add(node.name)
+            targets = {
+                ast.Assign: lambda n: n.targets,
+                ast.AnnAssign: lambda n: [n.target],
+                ast.AugAssign: lambda n: [n.target],
+                ast.For: lambda n: [n.target],
+                ast.With: lambda n: [i.optional_vars for i in n.items if i.optional_vars],
+            }.get(type(node), lambda n: [])(node)
+            bound |= {name.id for target in targets for name in ast.walk(target) if isinstance(name, ast.Name)}
+        assert not {name for name in bound if not name.startswith("_")}, (meta.get("grade_id"), sorted(bound))

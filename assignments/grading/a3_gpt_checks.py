@@ -567,6 +567,17 @@ def _same_prompt_in_every_row(g: torch.Generator, size: Size) -> tuple[Any, ...]
     return idx, 6, W, U, 1.0, _randint(g, 0, 2**31)
 
 
+def _tied_tiny_temperature(g: torch.Generator, size: Size) -> tuple[Any, ...]:
+    """Eight prompts under tables whose two largest logits tie exactly for every token and every prefix sum (``U`` 0),
+    at temperature 1e-6: each step draws one of the two tied tokens at odds 1/2, however small the temperature (corpus
+    s: temperatures below 1e-4 taken as greedy picked the first of them every time; it passes with odds 2**-48)."""
+    idx = torch.randint(0, 9, (8, size.length), generator=g)
+    W = _randn(g, 9, 9, scale=2.0)
+    top = W.amax(dim=1) + 1.0
+    W[:, 3], W[:, 7] = top, top
+    return idx, 6, W, torch.zeros(9, 9), 1e-6, _randint(g, 0, 2**31)
+
+
 def _greedy_tables(g: torch.Generator, V: int) -> tuple[Tensor, Tensor, Tensor]:
     """A prompt (2, 1) and tables ``W``, ``U = 0`` (V, V) whose greedy path visits every token: the next
     token after ``t`` is ``after[t]``, one cycle through all V ids (drawn). Each row of ``W`` keeps its
@@ -604,7 +615,8 @@ def _expect_generated(value: Any, args: tuple[Any, ...], where: str, size: Size)
 
 
 # A batch of prompts (B, T); a prompt past any fixed context (the next token depends on the whole
-# sequence); seed 0 is a seed like any other.
+# sequence: a prompt cropped to a model's context shows); seed 0 is a seed like any other.
+LONGEST_CONTEXT = 131_172  # past 2**17, Llama 3.1's context (corpus s cropped at 16,384, past the 1,030 then)
 GENERATE = Contract(
     "generate",
     ("idx", "max_new_tokens", "W", "U", "temperature", "seed"),
@@ -612,7 +624,7 @@ GENERATE = Contract(
     None,
     base=Size((2,), 3),
     leads=((1,),),
-    long=1030,
+    long=LONGEST_CONTEXT,
     verify=_expect_generated,
     options=(("references", REFERENCE_PARTS),),
     # greedy decoding at temperature 0, also given as the int 0 (the whole-number edge)
@@ -620,6 +632,7 @@ GENERATE = Contract(
         ("seed 0 is a seed too", _generate_args(seed=0)),
         ("temperature 0: greedy", _generate_args(temperature=0.0)),
         ("one prompt in eight rows, near-flat tables (each row its own draws)", _same_prompt_in_every_row),
+        ("temperature 1e-6 with the two largest logits tied (each drawn at its odds)", _tied_tiny_temperature),
     ),
     # a softmax of logits / 0.01 without the maximum subtracted overflows; the draws stay the reference's
     extremes=(
@@ -632,7 +645,7 @@ GENERATE = Contract(
 def check_generate(notebook: Student | dict[str, Any]) -> str | None:
     """``generate(idx, max_new_tokens, W, U, temperature, seed)`` replayed by a reference sampler.
 
-    Per run (the 9 seeded cases, the contract's among them, draw 276 tokens, 224 of them sampled, then two unseeded
+    Per run (the 10 seeded cases, the contract's among them, draw 324 tokens, 272 of them sampled, then two unseeded
     checks):
 
     - a right answer fails with probability 0 if its probabilities are within 5e-5 (relative) of
@@ -648,7 +661,9 @@ def check_generate(notebook: Student | dict[str, Any]) -> str | None:
       place: 0 (a deterministic comparison); greedy decoding through a transform monotone only for finite
       logits (the argmax of ``logits / 0``, or of its softmax): 0 (the designed greedy case's path meets rows
       of all negative logits, of an earlier smaller positive one and of a zero; the drawn greedy case alone
-      let such an answer through on 1 of 4 runs).
+      let such an answer through on 1 of 4 runs); a small temperature taken as greedy: 2**-48 (the tied edge at
+      1e-6); a prompt cropped to a context of at most 2**17 tokens: only where each of the long case's 12 draws
+      happens to coincide (its prefix sums, and so its tables' rows, differ in 8 of 9 cases).
     """
     g = fresh_generator()
     student = as_student(notebook)

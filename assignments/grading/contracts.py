@@ -322,6 +322,7 @@ def contract_cases(contract: Contract, student: Guarded, g: torch.Generator) -> 
         ("inputs as non-contiguous views (a caller's slice or transpose, the heads split_heads returns)", strided),
         ("inputs whose last dimension is not contiguous (a caller's transpose; every second element)", transposed),
         ("inputs as slices of wider rows (odd strides and offset: a caller's x[..., 1:-2])", sliced),
+        ("arguments sharing memory (a shorter one a view of a longer one's first positions: the same address)", shared),
     ):
         cases.append(_value_case(contract, student, g, label, contract.views or contract.base, layout=layout))
     # the smallest sizes, where a shortcut for one position or one key lives; lengths that may differ drawn equal
@@ -659,6 +660,24 @@ def sliced(value: Any) -> Any:
         return inner
 
     return _each_tensor(value, view)
+
+
+def shared(args: tuple[Any, ...]) -> tuple[Any, ...]:
+    """``args`` with every floating tensor argument that has a longer one of the same shape but for its length (the
+    second-to-last dimension) replaced by a view of that longer one's first positions: the same address, other
+    values (corpus s: multi-head attention that took memory starting where x_q starts for x_q itself)."""
+    tensors = [i for i, a in enumerate(args) if isinstance(a, Tensor) and a.is_floating_point() and a.dim() >= 2]
+
+    def family(t: Tensor) -> tuple[Any, ...]:
+        return (t.dtype, t.dim(), *t.shape[:-2], t.shape[-1])
+
+    out = list(args)
+    for i in tensors:
+        longer = [j for j in tensors if family(args[j]) == family(args[i]) and args[j].shape[-2] > args[i].shape[-2]]
+        if longer:
+            source = max(longer, key=lambda j: args[j].shape[-2])
+            out[i] = args[source][..., : args[i].shape[-2], :]
+    return tuple(out)
 
 
 _MODE_NAMES = {"no_grad": "no_grad()", "inference": "inference_mode()"}
@@ -1167,7 +1186,8 @@ def _gradient_case(
 
 EVERY_CALL = (
     "Every function: its tensor arguments may be any tensors of the shapes its part gives, contiguous or not (a "
-    "slice, a transpose: use `reshape`, not `view`, on them), down to the smallest sizes the part allows; it "
+    "slice, a transpose: use `reshape`, not `view`, on them), one of them a view of another's memory (the same "
+    "address, other values), down to the smallest sizes the part allows; it "
     "changes none of its arguments in place and leaves torch's, Python's and NumPy's global random states "
     "alone, unless its part says otherwise; its values are the same whether or not the caller asks for "
     "gradients (under `torch.no_grad()` or `torch.inference_mode()` too); and it keeps none of the tensors it "

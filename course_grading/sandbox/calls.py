@@ -320,7 +320,7 @@ def call_in(
     ``autograd.Function``'s ``backward`` is the student's code) and the reading of what it returned, which
     :func:`plain` does by exact types, calling no method a returned object could override (a tensor
     subclass's ``detach``, a dict subclass's ``items``) and turning anything else into an :class:`Opaque`."""
-    memo: dict[int, Any] = {}  # the student gets copies (the caller's tensors stay as they were), aliases kept
+    memo: dict[Any, Any] = {}  # the student gets copies (the caller's tensors stay as they were), aliases kept
     args = [_copy(a, memo) for a in args]
     wrt = [_grad_leaf(args, path) for path in grad_args]
     for leaf in wrt:
@@ -415,14 +415,15 @@ def global_random_state() -> tuple[bytes, int, bytes]:
     return bytes(_TORCH_STATE().numpy().tobytes()), hash(_PYTHON_STATE()), numpy_state
 
 
-def _copy(value: Any, memo: dict[int, Any]) -> Any:
-    """Tensors cloned, inside tuples, lists and dicts too; one clone per original tensor. A string becomes
-    a new object of the same value (one per original), as the wire decodes it (CPython shares only those of
-    one character): in this interpreter too, code that compares an argument with its own literal by
-    identity (``is "mean"``) sees another object, as it does in the student's process."""
+def _copy(value: Any, memo: dict[Any, Any]) -> Any:
+    """Tensors copied, inside tuples, lists and dicts too; one copy per original tensor, in its layout
+    (:func:`_same_layout`). A string becomes a new object of the same value (one per original), as the wire
+    decodes it (CPython shares only those of one character): in this interpreter too, code that compares an
+    argument with its own literal by identity (``is "mean"``) sees another object, as it does in the student's
+    process."""
     if isinstance(value, Tensor):
         if id(value) not in memo:
-            memo[id(value)] = value.detach().clone()
+            memo[id(value)] = _same_layout(value, memo)
         return memo[id(value)]
     if isinstance(value, str):
         return memo.setdefault(id(value), value[:1] + value[1:])
@@ -431,6 +432,22 @@ def _copy(value: Any, memo: dict[int, Any]) -> Any:
     if isinstance(value, dict):
         return {k: _copy(v, memo) for k, v in value.items()}
     return value
+
+
+def _same_layout(tensor: Tensor, memo: dict[Any, Any]) -> Tensor:
+    """A copy of ``tensor`` with its strides and storage offset, on a copy of its storage that the copies of the other
+    arguments viewing that storage share (one copy per original storage): a slice of a caller's buffer arrives as a
+    slice, and two arguments that share memory still do (a clone per tensor would make both contiguous and apart).
+    A tensor whose entries overlap (an ``expand``) or of another layout is cloned as before."""
+    tensor = tensor.detach()
+    overlapping = any(n > 1 and s == 0 for n, s in zip(tensor.shape, tensor.stride()))
+    if tensor.layout != torch.strided or tensor.device.type != "cpu" or overlapping:
+        return tensor.clone()
+    storage = tensor.untyped_storage()
+    key = ("storage", storage.data_ptr(), storage.nbytes())
+    if key not in memo:
+        memo[key] = storage.clone()
+    return torch.empty(0, dtype=tensor.dtype).set_(memo[key], tensor.storage_offset(), tensor.shape, tensor.stride())
 
 
 _TENSORS = (Tensor, torch.nn.Parameter)
@@ -495,18 +512,22 @@ class LocalStudent:
 # ------------------------------------------------------------------------------- the wire
 
 
-def wire(value: Any, depth: int = 0) -> Any:
-    """``value`` made of what ``torch.load(weights_only=True)`` accepts; anything else becomes a marker."""
+def wire(value: Any, depth: int = 0, layout: bool = False) -> Any:
+    """``value`` made of what ``torch.load(weights_only=True)`` accepts; anything else becomes a marker. Tensors are
+    cloned (a reply that views a large storage sends its own entries only), or, with ``layout`` (the grader's
+    arguments), sent as they are: one frame keeps their strides, offsets and shared storages."""
     if isinstance(value, Tensor):
-        return value.detach().cpu().clone() if value.layout == torch.strided else {OPAQUE: "sparse tensor"}
+        if value.layout != torch.strided:
+            return {OPAQUE: "sparse tensor"}
+        return value.detach().cpu() if layout else value.detach().cpu().clone()
     if value is None or isinstance(value, (bool, int, float, str)):
         return value
     if type(value) is Opaque:
         return {OPAQUE: value.type_name}
     if isinstance(value, (tuple, list)) and depth < REPLY_DEPTH:
-        return type(value)(wire(v, depth + 1) for v in value)
+        return type(value)(wire(v, depth + 1, layout) for v in value)
     if isinstance(value, dict) and depth < REPLY_DEPTH and all(isinstance(k, str) and k != OPAQUE for k in value):
-        return {k: wire(v, depth + 1) for k, v in value.items()}
+        return {k: wire(v, depth + 1, layout) for k, v in value.items()}
     return {OPAQUE: type(value).__name__}
 
 
@@ -856,7 +877,7 @@ class RemoteStudent:
         request = {
             "op": "call",
             "name": name,
-            "args": wire(tuple(args)),
+            "args": wire(tuple(args), layout=True),
             "grad_args": [p if isinstance(p, int) else list(p) for p in o["grad_args"]],
             "grad_outputs": [int(i) for i in o["grad_outputs"]],
             "forbid": [list(f) for f in o["forbid"]],
