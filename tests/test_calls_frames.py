@@ -47,3 +47,33 @@ def test_an_opaque_value_carries_only_a_type_name_from_the_fixed_list() -> None:
     assert unwire({"__opaque__": "q=[0.123, 0.456]"}) == Opaque(OWN_TYPE)  # a forged frame, too
     assert unwire({"__opaque__": ["ndarray"]}) == Opaque(OWN_TYPE)
     assert unwire(wire(object())) == Opaque("object")
+
+
+def test_the_graders_arguments_cross_in_their_layout_and_carry_nothing_beyond_what_they_view() -> None:
+    """A slice of a wider buffer arrives as a slice (its strides and offset), two arguments that view one storage still
+    share one, the same object twice is one object, and the storage that crosses holds only the entries some argument
+    views: the rest of the grader's buffer (a later case's inputs, say) never reaches the student's process. Before,
+    every argument was cloned on its way, and the case of slices of wider rows sent contiguous tensors."""
+    import torch
+
+    from course_grading.sandbox.calls import _copy, laid_out
+
+    buffer = torch.full((4, 10), 777.0)  # 777: what no argument views
+    buffer[:, 1:7] = torch.randn(4, 6)
+    sliced, prefix, alone = buffer[:, 1:5], buffer[:2, 1:4], torch.randn(3).expand(2, 3)
+    args = (sliced, prefix, sliced, alone, {"w": torch.arange(6.0)[::2]})
+    read, write = os.pipe()
+    try:
+        send_frame(write, wire(args, copies=laid_out(args)))
+        crossed = unwire(receive_frame(read, 10))
+    finally:
+        os.close(read)
+        os.close(write)
+    memo = dict(laid_out(args))
+    for got in (crossed, tuple(_copy(a, memo) for a in args)):  # over the wire, and in the same process
+        assert got[0].stride() == sliced.stride() and got[0].equal(sliced) and got[2] is got[0]
+        assert got[1].equal(prefix) and got[1].data_ptr() == got[0].data_ptr()  # the same address, as in the buffer
+        assert got[3].equal(alone) and got[4]["w"].equal(torch.tensor([0.0, 2.0, 4.0]))
+        storage = torch.empty(0).set_(got[0].untyped_storage())
+        assert 777.0 not in storage.tolist()
+        assert got[0].untyped_storage().data_ptr() != sliced.untyped_storage().data_ptr()  # a copy

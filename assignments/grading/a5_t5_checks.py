@@ -753,17 +753,27 @@ def _exact_half(g: torch.Generator, size: Size) -> tuple[Any, ...]:
     return _with_ratio(_infilling_args(g, replace(size, length=size.length + size.length % 2)), 0.5)
 
 
-def _ratio_past_float32(g: torch.Generator, size: Size) -> tuple[Any, ...]:
-    """:func:`_infilling_args` at 1,000 tokens between BOS and EOS with ``m * mask_ratio`` 3e-6 below a whole number
-    ``n`` (outside the 1e-6 the spec's tests avoid), where ``mask_ratio`` rounded to float32 makes the product more
-    than ``n``: a ``num_to_mask`` computed through a float32 ratio removes ``n + 1`` tokens (corpus s)."""
-    args = _infilling_args(g, replace(size, length=1000))
-    m = len(args[0]) - 2
-    for n in range(m // 2, m):
-        ratio = (n - 3e-6) / m
-        if torch.tensor(ratio, dtype=torch.float32).item() * m > n and math.ceil(m * ratio) == n:
-            return _with_ratio(args, ratio)
-    raise AssertionError("no mask_ratio rounds past a whole number in float32")
+def _ratio_past_float32(below: bool) -> Callable[[torch.Generator, Size], tuple[Any, ...]]:
+    """:func:`_infilling_args` at 1,000 tokens between BOS and EOS with ``m * mask_ratio`` 3e-6 from a whole number
+    ``n`` (outside the 1e-6 the spec's tests avoid), on the side where float32 crosses it: ``below``, a ratio rounded
+    to float32 makes the product more than ``n`` (``num_to_mask`` n + 1 for n); above, the product rounded to float32
+    is ``n`` itself (n for n + 1: corpus s's ``torch.tensor(m * mask_ratio).ceil()``)."""
+
+    def make(g: torch.Generator, size: Size) -> tuple[Any, ...]:
+        args = _infilling_args(g, replace(size, length=1000))
+        m = len(args[0]) - 2
+        for n in range(m // 2, m):
+            ratio = (n - 3e-6) / m if below else (n + 3e-6) / m
+            crossed = (
+                torch.tensor(ratio, dtype=torch.float32).item() * m > n
+                if below
+                else torch.tensor(m * ratio, dtype=torch.float32).item() == n
+            )
+            if crossed and math.ceil(m * ratio) == (n if below else n + 1):
+                return _with_ratio(args, ratio)
+        raise AssertionError("no mask_ratio crosses a whole number in float32")
+
+    return make
 
 
 def _with_ratio(args: tuple[Any, ...], ratio: float) -> tuple[Any, ...]:
@@ -782,7 +792,8 @@ INFILLING = Contract(
         ("mask_ratio 0: a copy of the tokens", lambda g, size: _with_ratio(_infilling_args(g, size), 0.0)),
         # the spec's exact products: ceil of a whole number is that number (corpus r: int(m * ratio) + 1 for ceil)
         ("mask_ratio 0.5 (m * mask_ratio whole where m is even, exactly)", lambda g, size: _exact_half(g, size)),
-        ("m * mask_ratio 3e-6 below a whole number, past it with mask_ratio in float32", _ratio_past_float32),
+        ("m * mask_ratio 3e-6 below a whole number, past it with mask_ratio in float32", _ratio_past_float32(True)),
+        ("m * mask_ratio 3e-6 above a whole number, onto it in float32", _ratio_past_float32(False)),
     ),
     verify=lambda value, args, where, size: _judge_infilling(value, *args[:3], where) and None,
     again=lambda first, fresh, g: [

@@ -320,7 +320,8 @@ def call_in(
     ``autograd.Function``'s ``backward`` is the student's code) and the reading of what it returned, which
     :func:`plain` does by exact types, calling no method a returned object could override (a tensor
     subclass's ``detach``, a dict subclass's ``items``) and turning anything else into an :class:`Opaque`."""
-    memo: dict[Any, Any] = {}  # the student gets copies (the caller's tensors stay as they were), aliases kept
+    # the student gets copies (the caller's tensors stay as they were), in their layout, aliases kept
+    memo: dict[Any, Any] = dict(laid_out(tuple(args)))
     args = [_copy(a, memo) for a in args]
     wrt = [_grad_leaf(args, path) for path in grad_args]
     for leaf in wrt:
@@ -416,14 +417,14 @@ def global_random_state() -> tuple[bytes, int, bytes]:
 
 
 def _copy(value: Any, memo: dict[Any, Any]) -> Any:
-    """Tensors copied, inside tuples, lists and dicts too; one copy per original tensor, in its layout
-    (:func:`_same_layout`). A string becomes a new object of the same value (one per original), as the wire
-    decodes it (CPython shares only those of one character): in this interpreter too, code that compares an
-    argument with its own literal by identity (``is "mean"``) sees another object, as it does in the student's
-    process."""
+    """Tensors copied, inside tuples, lists and dicts too; one copy per original tensor, in its layout (``memo``
+    holds :func:`laid_out`'s copies by the original's id). A string becomes a new object of the same value (one per
+    original), as the wire decodes it (CPython shares only those of one character): in this interpreter too, code
+    that compares an argument with its own literal by identity (``is "mean"``) sees another object, as it does in the
+    student's process."""
     if isinstance(value, Tensor):
         if id(value) not in memo:
-            memo[id(value)] = _same_layout(value, memo)
+            memo[id(value)] = value.detach().clone()
         return memo[id(value)]
     if isinstance(value, str):
         return memo.setdefault(id(value), value[:1] + value[1:])
@@ -434,20 +435,41 @@ def _copy(value: Any, memo: dict[Any, Any]) -> Any:
     return value
 
 
-def _same_layout(tensor: Tensor, memo: dict[Any, Any]) -> Tensor:
-    """A copy of ``tensor`` with its strides and storage offset, on a copy of its storage that the copies of the other
-    arguments viewing that storage share (one copy per original storage): a slice of a caller's buffer arrives as a
-    slice, and two arguments that share memory still do (a clone per tensor would make both contiguous and apart).
-    A tensor whose entries overlap (an ``expand``) or of another layout is cloned as before."""
-    tensor = tensor.detach()
-    overlapping = any(n > 1 and s == 0 for n, s in zip(tensor.shape, tensor.stride()))
-    if tensor.layout != torch.strided or tensor.device.type != "cpu" or overlapping:
-        return tensor.clone()
-    storage = tensor.untyped_storage()
-    key = ("storage", storage.data_ptr(), storage.nbytes())
-    if key not in memo:
-        memo[key] = storage.clone()
-    return torch.empty(0, dtype=tensor.dtype).set_(memo[key], tensor.storage_offset(), tensor.shape, tensor.stride())
+def _tensors_in(value: Any, found: dict[int, Tensor], depth: int = 0) -> dict[int, Tensor]:
+    if isinstance(value, Tensor):
+        found.setdefault(id(value), value)
+    elif isinstance(value, (tuple, list)) and depth < REPLY_DEPTH:
+        for v in value:
+            _tensors_in(v, found, depth + 1)
+    elif isinstance(value, dict) and depth < REPLY_DEPTH:
+        for v in value.values():
+            _tensors_in(v, found, depth + 1)
+    return found
+
+
+def laid_out(value: Any) -> dict[int, Tensor]:
+    """Copies of the tensors in ``value`` (inside tuples, lists and dicts), by the original's id, each with its
+    original's shape, strides and storage offset: the copies of tensors that view one storage view one new storage,
+    which holds the entries any of them views and zeros elsewhere (nothing the originals' storage held beyond them).
+    A slice of a caller's buffer arrives as a slice, and two arguments that share memory still do; a tensor whose
+    entries overlap (an ``expand``), an empty one or one of another layout is a plain clone."""
+    copies: dict[int, Tensor] = {}
+    groups: dict[tuple[int, torch.dtype], list[tuple[int, Tensor]]] = {}
+    for key, tensor in _tensors_in(value, {}).items():
+        t = Tensor.detach(tensor)
+        overlapping = any(n > 1 and stride == 0 for n, stride in zip(t.shape, t.stride()))
+        if t.layout != torch.strided or t.device.type != "cpu" or t.numel() == 0 or overlapping:
+            copies[key] = t.clone()
+        else:
+            groups.setdefault((t.untyped_storage().data_ptr(), t.dtype), []).append((key, t))
+    for members in groups.values():
+        low = min(t.storage_offset() for _, t in members)
+        high = max(t.storage_offset() + sum((n - 1) * s for n, s in zip(t.shape, t.stride())) + 1 for _, t in members)
+        storage = torch.zeros(high - low, dtype=members[0][1].dtype).untyped_storage()
+        for key, t in members:
+            copy = torch.empty(0, dtype=t.dtype).set_(storage, t.storage_offset() - low, t.shape, t.stride())
+            copies[key] = copy.copy_(t)
+    return copies
 
 
 _TENSORS = (Tensor, torch.nn.Parameter)
@@ -512,22 +534,23 @@ class LocalStudent:
 # ------------------------------------------------------------------------------- the wire
 
 
-def wire(value: Any, depth: int = 0, layout: bool = False) -> Any:
+def wire(value: Any, depth: int = 0, copies: dict[int, Tensor] | None = None) -> Any:
     """``value`` made of what ``torch.load(weights_only=True)`` accepts; anything else becomes a marker. Tensors are
-    cloned (a reply that views a large storage sends its own entries only), or, with ``layout`` (the grader's
-    arguments), sent as they are: one frame keeps their strides, offsets and shared storages."""
+    cloned (a reply that views a large storage sends its own entries only), or, given ``copies`` (:func:`laid_out`'s,
+    for the grader's arguments), sent as those copies: one frame keeps their strides, offsets and shared storages,
+    and holds nothing but the entries they view."""
     if isinstance(value, Tensor):
         if value.layout != torch.strided:
             return {OPAQUE: "sparse tensor"}
-        return value.detach().cpu() if layout else value.detach().cpu().clone()
+        return copies[id(value)] if copies is not None else value.detach().cpu().clone()
     if value is None or isinstance(value, (bool, int, float, str)):
         return value
     if type(value) is Opaque:
         return {OPAQUE: value.type_name}
     if isinstance(value, (tuple, list)) and depth < REPLY_DEPTH:
-        return type(value)(wire(v, depth + 1, layout) for v in value)
+        return type(value)(wire(v, depth + 1, copies) for v in value)
     if isinstance(value, dict) and depth < REPLY_DEPTH and all(isinstance(k, str) and k != OPAQUE for k in value):
-        return {k: wire(v, depth + 1, layout) for k, v in value.items()}
+        return {k: wire(v, depth + 1, copies) for k, v in value.items()}
     return {OPAQUE: type(value).__name__}
 
 
@@ -877,7 +900,7 @@ class RemoteStudent:
         request = {
             "op": "call",
             "name": name,
-            "args": wire(tuple(args), layout=True),
+            "args": wire(tuple(args), copies=laid_out(tuple(args))),
             "grad_args": [p if isinstance(p, int) else list(p) for p in o["grad_args"]],
             "grad_outputs": [int(i) for i in o["grad_outputs"]],
             "forbid": [list(f) for f in o["forbid"]],

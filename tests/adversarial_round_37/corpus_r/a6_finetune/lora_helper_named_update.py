@@ -1,4 +1,4 @@
-# expect: loses lora_linear -- forward calls a module-level helper named `update`, which part 1's own read-only test cell rebinds (`update = (x @ layer.A.T) @ layer.B.T`) after its last call of an unmerged forward: once the notebook has run, every unmerged LoRALinear forward raises TypeError; LoRALinear(nn.Linear(6, 4), 2, 8.0)(randn(3, 6)) after every cell: key (3, 4), this answer TypeError 'Tensor' object is not callable
+# expect: full marks -- (relabelled in stop 69, when the course's read-only cells stopped binding module-level names: the answer is right) was: forward calls a module-level helper named `update`, which part 1's own read-only test cell rebinds (`update = (x @ layer.A.T) @ layer.B.T`) after its last call of an unmerged forward: once the notebook has run, every unmerged LoRALinear forward raises TypeError; LoRALinear(nn.Linear(6, 4), 2, 8.0)(randn(3, 6)) after every cell: key (3, 4), this answer TypeError 'Tensor' object is not callable
 # %% [lora_linear]
 def update(x, A, B, scale):
     """The low-rank update s (x A^T) B^T of a LoRA layer."""
