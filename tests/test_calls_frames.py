@@ -77,3 +77,24 @@ def test_the_graders_arguments_cross_in_their_layout_and_carry_nothing_beyond_wh
         storage = torch.empty(0).set_(got[0].untyped_storage())
         assert 777.0 not in storage.tolist()
         assert got[0].untyped_storage().data_ptr() != sliced.untyped_storage().data_ptr()  # a copy
+
+
+def test_tensors_with_a_bit_a_marker_hides_or_a_thin_slice_of_a_large_buffer_cross_as_their_values() -> None:
+    """A conjugate or negative view beside its base keeps its own values; a tensor inside a dict the wire sends as a
+    marker puts none of its entries into another argument's storage; views spread over a storage much larger than
+    their entries cross as contiguous copies (found by a review of laid_out)."""
+    import torch
+
+    from course_grading.sandbox.calls import laid_out
+
+    z = torch.tensor([1 + 2j, 3 + 4j])
+    x = torch.tensor([1.0, 2.0])
+    buffer = torch.arange(10.0)
+    wide = torch.randn(4, 1000)
+    args = (z, z.conj(), x, x._neg_view(), buffer[0:2], {1: buffer[6:8]}, wide[:, :2])
+    copies = laid_out(args)
+    assert copies[id(args[0])].equal(z) and copies[id(args[1])].equal(z.conj().resolve_conj())
+    assert copies[id(args[2])].equal(x) and copies[id(args[3])].equal(-x)
+    assert torch.empty(0).set_(copies[id(args[4])].untyped_storage()).tolist() == [0.0, 1.0]
+    thin = copies[id(args[6])]
+    assert thin.equal(wide[:, :2]) and thin.is_contiguous() and thin.untyped_storage().nbytes() == 8 * 4

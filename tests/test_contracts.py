@@ -621,13 +621,7 @@ def _tensors(value: object) -> list[torch.Tensor]:
 
 
 def _dimensions(value: object) -> set[int]:
-    if isinstance(value, torch.Tensor):
-        return set(value.shape)
-    if isinstance(value, (list, tuple)):
-        return set().union(*(_dimensions(v) for v in value))
-    if isinstance(value, dict):
-        return set().union(*(_dimensions(v) for v in value.values()))
-    return set()
+    return set().union(*(set(t.shape) for t in _tensors(value)))
 
 
 @pytest.mark.parametrize("name, contract", _every_contract())

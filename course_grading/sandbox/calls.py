@@ -441,30 +441,48 @@ def _tensors_in(value: Any, found: dict[int, Tensor], depth: int = 0) -> dict[in
     elif isinstance(value, (tuple, list)) and depth < REPLY_DEPTH:
         for v in value:
             _tensors_in(v, found, depth + 1)
-    elif isinstance(value, dict) and depth < REPLY_DEPTH:
-        for v in value.values():
+    elif isinstance(value, dict) and depth < REPLY_DEPTH and all(isinstance(k, str) and k != OPAQUE for k in value):
+        for v in value.values():  # the dicts :func:`wire` sends (any other becomes a marker, its tensors unsent)
             _tensors_in(v, found, depth + 1)
     return found
 
 
+# A group of views whose storage span is more than this many times their entries (a thin slice of a large buffer) is
+# sent as contiguous copies: the frame grows with the entries, not with the buffer (MAX_FRAME bounds a frame)
+SPAN_FACTOR = 16
+
+
+def _plain_layout(t: Tensor) -> bool:
+    """Whether ``t`` keeps its layout when copied: a dense CPU tensor without a conjugate or negative bit, with entries
+    and none that overlap (an ``expand``). Any other (quantized, nested, on a device) is cloned on the CPU."""
+    if t.is_nested or t.is_quantized or t.layout != torch.strided or t.device.type != "cpu":
+        return False
+    if t.is_conj() or t.is_neg() or t.numel() == 0:
+        return False
+    return not any(n > 1 and stride == 0 for n, stride in zip(t.shape, t.stride()))
+
+
 def laid_out(value: Any) -> dict[int, Tensor]:
-    """Copies of the tensors in ``value`` (inside tuples, lists and dicts), by the original's id, each with its
-    original's shape, strides and storage offset: the copies of tensors that view one storage view one new storage,
-    which holds the entries any of them views and zeros elsewhere (nothing the originals' storage held beyond them).
-    A slice of a caller's buffer arrives as a slice, and two arguments that share memory still do; a tensor whose
-    entries overlap (an ``expand``), an empty one or one of another layout is a plain clone."""
+    """Copies of the tensors in ``value`` that :func:`wire` sends (inside tuples, lists and dicts of str keys), by the
+    original's id, each with its original's shape, strides and storage offset: the copies of tensors that view one
+    storage view one new storage, which holds the entries any of them views and zeros elsewhere (nothing the
+    originals' storage held beyond them). A slice of a caller's buffer arrives as a slice, and two arguments that
+    share memory still do. A tensor that :func:`_plain_layout` refuses is a contiguous CPU clone of its values, and
+    so are views spread thinly over a large storage (:data:`SPAN_FACTOR`)."""
     copies: dict[int, Tensor] = {}
     groups: dict[tuple[int, torch.dtype], list[tuple[int, Tensor]]] = {}
     for key, tensor in _tensors_in(value, {}).items():
         t = Tensor.detach(tensor)
-        overlapping = any(n > 1 and stride == 0 for n, stride in zip(t.shape, t.stride()))
-        if t.layout != torch.strided or t.device.type != "cpu" or t.numel() == 0 or overlapping:
-            copies[key] = t.clone()
-        else:
+        if _plain_layout(t):
             groups.setdefault((t.untyped_storage().data_ptr(), t.dtype), []).append((key, t))
+        else:
+            copies[key] = t.resolve_conj().resolve_neg().cpu().clone()
     for members in groups.values():
         low = min(t.storage_offset() for _, t in members)
         high = max(t.storage_offset() + sum((n - 1) * s for n, s in zip(t.shape, t.stride())) + 1 for _, t in members)
+        if high - low > SPAN_FACTOR * sum(t.numel() for _, t in members):
+            copies |= {key: t.clone(memory_format=torch.contiguous_format) for key, t in members}
+            continue
         storage = torch.zeros(high - low, dtype=members[0][1].dtype).untyped_storage()
         for key, t in members:
             copy = torch.empty(0, dtype=t.dtype).set_(storage, t.storage_offset() - low, t.shape, t.stride())
