@@ -74,6 +74,8 @@ __all__ = [
     "seed_global_states",
     "hidden_error",
     "install",
+    "laid_out",
+    "SPAN_FACTOR",
     "probe",
     "receive_frame",
     "reference_functions",
