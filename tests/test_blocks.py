@@ -398,7 +398,8 @@ def test_a_block_config_with_the_rotary_hook_builds_llamas_block() -> None:
     stepped = torch.cat(
         [ours(x[:, :3], cache=cache)] + [ours(x[:, t : t + 1], cache=cache) for t in range(3, 7)], dim=1
     )
-    torch.testing.assert_close(stepped, theirs(x), atol=ATOL, rtol=1e-4)
+    # one position at a time through the cache sums in another order: float32 differs by a few 1e-6 (1.4e-5 once in CI)
+    torch.testing.assert_close(stepped, theirs(x), atol=10 * ATOL, rtol=1e-4)
     without = DecoderBlock(replace(shape, rotary_base=None), cross_attention=False).eval()
     without.load_state_dict(theirs.state_dict())
     assert not torch.allclose(without(x), ours(x), atol=1e-3)  # the hook is what turns positions into scores
