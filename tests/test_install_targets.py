@@ -15,6 +15,7 @@ from assignment_support import GRADING, imported_distributions
 
 ROOT = Path(__file__).resolve().parents[1]
 TORCH_PIN = re.search(r"^torch==\S+", (ROOT / "requirements.txt").read_text(), re.MULTILINE).group(0)  # type: ignore[union-attr]
+SLOW_AT_IMPORT = {"rfc3987-syntax", "lark"}
 BOOK_AND_TESTS = {"jupyter-book", "sphinx", "pytest", "nbval", "transformers", "peft", "playwright", "hypothesis"}
 
 
@@ -63,6 +64,8 @@ def test_lean_extras_leave_out_the_book_and_test_stack(
     wanted = needs()
     names = resolved(extra, tmp_path)
     assert wanted <= names and not names & (BOOK_AND_TESTS - wanted), (wanted - names, names & BOOK_AND_TESTS)
+    # nor a package that makes every process importing nbformat 1.75 s slower (tests/test_imports.py says why)
+    assert not names & SLOW_AT_IMPORT, names & SLOW_AT_IMPORT
 
 
 def test_the_hidden_checks_import_scan_finds_the_instructor_packages() -> None:
