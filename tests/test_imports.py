@@ -19,6 +19,8 @@ def test_the_graders_modules_build_no_parsers_at_import() -> None:
         "import course_grading.grade, course_grading.sandbox.worker, course_grading.cli, nbgrader.apps.api\n"
         "print(json.dumps(sorted(sys.modules)))\n"
     )
-    loaded = set(json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout))
+    loaded = set(
+        json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout)
+    )
     assert "nbformat" in loaded  # the import this guards is made
     assert not {"lark", "rfc3987_syntax"} & loaded, sorted({"lark", "rfc3987_syntax"} & loaded)
