@@ -1090,14 +1090,15 @@ def _cross_oracle(
     return out, (k, v)
 
 
-# The step over a source of 1,100 positions, and its gradients with respect to x, the source and every
-# weight (contracts.py); its own cases run the three-step protocol with the cache.
+# The step over a source past every buffer (a step's cost is linear in the source: a static cache of 2,048 or 4,096
+# positions shows), and its gradients with respect to x, the source and every weight (contracts.py); its own cases
+# run the three-step protocol with the cache.
 CROSS = Contract(
     "cross_attention_step",
     ("x", "memory", "p", "n_heads", "memory_mask", "cache"),
     _cross_args,
     _cross_oracle,
-    long=1100,
+    long=PAST_EVERY_BUFFER,
     differentiable=(0, 1, (2, EVERY)),
     scale=2.0,
     options=(("forbid", NO_TORCH_ATTENTION),),
@@ -1179,6 +1180,7 @@ def check_beam_search(notebook: Student | dict[str, Any]) -> str | None:
         case(6, 3, 4, 2, "more beams than tokens", finished_best=True),
     ]
 
+    cases.append(lambda: _past_float32_indices(student, g))
     for _ in range(3):
         k, V = _randint(g, 1, 8), _randint(g, 2, 30)
         n_finished = _randint(g, 0, k + 1) if k > 1 else 0
@@ -1193,6 +1195,48 @@ def check_beam_search(notebook: Student | dict[str, Any]) -> str | None:
             )
         )
     return run_cases("beam_search_step", cases + contract_cases(BEAM, student, g))
+
+
+# 256 beams over 65,795 tokens: 16,843,520 candidates, past 2**24, the last integer float32 holds exactly.
+PAST_FLOAT32 = (256, 65_795)
+
+
+def _past_float32_indices(student: Guarded, g: torch.Generator) -> None:
+    """The best three candidates at the first and last tokens of the last two beams, whose flat indices (past 2**24)
+    a float32 quotient puts on a neighbouring beam: ``(index / V).floor()`` gives parent 256 and token -65,795 there
+    (corpus r), and so do a float32 ``div(rounding_mode="floor")``, ``index * (1 / V)`` and a remainder taken first
+    (each of those forms misses 2 of the 3); int64 arithmetic and float64 are right. Every beam but those two is
+    finished, far behind: an answer that lists each candidate in Python (corpora b and c) lists 131,844, not 16.8
+    million (which took it past 9 GB)."""
+    k, V = PAST_FLOAT32
+    finished = torch.ones(k, dtype=torch.bool)
+    finished[k - 2 :] = False
+    beam_scores = -torch.rand(k, generator=g) - 100.0 * finished
+    log_probs = -30.0 - torch.rand(k, V, generator=g)
+    winners = [(k - 1, V - 1), (k - 1, 0), (k - 2, V - 1)]
+    order = torch.randperm(3, generator=g).tolist()
+    for place, i in enumerate(order):  # 2 apart: no near-tie, whatever the beams' own scores
+        beam, token = winners[i]
+        log_probs[beam, token] = -0.5 - 2.0 * place - beam_scores[beam]
+    expected_scores = torch.tensor([-0.5, -2.5, -4.5])
+    parents = torch.tensor([winners[i][0] for i in order])
+    tokens = torch.tensor([winners[i][1] for i in order])
+    args = (log_probs, beam_scores, finished, 3, 1)  # eos_id 1: no winner's token
+    where = (
+        f"{k} beams over {V} tokens: {k * V} candidates, past 2**24; all but the last two beams finished; the best "
+        "at those two beams' first and last tokens"
+    )
+    value = student.call("beam_search_step", args).value
+    if not isinstance(value, tuple | list) or len(value) != 4:
+        raise CheckFailed(
+            f"beam_search_step should return (scores, parents, tokens, finished), got {kind(value)} ({where})"
+        )
+    expect_tensor(value[0], (3,), "the scores", where, dtype=torch.float32)
+    expect_close(value[0], expected_scores, "the scores (best first)", where, atol=1e-5, rtol=1e-5)
+    for name, got, want in zip(("parents", "tokens", "finished"), value[1:], (parents, tokens, torch.zeros(3) > 0)):
+        got = expect_tensor(got, (3,), name, where, dtype=want.dtype)
+        if not torch.equal(got, want):
+            raise CheckFailed(f"{name} has {int((got != want).sum())} wrong entries of 3 ({where})")
 
 
 def _beam_draw(

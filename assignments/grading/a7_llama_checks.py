@@ -344,7 +344,7 @@ GQA = Contract(
     _gqa_args,
     _gqa_oracle,
     base=Size((2,), 5),
-    long=1100,
+    long=PAST_EVERY_BUFFER,  # the cache's length: a call is linear in it, past a static cache of 4,096
     dtypes=(torch.float64,),
     differentiable=(0, 1, 2, 3, 4, (7, EVERY)),  # the cache's keys and values too: every tensor argument
     scale=10.0,
@@ -495,7 +495,7 @@ BLOCK = Contract(
     _block_args,
     _block_oracle,
     base=Size((2,), 4),
-    long=1100,
+    long=PAST_EVERY_BUFFER,  # the cache's length: a call is linear in it, past a static cache of 4,096
     dtypes=(torch.float64,),
     differentiable=(0, (1, EVERY), (4, EVERY)),
     scale=10.0,
