@@ -173,9 +173,8 @@ def _sdpa_mask_form(
 def _sdpa_long_queries(g: torch.Generator, size: Size) -> tuple[Any, ...]:
     """8,200 queries attending 9 keys through a mask broadcast over the queries, ``(B, 1, T_k)``: queries cut into
     blocks (of 2,048, say) with the mask cut along its query axis too show past the first block (corpus r)."""
-    q, k, v, _ = _sdpa_args(g, replace(size, length=PAST_EVERY_BUFFER))
-    k, v = k[..., :9, :], v[..., :9, :]
-    return q, k, v, _random_mask(g, *q.shape[:-2], 1, 9)
+    q, k, v = (_randn(g, *size.lead, n, d).to(size.dtype) for n, d in ((PAST_EVERY_BUFFER, 8), (9, 8), (9, 4)))
+    return q, k, v, _random_mask(g, *size.lead, 1, 9)
 
 
 # Every mask shape the spec's broadcasting allows, beside the full one the other cases send: each leading dimension
