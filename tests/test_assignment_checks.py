@@ -26,7 +26,7 @@ def failed_parts(assignment: str, fixture: Fixture | None, only: frozenset[str] 
 def parts_reached(assignment: str, fixture: Fixture) -> frozenset[str]:
     """The parts whose test cells come after the first cell ``fixture`` changes. The harness runs the notebook in
     order, so a test cell before it has run on the key's code alone (which passes every part, below): its verdict
-    cannot be the fixture's. Running only the others halves the cost of a wrong answer at a late part."""
+    cannot be the fixture's. Running only the others saves the earlier parts' checks (a1's fixtures: 238 s -> 202 s)."""
     cells = source_notebook(assignment).cells
     ids = [nbgrader_meta(cell).get("grade_id") for cell in cells]
     first = min(ids.index(cell) for cell in fixture.cells)
