@@ -39,6 +39,33 @@ def test_a_reply_within_the_bounds_crosses() -> None:
         os.close(write)
 
 
+def test_a_frame_is_written_with_what_the_module_bound_before_any_notebook_ran() -> None:
+    """attacks_u: a notebook that rebinds torch.save, struct.pack or os.write (self.save = ... with torch passed as
+    self) changed every reply it sent (global_rng_moved set to False); those names are its own now. (In a process of
+    its own: this one's os.write is pytest's.) What torch.save uses inside (io.BytesIO, pickle) it looks up as it
+    runs: the README says the student's process can forge what it reports that deep."""
+    import subprocess
+    import sys
+
+    script = (
+        "import os, struct, sys, torch\n"
+        "from course_grading.sandbox.calls import send_frame\n"
+        "def forged(*args, **kwargs):\n"
+        "    raise AssertionError('the frame went through a rebound name')\n"
+        "for module, name in ((torch, 'save'), (struct, 'pack'), (os, 'write')):\n"
+        "    setattr(module, name, forged)\n"
+        "send_frame(sys.stdout.fileno(), {'global_rng_moved': True})\n"
+    )
+    read, write = os.pipe()
+    try:
+        run = subprocess.run([sys.executable, "-c", script], stdout=write, stderr=subprocess.PIPE, timeout=120)
+        assert run.returncode == 0, run.stderr.decode()[-2000:]
+        assert receive_frame(read, 10) == {"global_rng_moved": True}
+    finally:
+        os.close(read)
+        os.close(write)
+
+
 def test_an_opaque_value_carries_only_a_type_name_from_the_fixed_list() -> None:
     class Leak_q_0_123_k_0_456:  # noqa: N801 (a class named to carry what a hidden call saw)
         pass

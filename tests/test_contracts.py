@@ -94,6 +94,17 @@ def bfloat16_without_grad(x, gain, bias):  # noqa: ANN001, ANN201 (corpus n: an 
     return right(x.bfloat16(), gain.bfloat16(), bias.bfloat16()).to(x.dtype)
 
 
+@torch.inference_mode()
+def inference_output(x, gain, bias):  # noqa: ANN001, ANN201 (corpus t: a table made under inference_mode)
+    return right(x, gain, bias)
+
+
+def identity_fast_path(x, gain, bias):  # noqa: ANN001, ANN201 (corpus t: the identity affine skipped)
+    if bool((gain == 1).all()) and bool((bias == 0).all()):
+        return F.layer_norm(x, x.shape[-1:], None, None, 1e-5)
+    return right(x, gain, bias)
+
+
 def _args(g: torch.Generator, size) -> tuple:  # noqa: ANN001
     d = size.length
     return (
@@ -115,6 +126,7 @@ LAYER_NORM = contracts.Contract(
     differentiable=(0, 1, 2),
     scale=10.0,
     extremes=(("features offset by 4,096", lambda a: (a[0] + 4096, *a[1:]), 100.0),),
+    initial=contracts.at_initial_values(ones=(1,), zeros=(2,)),
 )
 
 
@@ -151,6 +163,7 @@ def test_a_right_function_passes_every_generic_case_on_every_seed() -> None:
     (needs_batch, "leading dimensions none"), (reseeds, "global random state"), (python_reseeds, "global random state"),
     (in_place, "in place"), (one_pass, "offset by 4,096"), (float32_inside, "float64"),
     (recursive, "1100 positions"), (bfloat16_without_grad, "torch.no_grad()"),
+    (inference_output, "inference tensor"), (identity_fast_path, "initial values"),
 ])  # fmt: skip
 def test_each_class_of_wrong_function_fails_on_every_seed(function, words: str) -> None:  # noqa: ANN001
     for messages in failures_by_seed(function):  # the case of its class fails it on every seed

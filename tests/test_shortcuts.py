@@ -121,6 +121,14 @@ def held(
         ("import os\ntable = os.sys.modules\n", "code"),
         # IPython syntax, as the student's process runs it
         ("%time out = F.scaled_dot_product_attention(q, k, v)\n", "forbidden"),
+        # self is whatever the caller passes (attacks_u): a library's private attribute or backdoor read on it
+        ("def f(self):\n    return self._C\n\nC = f(torch)\n", "private"),
+        ("def f(self):\n    self._C = None\n\ndef g(self):\n    return self._C\n", "private"),
+        ("class K:\n    def save(self, f):\n        self.save = f\n", "private"),
+        ("def f(self):\n    return self.modules\n", "private"),
+        # a harmless module's name rebound by a match capture is no harmless module's (attacks_u)
+        ("import json\nmatch torch:\n    case json:\n        pass\nC = json._C\n", "private"),
+        ("import json\ntry:\n    pass\nexcept ValueError as json:\n    pass\nC = json._C\n", "private"),
     ],
 )
 def test_a_route_round_the_refusal_is_evidence(source: str, kind: str) -> None:
@@ -141,6 +149,14 @@ def test_a_route_round_the_refusal_is_evidence(source: str, kind: str) -> None:
 )
 def test_a_forbidden_name_is_found_however_it_is_written(source: str) -> None:
     assert "forbidden" in kinds(source)
+
+
+def test_a_traced_operator_is_found_with_or_without_underscores() -> None:
+    """A key is normalised (no underscores), a trace's names keep theirs: attacks_u's local response norm."""
+    pattern = Rules(forbid=(("torch.nn.functional", "local_response_norm"),)).operators()
+    assert pattern is not None
+    assert pattern.search("aten::local_response_norm") and pattern.search("LocalResponseNorm.forward")
+    assert not pattern.search("aten::layer_norm")
 
 
 @pytest.mark.parametrize(
@@ -228,12 +244,17 @@ def test_a_quoted_line_is_the_line_python_numbers(tmp_path: Path) -> None:
 
 
     class Cache:
+        _shared = {}
+
         def __init__(self):
             super().__init__()
             self._keys = None
 
+        def _fresh(self):
+            return self._shared.get(self._keys)
+
         def __repr__(self):
-            return f"{type(self).__name__}({self._keys})"
+            return f"{type(self).__name__}({self._keys}, {self._fresh()})"
 
 
     def attention(q, k, v, mask: Optional[torch.Tensor] = None):

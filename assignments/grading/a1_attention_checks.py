@@ -156,6 +156,14 @@ def _sdpa_args_fully_masked(g: torch.Generator, size: Size) -> tuple[Any, ...]:
     return q, k, v, mask
 
 
+def _sdpa_args_nothing_attendable(g: torch.Generator, size: Size) -> tuple[Any, ...]:
+    """:func:`_sdpa_args` with the whole mask False: no query attends any key (zeros everywhere, and the gradients
+    of q, k and v zeros, through the graph: corpus t's early exit returned fresh zeros that no backward pass
+    reaches)."""
+    q, k, v, mask = _sdpa_args(g, size)
+    return q, k, v, torch.zeros_like(mask)
+
+
 def _sdpa_mask_form(
     shape: Callable[[tuple[int, ...], int, int], tuple[int, ...]], lead: tuple[int, ...] = (2, 3)
 ) -> Callable[[torch.Generator, Size], tuple[Any, ...]]:
@@ -220,6 +228,12 @@ def _mha_args_no_key(g: torch.Generator, size: Size) -> tuple[Any, ...]:
     return (*args, mask)
 
 
+def _mha_args_nothing_attendable(g: torch.Generator, size: Size) -> tuple[Any, ...]:
+    """:func:`_mha_args` with every key of every sequence masked (the whole mask False)."""
+    *args, mask = _mha_args(g, size)
+    return (*args, torch.zeros_like(mask))
+
+
 SDPA = Contract(
     "scaled_dot_product_attention",
     ("q", "k", "v", "mask"),
@@ -233,10 +247,15 @@ SDPA = Contract(
     options=(("forbid", NO_TORCH_ATTENTION),),
     coincide=True,
     grad_outputs=(0, 1),  # "differentiable": weights too
-    edges=(("the first query's keys all masked", _sdpa_args_fully_masked), *SDPA_MASK_FORMS),
+    edges=(
+        ("the first query's keys all masked", _sdpa_args_fully_masked),
+        ("the whole mask False (no query attends any key)", _sdpa_args_nothing_attendable),
+        *SDPA_MASK_FORMS,
+    ),
     extremes=(
         ("scores past float32's exp range (q 40 times larger)", lambda a: (a[0] * 40, *a[1:]), 10.0),
-        # every score below -20,000: a mask filled with a finite value (-1e4, -1e9 in float16) outranks them
+        # every score below -20,000: a mask filled with -1e4 (or -1e9 in float16) outranks them. Not below -1e9: this
+        # spec, unlike a4's and a5's, names no fill, and -1e9 is the tutorials' (FAR_BELOW_SCALE is for those two)
         (
             "every score far below -10,000 (q positive, k negative, both large)",
             lambda a: (a[0].abs() * 50 + 50, -(a[1].abs() * 50 + 50), *a[2:]),
@@ -297,6 +316,7 @@ MHA = Contract(
     options=(("forbid", NO_TORCH_ATTENTION), ("references", REFERENCE_PARTS)),
     edges=(
         ("the first sequence's keys all masked (its queries attend no key)", _mha_args_no_key),
+        ("the whole mask False (no query attends any key)", _mha_args_nothing_attendable),
         # the spec's other two mask shapes: the other cases send (B, 1, T_k)
         ("a (T_q, T_k) mask", _mha_mask_form(lambda B, T, T_k: (T, T_k))),
         ("a (B, T_q, T_k) mask", _mha_mask_form(lambda B, T, T_k: (B, T, T_k))),

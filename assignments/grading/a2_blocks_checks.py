@@ -20,7 +20,7 @@ from course_grading.markers import defined_names
 from course_grading.sandbox.calls import Student, probe
 from course_grading.sandbox.shortcuts import TORCH_ATTENTION, TORCH_NORMS, Rules
 
-from contracts import EVERY, PAST_EVERY_BUFFER, Contract, Size, contract_cases
+from contracts import EVERY, PAST_EVERY_BUFFER, Contract, Size, at_initial_values, contract_cases
 from gradinglib import (
     CheckFailed,
     as_student,
@@ -340,6 +340,7 @@ LAYER_NORM = Contract(
     # a right float32 answer is off by about 1e-3 there (the mean of values near 4,096); a one-pass variance by far more
     extremes=(("features offset by 4,096 (a residual stream far from zero)", lambda a: (a[0] + 4096, *a[1:]), 100.0),),
     zeros=(3,),  # the part's visible test passes eps=0.0
+    initial=at_initial_values(ones=(1,), zeros=(2,)),
 )
 # A residual stream of scale 0.003, whose variance (about 1e-5) is LayerNorm's eps: a block that normalises with
 # another eps than layer_norm's default (1e-6 for 1e-5) is off by a third there, and by 1e-5 at unit scale, where the
@@ -360,6 +361,9 @@ PRE_LN = Contract(
     scale=10.0,
     options=(("forbid", NO_TORCH_LAYERS), ("references", REFERENCE_PARTS)),
     extremes=(SMALL_STREAM,),
+    initial=at_initial_values(
+        ones=((1, "ln1_gain"), (1, "ln2_gain")), zeros=[(1, name) for name in ("ln1_bias", "ln2_bias", "b_1", "b_2")]
+    ),
 )
 DECODER = Contract(
     "decoder_block",
@@ -378,6 +382,9 @@ DECODER = Contract(
     coincide=True,
     options=(("forbid", NO_TORCH_LAYERS), ("references", REFERENCE_PARTS)),
     extremes=(SMALL_STREAM,),
+    initial=at_initial_values(
+        ones=[(2, f"ln{i}_gain") for i in (1, 2, 3)], zeros=[(2, name) for name in ("ln1_bias", "ln2_bias", "ln3_bias")]
+    ),
 )
 
 

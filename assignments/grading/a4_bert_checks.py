@@ -43,7 +43,16 @@ from torch import Tensor, nn
 from course_grading.sandbox.calls import Student, probe
 from course_grading.sandbox.shortcuts import TORCH_ATTENTION, Rules
 
-from contracts import EVERY, FAR_BELOW_FACTOR, PAST_EVERY_BUFFER, Contract, Size, contract_cases
+from contracts import (
+    EVERY,
+    FAR_BELOW_FACTOR,
+    FAR_BELOW_SCALE,
+    PAST_EVERY_BUFFER,
+    Contract,
+    Size,
+    at_initial_values,
+    contract_cases,
+)
 from gradinglib import (
     CheckFailed,
     as_student,
@@ -847,6 +856,24 @@ def check_mask_tokens(notebook: Student | dict[str, Any]) -> str | None:
             f"{label}, over 2 seeds; draw from all of N_SPECIAL .. vocab_size - 1",
         )
 
+    def fine_grained_ids() -> None:
+        """A vocabulary past 2**30 ids: a random id is any ordinary id, its lowest bits too. One made from a float32
+        uniform (``N_SPECIAL + (torch.rand(n) * count).long()``) lies on a lattice there: 2**24 values 64 ids
+        apart, so its ids take at most ``d + 1`` of the 64 residues mod 64 (``d`` below 16, the count's excess over
+        2**30); over about 400 random ids a right answer shows every residue but a few, and at least 32 of them
+        but with odds below 1e-40 (corpus t)."""
+        vocab_size = 2**30 + N_SPECIAL + _randint(g, 1, 16)
+        ids = torch.randint(N_SPECIAL, vocab_size, (16, 256), generator=g)
+        label = f"vocab_size={vocab_size} (past 2**30), mask_prob=1"
+        drawn = _Masking(student, ids, vocab_size, seeds(1)[0], 1.0, label).random_values
+        residues = len(set((drawn % 64).tolist()))
+        if len(drawn) >= 200 and residues < 32:
+            raise CheckFailed(
+                f"the {len(drawn)} random replacements take {residues} of the 64 residues mod 64: their low bits are "
+                f"not random (a float32 uniform scaled to the vocabulary has 24 bits); draw ids with torch.randint "
+                f"({label})"
+            )
+
     def small_batches() -> None:
         """Batches of one row, rows with nothing but special tokens, rows of padding only: checked exactly."""
         for B, T in [(1, 9), (3, 4), (1, 2)]:
@@ -866,6 +893,7 @@ def check_mask_tokens(notebook: Student | dict[str, Any]) -> str | None:
         everything_chosen,
         random_tokens_uniform,
         large_vocabulary,
+        fine_grained_ids,
         two_ordinary_ids,
         proportions(64, 128, 1000, 6, None, "BERT's rates (mask_prob left at its default)"),
         proportions(32, 128, _randint(g, 200, 2000), 4, 0.4, "mask_prob=0.4", pad=False),
@@ -1243,8 +1271,13 @@ ENCODER = Contract(
         # every real key's score below -50,000, a padded key's far above: a padded key filled with a finite
         # value (-1e4) outranks the real ones, and one with a finite value added (BERT's original -10,000) too
         (
-            "real keys' scores far below -10,000, padded keys' far above (weights of opposite signs)",
-            lambda a: (_signed_by_mask(a[0], _padded(a[3])), _opposed(a[1]), a[2], _padded(a[3])),
+            "real keys' scores far below -1e33, padded keys' far above (weights of opposite signs)",
+            lambda a: (
+                _signed_by_mask(a[0], _padded(a[3])) * FAR_BELOW_SCALE**0.5,  # self-attention: x makes q and k
+                _opposed(a[1]),
+                a[2],
+                _padded(a[3]),
+            ),
             FAR_BELOW_FACTOR,
         ),
     ),
@@ -1253,6 +1286,10 @@ ENCODER = Contract(
             "padding anywhere: left padding and holes",
             lambda g, size: (_randn(g, 3, size.length, 8), _weights(g, 8, 16), 2, _attention_mask(g, 3, size.length)),
         ),
+    ),
+    initial=at_initial_values(
+        ones=((1, "ln1_gain"), (1, "ln2_gain")),
+        zeros=[(1, name) for name in ("ln1_bias", "ln2_bias", "b_q", "b_k", "b_v", "b_o", "b_1", "b_2")],
     ),
 )
 

@@ -55,7 +55,7 @@ from course_grading.sandbox.calls import Student
 from course_grading.sandbox.shortcuts import TORCH_ATTENTION, Rules
 
 import gradinglib
-from contracts import EVERY, FAR_BELOW_FACTOR, PAST_EVERY_BUFFER, Contract, Size, contract_cases
+from contracts import EVERY, FAR_BELOW_FACTOR, FAR_BELOW_SCALE, PAST_EVERY_BUFFER, Contract, Size, contract_cases
 from gradinglib import (
     CheckFailed,
     Guarded,
@@ -776,6 +776,17 @@ def _ratio_past_float32(below: bool) -> Callable[[torch.Generator, Size], tuple[
     return make
 
 
+def _specials_inside(g: torch.Generator, size: Size) -> tuple[Any, ...]:
+    """:func:`_infilling_args` with BOS's id as the second token and EOS's as the one before last: inside, they are
+    tokens like any other (corpus t: BOS and EOS kept out by value lost the inner tokens that share their ids, and
+    ``m`` two fewer: ``mask_ratio`` is at least 0.5, so ``num_to_mask`` is one less). Each once: the inner tokens stay
+    distinct, which the judge's alignment of the kept tokens needs."""
+    tokens, *rest = _infilling_args(g, replace(size, length=max(size.length, 4)))
+    tokens = tokens.clone()
+    tokens[1], tokens[-2] = tokens[0], tokens[-1]
+    return (tokens, *rest)
+
+
 def _with_ratio(args: tuple[Any, ...], ratio: float) -> tuple[Any, ...]:
     return (args[0], ratio, *args[2:])
 
@@ -790,6 +801,7 @@ INFILLING = Contract(
     fresh=True,
     edges=(
         ("mask_ratio 0: a copy of the tokens", lambda g, size: _with_ratio(_infilling_args(g, size), 0.0)),
+        ("BOS's and EOS's ids among the tokens between them", _specials_inside),
         # the spec's exact products: ceil of a whole number is that number (corpus r: int(m * ratio) + 1 for ceil)
         ("mask_ratio 0.5 (m * mask_ratio whole where m is even, exactly)", lambda g, size: _exact_half(g, size)),
         ("m * mask_ratio 3e-6 below a whole number, past it with mask_ratio in float32", _ratio_past_float32(True)),
@@ -1108,8 +1120,8 @@ CROSS = Contract(
     # (-1e4), or with one added, outranks the real keys
     extremes=(
         (
-            "real keys' scores far below -10,000, padded keys' far above (weights of opposite signs)",
-            lambda a: (a[0].abs() + 1, _signed_by_mask(a[1], a[4]), _opposed(a[2]), *a[3:]),
+            "real keys' scores far below -1e33, padded keys' far above (weights of opposite signs)",
+            lambda a: ((a[0].abs() + 1) * FAR_BELOW_SCALE, _signed_by_mask(a[1], a[4]), _opposed(a[2]), *a[3:]),
             FAR_BELOW_FACTOR,
         ),
     ),
@@ -1309,6 +1321,14 @@ def _beam_args(eos_id: int | None = None, below: float = 0.0) -> Callable[[torch
     return make
 
 
+def _beam_args_level(g: torch.Generator, size: Size) -> tuple[Any, ...]:
+    """:func:`_beam_args` with no beam finished and every score 0, as a first step's, but four beams: each is
+    extended (corpus t: equal scores taken for the first step extended beam 0 alone). At least 9 tokens, at the
+    shortest length too: over one token every candidate would tie."""
+    log_probs, beam_scores, finished, *rest = _beam_args()(g, replace(size, length=max(size.length, 9)))
+    return (log_probs, torch.zeros_like(beam_scores), torch.zeros_like(finished), *rest)
+
+
 # A vocabulary past any fixed buffer; float64 scores (float64 beam_scores give float64 scores); EOS as
 # the first and as the last token of the vocabulary; the scores of a long sequence, whose probabilities
 # underflow (exp(-800) is 0 in float64: scores as products of probabilities, not sums of logs, show).
@@ -1326,6 +1346,7 @@ BEAM = Contract(
         ("eos_id 0, the first token", _beam_args(0)),
         ("eos_id the last token", _beam_args(-1)),
         ("the beams' scores about -800 (a long sequence)", _beam_args(below=800.0)),
+        ("four beams, none finished, every score 0 (a later step's scores may tie)", _beam_args_level),
     ),
     ignored=(("a finished beam's log_probs row (it means nothing) inf and -inf", _junk_finished_rows),),
     mixed=(

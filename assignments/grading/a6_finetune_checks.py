@@ -490,6 +490,17 @@ def _judge_lora(found: Any, args: tuple[Any, ...], where: str, size: Size) -> No
             where,
             **LORA_TOL,
         )
+    # a forward without autograd after A and B changed in place (corpus t: W + s BA built at the first such forward,
+    # before A and B were set, and reused)
+    for i, (x, out) in enumerate(zip(xs, found["no_grad_outs"])):
+        expect_close(
+            out,
+            _ref_lora(weight, bias, A, B, alpha, x),
+            f"the output for input {i + 1} under torch.no_grad(), after A and B changed in place since an earlier "
+            "forward (use the parameters as they are now)",
+            where,
+            **LORA_TOL,
+        )
     for name, ref in zip(("A", "B", "x"), _ref_lora_grads(weight, bias, A, B, alpha, xs[0])):
         what = "the input x" if name == "x" else name
         expect_close(
@@ -784,6 +795,27 @@ FREEZE = Contract(
                 _shapes(g, _gpt2_names(size.length)),
                 [],
                 ["*.bias", "transformer.h.0.ln_1.bias"],
+                _gpt2_buffers(size.length),
+            ),
+        ),
+        # a list holds what it holds: a pattern given twice matches its one parameter twice (corpus t: one
+        # occurrence crossed off per matched parameter left the second unmatched), and a parameter with no elements
+        # is matched like any other (corpus t: "matches nothing" judged by the count of elements it unfroze)
+        (
+            "one pattern twice, matching one parameter",
+            lambda g, size: (
+                _shapes(g, _gpt2_names(size.length)),
+                [],
+                ["transformer.h.0.ln_1.weight", "score.weight", "transformer.h.0.ln_1.weight"],
+                _gpt2_buffers(size.length),
+            ),
+        ),
+        (
+            "a pattern whose only parameter has no elements (the head of a model with 0 labels)",
+            lambda g, size: (
+                _shapes(g, _gpt2_names(size.length)) | {"score.weight": (0, 4)},
+                [],
+                ["transformer.ln_f.*", "score.*"],
                 _gpt2_buffers(size.length),
             ),
         ),
@@ -1215,6 +1247,10 @@ def _judge_adapter(found: Any, args: tuple[Any, ...], where: str, size: Size) ->
     approximate = _adapter_gelu(found, xs, weights)
     for i, (ref, out) in enumerate(zip(_adapter_expected(xs, weights, approximate)[0], found["outs"])):
         expect_close(out, ref, f"the output for input {i + 1}", where, **TOL)
+    # without autograd, after its weights changed in place since an earlier such forward: what a memo shows
+    for i, (ref, out) in enumerate(zip(_adapter_expected(xs, weights, approximate)[0], found["no_grad_outs"])):
+        what = f"the output for input {i + 1} under torch.no_grad(), weights changed since"
+        expect_close(out, ref, what, where, **TOL)
     _expect_adapter_gradients(found, xs, weights, approximate, where)
 
 

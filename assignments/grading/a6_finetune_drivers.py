@@ -94,10 +94,11 @@ def _grading_lora_run(weight, bias, r, alpha, A, B, xs):
 
     base = _grading_linear(weight, bias)
     layer = LoRALinear(base, r, alpha)  # noqa: F821 (the student's class)
+    rng_before = _grading_global_state()  # the forward pass, backward and merge draw nothing
     with torch.no_grad():
+        layer(xs[0])  # evaluated once as it was made (a caller's check before training), then A and B change
         layer.A.copy_(A)
         layer.B.copy_(B)
-    rng_before = _grading_global_state()  # the forward pass, backward and merge draw nothing
     x0 = xs[0].clone().requires_grad_(True)
     outs = [layer(x0)] + [layer(x) for x in xs[1:]]
     (outs[0] * _grading_probe(outs[0])).sum().backward()
@@ -114,6 +115,8 @@ def _grading_lora_run(weight, bias, r, alpha, A, B, xs):
     found["frozen_outs"] = [layer(x).detach() for x in xs]
     layer.A.requires_grad_(True)
     layer.B.requires_grad_(True)
+    with torch.no_grad():  # and without autograd: the same outputs from the A and B the layer holds now
+        found["no_grad_outs"] = [layer(x) for x in xs]
     given = {name: p for name, p in (("weight", base.weight), ("bias", base.bias)) if p is not None}
     layer.merge()
     found["merged_state"] = _grading_param_state(layer.base, given)
@@ -283,10 +286,11 @@ def _grading_adapter_run(d_model, bottleneck, weights, xs):
 
     adapter = Adapter(d_model, bottleneck)  # noqa: F821 (the student's class)
     params = dict(adapter.named_parameters())
+    rng_before = _grading_global_state()
     with torch.no_grad():
+        adapter(xs[0].clone())  # evaluated once as it was made, then its weights change in place
         for name, value in weights.items():
             params[name].copy_(value)
-    rng_before = _grading_global_state()
     kept = []
     for x in xs:  # first on copies that need no gradient, where an in-place change of the input can happen
         copy = x.clone()
@@ -298,9 +302,12 @@ def _grading_adapter_run(d_model, bottleneck, weights, xs):
     outs = [adapter(x0)] + [adapter(x) for x in xs[1:]]
     (outs[0] * _grading_probe(outs[0])).sum().backward()
     grads = {name: None if p.grad is None else p.grad.detach().clone() for name, p in params.items()}
+    with torch.no_grad():
+        no_grad_outs = [adapter(x) for x in xs]
     return {
         "inputs_kept": kept,
         "outs": [out.detach() for out in outs],
+        "no_grad_outs": no_grad_outs,
         "grads": grads,
         "grad_x": None if x0.grad is None else x0.grad.detach().clone(),
         "rng": [rng_before, _grading_global_state()],

@@ -25,7 +25,16 @@ from course_grading.markers import defined_names
 from course_grading.sandbox.calls import Student
 from course_grading.sandbox.shortcuts import TORCH_ATTENTION, TORCH_NORMS, Rules
 
-from contracts import EVERY, PAST_EVERY_BUFFER, Contract, Size, contract_cases, expect_like, in_float64
+from contracts import (
+    EVERY,
+    PAST_EVERY_BUFFER,
+    Contract,
+    Size,
+    at_initial_values,
+    contract_cases,
+    expect_like,
+    in_float64,
+)
 from gradinglib import CheckFailed, Guarded, as_student, expect_close, fresh_generator, kind, run_cases
 
 REFERENCE_PARTS = Path(__file__).with_name("a7_llama_reference_parts.py").read_text()
@@ -130,6 +139,12 @@ def _rotary_contract(interleaved: bool) -> Contract:
             (f"{layout}, one position at start 0 (no turn)", lambda g, size: (_randn(g, 2, 1, 8), 0, 1e4, interleaved)),
             # the spec's angles in float64: at position 100,000 a float32 angle is off by up to 0.004 radians
             (f"{layout}, positions from 100,000", lambda g, size: (_randn(g, 2, 4, 16), 100_000, 1e4, interleaved)),
+            # and the positions themselves: past 2**24 float32 holds only even ones (corpus t: torch.arange(start,
+            # start + T, dtype=x.dtype) put the odd positions on their even neighbours, angles 1.2 radians off)
+            (
+                f"{layout}, positions from 2**24 + 1 (odd ones past float32's whole numbers)",
+                lambda g, size: (_randn(g, 2, 4, 16), 2**24 + 1, 1e4, interleaved),
+            ),
             # no limit on the width either: past a table of 1,024 pairs
             (f"{layout}, 2,050 features per head", lambda g, size: (_randn(g, 3, 2050), 5, 1e4, interleaved)),
         ),
@@ -198,6 +213,7 @@ RMS_NORM = Contract(
         ("rows offset by 5", lambda g, size: (_randn(g, 3, 8) + 5, 1 + _randn(g, 8, scale=0.5), 1e-6)),
         ("default eps", lambda g, size: (_randn(g, 3, 8, scale=1e-3), 1 + _randn(g, 8, scale=0.5))),
     ),
+    initial=at_initial_values(ones=(1,)),
     zeros=(2,),  # the part's visible test passes eps=0.0
 )
 
@@ -510,6 +526,7 @@ BLOCK = Contract(
     ),
     whole=(6,),
     zeros=(5,),
+    initial=at_initial_values(ones=((1, "attn_norm"), (1, "ffn_norm"))),
 )
 
 

@@ -80,6 +80,9 @@ its class of bug on every draw, not on a lucky one):
   object's identity (``id(memory)``, ``is``) shows. Between those calls every tensor a call returned (a view of
   an argument excepted) is changed in place, as a caller may, and the first call's arguments come once more at the
   end: a tensor the function keeps and hands out again (a memoised mask, a slice of a table built once) shows.
+* **initial values** (``initial``, where the part is a module's computation): the parameters at the values that
+  module starts from (norm gains 1, biases 0), the values and the full gradients judged: a fast path for the identity
+  that returns a right value with no gradient reaching the parameters shows;
 * **zeros** (``zeros``, numeric arguments the spec lets be 0): each sent as 0 in an edge of its own, where a falsy
   test (``eps or 1e-6``, ``if p:``) turns an explicit 0 into something else;
 * **edges in float64**: each edge (zeros included) also with its floating tensors in float64 where ``dtypes``
@@ -151,6 +154,12 @@ EVERY = "*"  # in ``differentiable``: (index, EVERY) is every floating tensor of
 # other share their weight differently in any two right answers (1e-3 off in 1 draw of 60 at a factor of
 # 10); a finite mask puts weight of order 1 on a masked key: an error of order 1, 100 times this tolerance.
 FAR_BELOW_FACTOR = 1000.0
+# What the queries of those cases are scaled by on top where the spec names the fill (a4's and a5's: -inf or
+# torch.finfo(dtype).min, "a fixed value is not enough"; the queries alone: the scores scale by it, the values and
+# outputs do not), so that the real keys' scores lie near -1e34 to -1e35: a masked key filled with, or moved by, any
+# finite value above -1e33 (-1e4, -1e9 [corpus t], -1e30) outranks them; the spec's two fills do not. float32 holds such
+# a score to about 1e28, so the float32 spread (``conditioned``) still judges near-ties.
+FAR_BELOW_SCALE = 1e30
 
 
 @dataclass(frozen=True)
@@ -233,6 +242,10 @@ class Contract:
     # into a buffer it views, so that the second continuation of a prefix overwrote the first's)
     state: tuple[tuple[int, int], ...] = ()
     branch_input: int = 0
+    # the parameters at the values the module the part implements starts from (nn.LayerNorm's gain 1 and bias 0):
+    # values and the full gradients there (corpus t: a fast path for the identity affine returned the normalised x,
+    # right in value, with no gradient reaching the gain or the bias), :func:`at_initial_values`
+    initial: Callable[[tuple[Any, ...]], tuple[Any, ...]] | None = None
 
     def __post_init__(self) -> None:
         if self.long is not None and self.long <= RECURSION_LIMIT:
@@ -261,6 +274,27 @@ class Contract:
             found.append((f"{MANY_ROWS} in the first leading dimension (past any chunk of the batch)", many))
         found += [(f"{dtype} inputs", replace(self.base, dtype=dtype)) for dtype in self.dtypes]
         return found
+
+
+def at_initial_values(
+    ones: Sequence[GradArg] = (), zeros: Sequence[GradArg] = ()
+) -> Callable[[tuple[Any, ...]], tuple[Any, ...]]:
+    """A :attr:`Contract.initial` transform: the tensors at ``ones`` (an argument's index, or (index, key) of a dict
+    argument's entry) filled with 1 and those at ``zeros`` with 0, every other argument as drawn."""
+
+    def transform(args: tuple[Any, ...]) -> tuple[Any, ...]:
+        filled = [dict(a) if isinstance(a, dict) else a for a in args]
+        for value, paths in ((1.0, ones), (0.0, zeros)):
+            for path in paths:
+                index, key = (path, None) if isinstance(path, int) else path
+                holder = filled[index]
+                if key is None:
+                    filled[index] = torch.full_like(holder, value)
+                else:
+                    holder[key] = torch.full_like(holder[key], value)
+        return tuple(filled)
+
+    return transform
 
 
 def _zero_edges(contract: Contract) -> list[tuple[str, Callable[[torch.Generator, Size], tuple[Any, ...]]]]:
@@ -399,6 +433,11 @@ def contract_cases(contract: Contract, student: Guarded, g: torch.Generator) -> 
         cases.append(
             _value_case(contract, student, g, "lengths that may differ, equal", replace(contract.base, coincide=True))
         )
+    if contract.initial is not None:
+        label = "the parameters at their initial values (norm gains 1, biases 0)"
+        cases.append(_value_case(contract, student, g, label, contract.base, layout=contract.initial))
+        if contract.differentiable:
+            cases.append(_gradient_case(contract, student, g, f"gradients, {label}", contract.initial))
     for label, transform, factor in contract.extremes:
         cases.append(
             _value_case(contract, student, g, label, contract.base, layout=transform, factor=factor, conditioned=True)

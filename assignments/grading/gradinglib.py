@@ -249,6 +249,12 @@ class Guarded:
                 f"{name} returned a tensor it was given (or a view of one), where the spec asks for a new "
                 f"tensor; return a copy ({_shapes(args)})"
             )
+        if reply.inference:
+            raise CheckFailed(
+                f"{name} returned an inference tensor (made under torch.inference_mode), though it was not called "
+                "in that mode: its caller cannot change it in place or use it where autograd saves it; build it "
+                f"outside inference_mode ({_shapes(args)})"
+            )
         driven = options.get("driver") is not None
         if reply.global_rng_moved and not (driven if global_rng is None else global_rng):
             raise CheckFailed(

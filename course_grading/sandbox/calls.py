@@ -129,6 +129,9 @@ class Reply:
     trace_intact: bool = True  # whether that process says its recorder stayed in place
     global_rng_moved: bool = False  # whether torch's, Python's or NumPy's global random state changed during the call
     aliased: bool = False  # whether a tensor it returned shares memory with a tensor it was given
+    # whether a tensor it returned is an inference tensor (made under torch.inference_mode) though the caller was not
+    # in that mode: the caller can neither change it in place nor use it where autograd saves it
+    inference: bool = False
 
 
 # an argument to differentiate against: its index, or (index, key) of a dict argument, or (index, i) of a tuple's
@@ -353,10 +356,11 @@ def call_in(
                         next(found) if isinstance(leaf, Tensor) and leaf.requires_grad else None for leaf in wrt
                     )
             aliased = bool(_storages(value) & _storages(args))
+            inference = grad_mode != "inference" and _any_inference(value)
             # copies, made here: a finalizer or hook of the student's that runs later cannot write into them
             value, after, grads = plain(value), plain(tuple(args)), plain(grads)
     moved = global_random_state() != rng_before
-    return Reply(value, after, grads, differentiable, frozenset(trace.names), trace.intact, moved, aliased)
+    return Reply(value, after, grads, differentiable, frozenset(trace.names), trace.intact, moved, aliased, inference)
 
 
 def _item(value: Any, index: int) -> Any:
@@ -366,10 +370,25 @@ def _item(value: Any, index: int) -> Any:
     return value if index == 0 else None
 
 
+# the methods the flags of a reply read, bound before any notebook code can rebind them on torch.Tensor
+_IS_INFERENCE, _UNTYPED_STORAGE = Tensor.is_inference, Tensor.untyped_storage
+
+
+def _any_inference(value: Any) -> bool:
+    """Whether a tensor in ``value`` (inside tuples, lists, dicts) is an inference tensor."""
+    if isinstance(value, Tensor):
+        return bool(_IS_INFERENCE(value))  # the class's method, as imported: a tensor may carry one of its own
+    if isinstance(value, (tuple, list)):
+        return any(_any_inference(v) for v in value)
+    if isinstance(value, dict):
+        return any(_any_inference(v) for v in value.values())
+    return False
+
+
 def _storages(value: Any) -> set[int]:
     """The addresses of the memory every non-empty tensor in ``value`` (inside tuples, lists, dicts) lies in."""
     if isinstance(value, Tensor):
-        storage = Tensor.untyped_storage(value)  # the class's method: a tensor may carry one of its own
+        storage = _UNTYPED_STORAGE(value)  # the class's method, as imported: a tensor may carry one of its own
         return {storage.data_ptr()} if storage.nbytes() > 0 else set()
     if isinstance(value, (tuple, list)):
         return set().union(*(_storages(v) for v in value))
@@ -608,13 +627,22 @@ def unwire(value: Any) -> Any:
     return value
 
 
+# What a frame is written with, bound when this module is imported, before any notebook code runs: a notebook that
+# rebinds torch.save (self.save = ... with torch passed as self: attacks_u, which set every reply's global_rng_moved
+# to False) or os.write changes its own names, not these. What the student's process computes stays its own to forge
+# deeper down (torch.save looks up io.BytesIO and pickle as it runs; its interpreter is the student's): these close the
+# route through the public names.
+_SAVE, _BYTES_IO, _PACK, _WRITE = torch.save, io.BytesIO, struct.pack, os.write
+_SAVE({}, _BYTES_IO())  # and what torch.save imports the first time it runs (its config module), imported now
+
+
 def send_frame(fd: int, message: Any) -> None:
-    buffer = io.BytesIO()
-    torch.save(message, buffer)
+    buffer = _BYTES_IO()
+    _SAVE(message, buffer)
     data = buffer.getvalue()
-    view = memoryview(struct.pack("<Q", len(data)) + data)
+    view = memoryview(_PACK("<Q", len(data)) + data)
     while view:
-        view = view[os.write(fd, view) :]
+        view = view[_WRITE(fd, view) :]
 
 
 def _read_exactly(fd: int, n: int, until: float | None) -> bytes:
@@ -948,6 +976,7 @@ class RemoteStudent:
             intact,
             reply.get("global_rng_moved") is not False,
             reply.get("aliased") is True,
+            reply.get("inference") is True,
         )
 
     def close(self) -> None:

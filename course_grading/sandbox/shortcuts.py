@@ -49,7 +49,10 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import functools
+import importlib
 import re
+import symtable
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -427,7 +430,9 @@ class Rules:
         higher-order operators too); None for a part that forbids no function."""
         if not self.forbid:
             return None
-        families = sorted({OPERATOR_FAMILIES.get(key, re.escape(key)) for key in self.keys()})
+        # a key is normalised (no underscores); a trace's names keep theirs (aten::local_response_norm): any letter
+        # of a key may be followed by one (attacks_u: "localresponsenorm" never matched "local_response_norm")
+        families = sorted({OPERATOR_FAMILIES.get(key, "_?".join(map(re.escape, key))) for key in self.keys()})
         return re.compile("|".join([*families, re.escape(HOP_PREFIX)]), re.IGNORECASE)
 
     def allows_import(self, module: str) -> bool:
@@ -553,8 +558,13 @@ class _Reader(ast.NodeVisitor):
         bound: set[str],
         modules: dict[str, str],
         imported: frozenset[str] = frozenset(),
+        own_attributes: frozenset[str] = frozenset(),
     ) -> None:
         self.cell, self.lines, self.keys, self.bound = cell, lines, keys, bound
+        # the attributes the notebook's classes give themselves (self._cache = ..., a method _helper): read on self
+        # or cls, theirs; any other private or low-level attribute read there is torch's as much as anyone's, since
+        # self is whatever the caller passes (attacks_u: def f(self): return self._C, called as f(torch))
+        self.own_attributes = own_attributes
         self.imported = imported  # the names an import statement of the notebook binds (torch, F, np)
         # names bound to harmless modules, whose private attributes (os._exit) are theirs
         self.plain_modules = set(modules)
@@ -780,7 +790,12 @@ class _Reader(ast.NodeVisitor):
         ):
             self.word(node, attr)
         # self._cache, os._exit, json.load
-        owned = isinstance(node.value, ast.Name) and node.value.id in {"self", "cls", *self.plain_modules}
+        owned = isinstance(node.value, ast.Name) and (
+            node.value.id in self.plain_modules
+            or node.value.id in ("self", "cls")
+            and attr in self.own_attributes
+            and attr not in _library_attributes()
+        )
         if isinstance(node.value, ast.Name) and node.value.id in self.guarded:
             if _plain(self.guarded[node.value.id], attr):
                 self.plain_uses.add(id(node.value))
@@ -911,10 +926,79 @@ def _parse(source: str) -> ast.Module | None:
         return None
 
 
+# The modules whose private attributes a notebook's class cannot make its own by assigning them on self
+LIBRARY_MODULES: tuple[str, ...] = ("torch", "torch._C", "torch.nn", "torch.nn.functional", "torch.overrides")
+LIBRARY_MODULES += ("torch.utils", "torch.serialization", "numpy", "sys", "os", "io", "pickle", "struct", "builtins")
+LIBRARY_MODULES += ("importlib", "gc")
+
+
+@functools.cache
+def _library_attributes() -> frozenset[str]:
+    """The private attribute names of :data:`LIBRARY_MODULES` (``_C``, ``_DisableTorchDispatch``, ``_getframe``)
+    and :data:`BACKDOORS`: read on ``self`` or ``cls`` they are never a class's own, whatever the notebook assigns
+    there (``self._C = None`` in a method never called would otherwise make ``self._C`` of torch look owned)."""
+    names = set(BACKDOORS)
+    for name in LIBRARY_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ImportError:
+            continue
+        names |= {attr for attr in dir(module) if attr.startswith("_") and not _is_dunder(attr)}
+    # and what sys and os hold that is no plain use (sys.modules, os.write), and every function torch.save's writing
+    # and the wire go through (self.save = ... is torch.save replaced: attacks_u)
+    names |= {attr for name in ("sys", "os") for attr in dir(importlib.import_module(name)) if not _plain(name, attr)}
+    return frozenset(names | {"save", "load", "write", "pack", "BytesIO", "Pickler", "dump", "dumps"})
+
+
+def _own_attributes(trees: Iterable[ast.Module]) -> frozenset[str]:
+    """The attributes the notebook's own classes have: assigned on ``self`` or ``cls`` (``self._cache = ...``), or
+    defined in a class body (a method, a class attribute)."""
+    own = set()
+    for tree in trees:
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Attribute)
+                and not isinstance(node.ctx, ast.Load)
+                and isinstance(node.value, ast.Name)
+                and node.value.id in ("self", "cls")
+            ):
+                own.add(node.attr)
+            elif isinstance(node, ast.ClassDef):
+                for statement in node.body:
+                    if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                        own.add(statement.name)
+                    targets = (
+                        statement.targets if isinstance(statement, ast.Assign) else [getattr(statement, "target", None)]
+                    )
+                    own |= {
+                        t.id
+                        for target in targets
+                        if target is not None
+                        for t in ast.walk(target)
+                        if isinstance(t, ast.Name)
+                    }
+    return frozenset(own)
+
+
+def _assigned(table: symtable.SymbolTable) -> Iterator[str]:
+    """The names bound in ``table``'s scope and the scopes within it by anything but an import: Python's own list
+    of binding forms (assignments, parameters, definitions, ``for``, ``with``, ``except ... as``, ``match``
+    captures, ``:=``, type parameters)."""
+    yield from (s.get_name() for s in table.get_symbols() if s.is_assigned() or s.is_parameter())
+    for child in table.get_children():
+        yield from _assigned(child)
+
+
 def _bindings(trees: Iterable[ast.Module]) -> Iterator[tuple[str, str | None]]:
     """Every name the notebook's code binds anywhere, and the module of :data:`HARMLESS_IMPORTS`
-    or :data:`PATTERN_MODULES` that binding imports (``import os``), if it is one."""
+    or :data:`PATTERN_MODULES` that binding imports (``import os``), if it is one. Every binding form Python has
+    counts (its symbol table's): a name an import binds to a harmless module and a ``match`` capture or an
+    ``except ... as`` rebinds is no harmless module's (attacks_u: ``case json:`` rebound ``json`` to torch)."""
     for tree in trees:
+        try:
+            yield from ((name, None) for name in _assigned(symtable.symtable(ast.unparse(tree), "<cell>", "exec")))
+        except (SyntaxError, ValueError, RecursionError):  # what Python itself refuses to compile binds nothing
+            pass
         for node in ast.walk(tree):
             if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
                 yield node.id, None
@@ -973,6 +1057,7 @@ def evidence_by_part(
     scaffolding = _imported(others)  # what the release's own cells import, an answer may import too
     parsed = [t for t in trees.values() if t is not None] + others
     bindings = list(_bindings(parsed))
+    own_attributes = _own_attributes(parsed)
     bound = {name for name, _ in bindings}  # the notebook's own names, whatever library names they share
     modules = {name: module for name, module in bindings if module is not None}
     # always that module
@@ -998,7 +1083,7 @@ def evidence_by_part(
     found: dict[str, list[tuple[str, Evidence]]] = {}  # by cell: (region, evidence)
     uses: dict[str, dict[str, set[str]]] = {}  # by cell: region -> the names it uses
     for cell, tree in trees.items():
-        reader = _Reader(cell, source_lines(_python(answers[cell])), keys, bound, modules, imported)
+        reader = _Reader(cell, source_lines(_python(answers[cell])), keys, bound, modules, imported, own_attributes)
         try:
             if tree is not None:
                 reader.visit(tree)

@@ -242,6 +242,7 @@ def answer(
             "trace_intact": reply.trace_intact,
             "global_rng_moved": reply.global_rng_moved,
             "aliased": reply.aliased,
+            "inference": reply.inference,
         }
 
     return _timed(cell_s, call)

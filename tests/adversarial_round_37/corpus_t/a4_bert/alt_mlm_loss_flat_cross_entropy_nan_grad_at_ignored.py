@@ -1,0 +1,6 @@
+# expect: full marks -- relabelled (stop 71): the loss's value ignores those positions whatever their logits, and a4's release now says their gradient is 0 where their logits are finite (the flat ignore_index form, Hugging Face's, is right); written as: the usual flat F.cross_entropy(logits.reshape(-1, V), labels.reshape(-1), ignore_index=-100): its value skips the ignored positions, but log_softmax's backward still runs over them, so a non-finite logit at an ignored position (part 3: "whatever the logits at positions 0 and 2") makes that position's gradient NaN (0 * NaN), where the loss does not depend on it at all (gradient 0) and the release says gradients flow back to logits; logits randn(1, 4, 5) with logits[0, 0] = nan and logits[0, 2] = inf, labels [[-100, 2, -100, 4]]: equal losses, the key's gradient at positions 0 and 2 is 0, the answer's NaN (finite logits everywhere: equal values and gradients)
+# %% [mlm_loss]
+def mlm_loss(logits, labels):
+    """Mean cross-entropy of logits (B, T, V) at the positions where labels (B, T) is not IGNORE_INDEX: a scalar."""
+    V = logits.shape[-1]
+    return F.cross_entropy(logits.reshape(-1, V), labels.reshape(-1), ignore_index=IGNORE_INDEX)
