@@ -125,7 +125,7 @@ def held(
         ("def f(self):\n    return self._C\n\nC = f(torch)\n", "private"),
         ("def f(self):\n    self._C = None\n\ndef g(self):\n    return self._C\n", "private"),
         ("class K:\n    def save(self, f):\n        self.save = f\n", "private"),
-        ("def f(self):\n    return self.modules\n", "private"),
+        ("def f(self):\n    return self.modules\n", "lookup"),
         # a harmless module's name rebound by a match capture is no harmless module's (attacks_u)
         ("import json\nmatch torch:\n    case json:\n        pass\nC = json._C\n", "private"),
         ("import json\ntry:\n    pass\nexcept ValueError as json:\n    pass\nC = json._C\n", "private"),
@@ -613,6 +613,11 @@ def test_a_function_replaced_by_its_correct_version_is_not_followed() -> None:
         rules,
     ) == {"sdpa", "mha"}
     assert held({"sdpa": "", "mha": cheat + mha}, rules) == {"mha"}
+    # a default names the object of the time of the definition: the student's own (attacks_u: _ln=layer_norm)
+    kept = mha.replace("mask=None)", "mask=None, _own=scaled_dot_product_attention)").replace(
+        "return scaled_dot_product_attention(", "return _own("
+    )
+    assert held({"sdpa": cheat, "mha": kept}, rules, tests={"mha": "multi_head_attention(x, W)"}) == {"sdpa", "mha"}
 
 
 def test_the_parts_functions_are_followed_wherever_the_notebook_defines_them() -> None:

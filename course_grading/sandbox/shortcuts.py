@@ -401,6 +401,8 @@ OPERATOR_FAMILIES = {
 # What IPython syntax becomes a call of on ``get_ipython()``: the grader's shell answers each by skipping it.
 SHELL_CALLS = frozenset(name for name in vars(_NoShell) if not name.startswith("_"))
 MAX_LINE = 120  # characters of a flagged line quoted in a note
+# The region of what a definition's defaults and annotations name, beside the definition's own (``name`` + this)
+AT_DEFINITION = "\0at definition"
 MAX_SHOWN = 3  # pieces of evidence quoted per part
 
 
@@ -639,7 +641,9 @@ class _Reader(ast.NodeVisitor):
 
     def _function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         """Decorators run when the definition runs; defaults and annotations too, but one that only
-        names something (``_f=F.softmax``) is kept in the function, and read as part of its body."""
+        names something (``_f=F.softmax``) is kept in the function, and read with it (its region's
+        :data:`AT_DEFINITION` region): what it names is the object of the time of the definition, the student's own
+        even where the grader swaps in the correct one (attacks_u: ``_ln=layer_norm``)."""
         arguments = [
             *node.args.posonlyargs,
             *node.args.args,
@@ -657,7 +661,8 @@ class _Reader(ast.NodeVisitor):
         saved, saved_locals = self.region, self.local_names
         body = self.region if self.region != TOP else self.owner or node.name
         for expression in kept:
-            self.region = body if all(isinstance(n, _NAMING) for n in ast.walk(expression)) else saved
+            naming = all(isinstance(n, _NAMING) for n in ast.walk(expression))
+            self.region = body + AT_DEFINITION if naming else saved
             self.visit(expression)
         self.region = body
         shared = {name for n in ast.walk(node) if isinstance(n, (ast.Global, ast.Nonlocal)) for name in n.names}
@@ -802,7 +807,9 @@ class _Reader(ast.NodeVisitor):
             else:
                 self.add(node, "smuggle", f"{node.value.id}.{attr}")
                 self.plain_uses.add(id(node.value))
-        if not owned and (attr.startswith("_") and not _is_dunder(attr) or attr in BACKDOORS):
+        on_self = isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")
+        private = attr.startswith("_") and not _is_dunder(attr)
+        if not owned and (private or attr in BACKDOORS or on_self and attr in _library_attributes()):
             self.add(node, "private", attr)
         elif attr in INTERPRETER:
             self.add(node, "code", attr)
@@ -1116,7 +1123,8 @@ def _reached(part: str, uses: dict[str, dict[str, set[str]]], called: set[str], 
     """The regions a part's code can run: the code every cell runs (``TOP``), and the definitions
     named by it, by the part's cell or by its tests (``called``), followed from name to name. A
     name looked up when a function runs finds the correct version of a ``replaced`` one; a name
-    used when a cell runs holds the student's (it may be kept elsewhere: followed)."""
+    used when a cell runs holds the student's (it may be kept elsewhere: followed), and so does one a definition's
+    default names (its :data:`AT_DEFINITION` region, reached with it)."""
     at_run = set().union(*(cell_uses.get(TOP, set()) for cell_uses in uses.values()))
     at_call = set(called).union(*uses.get(part, {}).values())
     reached, todo = {TOP}, at_run | (at_call - replaced)
@@ -1125,8 +1133,10 @@ def _reached(part: str, uses: dict[str, dict[str, set[str]]], called: set[str], 
         if name in reached:
             continue
         reached.add(name)
+        reached.add(name + AT_DEFINITION)
         for cell_uses in uses.values():
             todo |= cell_uses.get(name, set()) - reached - replaced
+            todo |= cell_uses.get(name + AT_DEFINITION, set()) - reached
     return reached
 
 
