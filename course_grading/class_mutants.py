@@ -29,6 +29,9 @@ small edits: each turns a right function into one with a bug that only a check o
   block's again (corpus r: a padding mask not advanced past the first block of sequences);
 * ``mask head axis <name>``: a three-dimensional mask given a head axis (``mask.unsqueeze(1)``), where a mask
   broadcasts from the right (corpus r: multi_head_attention's convention carried into the attention under it);
+* ``inference output``: the function run under ``torch.inference_mode()`` (a decorator): what it returns is an
+  inference tensor, which its caller can neither change in place nor use where autograd saves it (corpus t: a table
+  made so);
 * ``shared state <i>``: item ``i`` of a returned tuple (the state of a function that takes a ``cache``) copied into
   a buffer kept between calls, one per shape and dtype, and that buffer returned: a later call of the same size
   overwrites what an earlier one returned (corpus r: a static KV cache appended into in place).
@@ -69,6 +72,7 @@ CLASSES = (
     "batch chunk",
     "mask head axis",
     "shared state",
+    "inference output",
 )  # how each operator's mutants are named (the last part of a mutant's id)
 
 
@@ -101,6 +105,7 @@ def class_mutations(func: ast.FunctionDef) -> Iterator[tuple[str, ast.FunctionDe
     yield from _batch_chunks(func)
     yield from _mask_head_axes(func)
     yield from _shared_states(func)
+    yield "inference output", _decorated(func, "torch.inference_mode()")
 
 
 def _arguments(func: ast.FunctionDef) -> list[str]:
@@ -185,6 +190,13 @@ def _reads_values(expr: ast.AST, tainted: set[str]) -> bool:
         id(m) for n in ast.walk(expr) if isinstance(n, ast.Attribute) and n.attr in META for m in ast.walk(n.value)
     }
     return any(isinstance(n, ast.Name) and n.id in tainted and id(n) not in metadata for n in ast.walk(expr))
+
+
+def _decorated(func: ast.FunctionDef, decorator: str) -> ast.FunctionDef:
+    """``func`` with ``@decorator`` outermost."""
+    new = copy.deepcopy(func)
+    new.decorator_list = [ast.parse(decorator, mode="eval").body, *new.decorator_list]
+    return new
 
 
 def _prepended(func: ast.FunctionDef, code: str) -> ast.FunctionDef:

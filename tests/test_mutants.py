@@ -193,6 +193,7 @@ CLASS_SNIPPET = '''def step(x, cache_k, W, p, eos_id, cache=None):
     "if x.dim() < 2:", "if x.dim() < 3:",  # a batch dimension required
     # a special id skipped when already there
     "[e for e in [out.shape[0], eos_id] if not (len(x) and int(x[-1]) == e)]",
+    "@torch.inference_mode()\ndef step(",  # run under inference_mode: its outputs inference tensors
 ])  # fmt: skip
 def test_class_operators_write_each_class_of_bug(expected: str) -> None:
     texts = [m.code for m in mutants_of("part", CLASS_SNIPPET)]
