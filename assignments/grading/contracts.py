@@ -1231,7 +1231,8 @@ EVERY_CALL = (
     "alone, unless its part says otherwise; its values are the same whether or not the caller asks for "
     "gradients (under `torch.no_grad()` or `torch.inference_mode()` too); and it keeps none of the tensors it "
     "returns (other than views of its arguments): a caller may change them in place without changing what a "
-    "later call returns."
+    "later call returns (so none is an inference tensor, made under `torch.inference_mode()`, which a caller outside "
+    "it cannot change)."
 )
 
 
