@@ -375,26 +375,15 @@ _IS_INFERENCE, _UNTYPED_STORAGE = Tensor.is_inference, Tensor.untyped_storage
 
 
 def _any_inference(value: Any) -> bool:
-    """Whether a tensor in ``value`` (inside tuples, lists, dicts) is an inference tensor."""
-    if isinstance(value, Tensor):
-        return bool(_IS_INFERENCE(value))  # the class's method, as imported: a tensor may carry one of its own
-    if isinstance(value, (tuple, list)):
-        return any(_any_inference(v) for v in value)
-    if isinstance(value, dict):
-        return any(_any_inference(v) for v in value.values())
-    return False
+    """Whether a tensor in ``value`` is an inference tensor (the class's method, as imported: a tensor may carry one
+    of its own)."""
+    return any(bool(_IS_INFERENCE(t)) for t in _tensors_in(value, {}).values())
 
 
 def _storages(value: Any) -> set[int]:
-    """The addresses of the memory every non-empty tensor in ``value`` (inside tuples, lists, dicts) lies in."""
-    if isinstance(value, Tensor):
-        storage = _UNTYPED_STORAGE(value)  # the class's method, as imported: a tensor may carry one of its own
-        return {storage.data_ptr()} if storage.nbytes() > 0 else set()
-    if isinstance(value, (tuple, list)):
-        return set().union(*(_storages(v) for v in value))
-    if isinstance(value, dict):
-        return set().union(*(_storages(v) for v in value.values()))
-    return set()
+    """The addresses of the memory every non-empty tensor in ``value`` lies in (the class's method, as imported)."""
+    storages = [_UNTYPED_STORAGE(t) for t in _tensors_in(value, {}).values()]
+    return {s.data_ptr() for s in storages if s.nbytes() > 0}
 
 
 def _grad_leaf(args: Sequence[Any], path: GradArg) -> Any:

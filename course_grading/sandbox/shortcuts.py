@@ -941,9 +941,10 @@ LIBRARY_MODULES += ("importlib", "gc")
 
 @functools.cache
 def _library_attributes() -> frozenset[str]:
-    """The private attribute names of :data:`LIBRARY_MODULES` (``_C``, ``_DisableTorchDispatch``, ``_getframe``)
-    and :data:`BACKDOORS`: read on ``self`` or ``cls`` they are never a class's own, whatever the notebook assigns
-    there (``self._C = None`` in a method never called would otherwise make ``self._C`` of torch look owned)."""
+    """The attribute names that read on ``self`` or ``cls`` are never a class's own, whatever the notebook assigns
+    there (``self._C = None`` in a method never called would otherwise make ``self._C`` of torch look owned): the
+    private names of :data:`LIBRARY_MODULES` (``_C``, ``_DisableTorchDispatch``, ``_getframe``), :data:`BACKDOORS`,
+    what sys and os hold that is no plain use, and the names the writing of a reply goes through."""
     names = set(BACKDOORS)
     for name in LIBRARY_MODULES:
         try:
