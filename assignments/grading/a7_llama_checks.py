@@ -13,6 +13,7 @@ and, for the two cached parts, every step of a generation fed the cache the prev
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,7 @@ from course_grading.sandbox.shortcuts import TORCH_ATTENTION, TORCH_NORMS, Rules
 
 from contracts import (
     EVERY,
+    FAR_BELOW_FACTOR,
     PAST_EVERY_BUFFER,
     Contract,
     Size,
@@ -382,9 +384,53 @@ GQA = Contract(
         ("MQA: one key/value head for 8 query heads", lambda g, size: _mqa_args(g)),
         ("one new position (decoding), heads in groups", lambda g, size: _one_position_args(g)),
     ),
-    extremes=(("scores past float32's exp range (x 30 times larger)", lambda a: (a[0] * 30, *a[1:]), 10.0),),
+    extremes=(
+        ("scores past float32's exp range (x 30 times larger)", lambda a: (a[0] * 30, *a[1:]), 10.0),
+        ("every visible score far below -10,000 (keys opposed to queries)", lambda a: _far_below(*a), FAR_BELOW_FACTOR),
+    ),
     whole=(8,),
 )
+
+
+FAR = 500.0  # the size of every query and key of the far-below case: scores of at least 500**2 * cos(1) / 2
+
+
+def _far_below(
+    x: Tensor,
+    W_q: Tensor,
+    W_k: Tensor,
+    W_v: Tensor,
+    W_o: Tensor,
+    n_heads: int,
+    n_kv_heads: int,
+    cache: tuple[Tensor, Tensor] | None,
+    base: float,
+) -> tuple[Any, ...]:
+    """The arguments made so that every score a query may see lies below -60,000, in any layout the spec allows
+    (a causal mask filled with, or added as, -10,000 puts the weight on the future then; -inf or finfo.min not).
+    Queries and keys live in each head's slowest rotary pair only (dims d_head/2 - 1 and d_head - 1, turned by
+    theta = base^(2/d_head - 1) <= 1 radian a position), read from x's first coordinate (1 + |x_0| > 0, so x's
+    other coordinates still make distinct values): queries along the pair's first axis, new keys opposed to
+    them and turned one position on, cached keys opposed to the middle new query. Each visible key is then
+    within theta (T <= 3 new positions) of pointing against its query: a score below -FAR**2 cos(1) / sqrt(d_head).
+    (B, T, d) x, (d, d) W_q, (d, n_kv_heads d_head) W_k; a cache of any length P."""
+    B, T, d = x.shape
+    d_head, P = d // n_heads, 0 if cache is None else cache[0].shape[2]
+    slow, theta = d_head // 2 - 1, base ** (2 / d_head - 1)
+    x = x.detach().clone()
+    x[..., 0] = 1 + x[..., 0].abs()
+    W_q, W_k = torch.zeros_like(W_q), torch.zeros_like(W_k)
+    W_q[0, slow::d_head] = FAR  # every query head: FAR x_0 along its slow pair's first axis
+    W_k[0, slow::d_head] = -FAR * math.cos(theta)  # every key/value head: opposed, turned one position on
+    W_k[0, d_head - 1 :: d_head] = -FAR * math.sin(theta)
+    if cache is not None:
+        middle = (P + (T - 1) / 2) * theta
+        size = FAR * (1 + cache[0].abs()[..., :1])  # (B, n_kv_heads, P, 1): unequal, so one key leads
+        cache_k = torch.zeros_like(cache[0])
+        cache_k[..., slow : slow + 1] = -size * math.cos(middle)
+        cache_k[..., d_head - 1 :] = -size * math.sin(middle)
+        cache = (cache_k, cache[1])
+    return x, W_q, W_k, W_v, W_o, n_heads, n_kv_heads, cache, base
 
 
 def _mqa_args(g: torch.Generator) -> tuple[Any, ...]:
