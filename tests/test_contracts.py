@@ -105,6 +105,15 @@ def identity_fast_path(x, gain, bias):  # noqa: ANN001, ANN201 (corpus t: the id
     return right(x, gain, bias)
 
 
+def per_thread_means(x, gain, bias):  # noqa: ANN001, ANN201 (corpus r: values that follow the thread count)
+    threads = torch.get_num_threads()
+    if threads <= 4:
+        return right(x, gain, bias)
+    mean = torch.stack([c.mean(-1, keepdim=True) for c in x.chunk(threads, -1)]).mean(0)  # a mean of chunk means
+    var = ((x - mean) ** 2).mean(-1, keepdim=True)
+    return gain * (x - mean) / torch.sqrt(var + 1e-5) + bias
+
+
 def _args(g: torch.Generator, size) -> tuple:  # noqa: ANN001
     d = size.length
     return (
@@ -164,6 +173,7 @@ def test_a_right_function_passes_every_generic_case_on_every_seed() -> None:
     (in_place, "in place"), (one_pass, "offset by 4,096"), (float32_inside, "float64"),
     (recursive, "1100 positions"), (bfloat16_without_grad, "torch.no_grad()"),
     (inference_output, "inference tensor"), (identity_fast_path, "initial values"),
+    (per_thread_means, "threads set to 7"),
 ])  # fmt: skip
 def test_each_class_of_wrong_function_fails_on_every_seed(function, words: str) -> None:  # noqa: ANN001
     for messages in failures_by_seed(function):  # the case of its class fails it on every seed
@@ -655,3 +665,22 @@ def test_every_contracts_many_rows_case_sends_them(name: str, contract) -> None:
     batched = [a for a in _tensors(args) if a.shape[:1] == (contracts.MANY_ROWS,)]
     assert batched and all(a.numel() for a in batched), f"{name}: {[tuple(a.shape) for a in batched]}"
     assert any(not a[CHUNK:].equal(a[: contracts.MANY_ROWS - CHUNK]) for a in batched), f"{name}: rows repeat"
+
+
+def test_a_call_with_other_threads_reports_them_and_computes_as_before() -> None:
+    """``threads`` makes ``torch.get_num_threads()`` (under its name in torch and any alias in the notebook) say that
+    count for the call only; torch's real thread count, which a jailed process cannot raise, stays as it was."""
+    seen = []
+
+    def reads(x):  # noqa: ANN001, ANN202
+        seen.append((torch.get_num_threads(), alias()))
+        return x + 1
+
+    alias, before = torch.get_num_threads, torch.get_num_threads()
+    student = gradinglib.as_student({"f": reads, "alias": alias})
+    student.call("f", (torch.zeros(2),), threads=contracts.OTHER_THREADS)
+    student.call("f", (torch.zeros(2),))
+    assert seen == [(contracts.OTHER_THREADS, contracts.OTHER_THREADS), (before, before)]
+    assert torch.get_num_threads is alias and torch.get_num_threads() == before
+    with pytest.raises(TypeError, match="threads"):
+        student.call("f", (torch.zeros(2),), threads=0)

@@ -99,6 +99,9 @@ its class of bug on every draw, not on a lucky one):
   "inference fast path" in bfloat16 when no gradient is wanted) shows; and, where gradients are asked, the
   gradient case with the same call made first under each mode (a memo of tables built under
   ``inference_mode`` cannot be saved for backward: corpus p);
+* **the caller's thread count**: the base case at an odd length (twice the base's, plus one) with
+  ``torch.get_num_threads()`` saying ``OTHER_THREADS`` (7) for the call, judged as usual: a function whose values
+  follow it shows (a graded process computes on one thread, which the others report);
 * **graded entries** (``graded``, where the spec grades some outputs only: padded positions): the rest must be
   finite, the graded ones are judged;
 * **unbounded integers** (``unbounded``, integer arguments the spec gives no range: relative positions): sent
@@ -490,6 +493,9 @@ def contract_cases(contract: Contract, student: Guarded, g: torch.Generator) -> 
         cases.append(
             _value_case(contract, student, g, f"called under torch.{_MODE_NAMES[mode]}", contract.base, mode=mode)
         )
+    label = f"called with torch's threads set to {OTHER_THREADS}"
+    odd = replace(contract.base, length=2 * contract.base.length + 1)  # cut into one chunk per thread: unequal ones
+    cases.append(_value_case(contract, student, g, label, odd, threads=OTHER_THREADS))
     if contract.unbounded:
         cases.append(
             _value_case(
@@ -719,6 +725,10 @@ def shared(args: tuple[Any, ...]) -> tuple[Any, ...]:
     return tuple(out)
 
 
+# the thread count ``torch.get_num_threads()`` reports in one case (the others report the grader's): more than a
+# laptop's cores, and prime, so that a last axis cut into one chunk per thread is cut unequally (corpus r: an RMSNorm
+# whose mean square is a mean of per-thread means when there are more than 4 threads)
+OTHER_THREADS = 7
 _MODE_NAMES = {"no_grad": "no_grad()", "inference": "inference_mode()"}
 
 
@@ -787,6 +797,7 @@ def _value_case(
     mode: GradMode = "enabled",
     nudge: int = 0,
     conditioned: bool = False,
+    threads: int | None = None,
 ) -> Callable[[], None]:
     """One case: the arguments ``make`` draws at ``size``, through ``layout`` (judged as sent), then through
     ``fill`` (sent so, judged as before it: values the spec says do not matter); tolerances times ``factor``;
@@ -799,7 +810,7 @@ def _value_case(
         args = layout(past_float32(drawn, nudge) if nudge else drawn)
         sent = args if fill is None else fill(args)
         where = f"{label}: {describe_args(contract.names, sent)}"
-        reply = _call(student, contract, sent, where, grad_mode=mode)
+        reply = _call(student, contract, sent, where, grad_mode=mode, threads=threads)
         _judge(contract, reply.value, args, where, judged, factor, conditioned)
 
     return run
@@ -1229,7 +1240,8 @@ EVERY_CALL = (
     "address, other values), down to the smallest sizes the part allows; it "
     "changes none of its arguments in place and leaves torch's, Python's and NumPy's global random states "
     "alone, unless its part says otherwise; its values are the same whether or not the caller asks for "
-    "gradients (under `torch.no_grad()` or `torch.inference_mode()` too); and it keeps none of the tensors it "
+    "gradients (under `torch.no_grad()` or `torch.inference_mode()` too) and whatever torch's thread count "
+    "(`torch.set_num_threads`); and it keeps none of the tensors it "
     "returns (other than views of its arguments): a caller may change them in place without changing what a "
     "later call returns (so none is an inference tensor, made under `torch.inference_mode()`, which a caller outside "
     "it cannot change)."

@@ -166,6 +166,7 @@ class CallOptions(TypedDict, total=False):
     driver: str | None
     global_seed: int | None
     grad_mode: GradMode
+    threads: int | None
 
 
 def with_defaults(options: CallOptions) -> CallOptions:
@@ -182,7 +183,11 @@ def with_defaults(options: CallOptions) -> CallOptions:
         "driver": None,
         "global_seed": None,
         "grad_mode": "enabled",
+        "threads": None,
     }
+    threads = options.get("threads")
+    if threads is not None and not (type(threads) is int and 1 <= threads <= MAX_THREADS):
+        raise TypeError(f"threads must be None or an int from 1 to {MAX_THREADS}, got {threads!r}")
     if options.get("grad_mode", "enabled") not in GRAD_MODES:
         raise TypeError(f"grad_mode must be one of {sorted(GRAD_MODES)}, got {options.get('grad_mode')!r}")
     if options.get("grad_mode", "enabled") != "enabled" and options.get("grad_args"):
@@ -202,7 +207,9 @@ class Student(Protocol):
         the student's code, whose classes and functions it reaches by their names in the notebook;
         ``global_seed``: torch's, Python's and NumPy's global generators are seeded with it just before
         the call (so that a function that reseeds them shows, whatever its seed); ``grad_mode``: the caller's
-        autograd mode during the call (``"no_grad"``, ``"inference"``: a function must not change with it)."""
+        autograd mode during the call (``"no_grad"``, ``"inference"``: a function must not change with it);
+        ``threads``: the intra-op thread count ``torch.get_num_threads()`` reports during the call (a function's
+        values must not change with it)."""
         ...
 
 
@@ -315,6 +322,7 @@ def call_in(
     global_seed: int | None = None,
     grad_outputs: Sequence[int] = (0,),
     grad_mode: str = "enabled",
+    threads: int | None = None,
 ) -> Reply:
     """Call ``namespace[name](*args)`` as :meth:`Student.call` describes, with ``replacements`` in
     place of the student's functions of the same names (and, with a ``driver``, ``name`` and its
@@ -342,7 +350,7 @@ def call_in(
         raise NameError(f"name {name!r} is not defined")
     grads: tuple[Tensor | None, ...] | None = None
     with OperatorTrace() as trace:  # what runs, forward and backward: every spelling ends in an operator
-        with swapped(namespace, replacements), _forbidden(namespace, forbid):
+        with swapped(namespace, replacements), _forbidden(namespace, forbid), _threads(namespace, threads):
             with GRAD_MODES[grad_mode]():
                 value = plain(namespace[name](*args), detach=False)  # exact types, graph kept
             outs = [_item(value, i) for i in grad_outputs]
@@ -368,6 +376,31 @@ def _item(value: Any, index: int) -> Any:
     if isinstance(value, tuple):
         return value[index] if -len(value) <= index < len(value) else None
     return value if index == 0 else None
+
+
+# torch's thread count as torch reports it, bound before any notebook code can rebind the name
+_GET_THREADS = torch.get_num_threads
+MAX_THREADS = 16  # a call's ``threads``: more than a laptop has
+
+
+@contextlib.contextmanager
+def _threads(namespace: dict[str, Any], count: int | None) -> Iterator[None]:
+    """Inside, ``torch.get_num_threads()`` says ``count`` (None: as it is), under its name in torch and every alias
+    in the notebook. Only what torch reports changes: a graded process computes on one thread (the jail lets it
+    start none), so a function whose values follow the thread count is seen by what it reads."""
+    if count is None:
+        yield
+        return
+
+    def get_num_threads() -> int:
+        return count
+
+    with swapped(namespace, {k: get_num_threads for k, v in list(namespace.items()) if v is _GET_THREADS}):
+        torch.get_num_threads = get_num_threads
+        try:
+            yield
+        finally:
+            torch.get_num_threads = _GET_THREADS
 
 
 # the methods the flags of a reply read, bound before any notebook code can rebind them on torch.Tensor
@@ -554,6 +587,7 @@ class LocalStudent:
                 o["global_seed"],
                 o["grad_outputs"],
                 o["grad_mode"],
+                o["threads"],
             )
         except Exception as error:
             raise StudentRaised(type(error).__name__, str(error)) from error
@@ -944,6 +978,7 @@ class RemoteStudent:
             "driver": o["driver"],
             "global_seed": o["global_seed"],
             "grad_mode": o["grad_mode"],
+            "threads": o["threads"],
         }
         self.phase = f"part:{self.part}"
         reply = self._request(request, reference_functions(o["references"], exclude=(name, *self.under_test)))

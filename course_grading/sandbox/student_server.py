@@ -41,7 +41,17 @@ from typing import Any
 from torch import Tensor
 
 from course_grading.sandbox import compilers, container, seccomp
-from course_grading.sandbox.calls import CUT, GRAD_MODES, call_in, receive_frame, send_frame, swapped, unwire, wire
+from course_grading.sandbox.calls import (
+    CUT,
+    GRAD_MODES,
+    MAX_THREADS,
+    call_in,
+    receive_frame,
+    send_frame,
+    swapped,
+    unwire,
+    wire,
+)
 from course_grading.sandbox.jail import isolate, seal
 from course_grading.sandbox.reference_grads import RemoteCall, grad_positions, tensor_leaves, with_leaves
 from course_grading.sandbox.trace import Conduct
@@ -232,6 +242,7 @@ def answer(
             seed if isinstance(seed, int) else None,
             [int(i) for i in request.get("grad_outputs", [0])],
             mode if (mode := request.get("grad_mode")) in GRAD_MODES else "enabled",
+            count if type(count := request.get("threads")) is int and 1 <= count <= MAX_THREADS else None,
         )
         return {
             "value": wire(reply.value),
