@@ -273,6 +273,13 @@ CAUSAL = Contract(
     long=1100,
     rows=False,  # causal_mask(T) takes no batch
 )
+
+
+def _lengths_at_ends(g: torch.Generator, size: Size) -> Tensor:
+    """(3,) lengths: 0, T and one drawn from 0..T."""
+    return torch.cat([torch.tensor([0, size.length]), torch.randint(0, size.length + 1, (1,), generator=g)])
+
+
 PADDING = Contract(
     "padding_mask",
     ("lengths", "T"),
@@ -280,6 +287,9 @@ PADDING = Contract(
     lambda lengths, T: (torch.arange(T)[None, :] < lengths[:, None])[:, None, :],
     long=PAST_EVERY_BUFFER,
     integers=(0,),  # "a (B,) integer tensor"
+    edges=(
+        ("lengths 0 and T (nothing real, nothing padded)", lambda g, size: (_lengths_at_ends(g, size), size.length)),
+    ),
 )
 SPLIT = Contract(
     "split_heads",

@@ -462,6 +462,20 @@ def contract_cases(contract: Contract, student: Guarded, g: torch.Generator) -> 
                 fill=lambda args, dtype=dtype: _narrowed(contract, args, dtype),
             )
         )
+    # every edge in each of them too: a special value meets the dtype's wrap there (corpus u: ``lengths - 1`` is 255
+    # for a length of 0 in uint8)
+    for dtype in (torch.int32, torch.int16, torch.uint8) if contract.integers else ():
+        for label, make in (*contract.edges, *_zero_edges(contract)):
+            cases.append(
+                _value_case(
+                    replace(contract, make=make),
+                    student,
+                    g,
+                    f"{label}, integer arguments as {dtype}",
+                    contract.base,
+                    fill=lambda args, dtype=dtype: _narrowed(contract, args, dtype),
+                )
+            )
     # the integer dtypes at the long length too: a position or count made in the argument's own dtype
     # (torch.arange(T, dtype=lengths.dtype)) wraps past that dtype's range, which only a long length reaches
     for dtype in (torch.int16, torch.uint8) if contract.integers and contract.long is not None else ():
