@@ -942,7 +942,12 @@ SHORTCUT_ANSWERS = {
 def shortcut_cases() -> dict[str, Case]:
     """a1 submissions that get round the refusal of torch's attention in the student's process: each
     part that may use it is held for review (0, with the evidence in a note); the answer key is not."""
-    held = {"sys_modules_off": ("sdpa", "mha"), "getattr_concatenated": ("sdpa", "mha"), "native_mha": ("mha",)}
+    held = {
+        # sys.modules changed when the notebook runs: every part (what any part's process reports may be changed so)
+        "sys_modules_off": ("sdpa", "masks", "split_merge", "mha"),
+        "getattr_concatenated": ("sdpa", "mha"),
+        "native_mha": ("mha",),
+    }
     cases = {"correct": Case("correct.ipynb", notebook(), FULL)}
     for name, answers in SHORTCUT_ANSWERS.items():
         parts = held.get(name, ("sdpa",))

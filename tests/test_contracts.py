@@ -670,17 +670,13 @@ def test_every_contracts_many_rows_case_sends_them(name: str, contract) -> None:
 def test_a_call_with_other_threads_reports_them_and_computes_as_before() -> None:
     """``threads`` makes ``torch.get_num_threads()`` (under its name in torch and any alias in the notebook) say that
     count for the call only; torch's real thread count, which a jailed process cannot raise, stays as it was."""
-    seen = []
-
-    def reads(x):  # noqa: ANN001, ANN202
-        seen.append((torch.get_num_threads(), alias()))
-        return x + 1
-
-    alias, before = torch.get_num_threads, torch.get_num_threads()
-    student = gradinglib.as_student({"f": reads, "alias": alias})
-    student.call("f", (torch.zeros(2),), threads=contracts.OTHER_THREADS)
-    student.call("f", (torch.zeros(2),))
-    assert seen == [(contracts.OTHER_THREADS, contracts.OTHER_THREADS), (before, before)]
-    assert torch.get_num_threads is alias and torch.get_num_threads() == before
+    namespace: dict = {"torch": torch, "seen": [], "alias": torch.get_num_threads}
+    exec("def reads(x):\n    seen.append((torch.get_num_threads(), alias()))\n    return x + 1\n", namespace)
+    before = torch.get_num_threads()
+    student = gradinglib.as_student(namespace)
+    student.call("reads", (torch.zeros(2),), threads=contracts.OTHER_THREADS)
+    student.call("reads", (torch.zeros(2),))
+    assert namespace["seen"] == [(contracts.OTHER_THREADS, contracts.OTHER_THREADS), (before, before)]
+    assert namespace["alias"] is torch.get_num_threads and torch.get_num_threads() == before
     with pytest.raises(TypeError, match="threads"):
-        student.call("f", (torch.zeros(2),), threads=0)
+        student.call("reads", (torch.zeros(2),), threads=0)

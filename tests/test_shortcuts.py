@@ -37,6 +37,7 @@ from course_grading.sandbox.shortcuts import (
     Rules,
     evidence_by_part,
 )
+from course_grading.sandbox.student_server import stand_ins
 from course_grading.sandbox.worker import load_checks
 
 from assignment_support import GRADING, ROOT, assignment_ids, fixtures, source_notebook, submission_notebook
@@ -95,7 +96,7 @@ def held(
         ("f = getattr(F, ''.join(reversed('noitnetta_tcudorp_tod_delacs')))\n", "lookup"),
         ("setattr(F, name, None)\n", "lookup"),
         ("table = vars(F)\n", "lookup"),
-        ("table = F.__dict__\n", "code"),
+        ("table = F.__dict__\n", "lookup"),
         ("sys.modules['torch.nn.functional'] = decoy\n", "lookup"),
         ("s = torch.sys\n", "code"),
         ("f = eval('F.' + name)\n", "code"),
@@ -382,12 +383,25 @@ def test_code_the_scan_cannot_read_counts_for_every_part_when_the_notebook_runs_
     }
 
 
-def test_a_part_without_declared_rules_refuses_the_courses_library_alone() -> None:
-    """COURSE_RULES (a1's masks, a3's sampling, ...): the course's library imported, or named in a
-    string (an import by name); nothing else holds such a part (the grader's own defences do)."""
+def test_a_part_without_declared_rules_refuses_the_courses_library_and_the_interpreters_insides() -> None:
+    """COURSE_RULES (a1's masks, a3's sampling, ...): the course's library imported, or named in a string (an import
+    by name), and, as in every part, code that reaches into the interpreter or that the scan cannot read, which can
+    change what the part's own process reports (attacks_v); a lookup or any other module holds no such part."""
     assert kinds("from course_lib.attention import causal_mask\n", COURSE_RULES) == {"import"}
-    assert kinds("m = __import__('course' + '_lib.attention')\n", COURSE_RULES) == {"import"}
-    assert kinds("import scipy\nimport ctypes\nx = getattr(torch, name)\nsys.modules.pop('x')\n", COURSE_RULES) == set()
+    assert kinds("m = __import__('course' + '_lib.attention')\n", COURSE_RULES) >= {"import"}
+    assert kinds("import scipy\nimport itertools\nx = getattr(torch, name)\n", COURSE_RULES) == set()
+    for source in (
+        "import gc\nfound = [o for o in gc.get_objects() if callable(o)]\n",
+        "import inspect\n",
+        "from unittest import mock\n",
+        "import course_grading.sandbox.calls as calls\n",
+        "import ctypes\n",
+        "caller = display.__globals__\n",
+        "frame = g.gi_frame.f_back\n",
+        "import sys\nm = sys.modules['course_grading.sandbox.calls']\n",
+        "open('helper.py', 'w').write(code)\n",
+    ):
+        assert kinds(source, COURSE_RULES) & {"import", "code", "smuggle"}, source
     assert kinds("import course_lib\n", LIBRARY) == {"import"} and kinds("import course_lib.blocks\n", ATTENTION) == {
         "import"
     }
@@ -973,10 +987,10 @@ assert _CHECKED_SDPA != KEY["sdpa"]
 
 @sandboxed
 def test_a1_a_module_written_and_imported_is_held_and_honest_habits_are_not(tmp_path: Path) -> None:
-    """The module written from hex holds every part with declared rules (its code runs when the
-    notebook runs): sdpa, which passes its tests, is errored HeldForReview; mha scores 0 whether or
-    not the student's process lets it import the module. A plot imported in a part without declared
-    rules and an error message naming the student's sdpa score in full."""
+    """The module written from hex holds every part (its code runs when the notebook runs, and code the scan cannot
+    read can change what any part's process reports): sdpa, masks and split_merge, which pass their tests, are errored
+    HeldForReview; mha scores 0 whether or not the student's process lets it import the module. A plot imported in a
+    part without declared rules and an error message naming the student's sdpa score in full."""
     honest = {
         "plots": Case(
             "plots.ipynb",
@@ -991,22 +1005,23 @@ def test_a1_a_module_written_and_imported_is_held_and_honest_habits_are_not(tmp_
         ),
         "message": Case("message.ipynb", notebook({"sdpa": _CHECKED_SDPA}), FULL),
     }
-    attack = Case("shadow_module.ipynb", notebook({"mha": SHADOW_MHA}), without("sdpa", "mha"))
+    every = {"sdpa", "masks", "split_merge", "mha"}
+    attack = Case("shadow_module.ipynb", notebook({"mha": SHADOW_MHA}), without(*every))
     _, out, results = grade_batch(tmp_path, ASSIGNMENT, honest | {"shadow_module": attack})
     assert_held_as_expected(out, honest, results)
     held_attack = results["shadow_module"]
     assert (
         held_attack.scores == attack.points
         and held_attack.status == "needs attention"
-        and set(held_attack.review) == {"sdpa", "mha"}
+        and set(held_attack.review) == every
     ), held_attack
-    for part in ("sdpa", "mha"):
+    for part in every:
         assert any(
             n.startswith(f"needs review: {part}: cell mha, line 2: may bring in code the scan cannot read")
             for n in held_attack.notes
         ), (part, held_attack.notes)
     errors = failed_test_cells(out, "shadow_module")
-    assert set(errors) == {"sdpa", "mha"} and errors["sdpa"] == "HeldForReview", errors
+    assert set(errors) == every and all(errors[p] == "HeldForReview" for p in every - {"mha"}), errors
 
 
 KEY_BY_MATCH_ARGS = """
@@ -1064,3 +1079,58 @@ def test_a_kernel_kept_in_a_global_by_another_part_reaches_the_part_that_uses_it
     honest = "def rotary(x):\n    out = [x]\n    out[0] = x * 2\n    return out[0]\n"
     plain = "def rms_norm(x, gain, eps=1e-6):\n    out = x * gain\n    return out\n"
     assert evidence_by_part({"rotary": honest, "rms_norm": plain}, {"rms_norm": NORMS}) == {}
+
+
+_IMPL = (
+    "    def impl(q, k, v):\n        return F.scaled_dot_product_attention(q, k, v)\n"  # a method that computes sdpa
+)
+
+
+@pytest.mark.parametrize(
+    "handed_out",
+    [
+        "@_KEEP.append\nclass _Unseen:\n    kernel = F.scaled_dot_product_attention\n",
+        "@_KEEP.append\nclass _Unseen:\n" + _IMPL,
+        "@functools.partial(_register, 'x')\nclass _Unseen:\n" + _IMPL,
+        "class _Holder:\n" + _IMPL + "    _KEEP.append(impl)\n",
+        "class _Holder:\n    @_KEEP.append\n" + _IMPL,
+        "class _Unseen(metaclass=_Registry):\n" + _IMPL,
+        "class _Unseen(_Base):\n" + _IMPL,
+        "class _Unseen:\n    d = _Descriptor()\n" + _IMPL,
+        "@_KEEP.append\n" + textwrap.dedent(_IMPL),
+    ],
+)
+def test_a_definition_handed_to_the_notebooks_code_as_it_is_made_counts_for_every_part(handed_out: str) -> None:
+    """attacks_v: a decorator, a class body, a metaclass, a base's ``__init_subclass__`` or a descriptor's
+    ``__set_name__`` may keep a definition under no name a part uses (``_KEEP[0](q, k, v)``): what it holds counts for
+    every part, as the code that runs with the cell does."""
+    rules = {"sdpa": ATTENTION, "mha": ATTENTION}
+    setup = "_KEEP = []\n_register = _Registry = _Base = _Descriptor = None\n"
+    assert held({"masks": setup + handed_out, "sdpa": "", "mha": ""}, rules) == {"sdpa", "mha"}
+
+
+def test_a_definition_made_by_the_librarys_decorators_alone_is_followed_by_name_only() -> None:
+    """``@torch.no_grad()``, ``@staticmethod``, a library base: what they are handed is the library's business, and
+    the definition is reached, as any other, where a part names it."""
+    rules = {"sdpa": ATTENTION, "mha": ATTENTION}
+    for unused in (
+        "@torch.no_grad()\ndef _compare(q, k, v):\n    return F.scaled_dot_product_attention(q, k, v)\n",
+        "class _Compare(torch.nn.Module):\n    @staticmethod\n" + _IMPL,
+    ):
+        assert held({"masks": unused, "sdpa": "", "mha": ""}, rules) == set(), unused
+
+
+def test_what_an_index_expression_computes_is_not_written_into() -> None:
+    """``mask[torch.randperm(n)[:k]] = True`` writes into ``mask``: torch is not patched (a5's key)."""
+    assert kinds("mask[torch.randperm(n, generator=g)[:k] + 1] = True\n", COURSE_RULES) == set()
+    assert kinds("import torch\ntorch.randperm = f\n", COURSE_RULES) == {"smuggle"}
+    assert kinds("import torch\na, torch.nn.functional.softmax = f, g\n", COURSE_RULES) == {"smuggle"}
+
+
+def test_the_ipython_stand_ins_reach_nothing_of_the_graders() -> None:
+    """attacks_v: the grader's own ``display`` in the namespace led, through its globals, to ``call_in``'s module. The
+    stand-ins are made in a namespace of their own: Python's builtins and themselves."""
+    made = stand_ins()
+    for obj in (made["display"], made["get_ipython"].run_line_magic):
+        assert set(obj.__globals__) == {"__builtins__", "__name__", "NoShell", "display"}
+    assert made["get_ipython"].__module__ == "ipython_stand_ins"

@@ -34,10 +34,13 @@ lines that only bind a name (``import``, ``_f = F.softmax``), found through the 
 its name is used, and in its own cell). A helper defined in another cell and called by the part is read with it; a
 function that a correct version replaces while the part is graded (:attr:`Rules.replaced`) is not, where it is looked up
 when the part runs. A cell that does not parse is searched as text, and counts for every part.
-A part without declared rules gets :data:`COURSE_RULES`: the course's library alone is refused
-there (imported, or named in a string). IPython syntax (``%matplotlib inline``, ``!pip``) is read as
-the student's process runs it: a call of the grader's ``get_ipython()``, which skips every magic and
-command (:data:`SHELL_CALLS`), is no evidence unless the notebook binds ``get_ipython`` itself.
+Every part, whatever its rules, is held for code that reaches into the interpreter (frames, globals, code from a
+string) or that the scan cannot read (a file written, hidden bytes decoded): such code can change what the part's own
+process reports (its random state, its inputs after the call). A part without declared rules gets
+:data:`COURSE_RULES`: besides that, the course's library alone is refused there (imported, or named in a string).
+IPython syntax (``%matplotlib inline``, ``!pip``) is read as the student's process runs it: a call of the grader's
+``get_ipython()``, which skips every magic and command (:data:`SHELL_CALLS`), is no evidence unless the notebook binds
+``get_ipython`` itself.
 
 Static reading is a filter, not a proof: a part with evidence is not failed, it is *held*. Its
 test cell gets an error (so it scores 0 in nbgrader's gradebook too) saying that an instructor will
@@ -63,7 +66,7 @@ import nbformat
 from course_grading.markers import defined_names, is_answer, is_own, is_test, nbgrader_meta, part_of
 
 # the student's process runs a cell's IPython syntax as this Python, on this shell
-from course_grading.sandbox.student_server import _NoShell, _python
+from course_grading.sandbox.student_server import _python, stand_ins
 from course_grading.sandbox.trace import HOP_PREFIX
 from course_grading.text import shown, source_lines
 
@@ -178,6 +181,38 @@ SMUGGLING_MODULES = (
     "cloudpickle",
     "urllib",
     "http",
+)
+# Modules that hand out the interpreter's own objects (every object, frames, threads, code objects, an object by its
+# dotted name), through which code reaches the grader's functions in the student's process and what they report
+# (attacks_v). Imported in any part, whatever its rules: evidence (the gateways of ``sys`` and the dunders are found
+# by name).
+INTERPRETER_MODULES = (
+    "gc",
+    "inspect",
+    "pydoc",
+    "unittest",
+    "code",
+    "codeop",
+    "dis",
+    "types",
+    "traceback",
+    "tracemalloc",
+    "faulthandler",
+    "threading",
+    "_thread",
+    "multiprocessing",
+    "concurrent",
+    "asyncio",
+    "signal",
+    "atexit",
+    "builtins",
+    "copyreg",
+    "weakref",
+    "ctypes",
+    "importlib",
+    "pkgutil",
+    "runpy",
+    "course_grading",
 )
 # What an answer may use of ``sys`` (where imports are found, the table of modules, frames, hooks:
 # the rest; its name passed around counts as the rest), and what it may not of ``os`` (what writes
@@ -331,7 +366,8 @@ SELF_MATCHING = frozenset(
 )
 # Attribute lookups by a computed name, and the table of every loaded module (``sys.modules``).
 LOOKUP_WORDS = frozenset(
-    {"getattr", "setattr", "delattr", "vars", "attrgetter", "methodcaller", "get_field", "modules"}
+    # ``__dict__`` is ``vars``: a lookup by a computed name, as much a way round a refused function, no more
+    {"getattr", "setattr", "delattr", "vars", "__dict__", "attrgetter", "methodcaller", "get_field", "modules"}
 )
 # Code run from a string (an annotation evaluated, a pickle loaded), imports by name, and the
 # interpreter's own tables: frames and their globals, import hooks, tracing.
@@ -399,7 +435,7 @@ OPERATOR_FAMILIES = {
     "rmsnorm": r"rms_?norm",
 }
 # What IPython syntax becomes a call of on ``get_ipython()``: the grader's shell answers each by skipping it.
-SHELL_CALLS = frozenset(name for name in vars(_NoShell) if not name.startswith("_"))
+SHELL_CALLS = frozenset(name for name in vars(stand_ins()["get_ipython"]) if not name.startswith("_"))
 MAX_LINE = 120  # characters of a flagged line quoted in a note
 # The region of what a definition's defaults and annotations name, beside the definition's own (``name`` + this)
 AT_DEFINITION = "\0at definition"
@@ -420,7 +456,7 @@ class Rules:
     by name, it never runs the student's (unless the part defines them itself)."""
 
     forbid: tuple[tuple[str, str], ...] = ()
-    # None: any module but the course's library, and nothing else counts
+    # None: any module but the course's library (and code that reaches into the interpreter, as for every part)
     imports: tuple[str, ...] | None = STANDARD_IMPORTS
     replaced: tuple[str, ...] = ()
 
@@ -449,7 +485,8 @@ def _within(module: str, packages: Iterable[str]) -> bool:
 
 
 # A part without declared rules: any module but the course's library (by an import, or named in a
-# string: ``__import__('course_lib.attention')``); nothing else counts (the grader's own defences do).
+# string: ``__import__('course_lib.attention')``), and, as in every part, no code that reaches into the interpreter or
+# that the scan cannot read (:meth:`Evidence.breaks`); nothing else counts (the grader's own defences do).
 COURSE_RULES = Rules(imports=None)
 
 
@@ -466,6 +503,8 @@ class Evidence:
     def breaks(self, rules: Rules) -> bool:
         if self.kind == "forbidden":
             return any(key in self.key for key in rules.keys())
+        if self.kind in ("import", "loaded") and _within(self.key, INTERPRETER_MODULES):
+            return True
         if self.kind == "import":
             return not rules.allows_import(self.key)
         if self.kind in ("operator", "tampered"):
@@ -474,10 +513,13 @@ class Evidence:
             return not rules.allows_import(self.key)
         if self.kind == "started":
             return rules.imports is not None
+        if self.kind in ("code", "smuggle"):
+            # every part: the interpreter's insides (frames, globals, code from strings) and code the scan cannot
+            # read reach what the part's own process reports (attacks_v: a generator's global random state said
+            # unmoved through the grader's globals), whatever the part forbids
+            return True
         if rules.imports is None:
             return False
-        if self.kind in ("code", "smuggle"):
-            return True
         return bool(rules.forbid)  # private, lookup: the ways round a refused function
 
     def describe(self) -> str:
@@ -497,6 +539,35 @@ class Evidence:
 TOP = ""  # the region of code that runs when the cell runs; a definition's body has its name
 # Expressions that only name things: ``_f = F.softmax`` runs nothing, it binds ``_f``.
 _NAMING = (ast.Name, ast.Attribute, ast.Constant, ast.Tuple, ast.List, ast.expr_context)
+
+
+_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+def _written_into(targets: Sequence[ast.expr]) -> Iterator[ast.expr]:
+    """The targets an assignment or deletion writes into, inside tuples, lists and starred ones; not the expressions
+    that index them (``mask[torch.randperm(n)[:k]] = True`` writes into ``mask``, not into ``torch``)."""
+    for target in targets:
+        if isinstance(target, (ast.Tuple, ast.List)):
+            yield from _written_into(target.elts)
+        elif isinstance(target, ast.Starred):
+            yield from _written_into([target.value])
+        else:
+            yield target
+
+
+def _run_at_creation(node: ast.ClassDef) -> Iterator[ast.AST]:
+    """The code that runs as the class statement ``node`` runs, and is handed the class or what its body defines:
+    decorators, bases and keywords (a metaclass, a base's ``__init_subclass__``), and the body but the bodies of its
+    functions (their decorators and defaults run), nested classes read the same way."""
+    yield from (*node.decorator_list, *node.bases, *node.keywords)
+    for statement in node.body:
+        if isinstance(statement, ast.ClassDef):
+            yield from _run_at_creation(statement)
+        elif isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            yield from (*statement.decorator_list, *statement.args.defaults, *filter(None, statement.args.kw_defaults))
+        else:
+            yield statement
 
 
 def _printable(line: str) -> str:
@@ -658,6 +729,8 @@ class _Reader(ast.NodeVisitor):
         ]
         for decorator in node.decorator_list:
             self.visit(decorator)
+        if self.region == TOP and self.owner is None and self._hands_out(node.decorator_list):
+            self.uses.setdefault(TOP, set()).add(node.name)
         saved, saved_locals = self.region, self.local_names
         body = self.region if self.region != TOP else self.owner or node.name
         for expression in kept:
@@ -688,9 +761,19 @@ class _Reader(ast.NodeVisitor):
         saved = self.owner
         if self.region == TOP and self.owner is None:
             self.owner = node.name  # its methods' bodies run when the class is used
+            if self._hands_out(_run_at_creation(node), {s.name for s in node.body if isinstance(s, _DEFINITIONS)}):
+                self.uses.setdefault(TOP, set()).add(node.name)
         for statement in node.body:
             self.visit(statement)
         self.owner = saved
+
+    def _hands_out(self, code: Iterable[ast.AST], local: Iterable[str] = ()) -> bool:
+        """Whether ``code``, run as a definition is made (its decorators; a class's bases, keywords and body), may
+        pass the definition to the notebook's own code, which can keep it under no name a part uses (attacks_v:
+        ``@_KEEP.append``, a class body's ``_KEEP.append(method)``, a metaclass's or a base's hook): it names
+        something the notebook defines (not an import), or one of the class's own definitions (``local``)."""
+        own = (self.bound - self.imported) | set(local)
+        return any(isinstance(n, ast.Name) and n.id in own for expression in code for n in ast.walk(expression))
 
     # -- what a node says
 
@@ -724,19 +807,16 @@ class _Reader(ast.NodeVisitor):
         a library patched for every later caller, the grader's own code in the student's process included) is
         smuggling; a container or object the function does not own (``KERNELS["rms"] = ...``) links its root
         name to the function, as ``global`` does."""
-        for target in targets:
-            for node in ast.walk(target):
-                if not isinstance(node, (ast.Attribute, ast.Subscript)):
-                    continue
-                root: ast.expr = node
-                while isinstance(root, (ast.Attribute, ast.Subscript)):
-                    root = root.value
-                if not isinstance(root, ast.Name):
-                    continue
-                if root.id in self.imported and root.id not in self.local_names:
-                    self.add(node, "smuggle", f"{ast.unparse(node)} assigned")
-                elif self.region != TOP and root.id not in self.local_names:
-                    self.uses.setdefault(root.id, set()).add(self.region)
+        for node in _written_into(targets):
+            root: ast.expr = node
+            while isinstance(root, (ast.Attribute, ast.Subscript)):
+                root = root.value
+            if node is root or not isinstance(root, ast.Name):
+                continue
+            if root.id in self.imported and root.id not in self.local_names:
+                self.add(node, "smuggle", f"{ast.unparse(node)} assigned")
+            elif self.region != TOP and root.id not in self.local_names:
+                self.uses.setdefault(root.id, set()).add(self.region)
 
     def visit_Call(self, node: ast.Call) -> None:
         func = node.func

@@ -26,6 +26,7 @@ captured per cell, and cut after ``output_bytes`` in all; nothing it prints can 
 
 from __future__ import annotations
 
+import builtins
 import contextlib
 import ctypes
 import io
@@ -65,6 +66,7 @@ __all__ = [
     "proxies",
     "run_cell",
     "serve",
+    "stand_ins",
     "warm_up",
     "zygote",
 ]
@@ -95,13 +97,32 @@ class Capped(io.TextIOBase):
         return "".join(self.parts)
 
 
-class _NoShell:
-    """``get_ipython()`` for cells with IPython syntax (``%timeit``, ``!pip``): the grader runs no magics."""
+# What a notebook's namespace starts with besides ``__name__``: IPython's ``get_ipython`` and ``display``, made from
+# this source in a namespace of their own (:func:`stand_ins`), so that nothing of the grader's can be reached from them
+# (attacks_v: the grader's own ``display.__globals__`` led to ``call_in``'s module, whose functions decide a reply's
+# flags)
+_STAND_INS = """
+class NoShell:
+    \"\"\"get_ipython() for cells with IPython syntax (%timeit, !pip): the grader runs no magics.\"\"\"
 
-    def _skip(self, *args: Any, **kwargs: Any) -> None:
+    def _skip(self, *args, **kwargs):
         print(f"[the grader does not run IPython magics or shell commands: {args[0] if args else ''} skipped]")
 
     run_line_magic = run_cell_magic = system = getoutput = _skip
+
+
+def display(*values, **options):
+    \"\"\"Jupyter's display for cells that call it: what it would show, as text.\"\"\"
+    for value in values:
+        print(repr(value))
+"""
+
+
+def stand_ins() -> dict[str, Any]:
+    """``get_ipython`` and ``display`` for a notebook's namespace, defined anew with Python's builtins alone."""
+    defined: dict[str, Any] = {"__builtins__": builtins, "__name__": "ipython_stand_ins"}
+    exec(compile(_STAND_INS, "<ipython stand-ins>", "exec"), defined)
+    return {"get_ipython": defined["NoShell"], "display": defined["display"]}
 
 
 _TIMED = re.compile(r"\A(?:[ \t]*\n)*%%time[ \t]*(?:\n|\Z)")  # a cell under ``%%time``: its code runs as it is
@@ -261,7 +282,7 @@ def answer(
 
 def serve(requests: int, replies: int) -> None:
     """Run the cells the first frame on ``requests`` brings, then answer requests until it closes."""
-    namespace: dict[str, Any] = {"__name__": "__main__", "get_ipython": _NoShell, "display": _display}
+    namespace: dict[str, Any] = {"__name__": "__main__", **stand_ins()}
     conduct = Conduct()
     sys.addaudithook(conduct.hook)  # for good: Python lets no code remove an audit hook
     setup = receive_frame(requests)
@@ -288,12 +309,6 @@ def _quiet() -> None:
     devnull = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
         os.dup2(devnull, fd)
-
-
-def _display(*values: Any, **options: Any) -> None:
-    """Jupyter's ``display`` for cells that call it: what it would show, as text."""
-    for value in values:
-        print(repr(value))
 
 
 CODE_SUFFIXES = (".py", ".pyc", ".pyo", ".pyw", ".pth", ".so", ".zip", ".egg", ".whl")

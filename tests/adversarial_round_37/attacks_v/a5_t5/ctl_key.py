@@ -1,0 +1,1 @@
+# expect: 12/12 (control: every answer cell is the key's)
