@@ -385,11 +385,17 @@ def test_code_the_scan_cannot_read_counts_for_every_part_when_the_notebook_runs_
 
 def test_a_part_without_declared_rules_refuses_the_courses_library_and_the_interpreters_insides() -> None:
     """COURSE_RULES (a1's masks, a3's sampling, ...): the course's library imported, or named in a string (an import
-    by name), and, as in every part, code that reaches into the interpreter or that the scan cannot read, which can
-    change what the part's own process reports (attacks_v); a lookup or any other module holds no such part."""
+    by name), and, as in every part, code that reaches into the interpreter, that the scan cannot read, or into a
+    library module's own namespace (``getattr(torch, name)``, ``torch.sys``, a module's private names), which can
+    change what the part's own process reports (attacks_v, attacks_w); a lookup on the notebook's own objects, or any
+    other module, holds no such part."""
     assert kinds("from course_lib.attention import causal_mask\n", COURSE_RULES) == {"import"}
     assert kinds("m = __import__('course' + '_lib.attention')\n", COURSE_RULES) >= {"import"}
-    assert kinds("import scipy\nimport itertools\nx = getattr(torch, name)\n", COURSE_RULES) == set()
+    honest = (
+        "import scipy\nimport itertools\nfrom types import SimpleNamespace\nimport traceback\n"
+        "w = getattr(model, name)\nx = model._modules\nfor m in model.modules():\n    pass\n"
+    )
+    assert kinds(honest + "table = sinusoidal.__dict__\n\n\ndef sinusoidal(T, d):\n    pass\n", COURSE_RULES) == set()
     for source in (
         "import gc\nfound = [o for o in gc.get_objects() if callable(o)]\n",
         "import inspect\n",
@@ -400,8 +406,12 @@ def test_a_part_without_declared_rules_refuses_the_courses_library_and_the_inter
         "frame = g.gi_frame.f_back\n",
         "import sys\nm = sys.modules['course_grading.sandbox.calls']\n",
         "open('helper.py', 'w').write(code)\n",
+        "import torch\ncalls = getattr(getattr(torch, 's' 'ys'), 'mod' 'ules')['course_grading.sandbox.calls']\n",
+        "import torch\ntorch.sys.modules['course_grading.sandbox.trace'].Conduct._add = print\n",
+        "import torch\ntable = torch.__dict__\n",
+        "import torch\nguard = torch._C\n",
     ):
-        assert kinds(source, COURSE_RULES) & {"import", "code", "smuggle"}, source
+        assert kinds(source, COURSE_RULES) & {"import", "code", "smuggle", "reach"}, source
     assert kinds("import course_lib\n", LIBRARY) == {"import"} and kinds("import course_lib.blocks\n", ATTENTION) == {
         "import"
     }
@@ -1098,6 +1108,10 @@ _IMPL = (
         "class _Unseen(_Base):\n" + _IMPL,
         "class _Unseen:\n    d = _Descriptor()\n" + _IMPL,
         "@_KEEP.append\n" + textwrap.dedent(_IMPL),
+        # a registry of the library's (attacks_w): typing.get_overloads or warnings.filters hands it back
+        "@typing.overload\n" + textwrap.dedent(_IMPL),
+        "@warnings.filters.append\n" + textwrap.dedent(_IMPL),
+        "class _Unseen:\n    @typing.overload\n" + _IMPL,
     ],
 )
 def test_a_definition_handed_to_the_notebooks_code_as_it_is_made_counts_for_every_part(handed_out: str) -> None:
@@ -1116,6 +1130,8 @@ def test_a_definition_made_by_the_librarys_decorators_alone_is_followed_by_name_
     for unused in (
         "@torch.no_grad()\ndef _compare(q, k, v):\n    return F.scaled_dot_product_attention(q, k, v)\n",
         "class _Compare(torch.nn.Module):\n    @staticmethod\n" + _IMPL,
+        "@functools.lru_cache(maxsize=None)\n" + textwrap.dedent(_IMPL),
+        "@dataclasses.dataclass(frozen=True)\nclass _Compare:\n" + _IMPL,
     ):
         assert held({"masks": unused, "sdpa": "", "mha": ""}, rules) == set(), unused
 
@@ -1134,3 +1150,21 @@ def test_the_ipython_stand_ins_reach_nothing_of_the_graders() -> None:
     for obj in (made["display"], made["get_ipython"].run_line_magic):
         assert set(obj.__globals__) == {"__builtins__", "__name__", "NoShell", "display"}
     assert made["get_ipython"].__module__ == "ipython_stand_ins"
+
+
+def test_what_a_class_gives_itself_and_the_data_models_operators_are_not_evidence() -> None:
+    """A buffer registered by name (``register_buffer("_merged", ...)``) is the class's own private attribute, as
+    ``self._merged = ...`` is; a class may define ``__lt__`` or ``__add__`` (sorted beams, heapq); a function's own
+    ``__dict__`` holds its attributes (a memo). None is evidence in any part (corpus k, corpus r, attacks_w)."""
+    module = (
+        "class Layer(torch.nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.register_buffer('_merged', torch.tensor(False))\n\n"
+        "    def forward(self, x):\n        return x if bool(self._merged) else 2 * x\n\n\n"
+        "class Beam:\n    __slots__ = ('score',)\n\n"
+        "    def __lt__(self, other):\n        return self.score < other.score\n\n"
+        "    def __add__(self, other):\n        return self.score + other.score\n"
+    )
+    memo = "def f(x):\n    return f.__dict__.setdefault('memo', {}).setdefault(x, 2 * x)\n"
+    for rules in (ATTENTION, LIBRARY, COURSE_RULES):
+        assert held({"sdpa": module + memo}, {"sdpa": rules}) == set(), rules
+    assert kinds("import torch\ntable = torch.__dict__\n", COURSE_RULES) == {"reach"}

@@ -182,10 +182,11 @@ SMUGGLING_MODULES = (
     "urllib",
     "http",
 )
-# Modules that hand out the interpreter's own objects (every object, frames, threads, code objects, an object by its
-# dotted name), through which code reaches the grader's functions in the student's process and what they report
-# (attacks_v). Imported in any part, whatever its rules: evidence (the gateways of ``sys`` and the dunders are found
-# by name).
+# Modules that hand out the interpreter's own objects without a word the scan looks for (every object, a function's
+# globals, code run from a string, an object by its dotted name, signal handlers and threads), through which code
+# reaches the grader's functions in the student's process and what they report (attacks_v). Imported in any part,
+# whatever its rules: evidence. (``types``, ``traceback``, ``weakref``, ``builtins``: what they give needs a dunder, a
+# frame's attribute or a lookup the scan finds by name.)
 INTERPRETER_MODULES = (
     "gc",
     "inspect",
@@ -193,9 +194,6 @@ INTERPRETER_MODULES = (
     "unittest",
     "code",
     "codeop",
-    "dis",
-    "types",
-    "traceback",
     "tracemalloc",
     "faulthandler",
     "threading",
@@ -204,10 +202,6 @@ INTERPRETER_MODULES = (
     "concurrent",
     "asyncio",
     "signal",
-    "atexit",
-    "builtins",
-    "copyreg",
-    "weakref",
     "ctypes",
     "importlib",
     "pkgutil",
@@ -317,6 +311,16 @@ PLAIN_DUNDERS = frozenset(
         "__hash__",
         "__bool__",
         "__future__",
+        # the data model's operators and conversions, which a class defines to be compared, sorted or added
+        *(f"__{op}__" for op in ("lt", "le", "gt", "ge", "ne", "neg", "pos", "abs", "invert", "round", "trunc")),
+        *(f"__{op}__" for op in ("floor", "ceil", "int", "float", "complex", "index", "format", "bytes", "reversed")),
+        *(f"__{op}__" for op in ("delitem", "missing", "slots", "module", "annotations", "hash", "sizeof")),
+        *(
+            f"__{side}{op}__"
+            for op in ("add", "sub", "mul", "matmul", "truediv", "floordiv", "mod", "pow", "and", "or", "xor")
+            for side in ("", "r", "i")
+        ),
+        *(f"__{side}{op}__" for op in ("lshift", "rshift", "divmod") for side in ("", "r", "i")),
     }
 )
 # Attributes that open torch's (or numpy's) low-level doors: kernels by other names, compilers,
@@ -409,6 +413,8 @@ WHAT = {
     "forbidden": "names a library function this part must write itself",
     "private": "reaches a private or low-level namespace (torch._C, torch.ops, a loader, a compiler)",
     "lookup": "looks up attributes by a computed name",
+    "reach": "reaches into a library module's own namespace (sys.modules, a module looked up by a computed name, a "
+    "module's private attribute)",
     "code": "runs code or imports by a computed name, or reaches into the interpreter",
     "import": "imports a module this assignment does not allow",
     "smuggle": "may bring in code the scan cannot read (writes a file, changes where imports are found, decodes hidden "
@@ -513,10 +519,11 @@ class Evidence:
             return not rules.allows_import(self.key)
         if self.kind == "started":
             return rules.imports is not None
-        if self.kind in ("code", "smuggle"):
-            # every part: the interpreter's insides (frames, globals, code from strings) and code the scan cannot
-            # read reach what the part's own process reports (attacks_v: a generator's global random state said
-            # unmoved through the grader's globals), whatever the part forbids
+        if self.kind in ("code", "smuggle", "reach"):
+            # every part, whatever it forbids: the interpreter's insides (frames, globals, code from strings), code the
+            # scan cannot read and a library module's own namespace reach the grader's functions in the student's
+            # process, and so what the part's process reports (attacks_v: the random state said unmoved through
+            # display.__globals__; attacks_w: through getattr(torch, "sys").modules in a part that forbids nothing)
             return True
         if rules.imports is None:
             return False
@@ -542,6 +549,35 @@ _NAMING = (ast.Name, ast.Attribute, ast.Constant, ast.Tuple, ast.List, ast.expr_
 
 
 _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+# Decorators that return what they are given, wrapped or changed, and keep it nowhere else (the library's and the
+# language's): a definition made with others is used by the code the cell runs (a registry may keep it under no name:
+# attacks_w's ``typing.overload``). Matched by the name the decorator ends in; one that names the notebook's own
+# names is never plain.
+PLAIN_DECORATORS = frozenset(
+    {
+        "staticmethod",
+        "classmethod",
+        "property",
+        "setter",
+        "getter",
+        "deleter",
+        "abstractmethod",
+        "dataclass",
+        "wraps",
+        "cache",
+        "lru_cache",
+        "cached_property",
+        "total_ordering",
+        "contextmanager",
+        "no_grad",
+        "enable_grad",
+        "inference_mode",
+        "set_grad_enabled",
+        "final",
+        "override",
+        "unique",
+    }
+)
 
 
 def _written_into(targets: Sequence[ast.expr]) -> Iterator[ast.expr]:
@@ -568,6 +604,26 @@ def _run_at_creation(node: ast.ClassDef) -> Iterator[ast.AST]:
             yield from (*statement.decorator_list, *statement.args.defaults, *filter(None, statement.args.kw_defaults))
         else:
             yield statement
+
+
+def _decorators_at_creation(node: ast.ClassDef) -> Iterator[ast.expr]:
+    """The decorators that run as the class statement ``node`` runs: its own, its methods', its nested classes'."""
+    yield from node.decorator_list
+    for statement in node.body:
+        if isinstance(statement, ast.ClassDef):
+            yield from _decorators_at_creation(statement)
+        elif isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            yield from statement.decorator_list
+
+
+def _last_name(expression: ast.expr) -> str:
+    """The name a decorator ends in: ``torch.no_grad()`` -> ``no_grad``, ``x.setter`` -> ``setter`` ('' for another
+    form, which no plain decorator has)."""
+    if isinstance(expression, ast.Call):
+        expression = expression.func
+    if isinstance(expression, ast.Attribute):
+        return expression.attr
+    return expression.id if isinstance(expression, ast.Name) else ""
 
 
 def _printable(line: str) -> str:
@@ -632,8 +688,10 @@ class _Reader(ast.NodeVisitor):
         modules: dict[str, str],
         imported: frozenset[str] = frozenset(),
         own_attributes: frozenset[str] = frozenset(),
+        definitions: frozenset[str] = frozenset(),
     ) -> None:
         self.cell, self.lines, self.keys, self.bound = cell, lines, keys, bound
+        self.definitions = definitions  # the names the notebook binds by def or class statements alone
         # the attributes the notebook's classes give themselves (self._cache = ..., a method _helper): read on self
         # or cls, theirs; any other private or low-level attribute read there is torch's as much as anyone's, since
         # self is whatever the caller passes (attacks_u: def f(self): return self._C, called as f(torch))
@@ -654,6 +712,7 @@ class _Reader(ast.NodeVisitor):
         self.uses: dict[str, set[str]] = {}
         self.local_names: set[str] = set()  # the names the function being read binds itself
         self.docstrings: set[int] = set()
+        self.called: set[int] = set()  # the attributes called at once (model.modules(), not sys.modules)
 
     def add(self, node: ast.AST, kind: str, key: str) -> None:
         """Evidence, in the current region; in a binding (an import too), the regions of the names bound."""
@@ -729,7 +788,7 @@ class _Reader(ast.NodeVisitor):
         ]
         for decorator in node.decorator_list:
             self.visit(decorator)
-        if self.region == TOP and self.owner is None and self._hands_out(node.decorator_list):
+        if self.region == TOP and self.owner is None and self._hands_out(node.decorator_list, node.decorator_list):
             self.uses.setdefault(TOP, set()).add(node.name)
         saved, saved_locals = self.region, self.local_names
         body = self.region if self.region != TOP else self.owner or node.name
@@ -761,19 +820,30 @@ class _Reader(ast.NodeVisitor):
         saved = self.owner
         if self.region == TOP and self.owner is None:
             self.owner = node.name  # its methods' bodies run when the class is used
-            if self._hands_out(_run_at_creation(node), {s.name for s in node.body if isinstance(s, _DEFINITIONS)}):
+            local = {s.name for s in node.body if isinstance(s, _DEFINITIONS)}
+            if self._hands_out(list(_run_at_creation(node)), list(_decorators_at_creation(node)), local):
                 self.uses.setdefault(TOP, set()).add(node.name)
         for statement in node.body:
             self.visit(statement)
         self.owner = saved
 
-    def _hands_out(self, code: Iterable[ast.AST], local: Iterable[str] = ()) -> bool:
+    def _hands_out(self, code: Sequence[ast.AST], decorators: Sequence[ast.expr], local: Iterable[str] = ()) -> bool:
         """Whether ``code``, run as a definition is made (its decorators; a class's bases, keywords and body), may
-        pass the definition to the notebook's own code, which can keep it under no name a part uses (attacks_v:
-        ``@_KEEP.append``, a class body's ``_KEEP.append(method)``, a metaclass's or a base's hook): it names
-        something the notebook defines (not an import), or one of the class's own definitions (``local``)."""
+        pass the definition to code that keeps it under no name a part uses (attacks_v: ``@_KEEP.append``, a class
+        body's ``_KEEP.append(method)``, a metaclass's or a base's hook; attacks_w: ``@typing.overload``, whose
+        registry ``typing.get_overloads`` hands it back, ``@warnings.filters.append``): it names something the notebook
+        defines (not an import) or one of the class's own definitions (``local``), or it is a decorator but one of
+        :data:`PLAIN_DECORATORS`."""
         own = (self.bound - self.imported) | set(local)
-        return any(isinstance(n, ast.Name) and n.id in own for expression in code for n in ast.walk(expression))
+        named = any(isinstance(n, ast.Name) and n.id in own for expression in code for n in ast.walk(expression))
+        return named or any(_last_name(d) not in PLAIN_DECORATORS for d in decorators)
+
+    def _of_a_module(self, node: ast.expr) -> bool:
+        """Whether ``node`` is an imported name, or an attribute of one (``torch``, ``torch.nn``): a module, whose
+        namespace holds the modules it imported (``torch.sys``)."""
+        while isinstance(node, ast.Attribute):
+            node = node.value
+        return isinstance(node, ast.Name) and node.id in self.imported and node.id not in self.local_names
 
     # -- what a node says
 
@@ -820,7 +890,11 @@ class _Reader(ast.NodeVisitor):
 
     def visit_Call(self, node: ast.Call) -> None:
         func = node.func
+        self.called.add(id(func))
         self.shell |= {id(part) for part in self.shell_call(node)}
+        if isinstance(func, ast.Name) and func.id in LOOKUP_WORDS and func.id not in self.bound:
+            if node.args and self._of_a_module(node.args[0]):  # getattr(torch, "s" + "ys")
+                self.add(node, "reach", f"{func.id}({ast.unparse(node.args[0])[:40]}, ...)")
         builtin = isinstance(func, ast.Name) and func.id == "open" and func.id not in self.bound
         if builtin or (isinstance(func, ast.Attribute) and func.attr == "open"):
             if builtin:
@@ -864,15 +938,14 @@ class _Reader(ast.NodeVisitor):
     def visit_Attribute(self, node: ast.Attribute) -> None:
         attr = node.attr
         self.mention(node, attr)
-        # re.compile: a pattern
-        if (
-            not (
-                attr == "compile"
-                and isinstance(node.value, ast.Name)
-                and self.modules.get(node.value.id) in PATTERN_MODULES
-            )
-            and id(node) not in self.shell
-        ):
+        # re.compile is a pattern; a function's or class's own __dict__ (a memo kept on it) holds its attributes
+        pattern = (
+            attr == "compile"
+            and isinstance(node.value, ast.Name)
+            and self.modules.get(node.value.id) in PATTERN_MODULES
+        )
+        own_dict = attr == "__dict__" and isinstance(node.value, ast.Name) and node.value.id in self.definitions
+        if not (pattern or own_dict) and id(node) not in self.shell:
             self.word(node, attr)
         # self._cache, os._exit, json.load
         owned = isinstance(node.value, ast.Name) and (
@@ -893,6 +966,14 @@ class _Reader(ast.NodeVisitor):
             self.add(node, "private", attr)
         elif attr in INTERPRETER:
             self.add(node, "code", attr)
+        # a module's own namespace: its private names, the table of modules (a method named modules, called at once, is
+        # a module's submodules: model.modules())
+        if (
+            (private and not owned and self._of_a_module(node.value))
+            or (attr == "modules" and id(node) not in self.called)
+            or (attr == "__dict__" and self._of_a_module(node.value))
+        ):
+            self.add(node, "reach", attr)
         self.generic_visit(node)
 
     def visit_MatchClass(self, node: ast.MatchClass) -> None:
@@ -1038,13 +1119,26 @@ def _library_attributes() -> frozenset[str]:
     return frozenset(names | {"save", "load", "write", "pack", "BytesIO", "Pickler", "dump", "dumps"})
 
 
+_REGISTERS = ("register_buffer", "register_parameter", "register_module", "add_module")  # torch.nn.Module's, by name
+
+
 def _own_attributes(trees: Iterable[ast.Module]) -> frozenset[str]:
-    """The attributes the notebook's own classes have: assigned on ``self`` or ``cls`` (``self._cache = ...``), or
-    defined in a class body (a method, a class attribute)."""
+    """The attributes the notebook's own classes have: assigned on ``self`` or ``cls`` (``self._cache = ...``),
+    registered by name on a module (``self.register_buffer("_merged", ...)``), or defined in a class body (a method, a
+    class attribute)."""
     own = set()
     for tree in trees:
         for node in ast.walk(tree):
             if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr in _REGISTERS
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+                and isinstance(node.args[0].value, str)
+            ):
+                own.add(node.args[0].value)
+            elif (
                 isinstance(node, ast.Attribute)
                 and not isinstance(node.ctx, ast.Load)
                 and isinstance(node.value, ast.Name)
@@ -1066,6 +1160,29 @@ def _own_attributes(trees: Iterable[ast.Module]) -> frozenset[str]:
                         if isinstance(t, ast.Name)
                     }
     return frozenset(own)
+
+
+def _definitions_alone(trees: Sequence[ast.Module]) -> frozenset[str]:
+    """The names the notebook binds by ``def`` or ``class`` statements and by nothing else (no assignment, import,
+    argument or other binding of the same name anywhere)."""
+    defined = {n.name for tree in trees for n in ast.walk(tree) if isinstance(n, _DEFINITIONS)}
+    other: set[str] = set()
+    for tree in trees:
+        other |= {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+        other |= {
+            name
+            for n in ast.walk(tree)
+            for name in (getattr(n, "name", None), getattr(n, "rest", None))
+            if isinstance(n, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar, ast.MatchMapping)) and name
+        }
+        other |= {a.arg for a in ast.walk(tree) if isinstance(a, ast.arg)}
+        other |= {
+            alias.asname or alias.name.split(".")[0]
+            for n in ast.walk(tree)
+            if isinstance(n, (ast.Import, ast.ImportFrom))
+            for alias in n.names
+        }
+    return frozenset(defined - other)
 
 
 def _assigned(table: symtable.SymbolTable) -> Iterator[str]:
@@ -1146,6 +1263,7 @@ def evidence_by_part(
     parsed = [t for t in trees.values() if t is not None] + others
     bindings = list(_bindings(parsed))
     own_attributes = _own_attributes(parsed)
+    definitions = _definitions_alone(parsed)
     bound = {name for name, _ in bindings}  # the notebook's own names, whatever library names they share
     modules = {name: module for name, module in bindings if module is not None}
     # always that module
@@ -1171,7 +1289,9 @@ def evidence_by_part(
     found: dict[str, list[tuple[str, Evidence]]] = {}  # by cell: (region, evidence)
     uses: dict[str, dict[str, set[str]]] = {}  # by cell: region -> the names it uses
     for cell, tree in trees.items():
-        reader = _Reader(cell, source_lines(_python(answers[cell])), keys, bound, modules, imported, own_attributes)
+        reader = _Reader(
+            cell, source_lines(_python(answers[cell])), keys, bound, modules, imported, own_attributes, definitions
+        )
         try:
             if tree is not None:
                 reader.visit(tree)

@@ -1,0 +1,1 @@
+# expect: 14/14 (the answer key, control)
