@@ -145,7 +145,9 @@ def connect_out(port: int) -> str:
 
 def hostile_cases(course: str, out: str, inbox: str, port: int = 9) -> dict[str, Case]:
     """Student id -> case. The attacks know where the course, the grades and the submissions are,
-    and ``port``, where a server of the grading machine listens on its loopback."""
+    and ``port``, where a server of the grading machine listens on its loopback. An attack whose code the notebook
+    runs patches torch, the grader or the interpreter for every part, and can change what any part's process
+    reports: every part it reaches is held (attacks_v)."""
     snoop = (
         "import glob\n"
         f"for _p in glob.glob({course!r} + '/grading/*.py') + glob.glob('../../../grading/*.py') + "
@@ -213,7 +215,7 @@ def hostile_cases(course: str, out: str, inbox: str, port: int = 9) -> dict[str,
         "kills_its_process": Case(
             "kills_its_process.ipynb",
             notebook({"split_merge": "import ctypes\nctypes.string_at(0)\n"}),
-            without("split_merge", "sdpa", "mha"),
+            without("sdpa", "masks", "split_merge", "mha"),
             "stopped the notebook's process",
         ),
         "memory_bomb": Case(
@@ -235,7 +237,7 @@ def hostile_cases(course: str, out: str, inbox: str, port: int = 9) -> dict[str,
             ),
             # every process it tries to start is refused (the seccomp filter); what it imports to try is evidence
             # against the parts with rules, as code that runs with the notebook
-            without("sdpa", "mha"),
+            without("sdpa", "masks", "split_merge", "mha"),
             "needs review",
         ),
         "slow_hidden_mha": Case(  # right, and each call in time, but its hidden calls together past the total
@@ -282,7 +284,7 @@ def hostile_cases(course: str, out: str, inbox: str, port: int = 9) -> dict[str,
                     ),
                 }
             ),
-            without("sdpa", "mha"),
+            without("sdpa", "masks", "split_merge", "mha"),
             "needs review: mha",
         ),
         "works_in_a_thread": Case(  # a forbidden routine where the operator trace does not look: another thread
@@ -318,7 +320,7 @@ def hostile_cases(course: str, out: str, inbox: str, port: int = 9) -> dict[str,
             ),
             # torch patched at the top of a cell, which runs again in every part's process: held wherever a part
             # has rules (a patched torch.save could strip any part's trace)
-            without("sdpa", "mha"),
+            without("sdpa", "masks", "split_merge", "mha"),
             "needs review",
         ),
         "fakes_checks_module": Case(
@@ -334,13 +336,13 @@ def hostile_cases(course: str, out: str, inbox: str, port: int = 9) -> dict[str,
                     )
                 }
             ),
-            without("sdpa", "mha"),
+            without("sdpa", "masks", "split_merge", "mha"),
             "needs review: mha",
         ),
         "patches_gradinglib": Case(
             "patches_gradinglib.ipynb",
             notebook({"sdpa": WRONG_SDPA + "\nimport gradinglib\ngradinglib.run_cases = lambda *a, **k: None\n"}),
-            without("sdpa", "mha"),
+            without("sdpa", "masks", "split_merge", "mha"),
             "needs review: mha",
         ),
         "patches_torch": Case(
@@ -348,7 +350,7 @@ def hostile_cases(course: str, out: str, inbox: str, port: int = 9) -> dict[str,
             notebook(
                 {"sdpa": WRONG_SDPA + "\n_sub = torch.Tensor.__sub__\ntorch.Tensor.__sub__ = lambda a, b: _sub(a, a)\n"}
             ),
-            without("sdpa", "mha"),
+            without("sdpa", "masks", "split_merge", "mha"),
             "needs review: mha",
         ),
         # the import fails in the jail; mha, the key's, does not use it
@@ -372,17 +374,20 @@ def hostile_cases(course: str, out: str, inbox: str, port: int = 9) -> dict[str,
                     )
                 }
             ),
-            without("sdpa", "mha"),
+            without("sdpa", "masks", "split_merge", "mha"),
             "needs review: mha",
         ),
         "reads_answer_key": Case(
-            "reads_answer_key.ipynb", notebook({"sdpa": steal(course)}), without("sdpa", "mha"), "needs review: mha"
+            "reads_answer_key.ipynb",
+            notebook({"sdpa": steal(course)}),
+            without("sdpa", "masks", "split_merge", "mha"),
+            "needs review: mha",
         ),
         # files written: held where torch's attention is refused
         "vandal": Case(
             "vandal.ipynb",
             notebook({"masks": KEY["masks"] + "\n" + vandal}),
-            without("sdpa", "mha"),
+            without("sdpa", "masks", "split_merge", "mha"),
             "needs review: sdpa: .*writes a file",
         ),
         "edits_test_cell": Case(
@@ -406,7 +411,7 @@ def hostile_cases(course: str, out: str, inbox: str, port: int = 9) -> dict[str,
         "captures_references": Case(
             "captures_references.ipynb",
             notebook({"sdpa": KEY["sdpa"] + "\n" + capture}),
-            without("sdpa", "mha"),
+            without("sdpa", "masks", "split_merge", "mha"),
             "needs review: sdpa",
         ),
         "connects_out": Case("connects_out.ipynb", notebook({"masks": KEY["masks"] + "\n" + connect_out(port)}), FULL),
@@ -482,13 +487,13 @@ def a2_cases(course: str) -> dict[str, Case]:
         "bessel_bends_layer_norm": Case(
             "bessel_bends_layer_norm.ipynb",
             nb({"layer_norm": BESSEL + bend_layer_norm}),
-            a2_without("layer_norm", "pre_ln", "decoder"),
+            a2_without("layer_norm", "sinusoidal", "pre_ln", "decoder"),  # torch patched: every part held
             "needs review: pre_ln",
         ),
         "unmasked_bends_decoder": Case(
             "unmasked_bends_decoder.ipynb",
             nb({"decoder": NO_CAUSAL_MASK + bend_decoder}),
-            a2_without("decoder", "layer_norm", "pre_ln"),
+            a2_without("decoder", "layer_norm", "sinusoidal", "pre_ln"),
             "needs review: layer_norm",
         ),
         "loop_in_sinusoidal": Case(
@@ -505,7 +510,7 @@ def a2_cases(course: str) -> dict[str, Case]:
         "reads_answer_key": Case(
             "reads_answer_key.ipynb",
             nb({"layer_norm": steal(course)}),
-            a2_without("layer_norm", "pre_ln", "decoder"),
+            a2_without("layer_norm", "sinusoidal", "pre_ln", "decoder"),
             "needs review: pre_ln",
         ),
     }

@@ -443,8 +443,8 @@ def test_one_submission_cannot_reach_the_next(tmp_path: Path) -> None:
         progress=lambda done, total, line: None,
     )
     assert [r.student for r in results] == ["a_first", "b_second"]
-    # a_first's sdpa cell imports ctypes: its parts that forbid torch's attention wait for a person (issue 26)
-    held = {"sdpa": 0.0, "mha": 0.0}
+    # a_first's sdpa cell imports ctypes and starts a program: every part waits for a person (issue 26, attacks_v)
+    held = {"sdpa": 0.0, "masks": 0.0, "split_merge": 0.0, "mha": 0.0}
     assert {r.student: r.scores for r in results} == {"a_first": FULL | held, "b_second": FULL}, [
         r.notes for r in results
     ]
