@@ -284,7 +284,7 @@ def hostile_cases(course: str, out: str, inbox: str, port: int = 9) -> dict[str,
                     ),
                 }
             ),
-            without("sdpa", "masks", "split_merge", "mha"),
+            without("sdpa", "masks", "mha"),
             "needs review: mha",
         ),
         "works_in_a_thread": Case(  # a forbidden routine where the operator trace does not look: another thread
