@@ -427,11 +427,11 @@ def test_gradescope_grades_in_the_container_as_in_the_namespace_jail(autograder:
     """A right a1 notebook gets 12/12, a wrong one loses exactly its part, and one that pries reads
     nothing, changes nothing and writes no results.json of its own: in the simulated container as
     with namespaces (where this machine has them)."""
-    # the prying notebook writes files: held at 0 where torch's attention is refused (sdpa, mha), as
-    # tests/test_course_grade.py's vandal
+    # the prying notebook writes files when the notebook runs: held at 0 in every part (code the scan cannot read
+    # may change what any part's process reports), as tests/test_course_grade.py's vandal
     content, points = CASES.get(name) or (
         notebook({"masks": KEY["masks"] + "\n" + prying(Path("@ROOT@"))}),
-        without("sdpa", "mha"),
+        without("sdpa", "masks", "split_merge", "mha"),
     )
     # the namespace jail's grades of the key and the wrong notebook are
     # tests/test_gradescope.py's: here only the prying one's
