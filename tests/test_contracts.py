@@ -173,7 +173,7 @@ def test_a_right_function_passes_every_generic_case_on_every_seed() -> None:
     (in_place, "in place"), (one_pass, "offset by 4,096"), (float32_inside, "float64"),
     (recursive, "1100 positions"), (bfloat16_without_grad, "torch.no_grad()"),
     (inference_output, "inference tensor"), (identity_fast_path, "initial values"),
-    (per_thread_means, "threads set to 7"),
+    (per_thread_means, "get_num_threads() reports 7"),
 ])  # fmt: skip
 def test_each_class_of_wrong_function_fails_on_every_seed(function, words: str) -> None:  # noqa: ANN001
     for messages in failures_by_seed(function):  # the case of its class fails it on every seed

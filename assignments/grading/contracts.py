@@ -507,7 +507,7 @@ def contract_cases(contract: Contract, student: Guarded, g: torch.Generator) -> 
         cases.append(
             _value_case(contract, student, g, f"called under torch.{_MODE_NAMES[mode]}", contract.base, mode=mode)
         )
-    label = f"called with torch's threads set to {OTHER_THREADS}"
+    label = f"called where torch.get_num_threads() reports {OTHER_THREADS}"
     odd = replace(contract.base, length=2 * contract.base.length + 1)  # cut into one chunk per thread: unequal ones
     cases.append(_value_case(contract, student, g, label, odd, threads=OTHER_THREADS))
     if contract.unbounded:
