@@ -642,6 +642,77 @@ def test_a_check_that_fails_the_answer_key_leaves_the_submission_not_graded(tmp_
     assert "failed the answer key too" in (out / "logs" / "ann.log").read_text()
 
 
+def test_a_raise_that_the_jail_may_cause_is_the_students_only_where_the_jailed_key_passes(gradinglib: Any) -> None:
+    """Where the student's failing call raised (what a jail's limits or refused system calls cause), the key runs
+    once more in a jailed process of its own: failing there too, the fault is the grader's; passing, the failure
+    stands. A wrong value, which no jail causes, costs no second run of the key; nor does a passing part."""
+    jailed: list[str] = []
+
+    def refused(x: torch.Tensor) -> torch.Tensor:
+        raise RuntimeError("can't start new thread")
+
+    def check(student: Student) -> str | None:
+        x = torch.randn(3, generator=gradinglib.fresh_generator())
+        return gradinglib.run_cases(
+            "double",
+            [lambda: gradinglib.expect_close(student.call("double", [x]).value, 2 * x, "double(x)", "case 1")],
+        )
+
+    def key(check: Callable[[Student], str | None]) -> str | None:
+        return worker._verdict(check, LocalStudent({"double": lambda x: 2 * x}))
+
+    def jail(passes: bool) -> Callable[[Callable[[Student], str | None], Student], str | None]:
+        def run(check: Callable[[Student], str | None], like: Student) -> str | None:
+            jailed.append(type(like).__name__)
+            return worker._verdict(check, LocalStudent({"double": (lambda x: 2 * x) if passes else refused}))
+
+        return run
+
+    gradinglib.seed_checks(3)
+    raising = LocalStudent({"double": refused})
+    with pytest.raises(GraderFault, match="failed the answer key too in a student process jailed"):
+        worker.hidden_verdict(check, raising, key, jail(passes=False))
+    assert raising.raised == "RuntimeError" and jailed == ["LocalStudent"]
+    assert "raised RuntimeError" in worker.hidden_verdict(check, raising, key, jail(passes=True))
+    assert len(jailed) == 2
+    wrong = LocalStudent({"double": lambda x: 3 * x})
+    assert "double(x)" in worker.hidden_verdict(check, wrong, key, jail(passes=False))
+    assert wrong.raised is None and len(jailed) == 2  # a wrong value: the trusted control alone
+    assert worker.hidden_verdict(check, LocalStudent({"double": lambda x: 2 * x}), key, jail(passes=False)) is None
+    assert len(jailed) == 2
+
+
+SPAWN_CHECK = r"""
+
+def check_spawn(notebook):
+    student = as_student(notebook)
+    driver = "def spawn():\n    import threading\n    t = threading.Thread(target=len, args=((),))\n" + (
+        "    t.start()\n    t.join()\n    return 1\n"
+    )
+    return run_cases("masks", [lambda: student.call("spawn", (), driver=driver)])
+"""
+
+
+@needs_sandbox
+def test_a_check_that_asks_what_the_jail_refuses_leaves_the_submission_not_graded(tmp_path: Path) -> None:
+    """Through ``course grade``, with a1's masks check replaced by one whose driver starts a thread (the jail
+    refuses new threads; the trusted process does not): the answer key's own notebook is "not graded", the fault
+    named as the jailed key's, not 0 for masks. The other parts' right answers do not stand in for it."""
+    course, inbox, out = course_copy(tmp_path / "course"), tmp_path / "inbox", tmp_path / "out"
+    checks = course / "grading" / f"{ASSIGNMENT}_checks.py"
+    text = checks.read_text()
+    assert '"test_masks": check_masks,' in text
+    text = text.replace('"test_masks": check_masks,', '"test_masks": check_spawn,')
+    checks.write_text(text.replace("\nCHECKS: ", SPAWN_CHECK + "\nCHECKS: ", 1))
+    inbox.mkdir()
+    (inbox / "ann.ipynb").write_bytes(notebook())
+    [result], _ = grading.grade(
+        grading.Batch(course, ASSIGNMENT, inbox, out), grading.Options(jobs=1, limits=LIMITS), progress=lambda *_: None
+    )
+    assert result.status == grading.NOT_GRADED and result.scores == {}, result
+    assert "in a student process jailed as the submission's" in (out / "logs" / "ann.log").read_text()
+
+
 @pytest.mark.parametrize(
     ("declared", "named"),
     [

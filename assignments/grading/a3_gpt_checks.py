@@ -164,6 +164,11 @@ def check_top_k(notebook: Student | dict[str, Any]) -> str | None:
     return run_cases("top_k_filter", cases + contract_cases(TOP_K, student, g))
 
 
+def _ranks(logits: Tensor) -> Tensor:
+    """(..., V) -> (..., V): each logit's rank in its row (0 for the least; ties broken by place), in its dtype."""
+    return logits.argsort(dim=-1).argsort(dim=-1).to(logits.dtype)
+
+
 def _crowded_top(g: torch.Generator, V: int, k: int, at: float, gap: float) -> Tensor:
     """(1, V) logits of order 1 but for the k + 1 largest, ``at``, ``at + gap``, ... (k + 1 values ``gap``
     apart, all distinct in float32 at 1,000), at random places: exactly k of them are the k largest."""
@@ -419,12 +424,13 @@ TOP_K = Contract(
     leads=((), (1,), (2, 3)),
     long=3000,
     dtypes=(torch.float64,),
-    # the k largest logits, not probabilities: 1,000 times apart, most probabilities underflow to a tie at 0 (k
-    # between 2 and V - 1, where a choice by probabilities keeps too many for sure)
+    # the k largest logits, not probabilities: the logits' ranks times 1,000 (e^-1000 underflows in float32 and
+    # float64 alike), every probability but the largest is 0, so with k between 2 and V - 1 a choice by probabilities
+    # keeps all V on every draw (logits merely scaled by 1,000 left the k-th probability above 0 on 1 draw in 200)
     extremes=(
         (
-            "logits 1,000 times as far apart (their softmax underflows)",
-            lambda a: (a[0] * 1000, min(max(a[1], 2), a[0].shape[-1] - 1)),
+            "logits 1,000 apart (their ranks times 1,000: every softmax probability but the largest underflows to 0)",
+            lambda a: (_ranks(a[0]) * 1000, min(max(a[1], 2), a[0].shape[-1] - 1)),
             1.0,
         ),
     ),

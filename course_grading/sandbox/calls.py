@@ -196,6 +196,8 @@ def with_defaults(options: CallOptions) -> CallOptions:
 
 
 class Student(Protocol):
+    raised: str | None  # the type of what the last call raised (None: it returned), as :class:`StudentRaised` names it
+
     def call(self, name: str, args: Sequence[Any], **options: Unpack[CallOptions]) -> Reply:
         """Call the student's ``name(*args)``. ``grad_args``: the arguments to differentiate
         ``probe(output) . output`` against (an index, or (index, key) for a tensor in a dict argument), summed
@@ -572,9 +574,11 @@ class LocalStudent:
 
     def __init__(self, namespace: dict[str, Any]) -> None:
         self.namespace = namespace
+        self.raised: str | None = None  # the type of what the last call raised (None: it returned)
 
     def call(self, name: str, args: Sequence[Any], **options: Unpack[CallOptions]) -> Reply:
         o = with_defaults(options)
+        self.raised = None
         try:
             return call_in(
                 self.namespace,
@@ -590,6 +594,7 @@ class LocalStudent:
                 o["threads"],
             )
         except Exception as error:
+            self.raised = type(error).__name__
             raise StudentRaised(type(error).__name__, str(error)) from error
 
 
@@ -801,6 +806,7 @@ class RemoteStudent:
         self.printed_left = output_bytes
         self.cut_marked = False  # whether the first cut has been marked (the rest are dropped silently)
         self.part = ""  # the part whose hidden check is calling (set by the worker)
+        self.raised: str | None = None  # the type of what the last call raised (None: it returned)
         self.operators: dict[str, set[str]] = {}  # by part: what torch ran during its hidden calls (sandbox.trace)
         self.tampered: set[str] = set()  # parts during whose calls the recorder was left or its trace malformed
         # imports and programs of the notebook's code (sandbox.trace.Conduct): (kind, name, the cell whose
@@ -981,9 +987,14 @@ class RemoteStudent:
             "threads": o["threads"],
         }
         self.phase = f"part:{self.part}"
-        reply = self._request(request, reference_functions(o["references"], exclude=(name, *self.under_test)))
-        if reply.get("error") is not None:
-            raise hidden_error(reply["error"], o["forbid"])
+        self.raised = None
+        try:
+            reply = self._request(request, reference_functions(o["references"], exclude=(name, *self.under_test)))
+            if reply.get("error") is not None:
+                raise hidden_error(reply["error"], o["forbid"])
+        except StudentRaised as error:
+            self.raised = error.type_name
+            raise
         operators, well_formed = trace_names(reply.get("operators"))
         intact = well_formed and reply.get("trace_intact") is True
         self.operators.setdefault(self.part, set()).update(operators)

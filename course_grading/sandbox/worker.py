@@ -12,7 +12,9 @@ For each submission (:func:`autograde`):
    runs in a fresh student process that has run the notebook's cells and nothing else (no other part's
    tests, visible or hidden, ran there, so nothing they left in the process reaches it). A hidden
    failure is the student's only if the answer key passes the same check on the same inputs (a
-   control run, here, of the course's own code); if the key fails too, the submission is not graded;
+   control run, here, of the course's own code, and, where the student's call raised, once more in a jailed
+   student process of the key's own: a request the jail cannot serve fails there too); if the key fails too,
+   the submission is not graded;
 3. nbgrader autogrades the scratch course with that run replayed as the notebook's outputs
    (:mod:`course_grading.sandbox.replay`) and writes the feedback; the scores and notes go to
    ``outcome.json``, which the student's process cannot write.
@@ -266,17 +268,33 @@ _ZYGOTE: Zygote | None = None  # this worker's, started with its first submissio
 
 def student_process(settings: JailSettings, nb: nbformat.NotebookNode) -> RemoteStudent:
     """The notebook's code (its code cells, test cells excluded) in a fresh jailed student process."""
-    global _ZYGOTE
-    if _ZYGOTE is None:
-        _ZYGOTE = Zygote(settings)
     cells = [
         (nbgrader_meta(c)["grade_id"], c.source)
         for c in nb.cells
         if c.cell_type == "code" and nbgrader_meta(c).get("grade_id") and not is_test(c)
     ]
+    return _jailed(settings, cells)
+
+
+def _jailed(settings: JailSettings, cells: list[tuple[str, str]]) -> RemoteStudent:
+    """``cells`` (``(cell id, source)``) in a fresh student process forked from this worker's jailed zygote."""
+    global _ZYGOTE
+    if _ZYGOTE is None:
+        _ZYGOTE = Zygote(settings)
     return RemoteStudent(
         ZygoteChannel(_ZYGOTE), cells, timeout_s=settings["cell_s"], output_bytes=settings["output_bytes"]
     )
+
+
+def key_process(settings: JailSettings, assignment: str) -> RemoteStudent:
+    """The answer key's set-up and answer cells in a fresh student process, jailed and limited as a submission's
+    (for :meth:`Control.in_jail`). Its code is sent through the channel; the process reads nothing of the
+    grader's. Raises :class:`GraderFault` if the key's code cannot be read."""
+    try:
+        sources = json.loads((Path(settings["grading"]) / scratch_course.answer_key_file(assignment)).read_text())
+    except (OSError, ValueError) as error:
+        raise GraderFault(f"the answer key could not be read for a control ({type(error).__name__})") from None
+    return _jailed(settings, [(f"answer-key-{i}", str(source)) for i, source in enumerate(sources)])
 
 
 def answer_key_student(grading: Path, assignment: str) -> LocalStudent:
@@ -330,20 +348,45 @@ class Control:
     seconds it takes are the grader's, not the student's: they go to ``ledger`` (:attr:`seconds` counts them);
     the global random states a control's calls reseed (``Guarded`` seeds every call) are put back. What the key's
     run raises (a MemoryError of the grading machine, a bug of a driver) is named in the failure it returns, which
-    :func:`hidden_verdict` shows."""
+    :func:`hidden_verdict` shows. Where the student's failing call raised, :meth:`in_jail` runs the key once more in
+    a student process of its own (``jailed_key`` starts one: :func:`key_process`)."""
 
-    def __init__(self, grading: Path, assignment: str, ledger: Ledger) -> None:
-        self.grading, self.assignment, self.ledger = grading, assignment, ledger
+    def __init__(
+        self,
+        grading: Path,
+        assignment: str,
+        ledger: Ledger,
+        jailed_key: Callable[[], RemoteStudent] | None = None,
+    ) -> None:
+        self.grading, self.assignment, self.ledger, self.jailed_key = grading, assignment, ledger, jailed_key
         self.key: LocalStudent | None = None
         self.seconds = 0.0
 
-    def __call__(self, check: Callable[[Student], str | None]) -> str | None:
+    def __call__(self, check: Check) -> str | None:
+        return self._timed(check, lambda: self.key or self._local_key())
+
+    def _local_key(self) -> LocalStudent:
+        self.key = answer_key_student(self.grading, self.assignment)
+        return self.key
+
+    def in_jail(self, check: Check, like: Student) -> str | None:
+        """``check`` on the answer key in a fresh student process of its own, jailed and limited as the student's
+        (``jailed_key`` starts it; the part's names as ``like``'s): whether the jail can serve what the check asks
+        (its memory, its time, the system calls it allows). Its seconds are the grader's too."""
+        if self.jailed_key is None:
+            return None
+        key = self.jailed_key()
+        key.part, key.under_test = getattr(like, "part", ""), getattr(like, "under_test", ())
+        try:
+            return self._timed(check, lambda: key)
+        finally:
+            key.close()
+
+    def _timed(self, check: Check, key: Callable[[], Student]) -> str | None:
         started = time.monotonic()
         torch_state, python_state = torch.get_rng_state(), random.getstate()
         try:
-            if self.key is None:
-                self.key = answer_key_student(self.grading, self.assignment)
-            return check(self.key)
+            return check(key())
         except GraderFault:
             raise
         except Exception as error:  # noqa: BLE001 (the key and the check are the instructor's: what failed is shown)
@@ -356,35 +399,46 @@ class Control:
 
 
 def hidden_verdict(
-    check: Callable[[Student], str | None],
+    check: Check,
     student: Student,
-    control: Callable[[Callable[[Student], str | None]], str | None] | None = None,
+    control: Callable[[Check], str | None] | None = None,
+    jailed: Callable[[Check, Student], str | None] | None = None,
 ) -> str | None:
     """The hidden check's failure message, or None. A failure is the student's only if ``control(check)``, the
     same check on the answer key with the same inputs (the check's draws rewound), passes the case the student
     failed and every case before it: where the key fails there too, the check itself is at fault (its driver,
     its oracle, its tolerance on these inputs), and :class:`GraderFault` says so, so that the submission is not
     graded rather than graded wrong. (A key failing only a later case, which the student never reached, leaves
-    the student's failure standing; a check that does not count its cases is judged on all of them.)"""
+    the student's failure standing; a check that does not count its cases is judged on all of them.)
+
+    ``control`` runs the key in this trusted process, where nothing is limited. Where the student's failing call
+    raised (out of memory, past its time, its process stopped, a system call refused: what a jail can cause),
+    ``jailed(check, student)`` runs the key again in a student process of its own, jailed and limited alike: a
+    request the jail cannot serve fails the key there too, and is the grader's fault, never the student's."""
     draws = importlib.import_module("gradinglib")
     before = draws.drawn()
     draws.cases_run()
     failure = _verdict(check, student)
-    failed_at = draws.cases_run()
+    failed_at, raised = draws.cases_run(), getattr(student, "raised", None)
     if failure is None or control is None:
         return failure
     after = draws.drawn()
-    draws.set_drawn(before)
-    try:
-        controlled = control(check)
-        key_failed_at = draws.cases_run()
-    finally:
-        draws.set_drawn(after)
-    if controlled is not None and (failed_at == 0 or key_failed_at <= failed_at):
-        raise GraderFault(
-            "a hidden check failed the answer key too, on the inputs it drew for this submission: the grader is "
-            f"at fault (the check, or the machine it ran on), not the student ({shown(controlled[:300])})"
-        )
+    runs = [control] + ([lambda c: jailed(c, student)] if jailed is not None and raised is not None else [])
+    for where, run in zip(("", " in a student process jailed as the submission's"), runs):
+        if isinstance(student, RemoteStudent) and where:
+            student.close()  # the key's process never runs beside the student's
+        draws.set_drawn(before)
+        try:
+            controlled = run(check)
+            key_failed_at = draws.cases_run()
+        finally:
+            draws.set_drawn(after)
+        if controlled is not None and (failed_at == 0 or key_failed_at <= failed_at):
+            raise GraderFault(
+                f"a hidden check failed the answer key too{where}, on the inputs it drew for this submission: the "
+                f"grader is at fault (the check, its limits, or the machine it ran on), not the student "
+                f"({shown(controlled[:300])})"
+            )
     return failure
 
 
@@ -394,7 +448,7 @@ def run_submission(
     release: nbformat.NotebookNode,
     checks: HiddenChecks,
     seed: int,
-    control: Callable[[Callable[[Student], str | None]], str | None] | None = None,
+    control: Control | None = None,
     skipped: Collection[str] = (),
     running: Path | None = None,
 ) -> dict[str, Outputs]:
@@ -428,7 +482,9 @@ def run_submission(
             # each part's hidden check in a fresh process that has run the notebook's cells and nothing else: what
             # another part's tests ran (a library patched, a kernel kept in a global, autograd left off) is gone
             student.fresh()
-            failure = hidden_verdict(checks.by_test[test_id], student, control)
+            failure = hidden_verdict(
+                checks.by_test[test_id], student, control, control.in_jail if control is not None else None
+            )
             if failure is not None:
                 outputs[test_id]["error"] = ["AssertionError", f"{failure}\n{replay_hint(seed)}", []]
     if running is not None:
@@ -494,7 +550,7 @@ def autograde(
         remote.rerun_budget_s = sum(is_test(cell) for cell in nb.cells) * (
             settings.get("total_s", 0) + RemoteStudent.RERUN_SLACK_S
         )
-        control = Control(Path(settings["grading"]), assignment, ledger)
+        control = Control(Path(settings["grading"]), assignment, ledger, lambda: key_process(settings, assignment))
         outputs = run_submission(remote, nb, release, checks, seed, control, skipped, scratch / RUNNING)
     except StudentRaised as error:  # its process failed after its cells, before its tests: the student's doing
         check_setup(nb, remote.outputs)  # a fault of the grader's, unless the student's code had run
