@@ -33,7 +33,8 @@ Invariants, which every change here keeps:
    failing part, which the student's code can choose, about inputs no other version of the notebook gets.
 5. A fault of the grader is "not graded", never a grade; a failure after the student's code ran is
    the student's, and a hidden check's failure only where the answer key passes the same inputs
-   (the worker's control run). One broken or hostile submission never stops the batch.
+   (the worker's control run; where the student's call raised, in a jailed process of the key's own too, so
+   that a request the jail cannot serve is never the student's). One broken or hostile submission never stops the batch.
 6. Nothing reaches a part's hidden check but its own code: it runs in a fresh student process that has run the
    notebook's cells as the first process ran them and nothing else (no other part's tests ran there), on the
    grader's time, bounded per part; two submissions
