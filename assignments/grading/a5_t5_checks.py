@@ -584,12 +584,12 @@ def check_span_corruption(notebook: Student | dict[str, Any]) -> str | None:
     for _ in range(3):
         n, vocab_size = _randint(g, 20, 200), _randint(g, 200, 33000)
         cases.append(case(tokens(n, vocab_size), _t5_mask(g, n, 0.15, 3.0), vocab_size, None, "a T5 mask"))
-    for rate in (0.1, 0.3, 0.5, 0.8):
+    # an eos_id other than the default in every one of these cases (drawn from 0 to 4, all four were the default 1
+    # on 1 draw in 625, and an EOS_ID appended whatever eos_id says passed)
+    for rate, eos_id in zip((0.1, 0.3, 0.5, 0.8), (0, 2, 3, 4)):
         n, vocab_size = _randint(g, 5, 60), _randint(g, 200, 1000)
         mask = torch.rand(n, generator=g) < rate  # any mask: it may start with noise and end without
-        cases.append(
-            case(tokens(n, vocab_size), mask, vocab_size, _randint(g, 0, 5), f"a random mask ({rate:.0%} noise)")
-        )
+        cases.append(case(tokens(n, vocab_size), mask, vocab_size, eos_id, f"a random mask ({rate:.0%} noise)"))
     n = _randint(g, 8, 30)
     cases += [
         case(tokens(n, 500), torch.zeros(n, dtype=torch.bool), 500, None, "no noise"),
