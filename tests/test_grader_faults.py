@@ -682,6 +682,45 @@ def test_a_raise_that_the_jail_may_cause_is_the_students_only_where_the_jailed_k
     assert len(jailed) == 2
 
 
+def test_a_time_out_is_the_students_only_where_the_jailed_key_answers_well_within_the_limit(tmp_path: Path) -> None:
+    """A student's call that ran past its time is charged only where the key, in a jail of its own, answers every
+    call of the check within half the limit: a machine loaded enough for the key to near the limit cannot tell a
+    slow answer from its own load (CI, four gradings on two busy cores: the key's own freeze_except, run as a
+    student's, timed out at 6 s). Another raise is judged by the key's verdict alone."""
+
+    class JailedKey(LocalStudent):
+        timeout_s, part, under_test = 6.0, "", ()
+
+        def __init__(self, slowest: float) -> None:
+            super().__init__({"double": lambda x: 2 * x})
+            self.slowest_call_s = slowest
+
+        def close(self) -> None:
+            pass
+
+    def check(student: Student) -> str | None:
+        reply = student.call("double", [torch.ones(2)])
+        return None if torch.equal(reply.value, 2 * torch.ones(2)) else "double(x) differs from the expected values"
+
+    def student(raised: str) -> LocalStudent:
+        slow = LocalStudent({})
+        slow.raised = raised
+        return slow
+
+    for slowest, raised, fault in (
+        (4.0, "TimeoutError", True),
+        (2.0, "TimeoutError", False),
+        (4.0, "MemoryError", False),
+    ):
+        ledger = worker.Ledger(tmp_path / worker.GRADER_SECONDS)
+        control = worker.Control(tmp_path, "a1_attention", ledger, lambda slowest=slowest: JailedKey(slowest))  # type: ignore[misc]
+        if fault:
+            with pytest.raises(GraderFault, match="4.0 s of the 6 s limit"):
+                control.in_jail(check, student(raised))
+        else:
+            assert control.in_jail(check, student(raised)) is None
+
+
 SPAWN_CHECK = r"""
 
 def check_spawn(notebook):

@@ -807,6 +807,8 @@ class RemoteStudent:
         self.cut_marked = False  # whether the first cut has been marked (the rest are dropped silently)
         self.part = ""  # the part whose hidden check is calling (set by the worker)
         self.raised: str | None = None  # the type of what the last call raised (None: it returned)
+        self.slowest_call_s = 0.0  # the longest a call has taken (the notebook's cells run before it not counted)
+        self.sent_at: float | None = None  # when the last request was sent
         self.operators: dict[str, set[str]] = {}  # by part: what torch ran during its hidden calls (sandbox.trace)
         self.tampered: set[str] = set()  # parts during whose calls the recorder was left or its trace malformed
         # imports and programs of the notebook's code (sandbox.trace.Conduct): (kind, name, the cell whose
@@ -905,6 +907,7 @@ class RemoteStudent:
         try:
             self.run_cells()
             assert self.fds is not None
+            self.sent_at = time.monotonic()  # the request's own time starts here, after the notebook's cells
             send_frame(self.fds[1], request)
             while True:
                 reply = receive_frame(self.fds[0], self.timeout_s + self.MARGIN_S)
@@ -988,8 +991,13 @@ class RemoteStudent:
         }
         self.phase = f"part:{self.part}"
         self.raised = None
+        self.sent_at = None
         try:
-            reply = self._request(request, reference_functions(o["references"], exclude=(name, *self.under_test)))
+            try:
+                reply = self._request(request, reference_functions(o["references"], exclude=(name, *self.under_test)))
+            finally:
+                if self.sent_at is not None:
+                    self.slowest_call_s = max(self.slowest_call_s, time.monotonic() - self.sent_at)
             if reply.get("error") is not None:
                 raise hidden_error(reply["error"], o["forbid"])
         except StudentRaised as error:

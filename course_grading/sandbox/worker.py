@@ -83,6 +83,7 @@ __all__ = [
     "autograde",
     "check_setup",
     "hidden_verdict",
+    "key_process",
     "HiddenChecks",
     "load_checks",
     "notes_on",
@@ -372,15 +373,25 @@ class Control:
     def in_jail(self, check: Check, like: Student) -> str | None:
         """``check`` on the answer key in a fresh student process of its own, jailed and limited as the student's
         (``jailed_key`` starts it; the part's names as ``like``'s): whether the jail can serve what the check asks
-        (its memory, its time, the system calls it allows). Its seconds are the grader's too."""
+        (its memory, its time, the system calls it allows). Its seconds are the grader's too. Where the student's
+        call ran past its time, the key must answer each call within half the limit: a machine so loaded that the
+        key nears it cannot tell a slow answer from its own load, and :class:`GraderFault` says so."""
         if self.jailed_key is None:
             return None
         key = self.jailed_key()
         key.part, key.under_test = getattr(like, "part", ""), getattr(like, "under_test", ())
         try:
-            return self._timed(check, lambda: key)
+            verdict = self._timed(check, lambda: key)
         finally:
             key.close()
+        timed_out = getattr(like, "raised", None) == "TimeoutError"
+        if verdict is None and timed_out and key.slowest_call_s > key.timeout_s / 2:
+            raise GraderFault(
+                f"the answer key's slowest call of this check took {key.slowest_call_s:.1f} s of the "
+                f"{key.timeout_s:g} s limit in a jail of its own: too near the limit, on this machine now, to charge "
+                "the submission's time-out to the student"
+            )
+        return verdict
 
     def _timed(self, check: Check, key: Callable[[], Student]) -> str | None:
         started = time.monotonic()
