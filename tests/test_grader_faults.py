@@ -713,7 +713,7 @@ def test_a_time_out_is_the_students_only_where_the_jailed_key_answers_well_withi
         (4.0, "MemoryError", False),
     ):
         ledger = worker.Ledger(tmp_path / worker.GRADER_SECONDS)
-        control = worker.Control(tmp_path, "a1_attention", ledger, lambda slowest=slowest: JailedKey(slowest))  # type: ignore[misc]
+        control = worker.Control(tmp_path, "a1_attention", ledger, lambda slowest=slowest: JailedKey(slowest))
         if fault:
             with pytest.raises(GraderFault, match="4.0 s of the 6 s limit"):
                 control.in_jail(check, student(raised))
