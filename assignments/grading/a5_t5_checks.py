@@ -450,13 +450,14 @@ def check_noise_mask(notebook: Student | dict[str, Any]) -> str | None:
 
     def reproducible() -> None:
         length, density, mean = settings((60, 120), (0.1, 0.3), (2.0, 4.0), min_spans=3)
-        seed = seeds(1)[0]
-        a, b = (_Mask(student, length, density, mean, seed, "the same seed twice") for _ in range(2))
-        if not torch.equal(a.mask, b.mask):
-            raise CheckFailed(
-                "two calls with the same seed gave different masks: draw every random number from "
-                f"torch.Generator().manual_seed(seed) ({a.case})"
-            )
+        # seed 0 (the default) too, on every draw: `manual_seed(seed) if seed else None` passed a seed drawn below 2**31
+        for seed, label in ((0, "seed 0 twice (0 is a seed like any other)"), (seeds(1)[0], "the same seed twice")):
+            a, b = (_Mask(student, length, density, mean, seed, label) for _ in range(2))
+            if not torch.equal(a.mask, b.mask):
+                raise CheckFailed(
+                    "two calls with the same seed gave different masks: draw every random number from "
+                    f"torch.Generator().manual_seed(seed) ({a.case})"
+                )
 
     cases = [
         reproducible,
