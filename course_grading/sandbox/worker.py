@@ -319,7 +319,7 @@ def answer_key_student(grading: Path, assignment: str) -> LocalStudent:
     return LocalStudent(namespace)
 
 
-def _verdict(check: Callable[[Student], str | None], student: Student) -> str | None:
+def _verdict(check: Check, student: Student) -> str | None:
     """The hidden check's failure message, or None; a check that cannot use a reply fails the part."""
     try:
         return check(student)
