@@ -182,6 +182,44 @@ def test_the_seccomp_filter_refuses_every_new_thread_and_process_and_leaves_torc
     assert run.stdout.split() == ["True", "refused", "refused", "refused"], run
 
 
+def test_the_seccomp_filter_refuses_every_call_on_another_process_and_allows_them_on_this_one() -> None:
+    """attacks_x: the namespace jail's zygote runs as the student's user, and ``resource.prlimit(1, ...)`` lowered
+    the limits of every process it forked afterwards. Calls that name this process keep working."""
+    code = (
+        "import ctypes, os, resource, signal, threading, torch\nfrom course_grading.sandbox import seccomp\n"
+        "seccomp.forbid_other_processes()\nparent = os.getppid()\n"
+        "libc = ctypes.CDLL(None, use_errno=True)\n"
+        "def outcome(call):\n    try:\n        call(); return 'ok'\n    except PermissionError: return 'refused'\n"
+        "def raw(number, *args):\n"
+        "    def call():\n"
+        "        if libc.syscall(number, *args) == -1:\n            raise PermissionError(ctypes.get_errno(), 'x')\n"
+        "    return call\n"
+        "limit = resource.getrlimit(resource.RLIMIT_NOFILE)\n"
+        "mine = [lambda: resource.prlimit(0, resource.RLIMIT_NOFILE, limit),\n"
+        "        lambda: resource.prlimit(os.getpid(), resource.RLIMIT_NOFILE),\n"
+        "        lambda: resource.setrlimit(resource.RLIMIT_NOFILE, limit),\n"
+        "        lambda: os.sched_setaffinity(0, os.sched_getaffinity(0)),\n"
+        "        lambda: os.setpriority(os.PRIO_PROCESS, 0, os.getpriority(os.PRIO_PROCESS, 0)),\n"
+        "        lambda: os.kill(os.getpid(), 0), lambda: signal.pthread_kill(threading.get_ident(), 0),\n"
+        "        lambda: torch.randn(64, 64) @ torch.randn(64, 64)]\n"
+        "others = [lambda: resource.prlimit(parent, resource.RLIMIT_NOFILE),\n"
+        "          lambda: resource.prlimit(parent, resource.RLIMIT_NOFILE, limit),\n"
+        "          lambda: os.sched_setaffinity(parent, os.sched_getaffinity(0)),\n"
+        "          lambda: os.sched_setscheduler(parent, os.SCHED_IDLE, os.sched_param(0)),\n"
+        "          lambda: os.setpriority(os.PRIO_PROCESS, parent, 19),\n"
+        "          lambda: os.setpriority(os.PRIO_USER, 0, 19), lambda: os.setpriority(os.PRIO_PGRP, 0, 19),\n"
+        "          lambda: os.kill(parent, 0), lambda: os.kill(0, 0), lambda: os.kill(-1, 0),\n"
+        "          lambda: os.killpg(os.getpgid(0), 0),\n"
+        "          lambda: os.pidfd_open(parent), raw(101, 16, parent, 0, 0), raw(302, parent, 7, 0, 0),\n"
+        "          raw(302, parent + 2**32, 7, 0, 0), raw(62, parent, 0)]\n"
+        "print(' '.join(outcome(c) for c in mine)); print(' '.join(outcome(c) for c in others))\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    mine, others = run.stdout.splitlines()
+    assert mine.split() == ["ok"] * 8, run
+    assert others.split() == ["refused"] * 16, run
+
+
 def test_the_subreaper_stops_what_escaped_into_its_own_session() -> None:
     code = (
         "import os, subprocess, time\nfrom course_grading.sandbox import container\ncontainer.become_subreaper()\n"

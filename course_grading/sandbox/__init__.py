@@ -2,7 +2,8 @@
 
 - :mod:`.policy` (what the jail shows and how it limits), :mod:`.jail` (mounts, namespaces),
   :mod:`.container` (the jail where no namespace can be made: Gradescope's containers),
-  :mod:`.seccomp` (the filters a student's process installs on itself: no new socket, thread or process),
+  :mod:`.seccomp` (the filters a student's process installs on itself: no new socket, thread or process,
+  nothing done to another process),
   :mod:`.compilers` (TorchScript and ``torch.compile`` refused in the student's process),
   :mod:`.limits` (time, memory, processes, the job slots' control groups);
 - :mod:`.student_server` (the jailed zygote and the student's process), :mod:`.calls` (the frames
@@ -24,7 +25,9 @@ Invariants, which every change here keeps:
    returned; no verdict, report or driver result made in the student's process is believed.
 3. It is limited from outside: time, memory, processes, output and file size are enforced by the
    kernel (rlimits, cgroups, seccomp), never by the student's process; it runs in one thread, which the
-   operator trace watches (no thread or process can start once its code may run), with no compiler of
+   operator trace watches (no thread or process can start once its code may run), acting on no other process
+   (no limit, scheduling, signal or memory of another: the zygote that forks every submission's process runs as
+   the same user in the namespace jail, and a limit lowered there was every later process's), with no compiler of
    torch's (:mod:`.compilers`), and everything it runs for a hidden call (the call, its backward pass, the
    reading of what it returned, by exact types) runs inside that trace and the part's guard.
 4. Hidden inputs are unpredictable without the course secret (:mod:`.seeds`), and the same notebook

@@ -430,6 +430,7 @@ def zygote() -> None:
                         seal(home)
                     sys.addaudithook(code_guard())  # for good: no hook can be removed
                     seccomp.forbid_new_tasks()  # for good: the student's code runs in this thread alone
+                    seccomp.forbid_other_processes()  # nor touches the zygote (its limits) or anyone else
                     serve(connection.fileno(), connection.fileno())
                 finally:
                     os._exit(0)
