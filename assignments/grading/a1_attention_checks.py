@@ -63,6 +63,7 @@ def _ref_attention(q: Tensor, k: Tensor, v: Tensor, mask: Tensor | None = None) 
     eye = torch.eye(k.shape[-2], dtype=q.dtype).expand(*batch, k.shape[-2], k.shape[-2])
     if mask is None:
         return _TORCH_SDPA(q, k, v), _TORCH_SDPA(q, k, eye)
+    mask = mask.broadcast_to(*batch, q.shape[-2], k.shape[-2])  # torch's fused attention takes no (T_k,) mask
     has_key = mask.any(-1, keepdim=True)
     safe = mask | ~has_key
     out = _TORCH_SDPA(q, k, v, attn_mask=safe).masked_fill(~has_key, 0.0)
@@ -190,6 +191,7 @@ def _sdpa_long_queries(g: torch.Generator, size: Size) -> tuple[Any, ...]:
 SDPA_MASK_FORMS = (
     ("a (T_q, T_k) mask for every leading index", _sdpa_mask_form(lambda lead, T, T_k: (T, T_k))),
     ("a (1, T_k) mask", _sdpa_mask_form(lambda lead, T, T_k: (1, T_k))),
+    ("a (T_k,) mask (one flag per key)", _sdpa_mask_form(lambda lead, T, T_k: (T_k,))),
     (
         "a mask without the first leading dimension (broadcast from the right: (h, T_q, T_k) for q (B, h, T_q, d))",
         _sdpa_mask_form(lambda lead, T, T_k: (*lead[1:], T, T_k)),

@@ -320,6 +320,16 @@ def _memory_length(size: Size) -> int:
     return size.length if size.coincide else size.length + 3
 
 
+def _constant_rows(g: torch.Generator, size: Size) -> tuple[Any, ...]:
+    """layer_norm's arguments with each row of ``x`` one value repeated, a multiple of 1/4 (every right way of taking
+    a mean and a variance gets 0 there exactly; a drawn float's mean of several copies rounds, and the normalised
+    rounding error is then of order 1 in any float32 answer)."""
+    steps = torch.randint(-16, 17, (*size.lead, 1), generator=g)
+    x = (steps.double() / 4).expand(*size.lead, size.length).clone()
+    gain, bias = _randn(g, size.length, scale=0.5, shift=1.0), _randn(g, size.length, scale=0.5)
+    return x.to(size.dtype), gain.to(size.dtype), bias.to(size.dtype), 1e-5
+
+
 LAYER_NORM = Contract(
     "layer_norm",
     ("x", "gain", "bias", "eps"),
@@ -341,6 +351,9 @@ LAYER_NORM = Contract(
     extremes=(("features offset by 4,096 (a residual stream far from zero)", lambda a: (a[0] + 4096, *a[1:]), 100.0),),
     zeros=(3,),  # the part's visible test passes eps=0.0
     initial=at_initial_values(ones=(1,), zeros=(2,)),
+    # a variance of 0: eps outside the root (x / (std + eps)) has the same value there and a NaN gradient (the
+    # root's derivative at 0), where the key's is finite (corpus v)
+    singular=(("every row constant (variance 0)", _constant_rows),),
 )
 # A residual stream of scale 0.003, whose variance (about 1e-5) is LayerNorm's eps: a block that normalises with
 # another eps than layer_norm's default (1e-6 for 1e-5) is off by a third there, and by 1e-5 at unit scale, where the

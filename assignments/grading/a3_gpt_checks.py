@@ -148,12 +148,15 @@ def check_top_k(notebook: Student | dict[str, Any]) -> str | None:
 
     V = _randint(g, 5, 60)
     ties = torch.randint(0, 4, (3, 12), generator=g).float()  # many equal logits
+    # and the largest tied too, in two places of every row
+    ties.scatter_(1, torch.stack([torch.randperm(12, generator=g)[:2] for _ in range(3)]), 4.0)
     cases = [
         case(_randn(g, 2, 10), 3, "a batch of rows"),
         case(_randn(g, 10), 1, "one row, k = 1"),
         case(_randn(g, 2, 3, V), V, f"k = V = {V}: nothing is removed"),
         case(_randn(g, 4, V, scale=5.0) - 20.0, _randint(g, 2, V), "negative logits"),
-        case(ties, 5, "ties with the k-th largest are kept"),
+        # at every k: a fast path for k = 1 (an argmax) or for k = V drops or keeps ties by its own rule (corpus v)
+        *(case(ties, k, f"ties with the k-th largest are kept, k = {k}") for k in range(1, 13)),
         case(torch.tensor([[2.0, 7.0, 7.0, 1.0, 7.0]]), 2, "three equal largest logits, k = 2"),
         case(_randn(g, 3, 9).double(), 4, "float64 logits keep their dtype"),
         # the k largest a hair apart at a large magnitude among many small logits: a threshold interpolated
@@ -511,16 +514,17 @@ TIE_TOLERANCE = 1e-4
 
 
 def _expect_replayed(
-    value: Any, idx: Tensor, n: int, W: Tensor, U: Tensor, temperature: float, seed: int, where: str
+    value: Any, idx: Tensor, n: int, W: Tensor, U: Tensor, temperature: float, seed: int | torch.Generator, where: str
 ) -> None:
-    """Replay the student's sequence step by step from ``seed``: each new token must be the
+    """Replay the student's sequence step by step from ``seed`` (or from a generator's state, which the replay
+    advances as the student's draws should: a stream over several calls): each new token must be the
     reference's, or (when sampling) score within :data:`TIE_TOLERANCE` of it in torch.multinomial's
     own draw; the replay goes on from the student's tokens."""
     B, T = idx.shape
     tokens = expect_tensor(value, (B, T + n), "the generated sequence", where, dtype=torch.long)
     if not torch.equal(tokens[:, :T], idx):
         raise CheckFailed(f"the generated sequence does not start with the prompt ({where})")
-    generator = torch.Generator().manual_seed(seed)
+    generator = seed if isinstance(seed, torch.Generator) else torch.Generator().manual_seed(seed)
     for step in range(n):
         prefix, chosen = tokens[:, : T + step], tokens[:, T + step]
         logits = (W[prefix] + U[prefix.cumsum(dim=1) % W.shape[0]])[:, -1]  # (B, V)
@@ -648,6 +652,16 @@ GENERATE = Contract(
 )
 
 
+# Run beside the student's code: calls of ``generate`` one after another, torch's global generator seeded once first.
+IN_A_ROW_DRIVER = """
+def _grading_in_a_row(seed, *calls):
+    import torch
+
+    torch.manual_seed(seed)
+    return [generate(*args) for args in calls]
+"""
+
+
 def check_generate(notebook: Student | dict[str, Any]) -> str | None:
     """``generate(idx, max_new_tokens, W, U, temperature, seed)`` replayed by a reference sampler.
 
@@ -664,7 +678,9 @@ def check_generate(notebook: Student | dict[str, Any]) -> str | None:
       10**-41.8; the first position's logits 10**-73.0; the newest token only
       10**-42.4; ``if seed:`` (seed 0 sampled from the global generator) 10**-23.6; a wrong
       length, torch.manual_seed, an unseeded generator with a fixed default seed, W or U changed in
-      place: 0 (a deterministic comparison); greedy decoding through a transform monotone only for finite
+      place, a private generator for ``seed=None`` (seeded with ``torch.initial_seed()``: it replays the global
+      stream without moving it), a greedy step that draws: 0 (a deterministic comparison; the last two in the
+      in-a-row case, unseeded calls one after another); greedy decoding through a transform monotone only for finite
       logits (the argmax of ``logits / 0``, or of its softmax): 0 (the designed greedy case's path meets rows
       of all negative logits, of an earlier smaller positive one and of a zero; the drawn greedy case alone
       let such an answer through on 1 of 4 runs); a small temperature taken as greedy: 2**-48 (the tied edge at
@@ -736,6 +752,28 @@ def check_generate(notebook: Student | dict[str, Any]) -> str | None:
                 "torch.multinomial; do not call torch.manual_seed (it resets the caller's global random state)"
             )
 
+    def in_a_row() -> None:
+        """Unseeded calls one after another, torch's global generator seeded once before them: they draw one
+        stream, each sampling call going on where the one before left it, and greedy decoding draws nothing from
+        it (corpus v: a private generator seeded with ``torch.initial_seed()`` replayed the global stream without
+        moving it, and a greedy step that drew a sample it then ignored, each passed every call made alone)."""
+        seed = _randint(g, 0, 2**31)
+        sampled = (torch.randint(0, 9, (4, 2), generator=g), 12, _randn(g, 9, 9, scale=2.0), _randn(g, 9, 9, scale=2.0))
+        greedy = (torch.randint(0, 9, (3, 2), generator=g), 8, _randn(g, 9, 9, scale=2.0), _randn(g, 9, 9, scale=2.0))
+        calls = [(*sampled, 1.0, None), (*greedy, 0, None), (*greedy, 0.0, None), (*sampled, 1.0, None)]
+        where = (
+            f"after torch.manual_seed({seed}), four calls with seed=None one after another: sampling, greedy "
+            "(temperature 0 and 0.0), sampling again"
+        )
+        reply = student.call(
+            "_grading_in_a_row", (seed, *calls), driver=IN_A_ROW_DRIVER, references=REFERENCE_PARTS, global_rng=True
+        )
+        if not isinstance(reply.value, list) or len(reply.value) != len(calls):
+            raise CheckFailed(f"the calls gave no results back ({where})")
+        stream = torch.Generator().manual_seed(seed)  # torch's global generator after torch.manual_seed(seed)
+        for i, (value, (idx, n, W, U, temperature, _)) in enumerate(zip(reply.value, calls)):
+            _expect_replayed(value, idx, n, W, U, temperature, stream, f"{where}; call {i + 1}")
+
     cases = [
         case(2, 3, 7, 10, 0.0, "greedy"),
         greedy_designed,
@@ -748,6 +786,7 @@ def check_generate(notebook: Student | dict[str, Any]) -> str | None:
         case(3, 2, 9, 12, 0.001, "temperature 0.001 (nearly greedy)"),
         unseeded,
         global_seed,
+        in_a_row,
     ]
     return run_cases("generate", cases + contract_cases(GENERATE, student, g))
 

@@ -1206,6 +1206,15 @@ def _pair_args(g: torch.Generator, size: Size) -> tuple[Any, ...]:
     )
 
 
+def _every_small_pair(g: torch.Generator) -> list[tuple[Any, ...]]:
+    """pair_inputs' arguments for every len(A) and len(B) from 0 to 11 and every max_len from 3 to 12: 1,440 calls,
+    each truncation the spec's rule makes at these sizes (a closed form off at one combination shows)."""
+    ids = torch.randint(N_SPECIAL, MAX_ID, (24,), generator=g).tolist()
+    return [
+        (ids[:n_a], ids[12 : 12 + n_b], max_len) for max_len in range(3, 13) for n_a in range(12) for n_b in range(12)
+    ]
+
+
 def _junk_where_ignored(args: tuple[Any, ...], g: torch.Generator) -> tuple[Any, ...]:
     """The logits at the ignored positions ("whatever the logits" there) as -inf, -1e4 and 1e4 at random ids, -inf at
     id 0 (what a label clamped to 0 reads): finite logits elsewhere, so torch's own cross-entropy stays finite."""
@@ -1252,6 +1261,26 @@ def _padded(attention_mask: Tensor) -> Tensor:
     return mask
 
 
+def _constant_norm_inputs(g: torch.Generator, size: Size) -> tuple[Any, ...]:
+    """An encoder block whose LayerNorms each get rows of one value repeated: ``x`` so, the attention's output
+    projection and the feed-forward's last layer zero, the first norm's bias one value: a variance of 0, where eps
+    outside the root (x / (std + eps)) has the key's value and a NaN gradient (the root's derivative at 0; corpus v)."""
+    B, T = size.lead[0], size.length
+    p = _weights(g, 8, 16)
+    p |= {name: torch.zeros_like(p[name]) for name in ("W_o", "b_o", "W_2", "b_2")}
+    # values of a few binary digits: every right way of taking a row's mean and variance gets them exactly (0), where a
+    # drawn float's mean of 8 copies rounds, and (y - mean) / sqrt(var + 1e-12) is then of order 1 in any float32 answer
+    p["ln1_bias"] = torch.full_like(p["ln1_bias"], _dyadic(g, 1).item())
+    x = _dyadic(g, B, T, 1).expand(B, T, 8).clone()
+    return x, p, 2, torch.ones(B, T, dtype=torch.long)
+
+
+def _dyadic(g: torch.Generator, *shape: int) -> Tensor:
+    """Multiples of 1/4 between -4 and 4, none 0."""
+    values = torch.randint(1, 17, shape, generator=g) * (1 - 2 * torch.randint(0, 2, shape, generator=g))
+    return values.float() / 4
+
+
 ENCODER = Contract(
     "encoder_block",
     ("x", "p", "n_heads", "attention_mask"),
@@ -1292,6 +1321,7 @@ ENCODER = Contract(
             lambda g, size: (_randn(g, 3, size.length, 8), _weights(g, 8, 16), 2, _attention_mask(g, 3, size.length)),
         ),
     ),
+    singular=(("each LayerNorm's input constant along its rows (variance 0)", _constant_norm_inputs),),
     initial=at_initial_values(
         ones=((1, "ln1_gain"), (1, "ln2_gain")),
         zeros=[(1, name) for name in ("ln1_bias", "ln2_bias", "b_q", "b_k", "b_v", "b_o", "b_1", "b_2")],
@@ -1315,6 +1345,7 @@ PAIR = Contract(
     long=1100,
     again=_pair_again,
     shortest=3,  # "max_len (at least 3)"
+    every_small=("every length of A and B up to 11 with every max_len from 3 to 12", _every_small_pair),
 )
 
 

@@ -1012,12 +1012,17 @@ def check_cross_attention(notebook: Student | dict[str, Any]) -> str | None:
                     while (largest := _largest_score(x, memory, p, h, mask)) <= 0:
                         x = torch.randn(B, 1, d_model, generator=g)
                     x = x * max(1.0, top / largest)
-                # later steps get another tensor as memory, of another length too: an answer that reads it (its
-                # values, or its shape to build a mask) shows
+                # later steps get another tensor as memory, of another batch, length and width too: an answer that
+                # reads it (its values, or its shape to build a mask or to split the heads: corpus v read the batch
+                # from it) shows
                 given = (
                     memory
                     if step == 0
-                    else (torch.randn(B, S + 2, d_model, generator=g) if step == 1 else torch.zeros(B, S + 3, d_model))
+                    else (
+                        torch.randn(B + 1, S + 2, d_model + 1, generator=g)
+                        if step == 1
+                        else torch.zeros(B + 2, S + 3, d_model + 2)
+                    )
                 )
                 if step == 0 and mask is None:
                     args: tuple[Any, ...] = (x, given, p, h)
@@ -1322,6 +1327,14 @@ def _beam_args(eos_id: int | None = None, below: float = 0.0) -> Callable[[torch
     return make
 
 
+def _beam_args_far_below(g: torch.Generator, size: Size) -> tuple[Any, ...]:
+    """:func:`_beam_args` with the log-probabilities and the beams' scores a billion times larger and the scores 1e10
+    lower: every real candidate lies below -1e10, the order of the candidates kept (corpus v: impossible candidates
+    filled with -1e9, not -inf, outranked them; any finite fill above -1e10 does)."""
+    log_probs, beam_scores, *rest = _beam_args()(g, size)
+    return (log_probs * 1e9, beam_scores * 1e9 - 1e10, *rest)
+
+
 def _beam_args_level(g: torch.Generator, size: Size) -> tuple[Any, ...]:
     """:func:`_beam_args` with no beam finished and every score 0, as a first step's, but four beams: each is
     extended (corpus t: equal scores taken for the first step extended beam 0 alone). At least 9 tokens, at the
@@ -1347,6 +1360,10 @@ BEAM = Contract(
         ("eos_id 0, the first token", _beam_args(0)),
         ("eos_id the last token", _beam_args(-1)),
         ("the beams' scores about -800 (a long sequence)", _beam_args(below=800.0)),
+        (
+            "every candidate's score below -1e10 (log-probabilities and scores a billion times larger)",
+            _beam_args_far_below,
+        ),
         ("four beams, none finished, every score 0 (a later step's scores may tie)", _beam_args_level),
     ),
     ignored=(("a finished beam's log_probs row (it means nothing) inf and -inf", _junk_finished_rows),),

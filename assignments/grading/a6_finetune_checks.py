@@ -501,6 +501,17 @@ def _judge_lora(found: Any, args: tuple[Any, ...], where: str, size: Size) -> No
             where,
             **LORA_TOL,
         )
+    # the other layer, of rank r + 1 and alpha three times as large, made right after this one
+    A2, B2 = torch.cat([A, A[:1]]), torch.cat([B, B[:, :1]], dim=1)
+    for i, (x, out) in enumerate(zip(xs, found["other_outs"])):
+        expect_close(
+            out,
+            _ref_lora(weight, bias, A2, B2, alpha * 3, x),
+            f"the output for input {i + 1} of another LoRALinear (r={r + 1}, alpha={alpha * 3}) made right after the "
+            "first, before either was used (each layer keeps its own scale)",
+            where,
+            **LORA_TOL,
+        )
     for name, ref in zip(("A", "B", "x"), _ref_lora_grads(weight, bias, A, B, alpha, xs[0])):
         what = "the input x" if name == "x" else name
         expect_close(

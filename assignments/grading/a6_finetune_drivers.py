@@ -94,6 +94,9 @@ def _grading_lora_run(weight, bias, r, alpha, A, B, xs):
 
     base = _grading_linear(weight, bias)
     layer = LoRALinear(base, r, alpha)  # noqa: F821 (the student's class)
+    # another layer of the model, of another rank and alpha, made before the first is used: nothing of one layer may
+    # live on the class or in the module (corpus v: the scale kept on the class was the last layer's)
+    other = LoRALinear(_grading_linear(weight, bias), r + 1, alpha * 3)  # noqa: F821
     rng_before = _grading_global_state()  # the forward pass, backward and merge draw nothing
     with torch.no_grad():
         layer(xs[0])  # evaluated once as it was made (a caller's check before training), then A and B change
@@ -118,6 +121,10 @@ def _grading_lora_run(weight, bias, r, alpha, A, B, xs):
     with torch.no_grad():  # and without autograd: the same outputs from the A and B the layer holds now
         found["no_grad_outs"] = [layer(x) for x in xs]
     given = {name: p for name, p in (("weight", base.weight), ("bias", base.bias)) if p is not None}
+    with torch.no_grad():
+        other.A.copy_(torch.cat([A, A[:1]]))
+        other.B.copy_(torch.cat([B, B[:, :1]], dim=1))
+        found["other_outs"] = [other(x) for x in xs]
     layer.merge()
     found["merged_state"] = _grading_param_state(layer.base, given)
     # read through what the driver holds (the Linear it made and its parameters), not through the layer:

@@ -222,6 +222,11 @@ RMS_NORM = Contract(
         ("rows offset by 5", lambda g, size: (_randn(g, 3, 8) + 5, 1 + _randn(g, 8, scale=0.5), 1e-6)),
         ("default eps", lambda g, size: (_randn(g, 3, 8, scale=1e-3), 1 + _randn(g, 8, scale=0.5))),
     ),
+    # a mean square of 0: eps outside the root (x / (rms + eps)) has the same value there and a NaN gradient (the
+    # root's derivative at 0), where the key's is finite (corpus v's LayerNorm)
+    singular=(
+        ("rows of zeros (mean square 0)", lambda g, size: (torch.zeros(3, 8), 1 + _randn(g, 8, scale=0.5), 1e-6)),
+    ),
     initial=at_initial_values(ones=(1,)),
     zeros=(2,),  # the part's visible test passes eps=0.0
 )

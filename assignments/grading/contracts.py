@@ -37,6 +37,13 @@ its class of bug on every draw, not on a lucky one):
   argument's letters as letters outside the Basic Multilingual Plane (:func:`astral`, one code point each, two
   UTF-16 units and four UTF-8 bytes), every edge too: a length or a position counted in bytes or UTF-16 units
   shows;
+* **singular points** (``singular``): inputs where the function's formula is singular but its value and
+  gradients are not (a norm's input of variance 0, where a root's derivative is infinite): the value there, and the
+  gradients finite wherever the oracle's are (corpus v: eps outside the root, ``x / (std + eps)``, has the right value
+  and a NaN gradient there);
+* **every small size** (``every_small``): where the answer is a law of sizes (which tokens a truncation keeps),
+  every combination of the small sizes, in one call beside the student's code, each result judged: a closed form
+  wrong at one combination (corpus v: ``len(A) == n // 2`` with ``n`` odd, 198 of 13,750) shows on every draw;
 * **edges**: the spec's special values at special places (an EOS id already last, a special id first),
   named argument makers checked like every other case, and, where the contract has differentiable inputs,
   their gradients there finite wherever the oracle's are (a log of 0 or a division by zero on the way back
@@ -45,6 +52,9 @@ its class of bug on every draw, not on a lucky one):
   keys'): a case with them equal (``Size.coincide``), so that an answer that tells its arguments apart by
   their shapes (self- from cross-attention) shows; every other case keeps them distinct, so that an
   answer that mixes up two axes shows;
+* **every free size equal** (:func:`all_equal`): the base case and every edge with every leading dimension as
+  long as the length, and the lengths that may differ equal, so that an answer that tells an argument's form by
+  its sizes (a ``(T_q, T_k)`` mask taken for ``(B, T_k)`` where ``T_q`` is ``B``) meets the sizes where it cannot;
 * **extreme values** (``extremes``): the arguments transformed as the spec allows (logits offset past
   float32's ``exp`` range or scaled until softmax underflows, features offset far from zero), judged
   against the oracle on the same arguments, within the tolerance times a declared factor, and, where the
@@ -177,6 +187,17 @@ class Size:
     coincide: bool = False  # the lengths the spec lets differ (queries' and keys') drawn equal
 
 
+def all_equal(contract: Contract) -> Size | None:
+    """The base size with every leading dimension the length and the lengths that may differ drawn equal (None
+    where that is the base size again): code that tells an argument's axes apart by their sizes (a (T_q, T_k) mask
+    read as (B, T_k) because its first size is B, a (T_k,) mask read per query because T_k is T_q) meets the sizes
+    where its guess is wrong (corpus v)."""
+    base = contract.base
+    if not base.lead and not contract.coincide:
+        return None
+    return replace(base, lead=(base.length,) * len(base.lead), coincide=contract.coincide)
+
+
 def each_alone(first: tuple[Any, ...], fresh: tuple[Any, ...], g: torch.Generator) -> list[tuple[Any, ...]]:
     """The arguments of the calls after a first one: each argument of a fresh draw that differs from the
     first call's, put alone in the first call's arguments."""
@@ -234,6 +255,12 @@ class Contract:
     verify: Callable[[Any, tuple[Any, ...], str, Size], None] | None = None  # a set of right answers: one reply judged
     text: tuple[int, ...] = ()  # the arguments read as text: each sent in NFC and in NFD
     edges: tuple[tuple[str, Callable[[torch.Generator, Size], tuple[Any, ...]]], ...] = ()  # special values, named
+    # points where the function is singular (a norm's input of variance 0), named: a value case and its gradients
+    # there, finite wherever the oracle's are; at the base size only, since at an extreme the point is another
+    singular: tuple[tuple[str, Callable[[torch.Generator, Size], tuple[Any, ...]]], ...] = ()
+    # (label, every argument tuple of the small sizes, from a generator): a law of sizes that a closed form may get
+    # wrong at one combination only, sent whole in one call beside the student's code (a driver), each result judged
+    every_small: tuple[str, Callable[[torch.Generator], list[tuple[Any, ...]]]] | None = None
     # (first, fresh, g)
     again: Callable[[tuple[Any, ...], tuple[Any, ...], torch.Generator], list[tuple[Any, ...]]] = each_alone
     coincide: bool = False  # a case with the lengths that may differ drawn equal
@@ -411,8 +438,14 @@ def contract_cases(contract: Contract, student: Guarded, g: torch.Generator) -> 
         for label, make in (*contract.edges, *_zero_edges(contract))
         if torch.float64 in contract.dtypes
     ]
+    equal = all_equal(contract)
     for label, make in (*contract.edges, *_zero_edges(contract)):
         cases.append(_value_case(replace(contract, make=make), student, g, label, contract.base))
+        # each edge with every free size the same number too: a form of an argument read by its sizes meets the
+        # sizes where it cannot be told from another form
+        if equal is not None:
+            at = f"{label}, every free size {equal.length}"
+            cases.append(_value_case(replace(contract, make=make), student, g, at, equal))
         # each edge at the shortest length too: a special value meets a shortcut for one position there
         cases.append(
             _value_case(replace(contract, make=make), student, g, f"{label}, at length {shortest.length}", shortest)
@@ -457,10 +490,20 @@ def contract_cases(contract: Contract, student: Guarded, g: torch.Generator) -> 
         if contract.differentiable:
             edge = replace(contract, make=make)
             cases.append(_gradient_case(edge, student, g, f"gradients, {label}", finite_only=True))
+    if contract.every_small is not None:
+        cases.append(_every_small_case(contract, student, g))
+    for label, make in contract.singular:
+        cases.append(_value_case(replace(contract, make=make), student, g, label, contract.base))
+        if contract.differentiable:
+            cases.append(
+                _gradient_case(replace(contract, make=make), student, g, f"gradients, {label}", finite_only=True)
+            )
     if contract.coincide:
         cases.append(
             _value_case(contract, student, g, "lengths that may differ, equal", replace(contract.base, coincide=True))
         )
+    if equal is not None:
+        cases.append(_value_case(contract, student, g, f"every free size {equal.length}", equal))
     if contract.initial is not None:
         label = "the parameters at their initial values (norm gains 1, biases 0)"
         cases.append(_value_case(contract, student, g, label, contract.base, layout=contract.initial))
@@ -1131,6 +1174,44 @@ def _shows(contract: Contract, first: tuple[Any, ...], then: tuple[Any, ...]) ->
     return False
 
 
+# Run beside the student's code: the function, found by its name in the notebook, on each argument tuple in turn.
+EACH_DRIVER = (
+    SNAPSHOT_DRIVER
+    + """
+def _grading_each(function, width, *values):
+    return [_grading_snapshot(globals()[function](*values[i : i + width])) for i in range(0, len(values), width)]
+"""
+)
+
+
+def _every_small_case(contract: Contract, student: Guarded, g: torch.Generator) -> Callable[[], None]:
+    """Every argument tuple of ``contract.every_small`` in one call of :data:`EACH_DRIVER`, each result judged."""
+    assert contract.every_small is not None
+    label, draw = contract.every_small
+
+    def run() -> None:
+        calls = draw(g)
+        width = len(calls[0])
+        options = dict(contract.options)
+        options["driver"] = EACH_DRIVER + (options.get("driver") or "")
+        if options.get("references") is not None:  # the driver calls the function by name: it stays the student's
+            options["references"] = _without_function(options["references"], contract.function)
+        values = tuple(value for args in calls for value in args)  # flat: as deep as a plain call's arguments
+        where = f"{label} ({len(calls)} calls, one after another)"
+        try:
+            reply = student.call("_grading_each", (contract.function, width, *values), **options)
+        except StudentRaised as error:
+            if error.type_name in ("NotImplementedError", "Refused"):
+                raise
+            raise CheckFailed(f"raised {error} ({where})") from None
+        if not isinstance(reply.value, list) or len(reply.value) != len(calls):
+            raise CheckFailed(f"the calls gave no results back ({where})")
+        for args, result in zip(calls, reply.value):
+            _judge(contract, result, args, f"{label}: {describe_args(contract.names, args)}", contract.base)
+
+    return run
+
+
 def _same_objects_case(contract: Contract, student: Guarded, g: torch.Generator) -> Callable[[], None]:
     """The again case's calls one after another on the same argument objects, each judged on its own: a
     changed tensor of the same shape and dtype gets its new values in place (a caller's buffer, reused), any
@@ -1373,6 +1454,17 @@ def _clauses(contract: Contract) -> list[str]:
         )
     if contract.fresh:
         clauses.append("the tensors it returns are new (none is an argument or a view of one)")
+    if contract.extremes:
+        finite = "its values and gradients" if contract.differentiable else "its values"
+        clauses.append(
+            f"inputs of extreme magnitude ({'; '.join(label for label, _, _ in contract.extremes)}), {finite} "
+            "finite wherever the exact ones are"
+        )
+    if contract.singular:
+        clauses.append(
+            _joined([label for label, _ in contract.singular])
+            + (", with finite gradients" if contract.differentiable else "")
+        )
     if contract.zeros:
         clauses.append(_joined([f"`{names[i]}`" for i in contract.zeros]) + " may be 0")
     if contract.rows and contract.base.lead:
