@@ -255,6 +255,7 @@ CLAIMS: dict[str, list[tuple[str, str]]] = {
             "near(chosen.float().mean().item(), 0.15, val_batch.numel())",
         ),
         ("half the time B is the\ntext that follows A", "abs(share_next - 0.5) < 0.02"),
+        ("is {glue:text}`shown_gain:.2f` nats more sure of the token in front of it", "shown_gain > 0.1"),
         ("of the way from a uniform guess to the unigram baseline", "way_to_unigram > 0.5"),
         ("Then it leaves that plateau", "mlm_gain > 0.15"),
         ("of the masked tokens right, where always guessing", "accuracy_ratio > 1.5"),
