@@ -186,13 +186,15 @@ def test_the_seccomp_filter_refuses_every_call_on_another_process_and_allows_the
     """attacks_x: the namespace jail's zygote runs as the student's user, and ``resource.prlimit(1, ...)`` lowered
     the limits of every process it forked afterwards. Calls that name this process keep working."""
     code = (
-        "import ctypes, os, resource, signal, threading, torch\nfrom course_grading.sandbox import seccomp\n"
+        "import ctypes, errno, fcntl, os, resource, signal, threading, torch\n"
+        "from course_grading.sandbox import seccomp\n"
         "seccomp.forbid_other_processes()\nparent = os.getppid()\n"
         "libc = ctypes.CDLL(None, use_errno=True)\n"
         "def outcome(call):\n    try:\n        call(); return 'ok'\n    except PermissionError: return 'refused'\n"
         "def raw(number, *args):\n"
         "    def call():\n"
-        "        if libc.syscall(number, *args) == -1:\n            raise PermissionError(ctypes.get_errno(), 'x')\n"
+        "        if libc.syscall(number, *args) == -1 and ctypes.get_errno() == errno.EPERM:\n"
+        "            raise PermissionError(errno.EPERM, 'x')\n"
         "    return call\n"
         "limit = resource.getrlimit(resource.RLIMIT_NOFILE)\n"
         "mine = [lambda: resource.prlimit(0, resource.RLIMIT_NOFILE, limit),\n"
@@ -201,7 +203,7 @@ def test_the_seccomp_filter_refuses_every_call_on_another_process_and_allows_the
         "        lambda: os.sched_setaffinity(0, os.sched_getaffinity(0)),\n"
         "        lambda: os.setpriority(os.PRIO_PROCESS, 0, os.getpriority(os.PRIO_PROCESS, 0)),\n"
         "        lambda: os.kill(os.getpid(), 0), lambda: signal.pthread_kill(threading.get_ident(), 0),\n"
-        "        lambda: torch.randn(64, 64) @ torch.randn(64, 64)]\n"
+        "        lambda: torch.randn(64, 64) @ torch.randn(64, 64), lambda: fcntl.fcntl(0, fcntl.F_GETFL)]\n"
         "others = [lambda: resource.prlimit(parent, resource.RLIMIT_NOFILE),\n"
         "          lambda: resource.prlimit(parent, resource.RLIMIT_NOFILE, limit),\n"
         "          lambda: os.sched_setaffinity(parent, os.sched_getaffinity(0)),\n"
@@ -211,13 +213,15 @@ def test_the_seccomp_filter_refuses_every_call_on_another_process_and_allows_the
         "          lambda: os.kill(parent, 0), lambda: os.kill(0, 0), lambda: os.kill(-1, 0),\n"
         "          lambda: os.killpg(os.getpgid(0), 0),\n"
         "          lambda: os.pidfd_open(parent), raw(101, 16, parent, 0, 0), raw(302, parent, 7, 0, 0),\n"
-        "          raw(302, parent + 2**32, 7, 0, 0), raw(62, parent, 0)]\n"
+        "          raw(302, parent + 2**32, 7, 0, 0), raw(62, parent, 0), raw(129, parent, 0, 0),\n"
+        "          raw(297, parent, parent, 0, 0), lambda: fcntl.fcntl(os.pipe()[0], fcntl.F_SETOWN, parent),\n"
+        "          raw(72, 0, 15, 0)]\n"
         "print(' '.join(outcome(c) for c in mine)); print(' '.join(outcome(c) for c in others))\n"
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     mine, others = run.stdout.splitlines()
-    assert mine.split() == ["ok"] * 8, run
-    assert others.split() == ["refused"] * 16, run
+    assert mine.split() == ["ok"] * 9, run
+    assert others.split() == ["refused"] * 20, run
 
 
 def test_the_subreaper_stops_what_escaped_into_its_own_session() -> None:

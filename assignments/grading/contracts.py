@@ -187,15 +187,20 @@ class Size:
     coincide: bool = False  # the lengths the spec lets differ (queries' and keys') drawn equal
 
 
+EQUAL_SIZE = 8  # the largest size all_equal gives every free size
+
+
 def all_equal(contract: Contract) -> Size | None:
-    """The base size with every leading dimension the length and the lengths that may differ drawn equal (None
-    where that is the base size again): code that tells an argument's axes apart by their sizes (a (T_q, T_k) mask
-    read as (B, T_k) because its first size is B, a (T_k,) mask read per query because T_k is T_q) meets the sizes
-    where its guess is wrong (corpus v)."""
+    """The base size with every leading dimension and the length one number (the length, at most EQUAL_SIZE) and
+    the lengths that may differ drawn equal (None where the base has a size that is not free): code that tells an
+    argument's axes apart by their sizes (a (T_q, T_k) mask read as (B, T_k) because its first size is B, a (T_k,)
+    mask read per query because T_k is T_q) meets the sizes where its guess is wrong (corpus v)."""
     base = contract.base
-    if not base.lead and not contract.coincide:
+    # a lead or length that is no free size (a6's length 0, a5's -1 "as many as fit") has no equal: nothing to send
+    if (not base.lead and not contract.coincide) or base.length < 1 or any(n < 1 for n in base.lead):
         return None
-    return replace(base, lead=(base.length,) * len(base.lead), coincide=contract.coincide)
+    n = min(base.length, EQUAL_SIZE)  # every size n: a few positions to a side, not n ** (dimensions + 1) of them
+    return replace(base, lead=(n,) * len(base.lead), length=n, coincide=contract.coincide)
 
 
 def each_alone(first: tuple[Any, ...], fresh: tuple[Any, ...], g: torch.Generator) -> list[tuple[Any, ...]]:

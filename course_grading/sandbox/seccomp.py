@@ -46,19 +46,24 @@ _ON_OTHERS: dict[str, tuple[int, ...]] = {
 # calls that may act on this process alone: (number, the argument that names the process, (argument, the value it
 # must have) or None, whether 0 names this process). prlimit64, sched_setparam, sched_setscheduler,
 # sched_setaffinity, sched_setattr (pid first, 0 itself); setpriority and ioprio_set (who second, 0 itself; which
-# first: a process, not a group or a user); kill, tkill, tgkill (pid first; 0 is kill's whole process group).
+# first: a process, not a group or a user); kill, tkill, tgkill, rt_sigqueueinfo, rt_tgsigqueueinfo (pid first; 0 is
+# kill's whole process group).
 _ON_SELF: dict[str, tuple[tuple[int, int, tuple[int, int] | None, bool], ...]] = {
     "x86_64": (
         (302, 0, None, True), (142, 0, None, True), (144, 0, None, True), (203, 0, None, True),
         (314, 0, None, True), (141, 1, (0, 0), True), (251, 1, (0, 1), True),
-        (62, 0, None, False), (200, 0, None, False), (234, 0, None, False),
+        (62, 0, None, False), (200, 0, None, False), (234, 0, None, False), (129, 0, None, False),
+        (297, 0, None, False),
     ),
     "aarch64": (
         (261, 0, None, True), (118, 0, None, True), (119, 0, None, True), (122, 0, None, True),
         (274, 0, None, True), (140, 1, (0, 0), True), (30, 1, (0, 1), True),
-        (129, 0, None, False), (130, 0, None, False), (131, 0, None, False),
+        (129, 0, None, False), (130, 0, None, False), (131, 0, None, False), (138, 0, None, False),
+        (240, 0, None, False),
     ),
 }  # fmt: skip
+# fcntl's F_SETOWN and F_SETOWN_EX (8, 15): a file's SIGIO sent to another process
+_FCNTL: dict[str, tuple[int, tuple[int, ...]]] = {"x86_64": (72, (8, 15)), "aarch64": (25, (8, 15))}
 _LD_ABS, _JEQ, _JGE, _JA, _RET = 0x20, 0x15, 0x35, 0x05, 0x06
 _ALLOW, _ERRNO = 0x7FFF0000, 0x00050000
 
@@ -106,7 +111,8 @@ def _install(code: list[tuple[int, int, int, int]], what: str) -> None:
 def forbid_other_processes() -> None:
     """Every call of ``_ON_OTHERS`` fails with EPERM, and every call of ``_ON_SELF`` unless it names this process
     (its id, or 0 where 0 means the caller, as a whole 64-bit argument) and, where it has one, its kind argument is a
-    process's: ``prlimit``, ``os.sched_setaffinity`` and ``os.kill`` on this process keep working."""
+    process's; and ``fcntl``'s F_SETOWN and F_SETOWN_EX (a file's signals to another process). ``prlimit``,
+    ``os.sched_setaffinity``, ``os.kill`` and ``fcntl``'s other commands on this process keep working."""
     machine = platform.machine()
     if machine not in _AUDIT:
         raise OSError(errno.ENOSYS, f"the jail's seccomp filters know x86_64 and aarch64, not {machine}")
@@ -121,6 +127,10 @@ def forbid_other_processes() -> None:
     program += [(_JGE, "deny", None, 0x40000000)] if x32 else []
     program += [(_JEQ, "deny", None, nr) for nr in _ON_OTHERS[machine]]
     program += [(_JEQ, f"check{nr}", None, nr) for nr, _, _, _ in _ON_SELF[machine]]
+    fcntl, owners = _FCNTL[machine]
+    program.append((_JEQ, None, "allow", fcntl))
+    program.append((_LD_ABS, None, None, _argument(1, False)))  # the command: an unsigned int, its low word
+    program += [(_JEQ, "deny", None, command) for command in owners]
     program.append((_JA, "allow", None, 0))
     for nr, index, kind, zero in _ON_SELF[machine]:
         block: list[tuple[int, str | None, str | None, int]] = []
@@ -146,7 +156,10 @@ def forbid_other_processes() -> None:
         here = len(code) + 1
 
         def offset(label: str | None, here: int = here) -> int:
-            return 0 if label is None else labels[label] - here
+            jump = 0 if label is None else labels[label] - here
+            if not 0 <= jump < 256:  # a classic BPF jump is one byte, forward: a longer one would wrap silently
+                raise OSError(errno.E2BIG, f"the jail's seccomp filter (other processes): a jump of {jump}")
+            return jump
 
         code.append((op, 0, 0, offset(true)) if op == _JA else (op, offset(true), offset(false), k))
     _install(code, "other processes")
