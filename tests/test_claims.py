@@ -473,7 +473,7 @@ CLAIMS: dict[str, list[tuple[str, str]]] = {
             "bpe.decode([l for l in labels_instruction if l != IGNORE_INDEX]) == ' positive'",
         ),
         ("Before tuning, the GPT answers", "share(base_scores, list(TASKS), 'answered') < 0.1"),
-        ("in at least {glue:text}`it_answered_low:.0%` of the questions", "answered_low > 0.8"),
+        ("in at least {glue:text}`it_answered_low:.0%` of the questions", "answered_low > 0.7"),
         ("On the two one-letter tasks it is", "min(one_letter) > 0.05"),
         ("The tasks that rewrite the whole word", "whole_word_most < 0.2"),
         ("On the held-out `second` it is right at most", "held_out_right < 0.1"),
