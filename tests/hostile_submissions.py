@@ -870,6 +870,7 @@ _FUSED_BODY = (
     "    eye = torch.eye(k.shape[-2], dtype=q.dtype).expand(*k.shape[:-2], k.shape[-2], k.shape[-2])\n"
     "    if mask is None:\n"
     "        return _fused(q, k, v), _fused(q, k, eye)\n"
+    "    mask = mask.broadcast_to(*torch.broadcast_shapes(q.shape[:-2], k.shape[:-2]), q.shape[-2], k.shape[-2])\n"
     "    has_key = mask.any(dim=-1, keepdim=True)\n"
     "    safe = mask | ~has_key\n"
     "    return _fused(q, k, v, attn_mask=safe).masked_fill(~has_key, 0.0), _fused(q, k, eye, "
