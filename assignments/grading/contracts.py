@@ -1102,10 +1102,7 @@ def _branch_case(contract: Contract, student: Guarded, g: torch.Generator) -> Ca
             "one call, then two continuations each given the state it returned, then another first call of the same "
             f"sizes: {describe_args(contract.names, first)}"
         )
-        options = dict(contract.options)
-        options["driver"] = BRANCH_DRIVER + (options.get("driver") or "")
-        if options.get("references") is not None:  # the driver calls the function by name: it stays the student's
-            options["references"] = _without_function(options["references"], contract.function)
+        options = _driven_options(contract, BRANCH_DRIVER)
         try:
             reply = student.call(
                 "_grading_branches", (contract.function, contract.state, first, *branches, fresh), **options
@@ -1134,6 +1131,16 @@ def _branch_case(contract: Contract, student: Guarded, g: torch.Generator) -> Ca
                 )
 
     return run
+
+
+def _driven_options(contract: Contract, driver: str) -> dict[str, Any]:
+    """The contract's call options with ``driver`` run before its own: the driver calls the function by its name,
+    so a reference source that defines it (the correct parts swapped in) leaves it out, and it stays the student's."""
+    options = dict(contract.options)
+    options["driver"] = driver + (options.get("driver") or "")
+    if options.get("references") is not None:
+        options["references"] = _without_function(options["references"], contract.function)
+    return options
 
 
 def _without_function(source: str, name: str) -> str:
@@ -1197,10 +1204,7 @@ def _every_small_case(contract: Contract, student: Guarded, g: torch.Generator) 
     def run() -> None:
         calls = draw(g)
         width = len(calls[0])
-        options = dict(contract.options)
-        options["driver"] = EACH_DRIVER + (options.get("driver") or "")
-        if options.get("references") is not None:  # the driver calls the function by name: it stays the student's
-            options["references"] = _without_function(options["references"], contract.function)
+        options = _driven_options(contract, EACH_DRIVER)
         values = tuple(value for args in calls for value in args)  # flat: as deep as a plain call's arguments
         where = f"{label} ({len(calls)} calls, one after another)"
         try:
@@ -1229,10 +1233,7 @@ def _same_objects_case(contract: Contract, student: Guarded, g: torch.Generator)
         # flat, so that every value crosses the wire as deep as a plain call's arguments
         values = (*first, *(then[i] for then, indices in zip(thens, changes) for i in indices))
         where = f"the same argument objects passed again, one changed at a time: {describe_args(contract.names, first)}"
-        options = dict(contract.options)
-        options["driver"] = SAME_OBJECTS_DRIVER + (options.get("driver") or "")
-        if options.get("references") is not None:  # the driver calls the function by name: it stays the student's
-            options["references"] = _without_function(options["references"], contract.function)
+        options = _driven_options(contract, SAME_OBJECTS_DRIVER)
         try:
             reply = student.call(
                 "_grading_same_objects",
