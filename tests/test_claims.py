@@ -256,6 +256,14 @@ CLAIMS: dict[str, list[tuple[str, str]]] = {
         ),
         ("half the time B is the\ntext that follows A", "abs(share_next - 0.5) < 0.02"),
         ("is {glue:text}`shown_gain:.2f` nats more sure of the token in front of it", "shown_gain > 0.1"),
+        (
+            "its loss is {glue:text}`probe_loss_gap:.2f` nats lower",
+            "probe_loss['100% [MASK]'] - probe_loss['80/10/10'] > 0.2",
+        ),
+        (
+            "{glue:text}`probe_801010:.0%` of the time",
+            "probe_accuracy['80/10/10'] - probe_accuracy['100% [MASK]'] > 0.02",
+        ),
         ("of the way from a uniform guess to the unigram baseline", "way_to_unigram > 0.5"),
         ("Then it leaves that plateau", "mlm_gain > 0.15"),
         ("of the masked tokens right, where always guessing", "accuracy_ratio > 1.5"),

@@ -291,6 +291,9 @@ PADDING = Contract(
     integers=(0,),  # "a (B,) integer tensor"
     edges=(
         ("lengths 0 and T (nothing real, nothing padded)", lambda g, size: (_lengths_at_ends(g, size), size.length)),
+        # corpus w: a shortcut for a batch with nothing padded (an expanded True) taken only when every length is T
+        ("every length T (no sequence padded)", lambda g, size: (torch.full(size.lead[:1], size.length), size.length)),
+        ("every length 0", lambda g, size: (torch.zeros(size.lead[:1], dtype=torch.long), size.length)),
     ),
 )
 SPLIT = Contract(

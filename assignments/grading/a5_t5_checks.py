@@ -537,6 +537,7 @@ SPAN_CORRUPTION = Contract(
     _ref_span_corruption,
     base=Size((), 30),
     long=1100,
+    large=(2,),  # "the first span gets vocab_size - 1": any vocabulary
     edges=(
         ("the tokens already end with EOS, inside the last noise span", _corruption_args(-1)),
         ("the tokens start with EOS, a noise span over it", _corruption_args(0)),
@@ -815,6 +816,7 @@ INFILLING = Contract(
         (*first[:4], fresh[4]),
     ],
     whole=(3,),
+    large=(2,),  # any id
 )
 
 
@@ -1343,6 +1345,15 @@ def _beam_args_level(g: torch.Generator, size: Size) -> tuple[Any, ...]:
     return (log_probs, torch.zeros_like(beam_scores), torch.zeros_like(finished), *rest)
 
 
+def _beam_args_all_finished(g: torch.Generator, size: Size) -> tuple[Any, ...]:
+    """Four beams, every one finished, the worst first, two kept: the best two must come first, from the end (corpus w:
+    a step that returns the beams as given once every beam has finished kept the worst)."""
+    log_probs, beam_scores, finished, _, eos_id = _beam_draw(
+        g, 4, size.length, 2, 4, 1.0, False, False, False, size.dtype
+    )
+    return (log_probs, beam_scores.sort().values, finished, 2, eos_id)
+
+
 # A vocabulary past any fixed buffer; float64 scores (float64 beam_scores give float64 scores); EOS as
 # the first and as the last token of the vocabulary; the scores of a long sequence, whose probabilities
 # underflow (exp(-800) is 0 in float64: scores as products of probabilities, not sums of logs, show).
@@ -1365,6 +1376,7 @@ BEAM = Contract(
             _beam_args_far_below,
         ),
         ("four beams, none finished, every score 0 (a later step's scores may tie)", _beam_args_level),
+        ("four beams, every one finished, the worst first, two kept", _beam_args_all_finished),
     ),
     ignored=(("a finished beam's log_probs row (it means nothing) inf and -inf", _junk_finished_rows),),
     mixed=(

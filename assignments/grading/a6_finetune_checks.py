@@ -707,7 +707,25 @@ def check_freeze_except(notebook: Student | dict[str, Any]) -> str | None:
         case(gpt2, ["*.masked_bias"], "GPT-2, a pattern that names buffers only", gpt2_buffers),
         case(bert, ["classifier.*", "*position_ids"], "BERT, a pattern that names a buffer only", bert_buffers),
     ]
+    # every dotted head and tail of a name that is no whole name, each alone beside a pattern that matches: a pattern
+    # tried against a part of the name (corpus w: its last part, so that "bias" made every bias trainable) shows
+    cases += [
+        case(
+            NEAR_MISSES,
+            ["norm.*", part],
+            f"near misses: {part!r}, a part of names, is no whole name",
+            NEAR_MISS_BUFFERS,
+        )
+        for part in _name_parts(NEAR_MISSES)
+    ]
     return run_cases("freeze_except", cases + contract_cases(FREEZE, student, g))
+
+
+def _name_parts(names: list[str]) -> list[str]:
+    """Every dotted head and tail of ``names`` (``blocks.1``, ``attn.weight``, ``weight``) that is no name itself."""
+    parts = {".".join(pieces[i:]) for pieces in (n.split(".") for n in names) for i in range(1, len(pieces))}
+    parts |= {".".join(pieces[:i]) for pieces in (n.split(".") for n in names) for i in range(1, len(pieces))}
+    return sorted(parts - set(names))
 
 
 def _judge_freeze(found: Any, args: tuple[Any, ...], where: str, size: Size) -> None:

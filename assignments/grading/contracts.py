@@ -90,7 +90,9 @@ its class of bug on every draw, not on a lucky one):
   layer; a changed tensor gets its new values in place, as a reused buffer), so that a key made of an
   object's identity (``id(memory)``, ``is``) shows. Between those calls every tensor a call returned (a view of
   an argument excepted) is changed in place, as a caller may, and the first call's arguments come once more at the
-  end: a tensor the function keeps and hands out again (a memoised mask, a slice of a table built once) shows.
+  end: a tensor the function keeps and hands out again (a memoised mask, a slice of a table built once) shows; and
+  what each call returned must be, after the calls that follow it, as its caller left it (corpus w: a list returned
+  from a mutable default, cleared and refilled by the next call).
 * **initial values** (``initial``, where the part is a module's computation): the parameters at the values that
   module starts from (norm gains 1, biases 0), the values and the full gradients judged: a fast path for the identity
   that returns a right value with no gradient reaching the parameters shows;
@@ -120,6 +122,8 @@ its class of bug on every draw, not on a lucky one):
   extremes in the first places (one and two above its least value, its greatest, one below it, -1, 0 and 1),
   where a sum, a difference or a product on the way overflows. The least value itself is not promised (its
   negation and absolute value are itself: transformers' own T5 gives it bucket -2**63).
+* **large integers** (``large``, Python integers the spec does not bound: a vocabulary's size, an id): sent plus
+  2**33 as well, where a count or an id carried in int32 wraps.
 
 Where a right answer is one of a set rather than one value (a draw from a law, a sampler replayed, a
 bucket within float rounding of a boundary), ``verify`` checks one reply against its arguments in place
@@ -290,6 +294,9 @@ class Contract:
     # integer arguments whose values the spec does not bound (relative positions): also sent times 2**33, past
     # int32's range, where a cast to a narrower integer wraps
     unbounded: tuple[int, ...] = ()
+    # Python integers the spec does not bound (a vocabulary's size, an id): also sent plus 2**33, past int32's range,
+    # where one carried in a narrower integer (a count made int32, then subtracted from it) wraps (corpus w)
+    large: tuple[int, ...] = ()
     # numeric arguments the spec lets be 0: each sent as 0 in an edge of its own (corpus q: `eps or 1e-6` turns an
     # explicit 0 into the default)
     zeros: tuple[int, ...] = ()
@@ -604,6 +611,17 @@ def contract_cases(contract: Contract, student: Guarded, g: torch.Generator) -> 
                 layout=lambda args: tuple(
                     _at_extremes(a) if i in contract.unbounded else a for i, a in enumerate(args)
                 ),
+            )
+        )
+    if contract.large:
+        cases.append(
+            _value_case(
+                contract,
+                student,
+                g,
+                "integers past int32's range (plus 2**33)",
+                contract.base,
+                layout=lambda args: tuple(a + 2**33 if i in contract.large else a for i, a in enumerate(args)),
             )
         )
     cases.append(_again_case(contract, student, g))
@@ -1042,6 +1060,8 @@ def _grading_same_objects(function, width, changed, *values):
     returned = globals()[function](*first)
     results = [snapshot(returned)]
     scribble(returned, storages(first))
+    # what the caller holds, as it held it after changing it (a view of an argument changes with the argument: none)
+    held = [(None, None) if storages(returned) & storages(first) else (returned, snapshot(returned))]
     for indices in changed:
         args, refilled = list(first), []
         for index in indices:
@@ -1055,12 +1075,17 @@ def _grading_same_objects(function, width, changed, *values):
                 args[index] = value
         returned = globals()[function](*args)
         results.append(snapshot(returned))
-        scribble(returned, storages(first) | storages(args))
+        theirs = storages(first) | storages(args)
+        scribble(returned, theirs)
+        held.append((None, None) if storages(returned) & theirs else (returned, snapshot(returned)))
         with torch.no_grad():
             for index in refilled:
                 first[index].copy_(kept[index])
     results.append(snapshot(globals()[function](*first)))  # the first call's arguments again
-    return results
+    # each result as the caller holds it after every call: a later call must not change an earlier one's result
+    # one flat list, as deep as a plain call's results: the results, then what the caller held after each call as it
+    # left it, then the same after every call
+    return results + [before for _, before in held] + [snapshot(value) for value, _ in held]
 """
 )
 
@@ -1245,9 +1270,16 @@ def _same_objects_case(contract: Contract, student: Guarded, g: torch.Generator)
             if error.type_name in ("NotImplementedError", "Refused"):
                 raise
             raise CheckFailed(f"raised {error} ({where})") from None
-        results = reply.value
-        if not isinstance(results, list) or len(results) != 2 + len(changes):
+        n = 1 + len(changes)  # the calls whose results the caller holds
+        if not isinstance(reply.value, list) or len(reply.value) != 3 * n + 1:
             raise CheckFailed(f"the calls gave no results back ({where})")
+        results, held, later = reply.value[: n + 1], reply.value[n + 1 : 2 * n + 1], reply.value[2 * n + 1 :]
+        for call, (before, after) in enumerate(zip(held, later)):
+            if not same_value(before, after):
+                raise CheckFailed(
+                    f"what call {call + 1} returned changed during the calls after it, though its caller still held it "
+                    f"(an object the function keeps and hands out again: a mutable default, a reused buffer) ({where})"
+                )
         for then, change, result in zip([first, *thens], [[], *changes], results):
             named = " and ".join(contract.names[i] for i in change)
             at = f"{where}; then {named} changed" if change else where
@@ -1451,6 +1483,8 @@ def _clauses(contract: Contract) -> list[str]:
             _joined([f"`{names[i]}`" for i in contract.unbounded])
             + " of any int64 value above -2**63 (which has no negation)"
         )
+    if contract.large:
+        clauses.append(_joined([f"`{names[i]}`" for i in contract.large]) + " of any size an int64 holds")
     if contract.whole:
         clauses.append(_joined([f"`{names[i]}`" for i in contract.whole]) + " also given as a whole number (`int`)")
     if contract.text:

@@ -255,6 +255,12 @@ class Guarded:
                 "in that mode: its caller cannot change it in place or use it where autograd saves it; build it "
                 f"outside inference_mode ({_shapes(args)})"
             )
+        if reply.overlapping:
+            raise CheckFailed(
+                f"{name} returned a tensor whose entries share memory (an expand, a stride of 0): its caller may "
+                "change what it returns in place, and one entry changed would change others; return a tensor of its "
+                f"own entries (.clone(), or build it at its size) ({_shapes(args)})"
+            )
         driven = options.get("driver") is not None
         if reply.global_rng_moved and not (driven if global_rng is None else global_rng):
             raise CheckFailed(
