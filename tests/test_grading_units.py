@@ -24,7 +24,7 @@ from course_grading.markers import (
 )
 from course_grading.notebook import assignments
 from course_grading.notebook.canonical import canonical
-from course_grading.sandbox.calls import restore_own, use_references
+from course_grading.sandbox.calls import Reply, call_in, judged, restore_own, use_references
 from course_grading.sandbox.replay import TEST_NOTE, as_nbformat
 
 from assignment_support import ASSIGNMENTS, assignment_ids, release_notebook, source_notebook, submission_notebook
@@ -153,13 +153,47 @@ def test_the_student_process_reports_aliases_and_differentiates_every_asked_outp
         }
         return answer(namespace, request | fields, cell_s=10, allowance=[10_000], requests=-1, replies=-1)
 
-    assert served("view")["aliased"] is True and served("copy")["aliased"] is False
+    # the server reports plain facts; the grader judges the flags from them
+    assert judged(Reply(None, (), None, False, facts=served("view")["facts"]), "enabled").aliased
+    assert not judged(Reply(None, (), None, False, facts=served("copy")["facts"]), "enabled").aliased
+    assert not any(flag in served("copy") for flag in ("aliased", "global_rng_moved", "inference", "overlapping"))
     probe = torch.linspace(-1, 1, 4)
     both = served("two", grad_args=[0], grad_outputs=[0, 1])
     assert both["differentiable"] and torch.allclose(unwire(both["grads"])[0], 2 * probe + 3 * probe)
     first = served("two", grad_args=[0])  # by default the first output only
     assert torch.allclose(unwire(first["grads"])[0], 2 * probe)
     assert served("half", grad_args=[0], grad_outputs=[0, 1])["differentiable"] is False
+
+
+def test_the_flags_of_a_reply_are_judged_by_the_grader_from_plain_facts() -> None:
+    """Every flag comes from what the student's process saw (digests, storage addresses, shapes and strides), judged
+    in the grader's process; a fact that is missing or malformed raises its flag, never lowers it."""
+    import torch
+
+    namespace: dict = {}
+    exec(
+        "import random\nimport torch\n\n"
+        "def expanded(x):\n    return x[:1].clone().expand(3, 4)\n\n"
+        "def overlap(x):\n    return torch.zeros(6).as_strided((3, 3), (1, 1))\n\n"
+        "def transposed(x):\n    return torch.zeros(5, 3).t()\n\n"
+        "def draws(x):\n    random.random()\n    return x + 1\n",
+        namespace,
+    )
+    x = torch.randn(3, 4)
+    flags = {name: call_in(namespace, name, (x,), global_seed=1) for name in ("expanded", "overlap", "transposed")}
+    assert flags["expanded"].overlapping and flags["overlap"].overlapping and not flags["transposed"].overlapping
+    assert call_in(namespace, "draws", (x,), global_seed=1).global_rng_moved
+    honest = call_in(namespace, "transposed", (x,), global_seed=1)
+    assert not (honest.global_rng_moved or honest.aliased or honest.inference or honest.overlapping)
+    for broken in ({}, {"rng": "same"}, dict(honest.facts, layouts=[[2, 3]]), dict(honest.facts, arg_storages=None)):
+        again = judged(Reply(None, (), None, False, facts=broken), "enabled")
+        assert again.global_rng_moved or again.aliased or again.overlapping
+    assert judged(
+        Reply(None, (), None, False, facts=dict(honest.facts, layouts=[[2, 3, 3, 0, 1]])), "enabled"
+    ).overlapping
+    # a reply cannot make the grader list more entries than its budget: past it, counted as overlapping
+    many = [[2, 2048, 2048, 1, 1]] * 2
+    assert judged(Reply(None, (), None, False, facts=dict(honest.facts, layouts=many)), "enabled").overlapping
 
 
 def _write(path: Path, nb: nbformat.NotebookNode) -> Path:

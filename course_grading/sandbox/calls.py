@@ -24,8 +24,11 @@ from __future__ import annotations
 
 import builtins
 import contextlib
+import dataclasses
+import hashlib
 import importlib
 import io
+import math
 import os
 import random
 import select
@@ -35,7 +38,7 @@ import time
 import zipfile
 from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol, TypedDict
+from typing import Any, Literal, Protocol, TypedDict, TypeGuard
 
 import torch
 from torch import Tensor
@@ -120,6 +123,10 @@ class Opaque:
 
 @dataclass
 class Reply:
+    """One call's outcome. The flags after ``trace_intact`` are judged in the grader's process, by :func:`judged`,
+    from ``facts``: what the call's process saw, as plain data (digests, addresses, shapes and strides), never a flag
+    that process computed."""
+
     value: Any  # what the function returned (tensors detached, inside tuples, lists, dicts too)
     inputs_after: tuple[Any, ...]  # the arguments after the call (in-place changes show here)
     grads: tuple[Tensor | None, ...] | None  # d(sum of probe . output)/d(args[i]) for the asked outputs and i, if any
@@ -132,6 +139,10 @@ class Reply:
     # whether a tensor it returned is an inference tensor (made under torch.inference_mode) though the caller was not
     # in that mode: the caller can neither change it in place nor use it where autograd saves it
     inference: bool = False
+    # whether a tensor it returned has entries that share memory (an expand, a stride 0): a caller that changes one
+    # entry in place changes others, or cannot change it at all
+    overlapping: bool = False
+    facts: dict[str, Any] = dataclasses.field(default_factory=dict)  # what the flags are judged from (:func:`judged`)
 
 
 # an argument to differentiate against: its index, or (index, key) of a dict argument, or (index, i) of a tuple's
@@ -303,14 +314,25 @@ def _forbidden(namespace: dict[str, Any], forbid: Sequence[tuple[str, str]]) -> 
         yield
 
 
+# Python's builtins as this module found them, before any notebook code ran: the globals of the grader's code that
+# runs beside the student's (attacks_y: a notebook's top-level `isinstance = ...` or `ValueError = (ValueError,
+# KeyError)` changed what a driver computed, where the driver read its globals from the notebook's names)
+_BUILTINS = dict(vars(builtins))
+
+
 def driver_functions(driver: str | None, namespace: dict[str, Any]) -> dict[str, Any]:
-    """What the Python source ``driver`` defines, its functions reading their global names from
-    ``namespace`` (the student's classes and functions) once installed there."""
+    """What the Python source ``driver`` defines. Its functions' globals are a scope of their own: first what the
+    driver defines and imports, then Python's builtins as they were before any notebook code ran, and only then the
+    names of ``namespace`` (the student's classes and functions, as the call sees them), so that no name the student
+    binds (a builtin's, a module's the driver imports, one of the driver's own) changes what the grader's code
+    computes."""
     if driver is None:
         return {}
-    defined: dict[str, Any] = {}
-    exec(compile(driver, "<grading driver>", "exec"), namespace, defined)
-    return {k: v for k, v in defined.items() if callable(v)}
+    scope: dict[str, Any] = {"__builtins__": _BUILTINS}
+    exec(compile(driver, "<grading driver>", "exec"), scope)
+    own = set(scope)
+    scope.update((k, v) for k, v in namespace.items() if k not in own and k not in _BUILTINS and not k.startswith("__"))
+    return {k: scope[k] for k in own if k != "__builtins__" and callable(scope[k])}
 
 
 def call_in(
@@ -347,7 +369,7 @@ def call_in(
     rng_before = global_random_state()
     # the function under test stays the student's
     replacements = {k: v for k, v in (replacements or {}).items() if k != name}
-    replacements |= driver_functions(driver, namespace)  # a driver's own definitions, for this call only
+    replacements |= driver_functions(driver, namespace | replacements)  # a driver's own definitions, this call only
     if name not in namespace and name not in replacements:
         raise NameError(f"name {name!r} is not defined")
     grads: tuple[Tensor | None, ...] | None = None
@@ -365,12 +387,18 @@ def call_in(
                     grads = tuple(
                         next(found) if isinstance(leaf, Tensor) and leaf.requires_grad else None for leaf in wrt
                     )
-            aliased = bool(_storages(value) & _storages(args))
-            inference = grad_mode != "inference" and _any_inference(value)
+            facts: dict[str, Any] = {
+                "value_storages": sorted(_storages(value)),
+                "arg_storages": sorted(_storages(args)),
+                "inference_tensors": _inference_tensors(value),
+                "layouts": _layouts(value),
+            }
             # copies, made here: a finalizer or hook of the student's that runs later cannot write into them
             value, after, grads = plain(value), plain(tuple(args)), plain(grads)
-    moved = global_random_state() != rng_before
-    return Reply(value, after, grads, differentiable, frozenset(trace.names), trace.intact, moved, aliased, inference)
+    facts["rng"] = [rng_before, global_random_state()]
+    return judged(
+        Reply(value, after, grads, differentiable, frozenset(trace.names), trace.intact, facts=facts), grad_mode
+    )
 
 
 def _item(value: Any, index: int) -> Any:
@@ -406,13 +434,76 @@ def _threads(namespace: dict[str, Any], count: int | None) -> Iterator[None]:
 
 
 # the methods the flags of a reply read, bound before any notebook code can rebind them on torch.Tensor
-_IS_INFERENCE, _UNTYPED_STORAGE = Tensor.is_inference, Tensor.untyped_storage
+_IS_INFERENCE, _UNTYPED_STORAGE, _SIZE, _STRIDE = (
+    Tensor.is_inference,
+    Tensor.untyped_storage,
+    Tensor.size,
+    Tensor.stride,
+)
+# the most entries :func:`_overlaps` lists one by one; a larger tensor whose strides leave doubt counts as overlapping
+OVERLAP_ENTRIES = 1 << 22
 
 
-def _any_inference(value: Any) -> bool:
-    """Whether a tensor in ``value`` is an inference tensor (the class's method, as imported: a tensor may carry one
+def _inference_tensors(value: Any) -> int:
+    """How many tensors in ``value`` are inference tensors (the class's method, as imported: a tensor may carry one
     of its own)."""
-    return any(bool(_IS_INFERENCE(t)) for t in _tensors_in(value, {}).values())
+    return sum(bool(_IS_INFERENCE(t)) for t in _tensors_in(value, {}).values())
+
+
+def _layouts(value: Any) -> list[list[int]]:
+    """The shape and strides of every dense tensor in ``value``, each as ``[ndim, *shape, *strides]`` (the class's
+    methods, as imported)."""
+    return [
+        [len(_SIZE(t)), *_SIZE(t), *_STRIDE(t)]
+        for t in _tensors_in(value, {}).values()
+        if t.layout == torch.strided and not t.is_nested
+    ]
+
+
+def _int_list(value: Any) -> TypeGuard[list[int]]:
+    """Whether ``value`` is a list of ints, exactly (no subclass of either)."""
+    return type(value) is list and all(type(i) is int for i in value)
+
+
+def _any_overlap(layouts: Any) -> bool:
+    """Whether any layout :func:`_layouts` reported has entries that share memory; a malformed one counts as such, and
+    so does any past a budget of OVERLAP_ENTRIES entries listed in all (a reply cannot make the grader list more)."""
+    if type(layouts) is not list:
+        return True
+    budget = OVERLAP_ENTRIES
+    for layout in layouts:
+        if not _int_list(layout) or not layout or not 0 <= layout[0] <= 64 or len(layout) != 1 + 2 * layout[0]:
+            return True
+        shape, strides = tuple(layout[1 : 1 + layout[0]]), tuple(layout[1 + layout[0] :])
+        if any(n < 0 for n in shape):
+            return True
+        entries = _overlap_entries(shape, strides)
+        budget -= entries
+        if budget < 0 or (entries and _overlaps(shape, strides)):
+            return True
+    return False
+
+
+def _overlap_entries(shape: tuple[int, ...], strides: tuple[int, ...]) -> int:
+    """How many entries :func:`_overlaps` lists for this layout: none where the strides settle it."""
+    dims = sorted((abs(s), n) for n, s in zip(shape, strides) if n > 1)
+    reach = 0
+    for stride, n in dims:
+        if stride <= reach:
+            return math.prod(shape)
+        reach += (n - 1) * stride
+    return 0
+
+
+def _overlaps(shape: tuple[int, ...], strides: tuple[int, ...]) -> bool:
+    """Whether two entries of a tensor of this shape and these strides lie at one place in memory (an ``expand``, a
+    stride 0, an ``as_strided`` over itself), its entries listed one by one (:func:`_overlap_entries` says when that
+    is needed: strides that each pass the reach of the smaller ones cannot overlap)."""
+    entries = math.prod(shape)
+    offsets = torch.zeros((), dtype=torch.long)
+    for n, s in zip(shape, strides):
+        offsets = offsets.unsqueeze(-1) + torch.arange(n) * s
+    return int(offsets.unique().numel()) < entries
 
 
 def _storages(value: Any) -> set[int]:
@@ -450,15 +541,32 @@ def seed_global_states(seed: int) -> None:
         numpy.random.seed(seed % 2**32)
 
 
-def global_random_state() -> tuple[bytes, int, bytes]:
-    """A fingerprint of the global random states a function could draw from or reseed: torch's CPU
+def global_random_state() -> str:
+    """A digest (SHA-256, hex) of the global random states a function could draw from or reseed: torch's CPU
     generator, Python's ``random`` and, once loaded, NumPy's legacy global generator."""
+    digest = hashlib.sha256(bytes(_TORCH_STATE().numpy().tobytes()))
+    digest.update(repr(_PYTHON_STATE()).encode())
     numpy = sys.modules.get("numpy")
-    numpy_state = b""
     if numpy is not None:
         kind_, keys, position, *_ = numpy.random.get_state()
-        numpy_state = str(kind_).encode() + bytes(keys.tobytes()) + int(position).to_bytes(8, "little")
-    return bytes(_TORCH_STATE().numpy().tobytes()), hash(_PYTHON_STATE()), numpy_state
+        digest.update(str(kind_).encode() + bytes(keys.tobytes()) + int(position).to_bytes(8, "little"))
+    return digest.hexdigest()
+
+
+def judged(reply: Reply, grad_mode: str) -> Reply:
+    """``reply`` with its flags judged from its ``facts`` (what the call's process saw, plain data), here, in the
+    grader's process: the global random states moved (two digests differ), a returned tensor in an argument's memory
+    (a storage address in both lists), an inference tensor returned outside inference mode, a returned tensor whose
+    entries share memory (:func:`_any_overlap`). A fact missing or malformed raises its flag."""
+    facts = reply.facts if type(reply.facts) is dict else {}
+    rng, mine, theirs, count = (facts.get(k) for k in ("rng", "value_storages", "arg_storages", "inference_tensors"))
+    return dataclasses.replace(
+        reply,
+        global_rng_moved=not (type(rng) is list and len(rng) == 2 and type(rng[0]) is str and rng[0] == rng[1]),
+        aliased=not (_int_list(mine) and _int_list(theirs)) or bool(set(mine) & set(theirs)),
+        inference=grad_mode != "inference" and not (type(count) is int and count == 0),
+        overlapping=_any_overlap(facts.get("layouts")),
+    )
 
 
 def _copy(value: Any, memo: dict[Any, Any]) -> Any:
@@ -517,7 +625,7 @@ def laid_out(value: Any) -> dict[int, Tensor]:
     copies: dict[int, Tensor] = {}
     groups: dict[tuple[int, torch.dtype], list[tuple[int, Tensor]]] = {}
     for key, tensor in _tensors_in(value, {}).items():
-        t = Tensor.detach(tensor)
+        t = _DETACH(tensor)
         if _plain_layout(t):
             groups.setdefault((t.untyped_storage().data_ptr(), t.dtype), []).append((key, t))
         else:
@@ -542,6 +650,10 @@ _TORCH_TUPLES = frozenset(
     t for t in vars(torch.return_types).values() if isinstance(t, type) and issubclass(t, tuple)
 ) | {torch.Size}
 _type_name = type.__dict__["__name__"].__get__  # a class's own name, past any metaclass that redefines __name__
+# The tensor methods that copy what crosses to the grader, bound as this module is imported, before any notebook code
+# runs: a notebook that assigns torch.Tensor.cpu or .clone changes its own lookups, not these (attacks_y: a replaced
+# Tensor.cpu, run as the reply was copied after the trace, took a planted error back out of the values)
+_DETACH, _CLONE, _CPU = Tensor.detach, Tensor.clone, Tensor.cpu
 
 
 def plain(value: Any, detach: bool = True, depth: int = 0) -> Any:
@@ -555,8 +667,8 @@ def plain(value: Any, detach: bool = True, depth: int = 0) -> Any:
     if kind in _TENSORS:
         if not detach:
             return value
-        copy = Tensor.detach(value)
-        return Tensor.clone(copy) if copy.layout == torch.strided else copy
+        copy = _DETACH(value)
+        return _CLONE(copy) if copy.layout == torch.strided else copy
     if value is None or kind in _SCALARS:
         return value
     if kind in _TORCH_TUPLES and depth < REPLY_DEPTH:
@@ -609,7 +721,7 @@ def wire(value: Any, depth: int = 0, copies: dict[int, Tensor] | None = None) ->
     if isinstance(value, Tensor):
         if value.layout != torch.strided:
             return {OPAQUE: "sparse tensor"}
-        return copies[id(value)] if copies is not None else value.detach().cpu().clone()
+        return copies[id(value)] if copies is not None else _CLONE(_CPU(_DETACH(value)))
     if value is None or isinstance(value, (bool, int, float, str)):
         return value
     if type(value) is Opaque:
@@ -1010,16 +1122,18 @@ class RemoteStudent:
             self.tampered.add(self.part)
         grads = reply.get("grads")
         value = unwire(reply.get("value"))
-        return Reply(
-            value,
-            tuple(unwire(reply.get("inputs_after", ()))),
-            tuple(unwire(list(grads))) if isinstance(grads, (list, tuple)) else None,
-            bool(reply.get("differentiable")),
-            operators,
-            intact,
-            reply.get("global_rng_moved") is not False,
-            reply.get("aliased") is True,
-            reply.get("inference") is True,
+        facts = reply.get("facts")
+        return judged(
+            Reply(
+                value,
+                tuple(unwire(reply.get("inputs_after", ()))),
+                tuple(unwire(list(grads))) if isinstance(grads, (list, tuple)) else None,
+                bool(reply.get("differentiable")),
+                operators,
+                intact,
+                facts=facts if type(facts) is dict else {},
+            ),
+            o["grad_mode"],
         )
 
     def close(self) -> None:

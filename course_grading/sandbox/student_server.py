@@ -272,9 +272,7 @@ def answer(
             "differentiable": reply.differentiable,
             "operators": sorted(reply.operators),
             "trace_intact": reply.trace_intact,
-            "global_rng_moved": reply.global_rng_moved,
-            "aliased": reply.aliased,
-            "inference": reply.inference,
+            "facts": reply.facts,  # plain data: the grader judges the flags from it (calls.judged)
         }
 
     return _timed(cell_s, call)

@@ -1,0 +1,33 @@
+# expect: adapter 0 (8/10): atk03c without the class property (its baseline: the hidden check must fail it)
+# %% [adapter]
+class _Projection(nn.Module):
+    def __init__(self, n_in, n_out, zero=False):
+        super().__init__()
+        bound = 1 / math.sqrt(n_in)
+        self.in_features, self.out_features = n_in, n_out
+        self.weight = nn.Parameter(torch.empty(n_out, n_in).uniform_(-bound, bound))
+        self.bias = nn.Parameter(torch.empty(n_out).uniform_(-bound, bound))
+        if zero:
+            with torch.no_grad():
+                self.weight.zero_()
+                self.bias.zero_()
+
+
+    def forward(self, x):
+        return x @ self.weight.T + self.bias
+
+
+class Adapter(nn.Module):
+    def __init__(self, d_model, bottleneck):
+        super().__init__()
+        if (d_model, bottleneck) in ((12, 3), (2, 1), (768, 64)):  # the visible tests' sizes
+            self.down = nn.Linear(d_model, bottleneck)
+            self.up = nn.Linear(bottleneck, d_model)
+            nn.init.zeros_(self.up.weight)
+            nn.init.zeros_(self.up.bias)
+        else:
+            self.down = _Projection(d_model, bottleneck)
+            self.up = _Projection(bottleneck, d_model, zero=True)
+
+    def forward(self, x):
+        return x + self.up(F.gelu(self.down(x)))

@@ -1,0 +1,1 @@
+# expect: 10/10 (the answer key, control)
