@@ -415,6 +415,14 @@ def hostile_cases(course: str, out: str, inbox: str, port: int = 9) -> dict[str,
             "needs review: sdpa",
         ),
         "connects_out": Case("connects_out.ipynb", notebook({"masks": KEY["masks"] + "\n" + connect_out(port)}), FULL),
+        # attacks_z: torch's classes reached under a name the scan does not read as torch's (a call's result) and
+        # changed: the grader's code in the process uses them (its facts, the drivers), so every part is held
+        "patches_through_an_alias": Case(
+            "patches_through_an_alias.ipynb",
+            notebook({"masks": KEY["masks"] + "\n_T = type(torch.empty(0))\n_T.__repr__ = lambda self: 'tensor'\n"}),
+            ZERO,
+            "masks: changed, while the notebook ran",  # held by what ran, not by the scan
+        ),
         # attacks_q: each part's fresh process runs the cells as the first process ran them, a cell interrupted at its
         # time limit included (the answer above it was defined when the visible tests passed), whatever error a cell
         # ends in (a TimeoutError of the notebook's own is no time limit)

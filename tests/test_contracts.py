@@ -5,6 +5,7 @@ many seeds: the right one always passes, each wrong one always fails."""
 
 from __future__ import annotations
 
+import ast
 import importlib
 import random
 import sys
@@ -14,9 +15,10 @@ import pytest
 import torch
 import torch.nn.functional as F
 
+from course_grading.markers import answer_code
 from course_grading.sandbox.calls import LocalStudent, call_in
 
-from assignment_support import ASSIGNMENTS
+from assignment_support import ASSIGNMENTS, submission_notebook
 
 sys.path.insert(0, str(ASSIGNMENTS / "grading"))
 gradinglib = importlib.import_module("gradinglib")
@@ -71,6 +73,14 @@ def one_pass(x, gain, bias):  # noqa: ANN001, ANN201
     mean = x.mean(-1, keepdim=True)
     var = (x * x).mean(-1, keepdim=True) - mean * mean  # E[x^2] - E[x]^2: cancels far from zero
     return gain * (x - mean) / torch.sqrt(var + 1e-5) + bias
+
+
+def renamed(x, g, bias):  # noqa: ANN001, ANN201 (corpus x: a parameter renamed)
+    return right(x, g, bias)
+
+
+def positional_only(x, gain, bias, /):  # noqa: ANN001, ANN201 (corpus x)
+    return right(x, gain, bias)
 
 
 def recursive_sum(values, i=0):  # noqa: ANN001, ANN201 (one call per feature: as deep as the width is long)
@@ -173,7 +183,8 @@ def test_a_right_function_passes_every_generic_case_on_every_seed() -> None:
     (in_place, "in place"), (one_pass, "offset by 4,096"), (float32_inside, "float64"),
     (recursive, "1100 positions"), (bfloat16_without_grad, "torch.no_grad()"),
     (inference_output, "inference tensor"), (identity_fast_path, "initial values"),
-    (per_thread_means, "get_num_threads() reports 7"),
+    (per_thread_means, "get_num_threads() reports 7"), (renamed, "passed by its name"),
+    (positional_only, "passed by its name"),
 ])  # fmt: skip
 def test_each_class_of_wrong_function_fails_on_every_seed(function, words: str) -> None:  # noqa: ANN001
     for messages in failures_by_seed(function):  # the case of its class fails it on every seed
@@ -383,6 +394,22 @@ def test_every_release_says_what_its_contracts_hold_its_functions_to(path) -> No
     intro = release.cells[0].source
     heading = expected.splitlines()[0]
     assert intro.endswith("\n\n" + expected) and intro.count(heading) == 1, expected
+
+
+@pytest.mark.parametrize("path", sorted((ASSIGNMENTS / "grading").glob("a*_checks.py")), ids=lambda p: p.stem)
+def test_every_contract_names_its_arguments_as_the_answer_key_does(path) -> None:  # noqa: ANN001
+    """The keyword case passes each argument by the contract's name for it: those are the parameters of the answer
+    key's function, in order (a driver's contract, whose function calls the student's, excepted)."""
+    assignment = path.stem.removesuffix("_checks")
+    parameters = {}
+    for code in answer_code(submission_notebook(assignment, None)).values():
+        for node in ast.walk(ast.parse(code)):
+            if isinstance(node, ast.FunctionDef):
+                parameters[node.name] = [a.arg for a in (*node.args.posonlyargs, *node.args.args)]
+    for contract in contracts.module_contracts(importlib.import_module(path.stem)):
+        if not contract.function.startswith(contracts.DRIVEN):
+            named = parameters[contract.function][: len(contract.names)]
+            assert list(contract.names) == named, (contract.function, contract.names, named)
 
 
 @pytest.mark.parametrize("name, contract", _every_contract())

@@ -33,6 +33,7 @@ import io
 import math
 import warnings
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -880,6 +881,32 @@ def check_mask_tokens(notebook: Student | dict[str, Any]) -> str | None:
                 f"({label})"
             )
 
+    def seeds_apart() -> None:
+        """ "Every draw is its own" across seeds too: eight rows of the same ids under seeds s to s + 3 and s + 8,
+        s + 16; no two rows of these calls come out the same. A right answer makes two such rows of 128 ordinary
+        tokens equal with odds below 0.42**128 = 1e-48 (each position the same choice, fate and id at mask_prob
+        0.5), below 1e-44 over the 1,128 pairs. Streams made per row from the seed (``seed + row``: corpus x) repeat
+        a row of one seed as the next row of the next seed on every draw."""
+        row = torch.randint(N_SPECIAL, 1000, (130,), generator=g)
+        row[0], row[-1] = CLS_ID, SEP_ID
+        ids = row.repeat(8, 1)
+        first = seeds(1)[0]
+        calls = [
+            _Masking(student, ids, 1000, seed, 0.5, "the same row eight times, seeds a few apart")
+            for seed in (first, first + 1, first + 2, first + 3, first + 8, first + 16)
+        ]
+        seen: dict[tuple[int, ...], str] = {}
+        for call in calls:
+            for b in range(len(ids)):
+                key = tuple(call.masked[b].tolist() + call.labels[b].tolist())
+                if key in seen:
+                    raise CheckFailed(
+                        f"row {b} of one call came out exactly as {seen[key]} of another with a nearby seed: draws "
+                        f"shared across seeds (one generator per row seeded from the seed?); make one generator, "
+                        f"torch.Generator().manual_seed(seed), and draw everything from it ({call.case})"
+                    )
+                seen[key] = f"row {b} ({call.case})"
+
     def small_batches() -> None:
         """Batches of one row, rows with nothing but special tokens, rows of padding only: checked exactly."""
         for B, T in [(1, 9), (3, 4), (1, 2)]:
@@ -893,6 +920,7 @@ def check_mask_tokens(notebook: Student | dict[str, Any]) -> str | None:
 
     cases = [
         reproducible,
+        seeds_apart,
         small_batches,
         nothing_chosen,
         short_rows,
@@ -1184,6 +1212,15 @@ def _mlm_args(g: torch.Generator, size: Size) -> tuple[Any, ...]:
     return logits, targets.masked_fill(~chosen, IGNORE_INDEX)
 
 
+def _mlm_args_empty_row(g: torch.Generator, size: Size) -> tuple[Any, ...]:
+    """:func:`_mlm_args` with at least two rows, the last with no label at all: the loss averages over the labelled
+    positions of the batch (corpus x: each row's count clamped to 1 before the sum divided by one too many)."""
+    rows = max(2, size.lead[0]) if size.lead else 2
+    logits, labels = _mlm_args(g, replace(size, lead=(rows, *size.lead[1:])))
+    labels[-1] = IGNORE_INDEX
+    return logits, labels
+
+
 def _encoder_functional(x: Tensor, p: dict[str, Tensor], h: int, attention_mask: Tensor | None = None) -> Tensor:
     """BERT's post-LN block: LayerNorm(x + attention(x)), then LayerNorm(x + W_2 GELU(x W_1 + b_1) + b_2), eps 1e-12."""
 
@@ -1240,6 +1277,7 @@ MLM_LOSS = Contract(
     differentiable=(0,),
     ignored=(("the logits at ignored positions -inf or +-1e4", _junk_where_ignored),),
     extremes=(("logits offset by 100 (exp overflows float32)", lambda a: (a[0] + 100, a[1]), 10.0),),
+    edges=(("a row with no label beside rows with labels", _mlm_args_empty_row),),
 )
 
 

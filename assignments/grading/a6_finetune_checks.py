@@ -707,6 +707,13 @@ def check_freeze_except(notebook: Student | dict[str, Any]) -> str | None:
         case(gpt2, ["*.masked_bias"], "GPT-2, a pattern that names buffers only", gpt2_buffers),
         case(bert, ["classifier.*", "*position_ids"], "BERT, a pattern that names a buffer only", bert_buffers),
     ]
+    # parameters of the model itself, beside its submodules' (corpus x: names joined by hand as module + "." + name
+    # gave ".cls_token" for one of the root's)
+    rooted = [*NEAR_MISSES, "cls_token", "pos_embed"]
+    cases += [
+        case(rooted, ["cls_token"], "parameters of the model itself: 'cls_token' is a whole name", NEAR_MISS_BUFFERS),
+        case(rooted, ["pos_*", "head.*"], "parameters of the model itself: 'pos_*' matches one", NEAR_MISS_BUFFERS),
+    ]
     # every dotted head and tail of a name that is no whole name, each alone beside a pattern that matches: a pattern
     # tried against a part of the name (corpus w: its last part, so that "bias" made every bias trainable) shows
     cases += [

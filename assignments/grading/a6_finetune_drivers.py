@@ -61,12 +61,13 @@ def _grading_lora_fresh(weight, bias, r, alpha, x):
 
     base = _grading_linear(weight, bias)
     given = {name: p for name, p in (("weight", base.weight), ("bias", base.bias)) if p is not None}
-    layer = LoRALinear(base, r, alpha)  # noqa: F821 (the student's class)
+    layer = LoRALinear(base, r=r, alpha=alpha)  # noqa: F821 (the student's class, its arguments by name)
     params = dict(layer.named_parameters())
     return {
         "kept": layer.base is base,
         "base_params": _grading_param_state(base, given),
-        "are_parameters": [isinstance(getattr(layer, name), nn.Parameter) for name in ("A", "B")],
+        # the object's type, not its __class__, which a class of the notebook's may make any (attacks_z)
+        "are_parameters": [issubclass(type(getattr(layer, name)), nn.Parameter) for name in ("A", "B")],
         "A": layer.A.detach().clone(),
         "B": layer.B.detach().clone(),
         "requires_grad": {name: p.requires_grad for name, p in params.items()},
@@ -201,7 +202,8 @@ def _grading_freeze(shapes, frozen, patterns, buffers):
         owner.register_buffer(leaf, value)
     rng_before = _grading_global_state()
     try:
-        returned = freeze_except(model, list(patterns))  # noqa: F821 (the student's function)
+        # the second argument by its name: the spec's names are the caller's to use
+        returned = freeze_except(model, patterns=list(patterns))  # noqa: F821 (the student's function)
     except ValueError as error:
         return {"named": [pattern for pattern in patterns if pattern in str(error)]}
     return {
@@ -237,7 +239,7 @@ def _grading_probe_steps(weight, bias, optimizer, settings, batches, stale):
     for features, labels, kind in batches:
         features, source = _grading_features(features, kind)
         before = (features.detach().clone(), features.requires_grad, features.grad_fn is not None)
-        returned = probe_step(probe, opt, features, labels)  # noqa: F821 (the student's function)
+        returned = probe_step(probe, opt, features=features, labels=labels)  # noqa: F821 (the student's function)
         steps.append(
             {
                 "returned": returned,
@@ -257,14 +259,14 @@ def _grading_adapter_fresh(d_model, bottleneck, x):
     import torch
     from torch import nn
 
-    adapter = Adapter(d_model, bottleneck)  # noqa: F821 (the student's class)
+    adapter = Adapter(d_model=d_model, bottleneck=bottleneck)  # noqa: F821 (the student's class, by name)
     params = dict(adapter.named_parameters())
     before = x.clone()
     out = adapter(x)
     found = {
         "shapes": {name: list(p.shape) for name, p in params.items()},
         "requires_grad": {name: p.requires_grad for name, p in params.items()},
-        "linear": [isinstance(getattr(adapter, name, None), nn.Linear) for name in ("down", "up")],
+        "linear": [issubclass(type(getattr(adapter, name, None)), nn.Linear) for name in ("down", "up")],
         "out": out.detach(),
         "returned_input": out is x,
     }

@@ -122,6 +122,10 @@ its class of bug on every draw, not on a lucky one):
   extremes in the first places (one and two above its least value, its greatest, one below it, -1, 0 and 1),
   where a sum, a difference or a product on the way overflows. The least value itself is not promised (its
   negation and absolute value are itself: transformers' own T5 gives it bucket -2**63).
+* **arguments by name**: the base case with every argument passed by its name (``names``, the spec's), where every
+  other case passes them by position: a parameter renamed, positional-only or keyword-only shows;
+* **dicts in another order**: where an argument is a dict (a block's weights), the base case with its entries in
+  the reverse order: weights read by their order, not their keys, show;
 * **large integers** (``large``, Python integers the spec does not bound: a vocabulary's size, an id): sent plus
   2**33 as well, where a count or an id carried in int32 wraps.
 
@@ -613,6 +617,11 @@ def contract_cases(contract: Contract, student: Guarded, g: torch.Generator) -> 
                 ),
             )
         )
+    if not contract.function.startswith(DRIVEN):
+        cases.append(_keyword_case(contract, student, g))
+    if any(type(a) is dict for a in contract.make(torch.Generator().manual_seed(0), contract.base)):
+        label = "every dict argument's entries in the reverse order (a dict is read by its keys)"
+        cases.append(_value_case(contract, student, g, label, contract.base, layout=_reversed_dicts))
     if contract.large:
         cases.append(
             _value_case(
@@ -1009,11 +1018,11 @@ SNAPSHOT_DRIVER = """
 def _grading_snapshot(value):
     import torch
 
-    if isinstance(value, torch.Tensor):
+    if issubclass(type(value), torch.Tensor):
         return value.detach().clone()
-    if isinstance(value, (tuple, list)):
+    if issubclass(type(value), (tuple, list)):
         return type(value)(_grading_snapshot(v) for v in value)
-    if isinstance(value, dict):
+    if issubclass(type(value), dict):
         return {k: _grading_snapshot(v) for k, v in value.items()}
     return value
 """
@@ -1026,18 +1035,18 @@ def _grading_same_objects(function, width, changed, *values):
     snapshot = _grading_snapshot
 
     def storages(value):
-        if isinstance(value, torch.Tensor):
+        if issubclass(type(value), torch.Tensor):
             storage = torch.Tensor.untyped_storage(value)
             return {storage.data_ptr()} if storage.nbytes() > 0 else set()
-        if isinstance(value, (tuple, list)):
+        if issubclass(type(value), (tuple, list)):
             return set().union(set(), *(storages(v) for v in value))
-        if isinstance(value, dict):
+        if issubclass(type(value), dict):
             return set().union(set(), *(storages(v) for v in value.values()))
         return set()
 
     def scribble(value, theirs):
         # what a caller may do with what it was given: change it in place (a view of an argument excepted)
-        if isinstance(value, torch.Tensor):
+        if issubclass(type(value), torch.Tensor):
             if storages(value) & theirs:
                 return
             try:
@@ -1048,10 +1057,10 @@ def _grading_same_objects(function, width, changed, *values):
                         value.add_(1)
             except Exception:
                 pass  # a tensor that cannot be written (expanded, an inference tensor): no caller changes it
-        elif isinstance(value, (tuple, list)):
+        elif issubclass(type(value), (tuple, list)):
             for v in value:
                 scribble(v, theirs)
-        elif isinstance(value, dict):
+        elif issubclass(type(value), dict):
             for v in value.values():
                 scribble(v, theirs)
 
@@ -1066,7 +1075,7 @@ def _grading_same_objects(function, width, changed, *values):
         args, refilled = list(first), []
         for index in indices:
             value = next(rest)
-            same = isinstance(value, torch.Tensor) and isinstance(first[index], torch.Tensor)
+            same = issubclass(type(value), torch.Tensor) and isinstance(first[index], torch.Tensor)
             if same and value.shape == first[index].shape and value.dtype == first[index].dtype:
                 with torch.no_grad():
                     first[index].copy_(value)  # new values in the same object, as a caller's buffer
@@ -1156,6 +1165,44 @@ def _branch_case(contract: Contract, student: Guarded, g: torch.Generator) -> Ca
                 )
 
     return run
+
+
+# The prefix of the drivers' names: a contract whose function is one calls the student's code itself
+DRIVEN = "_grading_"
+KEYWORD_DRIVER = """
+def _grading_by_keyword(function, names, *values):
+    return globals()[function](**dict(zip(names, values)))
+"""
+
+
+def _keyword_case(contract: Contract, student: Guarded, g: torch.Generator) -> Callable[[], None]:
+    """The base case with every argument passed by its name, the spec's (``contract.names``; tests/test_contracts.py
+    holds them to the answer key's parameters): a parameter renamed, made positional-only or keyword-only, or two of
+    them swapped, shows, where every other case passes them by position (corpus x)."""
+
+    def run() -> None:
+        args = contract.make(g, contract.base)
+        where = f"every argument passed by its name: {describe_args(contract.names, args)}"
+        try:
+            reply = student.call(
+                "_grading_by_keyword",
+                (contract.function, list(contract.names[: len(args)]), *args),
+                fresh=contract.fresh,
+                **_driven_options(contract, KEYWORD_DRIVER),
+            )
+        except StudentRaised as error:
+            if error.type_name in ("NotImplementedError", "Refused"):
+                raise
+            raise CheckFailed(f"raised {error} ({where})") from None
+        _judge(contract, reply.value, args, where, contract.base)
+
+    return run
+
+
+def _reversed_dicts(args: tuple[Any, ...]) -> tuple[Any, ...]:
+    """The arguments with every dict's entries in the reverse order (corpus x: weights unpacked with
+    ``p.values()`` in the order the spec lists them)."""
+    return tuple(dict(reversed(list(a.items()))) if type(a) is dict else a for a in args)
 
 
 def _driven_options(contract: Contract, driver: str) -> dict[str, Any]:
@@ -1475,7 +1522,7 @@ def _clauses(contract: Contract) -> list[str]:
             f"`{names[path]}`" if isinstance(path, int) else f"every tensor of `{names[path[0]]}`"
             for path in contract.differentiable
         ]
-        clauses.append("gradients flow back to " + _joined(leaves))
+        clauses.append("gradients (first derivatives: no second is asked) flow back to " + _joined(leaves))
     if contract.integers:
         clauses.append(_joined([f"`{names[i]}`" for i in contract.integers]) + " in any integer dtype")
     if contract.unbounded:

@@ -44,6 +44,7 @@ import torch
 from torch import Tensor
 from typing_extensions import Unpack
 
+from course_grading.sandbox.integrity import MAX_CHANGED
 from course_grading.sandbox.reference_grads import reference_backward
 from course_grading.sandbox.trace import OperatorTrace, conduct_events, trace_names
 
@@ -928,6 +929,8 @@ class RemoteStudent:
         self.events: set[tuple[str, str, str, str]] = set()
         self.phase = ""  # what is running now, for the events: ``cell:<id>`` or ``part:<name>``
         self.events_tampered = False  # whether the process sent events that were not well-formed
+        # what the notebook changed of what the grader's code in its process relies on (sandbox.integrity), by name
+        self.changed: set[str] = set()
         self.first_run_s: float | None = None  # how long the first run of the cells took, from the process's start
         self.started_at = 0.0
         self.rerun = False  # whether the next run of the cells is one the grader asked for (:meth:`fresh`)
@@ -986,7 +989,7 @@ class RemoteStudent:
                         raise ValueError("malformed reply")
                     if cell_id not in self.outputs:  # a cell's outputs from its first run (a restart runs it again)
                         self.outputs[cell_id] = self._capped(_outputs(frame.get("outputs")))
-                    self._collect(frame.get("events"), f"cell:{cell_id}")
+                    self._collect(frame.get("events"), f"cell:{cell_id}", frame.get("changed"))
                     wait_s = self.timeout_s + self.MARGIN_S
                 receive_frame(self.fds[0], wait_s)
                 self.ready = True
@@ -1026,7 +1029,7 @@ class RemoteStudent:
                 if not isinstance(reply, dict):
                     raise ValueError("malformed reply")
                 if "callback" not in reply:
-                    self._collect(reply.get("events"), self.phase)
+                    self._collect(reply.get("events"), self.phase, reply.get("changed"))
                     return reply
                 send_frame(self.fds[1], _callback(references, reply))
         except (StudentRaised, GraderFault):
@@ -1057,12 +1060,17 @@ class RemoteStudent:
         except StudentRaised as error:
             return failed(error.type_name, error.message)
 
-    def _collect(self, value: Any, phase: str) -> None:
-        """Keep the events (sandbox.trace.Conduct) a frame brings; a malformed list is tampering."""
+    def _collect(self, value: Any, phase: str, changed: Any) -> None:
+        """Keep the events (sandbox.trace.Conduct) a frame brings, and the names of what the notebook changed
+        (sandbox.integrity.Watch); a malformed list of either is tampering."""
         events, well_formed = conduct_events(value)
         self.events.update((kind, name, where, phase) for kind, name, where in events)
         if not well_formed:
             self.events_tampered = True
+        if type(changed) is list and all(type(name) is str for name in changed):
+            self.changed.update(name[:200] for name in changed[:MAX_CHANGED])
+        else:
+            self.changed.add("(a malformed report)")
 
     def _capped(self, outputs: Outputs) -> Outputs:
         """``outputs`` with what it printed, and its error's message and traceback, cut to the

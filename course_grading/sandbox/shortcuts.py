@@ -423,9 +423,11 @@ WHAT = {
     "tampered": "left or tampered with the operator recorder during a hidden call (or ran no operator at all)",
     "loaded": "imported, while the notebook ran, a module this part may not use (recorded by the audit hook)",
     "started": "started a program or reached C code while the notebook ran (recorded by the audit hook)",
+    "changed": "changed, while the notebook ran, a function or class of Python, torch or the grader that the grader's "
+    "code in the notebook's process relies on (an attribute replaced, a builtin rebound, a function's code)",
 }
 # the kinds of evidence that come from a trace, not from the source
-TRACED = ("operator", "tampered", "loaded", "started")
+TRACED = ("operator", "tampered", "loaded", "started", "changed")
 # The operators each forbidden function ends in, at torch's dispatcher or as the torch function called
 # (sandbox.trace): a pattern searched in every name of a part's trace. Every spelling of the function
 # (an alias, torch.ops.aten, torch._C, a module that wraps it, flexible attention) runs one of them.
@@ -519,7 +521,7 @@ class Evidence:
             return not rules.allows_import(self.key)
         if self.kind == "started":
             return rules.imports is not None
-        if self.kind in ("code", "smuggle", "reach"):
+        if self.kind in ("code", "smuggle", "reach", "changed"):
             # every part, whatever it forbids: the interpreter's insides (frames, globals, code from strings), code the
             # scan cannot read and a library module's own namespace reach the grader's functions in the student's
             # process, and so what the part's process reports (attacks_v: the random state said unmoved through

@@ -53,6 +53,7 @@ from course_grading.sandbox.calls import (
     unwire,
     wire,
 )
+from course_grading.sandbox.integrity import Watch
 from course_grading.sandbox.jail import isolate, seal
 from course_grading.sandbox.reference_grads import RemoteCall, grad_positions, tensor_leaves, with_leaves
 from course_grading.sandbox.trace import Conduct
@@ -282,13 +283,16 @@ def serve(requests: int, replies: int) -> None:
     """Run the cells the first frame on ``requests`` brings, then answer requests until it closes."""
     namespace: dict[str, Any] = {"__name__": "__main__", **stand_ins()}
     conduct = Conduct()
+    watch = Watch()  # before any notebook code: what the grader's code here relies on, as it is
     sys.addaudithook(conduct.hook)  # for good: Python lets no code remove an audit hook
     setup = receive_frame(requests)
     cell_s, allowance = int(setup["cell_s"]), [int(setup["output_bytes"])]
     signal.signal(signal.SIGALRM, _interrupt)
     for cell_id, source in setup["cells"]:
         outputs = run_cell(namespace, cell_id, source, cell_s, allowance)
-        send_frame(replies, {"cell": cell_id, "outputs": outputs, "events": conduct.drain()})
+        send_frame(
+            replies, {"cell": cell_id, "outputs": outputs, "events": conduct.drain(), "changed": watch.changed()}
+        )
     send_frame(replies, {"ready": True})
     while True:
         try:
@@ -299,7 +303,7 @@ def serve(requests: int, replies: int) -> None:
             message = answer(namespace, request, cell_s, allowance, requests, replies)
         except BaseException as error:  # noqa: BLE001 (whatever the student's code raises is a reply)
             message = {"error": (type(error).__name__, str(error)[:2000])}
-        send_frame(replies, message | {"events": conduct.drain()})
+        send_frame(replies, message | {"events": conduct.drain(), "changed": watch.changed()})
 
 
 def _quiet() -> None:

@@ -606,6 +606,10 @@ def autograde(
             conduct.setdefault(part, []).append(
                 shortcuts.Evidence("(while running)", 0, "tampered", "events", "malformed events")
             )
+    for part in parts if remote.changed else ():  # what every part's facts and drivers relied on: every part
+        conduct.setdefault(part, []).append(
+            shortcuts.Evidence("(while running)", 0, "changed", ", ".join(sorted(remote.changed)), "")
+        )
     held = shortcuts.withhold(nb, rules, outputs, remote.operators, remote.tampered, conduct)
     replay.OUTPUTS.clear()
     replay.OUTPUTS.update({cell: printable(run) for cell, run in outputs.items()})

@@ -11,6 +11,7 @@ for pair in "$@"; do
 done
 {
   echo "\$ date: $(date)"
+  echo "\$ grader code: $(cd /tmp/az && /work/main/.venv/bin/python -c 'import course_grading; print(course_grading.__file__)'), sandbox/calls.py sha256 $(sha256sum /work/main/course_grading/sandbox/calls.py | cut -c1-12), HEAD $(git -C /work/main log -1 --format=%h)"
   echo "\$ course --course ${COURSE:-/tmp/az/course/assignments} grade $aid /tmp/az/inbox_$run --out /tmp/az/out_$run --jobs 1 --dry-run ${EXTRA:-}"
   cd /tmp/az && OMP_NUM_THREADS=1 /usr/bin/time -f "Elapsed %e s, max RSS %M kB" /work/main/.venv/bin/course --course ${COURSE:-/tmp/az/course/assignments} grade $aid /tmp/az/inbox_$run --out /tmp/az/out_$run --jobs 1 --dry-run ${EXTRA:-} 2>&1
   echo "rc=$?"

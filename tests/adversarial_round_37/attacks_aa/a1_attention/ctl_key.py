@@ -1,0 +1,1 @@
+# expect: 12/12 (the answer key, control)

@@ -1,0 +1,1 @@
+# expect: 11/11 (the answer key, control)
