@@ -25,6 +25,7 @@ from __future__ import annotations
 import builtins
 import contextlib
 import dataclasses
+import gc
 import hashlib
 import importlib
 import io
@@ -33,18 +34,18 @@ import os
 import random
 import select
 import struct
-import sys
 import time
 import zipfile
 from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol, TypedDict, TypeGuard
+from typing import Any, Literal, Protocol, TypedDict, TypeGuard, cast
 
+import numpy.random
 import torch
 from torch import Tensor
 from typing_extensions import Unpack
 
-from course_grading.sandbox.integrity import MAX_CHANGED
+from course_grading.sandbox.integrity import MAX_CHANGED, Watch
 from course_grading.sandbox.reference_grads import reference_backward
 from course_grading.sandbox.trace import OperatorTrace, conduct_events, trace_names
 
@@ -348,6 +349,7 @@ def call_in(
     grad_outputs: Sequence[int] = (0,),
     grad_mode: str = "enabled",
     threads: int | None = None,
+    watch: Watch | None = None,
 ) -> Reply:
     """Call ``namespace[name](*args)`` as :meth:`Student.call` describes, with ``replacements`` in
     place of the student's functions of the same names (and, with a ``driver``, ``name`` and its
@@ -388,15 +390,25 @@ def call_in(
                     grads = tuple(
                         next(found) if isinstance(leaf, Tensor) and leaf.requires_grad else None for leaf in wrt
                     )
-            facts: dict[str, Any] = {
-                "value_storages": sorted(_storages(value)),
-                "arg_storages": sorted(_storages(args)),
-                "inference_tensors": _inference_tensors(value),
-                "layouts": _layouts(value),
-            }
-            # copies, made here: a finalizer or hook of the student's that runs later cannot write into them
-            value, after, grads = plain(value), plain(tuple(args)), plain(grads)
+        if watch is not None:
+            watch.check()  # once the grader's own swaps are undone: what the student's code changed, kept
+        # from here to the last fact nothing of the student's runs: the objects it returned stay alive (a finalizer
+        # on one runs when it is freed), no cyclic collection runs (one would free some), and every fact is read
+        # through functions bound at import (attacks_aa: a method that removed itself once read through)
+        returned, collecting = value, gc.isenabled()
+        gc.disable()
+        facts: dict[str, Any] = {
+            "value_storages": sorted(_storages(value)),
+            "arg_storages": sorted(_storages(args)),
+            "inference_tensors": _inference_tensors(value),
+            "layouts": _layouts(value),
+        }
+        # copies, made here: a finalizer or hook of the student's that runs later cannot write into them
+        value, after, grads = plain(value), plain(tuple(args)), plain(grads)
     facts["rng"] = [rng_before, global_random_state()]
+    if collecting:
+        gc.enable()
+    del returned
     return judged(
         Reply(value, after, grads, differentiable, frozenset(trace.names), trace.intact, facts=facts), grad_mode
     )
@@ -441,6 +453,10 @@ _IS_INFERENCE, _UNTYPED_STORAGE, _SIZE, _STRIDE = (
     Tensor.size,
     Tensor.stride,
 )
+# the descriptors themselves (the class's __dict__): reading them off the class would call them
+_LAYOUT: Callable[[Tensor], torch.layout] = vars(torch._C.TensorBase)["layout"].__get__
+_IS_NESTED: Callable[[Tensor], bool] = vars(torch._C.TensorBase)["is_nested"].__get__
+_DATA_PTR, _NBYTES = torch.UntypedStorage.data_ptr, torch.UntypedStorage.nbytes
 # the most entries :func:`_overlaps` lists one by one; a larger tensor whose strides leave doubt counts as overlapping
 OVERLAP_ENTRIES = 1 << 22
 
@@ -457,7 +473,7 @@ def _layouts(value: Any) -> list[list[int]]:
     return [
         [len(_SIZE(t)), *_SIZE(t), *_STRIDE(t)]
         for t in _tensors_in(value, {}).values()
-        if t.layout == torch.strided and not t.is_nested
+        if _LAYOUT(t) == torch.strided and not _IS_NESTED(t)
     ]
 
 
@@ -510,7 +526,7 @@ def _overlaps(shape: tuple[int, ...], strides: tuple[int, ...]) -> bool:
 def _storages(value: Any) -> set[int]:
     """The addresses of the memory every non-empty tensor in ``value`` lies in (the class's method, as imported)."""
     storages = [_UNTYPED_STORAGE(t) for t in _tensors_in(value, {}).values()]
-    return {s.data_ptr() for s in storages if s.nbytes() > 0}
+    return {_DATA_PTR(s) for s in storages if _NBYTES(s) > 0}
 
 
 def _grad_leaf(args: Sequence[Any], path: GradArg) -> Any:
@@ -531,26 +547,25 @@ def _grad_leaf(args: Sequence[Any], path: GradArg) -> Any:
 # random.getstate changes its own names, not these
 _TORCH_SEED, _TORCH_STATE = torch.default_generator.manual_seed, torch.default_generator.get_state
 _PYTHON_SEED, _PYTHON_STATE = random.seed, random.getstate
+_NUMPY, _SHA256, _HASH = Tensor.numpy, hashlib.sha256, hash
+_NUMPY_SEED, _NUMPY_STATE = numpy.random.seed, numpy.random.get_state  # imported here: before any notebook code
 
 
 def seed_global_states(seed: int) -> None:
-    """Seed torch's CPU generator, Python's ``random`` and (once loaded) NumPy's global generator."""
+    """Seed torch's CPU generator, Python's ``random`` and NumPy's global generator."""
     _TORCH_SEED(seed)
     _PYTHON_SEED(seed)
-    numpy = sys.modules.get("numpy")
-    if numpy is not None:
-        numpy.random.seed(seed % 2**32)
+    _NUMPY_SEED(seed % 2**32)
 
 
 def global_random_state() -> str:
     """A digest (SHA-256, hex) of the global random states a function could draw from or reseed: torch's CPU
-    generator, Python's ``random`` and, once loaded, NumPy's legacy global generator."""
-    digest = hashlib.sha256(bytes(_TORCH_STATE().numpy().tobytes()))
-    digest.update(repr(_PYTHON_STATE()).encode())
-    numpy = sys.modules.get("numpy")
-    if numpy is not None:
-        kind_, keys, position, *_ = numpy.random.get_state()
-        digest.update(str(kind_).encode() + bytes(keys.tobytes()) + int(position).to_bytes(8, "little"))
+    generator, Python's ``random`` and NumPy's legacy global generator (each read through a function bound at
+    import)."""
+    digest = _SHA256(bytes(_NUMPY(_TORCH_STATE()).tobytes()))
+    digest.update(_HASH(_PYTHON_STATE()).to_bytes(8, "little", signed=True))
+    kind_, keys, position, *_ = cast(tuple[str, Any, int], _NUMPY_STATE(legacy=True))
+    digest.update(kind_.encode() + bytes(keys.tobytes()) + int(position).to_bytes(8, "little"))
     return digest.hexdigest()
 
 

@@ -26,9 +26,29 @@ import torch
 __all__ = ["MAX_CHANGED", "Watch"]
 
 # the modules whose namespaces the grader's code in the student's process reads (besides its own)
-WATCHED_MODULES = ("builtins", "random", "math", "torch", "torch.nn", "torch.nn.functional", "torch.random")
-# the classes whose namespaces it reads: their methods are looked up when called
-WATCHED_CLASSES = (torch.Tensor, torch.nn.Module, torch.nn.Linear, torch.nn.Parameter, torch.autograd.Function)
+WATCHED_MODULES = (
+    "builtins",
+    "random",
+    "math",
+    "hashlib",
+    "gc",
+    "numpy",
+    "numpy.random",
+    "torch",
+    "torch.nn",
+    "torch.nn.functional",
+    "torch.random",
+)
+# the classes whose namespaces it reads: their methods are looked up when called; a name added to one shadows what it
+# inherits from a class that cannot be changed (torch._C.TensorBase's numpy, is_nested, ...: attacks_aa)
+WATCHED_CLASSES = (
+    torch.Tensor,
+    torch.UntypedStorage,
+    torch.nn.Module,
+    torch.nn.Linear,
+    torch.nn.Parameter,
+    torch.autograd.Function,
+)
 # what the interpreter itself changes: the last value an interactive cell showed, and the names a class's instances
 # keep in slots, which copyreg caches on the class the first time one is copied or pickled (a reply's tensors are)
 UNWATCHED = {("builtins", "_")}
@@ -76,37 +96,43 @@ class Watch:
     """A snapshot of what the grader's code relies on, taken when made (before any notebook code runs)."""
 
     def __init__(self) -> None:
-        self._entries: list[tuple[str, dict[str, Any], dict[str, Any]]] = []
+        self._found: set[str] = set()  # what any check found, kept: a change undone before the next still counts
+        self._entries: list[tuple[str, dict[str, Any], dict[str, Any], bool]] = []
         self._functions: list[tuple[str, types.FunctionType, tuple[Any, ...]]] = []
         for name, holder in _namespaces():
             namespace = vars(holder)
-            self._entries.append((name, namespace, dict(namespace)))
+            self._entries.append((name, namespace, dict(namespace), isinstance(holder, type)))
             self._functions += [
                 (f"{name}.{attr}", value, _function_parts(value))
                 for attr, value in namespace.items()
                 if isinstance(value, types.FunctionType)
             ]
 
-    def changed(self) -> list[str]:
-        """The names, at most MAX_CHANGED, of what differs from the snapshot."""
-        found: list[str] = []
-        for name, namespace, before in self._entries:
+    def check(self) -> None:
+        """Compare now, and keep what differs: a change made during a call and undone before the call's reply is
+        sent (attacks_aa: a method that removed itself once the grader had read through it) is found here, right
+        after the student's code returns."""
+        for name, namespace, before, is_class in self._entries:
             for key, value in before.items():
                 if not _unwatched(name, key) and namespace.get(key, _GONE) is not value:
-                    found.append(f"{name}.{key}")
-            if len(namespace) != len(before):
-                found += [
-                    f"{name}.{key}"
-                    for key, value in list(namespace.items())
-                    if key not in before and not _unwatched(name, key) and not isinstance(value, types.ModuleType)
-                ]
-            if len(found) >= MAX_CHANGED:
-                return found[:MAX_CHANGED]
+                    self._found.add(f"{name}.{key}")
+            # an added name: in a class it shadows what the class inherits; in a module only a module may come (a
+            # submodule imported), told by its type, never by its __class__, which an object may make anything
+            for key in namespace.keys() - before.keys():
+                value = namespace.get(key, _GONE)
+                if not _unwatched(name, key) and (is_class or not issubclass(type(value), types.ModuleType)):
+                    self._found.add(f"{name}.{key}")
+            if len(self._found) >= MAX_CHANGED:
+                return
         for name, function, parts in self._functions:
             now = _function_parts(function)
             if len(now) != len(parts) or any(a is not b for a, b in zip(now, parts)):
-                found.append(f"{name} (its code)")
-        return found[:MAX_CHANGED]
+                self._found.add(f"{name} (its code)")
+
+    def changed(self) -> list[str]:
+        """The names, at most MAX_CHANGED, of what differs from the snapshot now or differed at any check before."""
+        self.check()
+        return sorted(self._found)[:MAX_CHANGED]
 
 
 def _unwatched(name: str, key: str) -> bool:

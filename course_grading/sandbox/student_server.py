@@ -238,7 +238,13 @@ def proxies(names: list[str], requests: int, replies: int) -> dict[str, Callable
 
 
 def answer(
-    namespace: dict[str, Any], request: dict[str, Any], cell_s: int, allowance: list[int], requests: int, replies: int
+    namespace: dict[str, Any],
+    request: dict[str, Any],
+    cell_s: int,
+    allowance: list[int],
+    requests: int,
+    replies: int,
+    watch: Watch | None = None,
 ) -> dict[str, Any]:
     """The reply to one request after the cells have run."""
     references = proxies(list(request.get("references", [])), requests, replies)
@@ -265,6 +271,7 @@ def answer(
             [int(i) for i in request.get("grad_outputs", [0])],
             mode if (mode := request.get("grad_mode")) in GRAD_MODES else "enabled",
             count if type(count := request.get("threads")) is int and 1 <= count <= MAX_THREADS else None,
+            watch,
         )
         return {
             "value": wire(reply.value),
@@ -300,7 +307,7 @@ def serve(requests: int, replies: int) -> None:
         except EOFError:
             return
         try:
-            message = answer(namespace, request, cell_s, allowance, requests, replies)
+            message = answer(namespace, request, cell_s, allowance, requests, replies, watch)
         except BaseException as error:  # noqa: BLE001 (whatever the student's code raises is a reply)
             message = {"error": (type(error).__name__, str(error)[:2000])}
         send_frame(replies, message | {"events": conduct.drain(), "changed": watch.changed()})
