@@ -376,38 +376,41 @@ def call_in(
     if name not in namespace and name not in replacements:
         raise NameError(f"name {name!r} is not defined")
     grads: tuple[Tensor | None, ...] | None = None
-    with OperatorTrace() as trace:  # what runs, forward and backward: every spelling ends in an operator
-        with swapped(namespace, replacements), _forbidden(namespace, forbid), _threads(namespace, threads):
-            with GRAD_MODES[grad_mode]():
-                value = plain(namespace[name](*args), detach=False)  # exact types, graph kept
-            outs = [_item(value, i) for i in grad_outputs]
-            differentiable = bool(outs) and all(type(out) in _TENSORS and out.requires_grad for out in outs)
-            if grad_args and differentiable:
-                with _grad_on():
-                    leaves = [leaf for leaf in wrt if isinstance(leaf, Tensor) and leaf.requires_grad]
-                    probed = sum((out * probe(out).detach()).sum() for out in outs)
-                    found = iter(torch.autograd.grad(probed, leaves, allow_unused=True) if leaves else ())
-                    grads = tuple(
-                        next(found) if isinstance(leaf, Tensor) and leaf.requires_grad else None for leaf in wrt
-                    )
-        if watch is not None:
-            watch.check()  # once the grader's own swaps are undone: what the student's code changed, kept
-        # from here to the last fact nothing of the student's runs: the objects it returned stay alive (a finalizer
-        # on one runs when it is freed), no cyclic collection runs (one would free some), and every fact is read
-        # through functions bound at import (attacks_aa: a method that removed itself once read through)
-        returned, collecting = value, gc.isenabled()
-        gc.disable()
-        facts: dict[str, Any] = {
-            "value_storages": sorted(_storages(value)),
-            "arg_storages": sorted(_storages(args)),
-            "inference_tensors": _inference_tensors(value),
-            "layouts": _layouts(value),
-        }
-        # copies, made here: a finalizer or hook of the student's that runs later cannot write into them
-        value, after, grads = plain(value), plain(tuple(args)), plain(grads)
-    facts["rng"] = [rng_before, global_random_state()]
-    if collecting:
-        gc.enable()
+    collecting = gc.isenabled()
+    try:
+        with OperatorTrace() as trace:  # what runs, forward and backward: every spelling ends in an operator
+            with swapped(namespace, replacements), _forbidden(namespace, forbid), _threads(namespace, threads):
+                with GRAD_MODES[grad_mode]():
+                    value = plain(namespace[name](*args), detach=False)  # exact types, graph kept
+                outs = [_item(value, i) for i in grad_outputs]
+                differentiable = bool(outs) and all(type(out) in _TENSORS and out.requires_grad for out in outs)
+                if grad_args and differentiable:
+                    with _grad_on():
+                        leaves = [leaf for leaf in wrt if isinstance(leaf, Tensor) and leaf.requires_grad]
+                        probed = sum((out * probe(out).detach()).sum() for out in outs)
+                        found = iter(torch.autograd.grad(probed, leaves, allow_unused=True) if leaves else ())
+                        grads = tuple(
+                            next(found) if isinstance(leaf, Tensor) and leaf.requires_grad else None for leaf in wrt
+                        )
+            if watch is not None:
+                watch.check()  # once the grader's own swaps are undone: what the student's code changed, kept
+            # from here to the last fact nothing of the student's runs: the objects it returned stay alive (a finalizer
+            # on one runs when it is freed), no cyclic collection runs (one would free some), and every fact is read
+            # through functions bound at import (attacks_aa: a method that removed itself once read through)
+            returned = value
+            gc.disable()
+            facts: dict[str, Any] = {
+                "value_storages": sorted(_storages(value)),
+                "arg_storages": sorted(_storages(args)),
+                "inference_tensors": _inference_tensors(value),
+                "layouts": _layouts(value),
+            }
+            # copies, made here: a finalizer or hook of the student's that runs later cannot write into them
+            value, after, grads = plain(value), plain(tuple(args)), plain(grads)
+        facts["rng"] = [rng_before, global_random_state()]
+    finally:
+        if collecting:
+            gc.enable()
     del returned
     return judged(
         Reply(value, after, grads, differentiable, frozenset(trace.names), trace.intact, facts=facts), grad_mode
