@@ -71,6 +71,7 @@ __all__ = [
     "GRAD_MODES",
     "GradMode",
     "call_in",
+    "judged",
     "plain",
     "with_defaults",
     "driver_functions",
