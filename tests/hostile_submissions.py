@@ -284,8 +284,9 @@ def hostile_cases(course: str, out: str, inbox: str, port: int = 9) -> dict[str,
                     ),
                 }
             ),
-            without("sdpa", "masks", "mha"),
-            "needs review: mha",
+            # torch.save replaced while the tests ran: every part is held (sandbox.integrity), split_merge too
+            ZERO,
+            "needs review: mha.*changed, while the notebook ran",
         ),
         "works_in_a_thread": Case(  # a forbidden routine where the operator trace does not look: another thread
             "works_in_a_thread.ipynb",
